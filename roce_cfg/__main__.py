@@ -1,0 +1,3 @@
+from roce_cfg.cli import main
+
+main()

@@ -1,0 +1,158 @@
+"""Command line: argument parsing and output only; the work is done by the API modules."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from roce_cfg.errors import IntentErrors, RoceCfgError
+from roce_cfg.generate import Generated, generate
+from roce_cfg.intent.models import Intent, Vendor
+from roce_cfg.output import write_all
+from roce_cfg.platforms.profile import OVERLAY_ENV, load_profiles, overlay_dir
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics.",
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+VendorDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--vendor-dir",
+        envvar=OVERLAY_ENV,
+        help="Overlay with your own templates/<vendor>/sections/*.j2 and vendors/<vendor>.yaml.",
+        file_okay=False,
+    ),
+]
+
+
+def _fail(exc: RoceCfgError) -> None:
+    lines = [e.one_line() for e in exc.errors] if isinstance(exc, IntentErrors) else [str(exc)]
+    for line in lines:
+        err.print(f"roce-cfg: error: {line}", markup=False)
+    raise typer.Exit(EXIT_INPUT)
+
+
+@app.command("generate")
+def generate_cmd(
+    intent: Annotated[Path, typer.Argument(help="Intent YAML file.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
+    only: Annotated[str | None, typer.Option("--only", help="Render one switch.")] = None,
+    fmt: Annotated[
+        Literal["cfg", "json"], typer.Option("--format", help="CLI text or the model as JSON.")
+    ] = "cfg",
+    strict_syntax: Annotated[
+        bool, typer.Option("--strict-syntax", help="Refuse vendor syntax that has no source.")
+    ] = False,
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Write every switch's configuration and fabric.json from one intent."""
+    try:
+        result = generate(
+            intent, overlay=overlay_dir(vendor_dir), only=only, strict_syntax=strict_syntax
+        )
+        write_all(output, _files(result, fmt))
+    except RoceCfgError as exc:
+        _fail(exc)
+    for w in result.warnings:
+        err.print(
+            f"roce-cfg: warning: {w.vendor.value} {w.section}: unverified syntax (no public "
+            f"source) on {w.switches} switch(es); {w.note or 'check it before pushing'}",
+            markup=False,
+        )
+    _summary(result, output)
+
+
+def _files(result: Generated, fmt: str) -> dict[str, str]:
+    files: dict[str, str] = {}
+    for device in result.fabric.devices:
+        if device.hostname not in result.configs:
+            continue
+        if fmt == "json":
+            files[f"{device.hostname}.json"] = device.model_dump_json(indent=2) + "\n"
+        else:
+            files[f"{device.hostname}.cfg"] = result.configs[device.hostname]
+    plan = result.fabric.model_dump(mode="json", exclude={"devices"})
+    files["fabric.json"] = json.dumps(plan, indent=2, sort_keys=True) + "\n"
+    return files
+
+
+def _summary(result: Generated, output: Path) -> None:
+    fabric = result.fabric
+    table = Table(title=f"{fabric.name}: {len(result.configs)} switch configs in {output}")
+    for col in ("role", "vendor", "model", "switches", "ports", "links", "VLANs"):
+        table.add_column(col, justify="right" if col in ("switches", "ports", "links", "VLANs") else "left")
+    groups: Counter[tuple[str, str, str]] = Counter()
+    ports: Counter[tuple[str, str, str]] = Counter()
+    vlans: Counter[tuple[str, str, str]] = Counter()
+    for d in fabric.devices:
+        key = (d.role, d.vendor.value, d.model)
+        groups[key] += 1
+        ports[key] += len(d.interfaces)
+        vlans[key] += len(d.vlans)
+    for key in sorted(groups):
+        links = sum(1 for link in fabric.links if _role(link.a_device) == key[0] or _role(link.b_device) == key[0])
+        table.add_row(*key, str(groups[key]), str(ports[key]), str(links), str(vlans[key]))
+    out.print(table)
+
+
+def _role(hostname: str) -> str:
+    return hostname.rsplit("-", 1)[0]
+
+
+@app.command("schema")
+def schema_cmd() -> None:
+    """Print the intent's JSON Schema (for editor completion and validation)."""
+    out.print(json.dumps(Intent.model_json_schema(), indent=2), markup=False)
+
+
+@app.command("vendors")
+def vendors_cmd(
+    vendor_dir: VendorDir = None,
+    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+) -> None:
+    """Show, per vendor and template section, whether its syntax is verified and by what."""
+    try:
+        profiles = load_profiles(overlay_dir(vendor_dir))
+    except RoceCfgError as exc:
+        _fail(exc)
+    rows = [
+        (v.value, name, s.status, s.source, s.note)
+        for v, p in profiles.items()
+        for name, s in p.sections.items()
+    ]
+    if fmt == "json":
+        keys = ("vendor", "section", "status", "source", "note")
+        out.print(json.dumps([dict(zip(keys, r, strict=True)) for r in rows], indent=2), markup=False)
+        return
+    table = Table(title="Vendor syntax provenance")
+    for col in ("vendor", "section", "status", "source / note"):
+        table.add_column(col, overflow="fold")
+    for vendor, name, status, source, note in rows:
+        table.add_row(vendor, name, status, "; ".join(x for x in (source, note) if x))
+    out.print(table)
+
+
+def main() -> None:
+    try:
+        app()
+    except RoceCfgError as exc:  # raised outside a command's own handling
+        err.print(f"roce-cfg: error: {exc}", markup=False)
+        sys.exit(EXIT_INPUT)
+
+
+__all__ = ["EXIT_FINDINGS", "EXIT_INPUT", "EXIT_OK", "EXIT_PUSH", "Vendor", "app", "main"]

@@ -1,0 +1,97 @@
+"""One DeviceConfig per switch, from the topology and the lossless policy."""
+
+from __future__ import annotations
+
+from ipaddress import IPv4Interface
+
+from roce_cfg.design.qos import device_qos, port_headroom, port_qos
+from roce_cfg.design.topology import Switch
+from roce_cfg.intent.models import Intent
+from roce_cfg.model.device import (
+    Bgp,
+    BgpNeighbor,
+    DeviceConfig,
+    Interface,
+    Loopback,
+    Vlan,
+    VlanInterface,
+)
+from roce_cfg.model.fabric import PortHeadroom
+
+
+def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortHeadroom]]:
+    mtu = intent.fabric.mtu
+    out: list[Interface] = []
+    headroom: list[PortHeadroom] = []
+    for slot, nic in sw.server_ports:
+        hr = port_headroom(intent, sw, slot.name, nic.speed_gbps, nic.cable_m)
+        headroom += hr
+        out.append(
+            Interface(
+                name=slot.name, description=f"{nic.server}:nic{nic.nic}", mode="access",
+                access_vlan=nic.vlan, mtu=mtu, speed_gbps=slot.speed,
+                breakout_of=slot.breakout_of, qos=port_qos(intent, hr),
+            )
+        )
+    me = sw.plan.hostname
+    for slot, link in sw.fabric_ports:
+        local_is_a = link.a_device == me
+        far_dev, far_port = (
+            (link.b_device, link.b_port) if local_is_a else (link.a_device, link.a_port)
+        )
+        hr = port_headroom(intent, sw, slot.name, link.speed_gbps, link.cable_m)
+        headroom += hr
+        out.append(
+            Interface(
+                name=slot.name, description=f"{far_dev}:{far_port}", mode="routed",
+                ipv4=link.a_ip if local_is_a else link.b_ip, mtu=mtu, speed_gbps=slot.speed,
+                breakout_of=slot.breakout_of, qos=port_qos(intent, hr),
+            )
+        )
+    return out, headroom
+
+
+def _bgp(intent: Intent, sw: Switch, asn_of: dict[str, int]) -> Bgp | None:
+    if intent.routing is None or sw.plan.asn is None or sw.plan.loopback is None:
+        return None
+    me = sw.plan.hostname
+    neighbors = []
+    for _, link in sw.fabric_ports:
+        local_is_a = link.a_device == me
+        far = link.b_device if local_is_a else link.a_device
+        far_ip = link.b_ip if local_is_a else link.a_ip
+        neighbors.append((far_ip.ip, far))
+    return Bgp(
+        asn=sw.plan.asn,
+        router_id=sw.plan.loopback.ip,
+        neighbors=tuple(
+            BgpNeighbor(address=ip, remote_as=asn_of[far], description=far)
+            for ip, far in sorted(neighbors)
+        ),
+        networks=tuple(sorted([sw.plan.loopback.network, *(r.subnet for r in sw.rails)])),
+        max_paths=intent.routing.max_paths,
+    )
+
+
+def build_device(
+    intent: Intent, sw: Switch, asns: dict[str, int]
+) -> tuple[DeviceConfig, list[PortHeadroom]]:
+    interfaces, headroom = _interfaces(intent, sw)
+    loopback = None
+    if sw.plan.loopback is not None:
+        loopback = Loopback(name=sw.profile.loopback_interface, ipv4=sw.plan.loopback)
+    rails = sorted(sw.rails, key=lambda r: r.vlan)
+    vlans = tuple(Vlan(id=r.vlan, name=f"rail{r.rail}") for r in rails)
+    svis = tuple(
+        VlanInterface(
+            vlan=r.vlan, ipv4=IPv4Interface((r.gateway, r.subnet.prefixlen)),
+            mtu=intent.fabric.mtu, description=f"rail{r.rail} gateway",
+        )
+        for r in rails
+    )
+    device = DeviceConfig(
+        hostname=sw.plan.hostname, vendor=sw.plan.vendor, model=sw.plan.model, role=sw.plan.role,
+        loopback=loopback, interfaces=tuple(interfaces), vlans=vlans, vlan_interfaces=svis,
+        qos=device_qos(intent, sw, headroom), bgp=_bgp(intent, sw, asns),
+    )
+    return device, headroom

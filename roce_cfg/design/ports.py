@@ -1,0 +1,95 @@
+"""Port assignment on one switch model: uplinks from the top, servers from the bottom."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from roce_cfg.errors import PlanError
+from roce_cfg.platforms.profile import ModelSpec, PortGroup, VendorProfile
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class PortSlot:
+    name: str
+    speed: int
+    breakout_of: str | None = None
+
+
+@dataclass(frozen=True)
+class _Cage:
+    group: PortGroup
+    number: int
+
+    def name(self, profile: VendorProfile, speed: int) -> str:
+        return profile.interface_prefix[speed] + self.group.label.format(n=self.number)
+
+
+def _cages(model: ModelSpec) -> list[_Cage]:
+    return [_Cage(g, g.first + i) for g in model.ports for i in range(g.count)]
+
+
+def _direct(cage: _Cage, speed: int) -> bool:
+    return cage.group.speed == speed or speed in cage.group.runs_at
+
+
+def allocate(
+    profile: VendorProfile,
+    model_name: str,
+    model: ModelSpec,
+    *,
+    down: tuple[int, int],
+    up: tuple[int, int],
+    blame: Loc,
+) -> tuple[list[PortSlot], list[PortSlot]]:
+    """Pick ``down=(count, speed)`` server ports and ``up=(count, speed)`` uplinks.
+
+    Uplinks take the highest-numbered cages that run at their speed (the usual cabling plan);
+    servers take the lowest, one per cage where the cage runs at the server speed, and breakout
+    sub-ports only when whole cages run out.
+    """
+    cages = _cages(model)
+    up_count, up_speed = up
+    down_count, down_speed = down
+    uplinks = [c for c in reversed(cages) if _direct(c, up_speed)][:up_count]
+    if len(uplinks) < up_count:
+        raise PlanError(
+            blame,
+            f"{up_count} uplinks at {up_speed}G do not fit {profile.vendor.value} {model_name} "
+            f"({len(uplinks)} ports run at {up_speed}G)",
+        )
+    uplinks.reverse()
+    taken = {id(c) for c in uplinks}
+    free = [c for c in cages if id(c) not in taken]
+    downs: list[PortSlot] = []
+    for cage in free:
+        if len(downs) == down_count:
+            break
+        if _direct(cage, down_speed):
+            downs.append(PortSlot(cage.name(profile, cage.group.speed), down_speed))
+    used = {d.name for d in downs}
+    for cage in free:
+        if len(downs) >= down_count:
+            break
+        parent = cage.name(profile, cage.group.speed)
+        if parent in used or down_speed not in cage.group.breakout:
+            continue
+        lanes = cage.group.speed // down_speed
+        base = cage.name(profile, down_speed)
+        for lane in range(1, lanes + 1):
+            if len(downs) < down_count:
+                suffix = profile.breakout_suffix.format(lane=lane)
+                downs.append(PortSlot(base + suffix, down_speed, breakout_of=parent))
+    if len(downs) < down_count:
+        raise PlanError(
+            blame,
+            f"{down_count} server ports at {down_speed}G plus {up_count} uplinks at {up_speed}G "
+            f"do not fit {profile.vendor.value} {model_name} ({_describe(model)})",
+        )
+    up_slots = [PortSlot(c.name(profile, c.group.speed), up_speed) for c in uplinks]
+    return downs, up_slots
+
+
+def _describe(model: ModelSpec) -> str:
+    return " + ".join(f"{g.count} x {g.speed}G" for g in model.ports)

@@ -1,0 +1,236 @@
+"""Fabric-wide facts, computed once: switches, ports, links, addresses, rails, ASNs."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+
+from roce_cfg.design.ports import PortSlot, allocate
+from roce_cfg.errors import PlanError
+from roce_cfg.intent.models import Intent, SwitchRole, Vendor
+from roce_cfg.model.fabric import Link, NicAttachment, Rail, SwitchPlan
+from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+
+
+@dataclass
+class Switch:
+    plan: SwitchPlan
+    profile: VendorProfile
+    model: ModelSpec
+    server_ports: list[tuple[PortSlot, NicAttachment]] = field(default_factory=list)
+    fabric_ports: list[tuple[PortSlot, Link]] = field(default_factory=list)
+    rails: list[Rail] = field(default_factory=list)
+
+
+@dataclass
+class Topology:
+    switches: list[Switch]
+    links: list[Link]
+    rails: list[Rail]
+    nics: list[NicAttachment]
+
+
+def _nth(net: IPv4Network, index: int, what: tuple[str | int, ...], need: int) -> IPv4Address:
+    if need > net.num_addresses:
+        raise PlanError(
+            what, f"{net} holds {net.num_addresses} addresses, the plan needs {need}"
+        )
+    return net.network_address + index
+
+
+def _resolve(
+    role: SwitchRole, profiles: dict[Vendor, VendorProfile], loc: tuple[str | int, ...]
+) -> tuple[VendorProfile, str, ModelSpec]:
+    profile = profiles[role.vendor]
+    try:
+        name, spec = profile.model_spec(role.model)
+    except KeyError as exc:
+        raise PlanError((*loc, "model"), str(exc.args[0])) from None
+    return profile, name, spec
+
+
+def rail_prefix(servers_per_switch: int) -> int:
+    """Prefix length of one rail subnet: a /24 unless more hosts (plus gateway) need a larger one.
+
+    >>> rail_prefix(16), rail_prefix(253), rail_prefix(254)
+    (24, 24, 23)
+    """
+    return min(24, 32 - math.ceil(math.log2(servers_per_switch + 3)))
+
+
+def build(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topology:
+    if intent.fabric.topology == "single-switch":
+        return _single_switch(intent, profiles)
+    return _leaf_spine(intent, profiles)
+
+
+def _rail_subnet(intent: Intent, index: int, hosts: int, count: int) -> IPv4Network:
+    pool = intent.addressing.rail_subnets
+    prefix = rail_prefix(hosts)
+    if prefix < pool.prefixlen:
+        raise PlanError(("addressing", "rail_subnets"), f"{pool} is smaller than one /{prefix}")
+    per = 2 ** (32 - prefix)
+    _nth(pool, 0, ("addressing", "rail_subnets"), per * count)
+    return IPv4Network((int(pool.network_address) + index * per, prefix))
+
+
+def _attach_servers(
+    intent: Intent,
+    sw: Switch,
+    rail: int,
+    servers: range,
+    subnet: IPv4Network,
+    ports: list[PortSlot],
+) -> Rail:
+    vlan = intent.addressing.rail_vlan_base + rail
+    gateway = subnet.network_address + 1
+    link = intent.fabric.links.server_leaf
+    for local, (server, port) in enumerate(zip(servers, ports, strict=True)):
+        nic = NicAttachment(
+            server=f"server-{server + 1}",
+            nic=rail,
+            rail=rail,
+            vlan=vlan,
+            switch=sw.plan.hostname,
+            port=port.name,
+            ip=IPv4Interface((gateway + 1 + local, subnet.prefixlen)),
+            gateway=gateway,
+            speed_gbps=link.speed,
+            cable_m=link.cable_m,
+        )
+        sw.server_ports.append((port, nic))
+    rail_plan = Rail(
+        rail=rail, vlan=vlan, switch=sw.plan.hostname, subnet=subnet, gateway=gateway
+    )
+    sw.rails.append(rail_plan)
+    return rail_plan
+
+
+def _single_switch(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topology:
+    role = intent.fabric.switch
+    if role is None:
+        raise PlanError(("fabric", "switch"), "single-switch needs fabric.switch (vendor, model)")
+    profile, model_name, spec = _resolve(role, profiles, ("fabric", "switch"))
+    count, rails = intent.servers.count, intent.fabric.rails
+    speed = intent.fabric.links.server_leaf.speed
+    downs, _ = allocate(
+        profile, model_name, spec, down=(count * rails, speed), up=(0, speed),
+        blame=("servers", "count"),
+    )
+    loopback = _nth(intent.addressing.loopbacks, 1, ("addressing", "loopbacks"), 2)
+    plan = SwitchPlan(
+        hostname="switch-1", role="switch", vendor=role.vendor, model=model_name,
+        loopback=IPv4Interface((loopback, 32)),
+    )
+    sw = Switch(plan, profile, spec)
+    rail_plans = []
+    for rail in range(rails):
+        subnet = _rail_subnet(intent, rail, count, rails)
+        ports = downs[rail * count : (rail + 1) * count]
+        rail_plans.append(_attach_servers(intent, sw, rail, range(count), subnet, ports))
+    nics = [nic for _, nic in sw.server_ports]
+    return Topology([sw], [], rail_plans, nics)
+
+
+def _asns(intent: Intent, spines: int, leaves: int) -> tuple[list[int], list[int]]:
+    routing = intent.routing
+    if routing is None:
+        raise PlanError(("routing",), "leaf-spine needs routing (eBGP ASN plan)")
+    if routing.spine_asn is not None:
+        spine_asns = [routing.spine_asn] * spines
+    elif routing.spine_asn_base is not None:
+        spine_asns = [routing.spine_asn_base + i for i in range(spines)]
+    else:
+        raise PlanError(("routing", "spine_asn"), "give spine_asn or spine_asn_base")
+    leaf_asns = [routing.leaf_asn_base + i for i in range(leaves)]
+    if max(leaf_asns + spine_asns) > 4294967295:
+        raise PlanError(("routing", "leaf_asn_base"), "ASN plan runs past 4294967295")
+    clash = sorted(set(spine_asns) & set(leaf_asns))
+    if clash:
+        raise PlanError(
+            ("routing", "leaf_asn_base"),
+            f"leaf ASNs {leaf_asns[0]}-{leaf_asns[-1]} collide with spine ASN {clash[0]}",
+        )
+    return spine_asns, leaf_asns
+
+
+def _leaf_spine(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topology:
+    fab = intent.fabric
+    if fab.leaf is None or fab.spine is None:
+        missing = "leaf" if fab.leaf is None else "spine"
+        raise PlanError(("fabric", missing), f"leaf-spine needs fabric.{missing} (vendor, model)")
+    if fab.spines < 1:
+        raise PlanError(("fabric", "spines"), "leaf-spine needs at least one spine")
+    fabric_link = fab.links.leaf_spine
+    if fabric_link is None:
+        raise PlanError(("fabric", "links"), "leaf-spine needs links.leaf_spine")
+    p2p = intent.addressing.fabric_p2p
+    if p2p is None:
+        raise PlanError(("addressing",), "leaf-spine needs addressing.fabric_p2p")
+    n_leaves = fab.rails * fab.leaves_per_rail
+    per_leaf = math.ceil(intent.servers.count / fab.leaves_per_rail)
+    uplinks = fab.spines * fab.uplinks_per_spine
+    spine_asns, leaf_asns = _asns(intent, fab.spines, n_leaves)
+    lo_pool = intent.addressing.loopbacks
+    need_lo = fab.spines + n_leaves + 1
+
+    leaf_profile, leaf_model, leaf_spec = _resolve(fab.leaf, profiles, ("fabric", "leaf"))
+    spine_profile, spine_model, spine_spec = _resolve(fab.spine, profiles, ("fabric", "spine"))
+    spines: list[Switch] = []
+    spine_ports: list[list[PortSlot]] = []
+    for i in range(fab.spines):
+        lo = _nth(lo_pool, 1 + i, ("addressing", "loopbacks"), need_lo)
+        plan = SwitchPlan(
+            hostname=f"spine-{i + 1}", role="spine", vendor=fab.spine.vendor, model=spine_model,
+            asn=spine_asns[i], loopback=IPv4Interface((lo, 32)),
+        )
+        spines.append(Switch(plan, spine_profile, spine_spec))
+        downs, _ = allocate(
+            spine_profile, spine_model, spine_spec,
+            down=(n_leaves * fab.uplinks_per_spine, fabric_link.speed), up=(0, fabric_link.speed),
+            blame=("fabric", "spine", "model"),
+        )
+        spine_ports.append(downs)
+
+    leaves: list[Switch] = []
+    links: list[Link] = []
+    rails: list[Rail] = []
+    nics: list[NicAttachment] = []
+    need_p2p = 2 * n_leaves * uplinks
+    for rail in range(fab.rails):
+        for group in range(fab.leaves_per_rail):
+            index = rail * fab.leaves_per_rail + group
+            lo = _nth(lo_pool, 1 + fab.spines + index, ("addressing", "loopbacks"), need_lo)
+            plan = SwitchPlan(
+                hostname=f"leaf-{index + 1}", role="leaf", vendor=fab.leaf.vendor,
+                model=leaf_model, asn=leaf_asns[index], loopback=IPv4Interface((lo, 32)),
+                rail=rail,
+            )
+            sw = Switch(plan, leaf_profile, leaf_spec)
+            leaves.append(sw)
+            servers = range(group * per_leaf, min((group + 1) * per_leaf, intent.servers.count))
+            downs, ups = allocate(
+                leaf_profile, leaf_model, leaf_spec,
+                down=(len(servers), fab.links.server_leaf.speed), up=(uplinks, fabric_link.speed),
+                blame=("fabric", "leaf", "model"),
+            )
+            subnet = _rail_subnet(intent, index, per_leaf, n_leaves)
+            rails.append(_attach_servers(intent, sw, rail, servers, subnet, downs[: len(servers)]))
+            nics.extend(nic for _, nic in sw.server_ports)
+            for k, up in enumerate(ups):
+                s, u = divmod(k, fab.uplinks_per_spine)
+                spine_port = spine_ports[s][index * fab.uplinks_per_spine + u]
+                n = index * uplinks + k
+                base = _nth(p2p, 2 * n, ("addressing", "fabric_p2p"), need_p2p)
+                link = Link(
+                    kind="leaf-spine",
+                    a_device=plan.hostname, a_port=up.name, a_ip=IPv4Interface((base + 1, 31)),
+                    b_device=spines[s].plan.hostname, b_port=spine_port.name,
+                    b_ip=IPv4Interface((base, 31)),
+                    speed_gbps=fabric_link.speed, cable_m=fabric_link.cable_m,
+                )
+                links.append(link)
+                sw.fabric_ports.append((up, link))
+                spines[s].fabric_ports.append((spine_port, link))
+    return Topology(spines + leaves, links, rails, nics)

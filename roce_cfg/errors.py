@@ -1,0 +1,53 @@
+"""Errors a user can act on. Each renders as one line; the CLI maps them to exit code 2."""
+
+from __future__ import annotations
+
+
+class RoceCfgError(Exception):
+    """Base of every error caused by the user's input rather than by a bug in roce-cfg."""
+
+
+class InputError(RoceCfgError):
+    """Bad input, located as precisely as we can: ``file:line path: reason``."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        self.reason = reason
+        self.file = file
+        self.line = line
+        self.path = path
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file if self.line is None else f"{self.file}:{self.line}"
+        head = " ".join(p for p in (where, f"{self.path}:" if self.path else "") if p)
+        return f"{head} {self.reason}" if head else self.reason
+
+
+class IntentErrors(RoceCfgError):
+    """Several located problems found in one intent; all are reported, the first is the summary."""
+
+    def __init__(self, errors: list[InputError]) -> None:
+        self.errors = errors
+        super().__init__(errors[0].one_line() if errors else "invalid intent")
+
+
+class SyntaxProvenanceError(RoceCfgError):
+    """--strict-syntax refused to emit a section whose vendor syntax has no source."""
+
+
+class PlanError(RoceCfgError):
+    """The intent is well-formed but cannot be built; ``loc`` is the intent field to blame."""
+
+    def __init__(self, loc: tuple[str | int, ...], reason: str) -> None:
+        self.loc = loc
+        self.reason = reason
+        super().__init__(f"{'.'.join(str(p) for p in loc)}: {reason}")

@@ -1,0 +1,140 @@
+"""What an operator writes: the intent. Frozen, strict, and the only home of raw YAML shapes."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from ipaddress import IPv4Network
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+
+_SPEED_RE = re.compile(r"^\s*(\d+)\s*(g|gb|gbe|gbps)?\s*$", re.IGNORECASE)
+SPEEDS_GBPS = (10, 25, 40, 50, 100, 200, 400, 800)
+
+
+def _parse_speed(value: Any) -> Any:
+    """Accept ``400G``, ``400g``, ``400`` and 400; leave anything else for pydantic to reject."""
+    if isinstance(value, str):
+        m = _SPEED_RE.match(value)
+        if not m:
+            raise ValueError(f"'{value}' is not a link speed such as 100G or 400G")
+        value = int(m.group(1))
+    if isinstance(value, int) and not isinstance(value, bool) and value not in SPEEDS_GBPS:
+        known = ", ".join(f"{s}G" for s in SPEEDS_GBPS)
+        raise ValueError(f"{value}G is not an Ethernet speed roce-cfg knows ({known})")
+    return value
+
+
+Speed = Annotated[
+    int,
+    BeforeValidator(_parse_speed),
+    WithJsonSchema({"type": "string", "pattern": r"^\d+[Gg]?$", "examples": ["200G", "400G"]}),
+]
+
+
+class Vendor(StrEnum):
+    H3C = "h3c"
+    HUAWEI = "huawei"
+    RUIJIE = "ruijie"
+    ZTE = "zte"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Servers(_Model):
+    count: int = Field(ge=1, le=65536, description="GPU servers in the fabric")
+    nics: int = Field(ge=1, le=16, description="RoCE NICs per server; NIC i sits in rail i")
+    nic_speed: Speed
+    pcie_gen: int = Field(default=5, ge=3, le=6, description="PCIe generation of the NIC slot")
+    pcie_lanes: int = Field(default=16, ge=1, le=16)
+
+
+class SwitchRole(_Model):
+    vendor: Vendor
+    model: str | None = Field(default=None, description="omit for the vendor's default profile")
+
+
+class LinkSpec(_Model):
+    speed: Speed
+    cable_m: float = Field(gt=0, le=10000, description="longest cable of this kind, metres")
+
+
+class Links(_Model):
+    server_leaf: LinkSpec
+    leaf_spine: LinkSpec | None = None
+
+
+class FabricSpec(_Model):
+    topology: Literal["leaf-spine", "single-switch"]
+    rails: int = Field(ge=1, le=16)
+    leaves_per_rail: int = Field(default=1, ge=1, le=64)
+    spines: int = Field(default=0, ge=0, le=256)
+    uplinks_per_spine: int = Field(default=1, ge=1, le=16)
+    leaf: SwitchRole | None = None
+    spine: SwitchRole | None = None
+    switch: SwitchRole | None = Field(default=None, description="the one box of a single-switch")
+    links: Links
+    mtu: int = Field(default=9216, ge=1500, le=9600, description="interface MTU, bytes")
+
+
+class Addressing(_Model):
+    loopbacks: IPv4Network
+    fabric_p2p: IPv4Network | None = None
+    rail_subnets: IPv4Network
+    rail_vlan_base: int = Field(ge=2, le=4094)
+
+
+class Routing(_Model):
+    protocol: Literal["ebgp"] = "ebgp"
+    spine_asn: int | None = Field(default=None, ge=1, le=4294967295)
+    spine_asn_base: int | None = Field(
+        default=None, ge=1, le=4294967295, description="spine i gets spine_asn_base + i"
+    )
+    leaf_asn_base: int = Field(ge=1, le=4294967295)
+    max_paths: int = Field(default=64, ge=1, le=512)
+
+
+class TrafficClass(_Model):
+    dscp: int = Field(ge=0, le=63)
+    priority: int = Field(ge=0, le=7)
+
+
+class Watchdog(_Model):
+    detect_ms: int = Field(default=200, ge=10, le=15000)
+    restore_ms: int = Field(default=2000, ge=0, le=31000)
+    action: Literal["drop", "forward"] = "drop"
+
+
+class Pfc(_Model):
+    no_drop: tuple[int, ...] = Field(default=(3,), min_length=1, max_length=8)
+    watchdog: Watchdog | None = Field(
+        default_factory=Watchdog, description="null turns the PFC watchdog off"
+    )
+
+
+class Ecn(_Model):
+    min_kb: int = Field(ge=1, le=100000)
+    max_kb: int = Field(ge=1, le=100000)
+    probability: int = Field(default=100, ge=1, le=100)
+
+
+class Lossless(_Model):
+    roce: TrafficClass = TrafficClass(dscp=26, priority=3)
+    cnp: TrafficClass = TrafficClass(dscp=48, priority=6)
+    pfc: Pfc = Pfc()
+    ecn: Ecn | None = Field(default=None, description="omitted: defaults by link speed")
+    headroom: Literal["auto"] | int = Field(
+        default="auto", description="'auto' computes per port; a number fixes bytes per priority"
+    )
+
+
+class Intent(_Model):
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
+    servers: Servers
+    fabric: FabricSpec
+    addressing: Addressing
+    routing: Routing | None = None
+    lossless: Lossless = Lossless()

@@ -1,0 +1,130 @@
+"""DeviceConfig: one switch, fully resolved and vendor-neutral.
+
+Sizes are bytes, times are milliseconds, speeds Gb/s. Collections are tuples sorted in a canonical
+order so that two equal configurations compare equal and serialise byte for byte the same.
+"""
+
+from __future__ import annotations
+
+from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from roce_cfg.intent.models import Vendor
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PriorityBytes(_M):
+    priority: int
+    bytes: int
+
+
+class PortQos(_M):
+    trust_dscp: bool = False
+    pfc: bool = False
+    no_drop: tuple[int, ...] = ()
+    headroom: tuple[PriorityBytes, ...] = ()
+    watchdog: bool = False
+    ecn_queues: tuple[int, ...] = ()
+    strict_queues: tuple[int, ...] = ()
+
+
+class Interface(_M):
+    name: str
+    description: str = ""
+    mode: Literal["routed", "access"]
+    access_vlan: int | None = None
+    ipv4: IPv4Interface | None = None
+    mtu: int
+    speed_gbps: int
+    breakout_of: str | None = None
+    shutdown: bool = False
+    qos: PortQos = PortQos()
+
+
+class Vlan(_M):
+    id: int
+    name: str = ""
+
+
+class VlanInterface(_M):
+    vlan: int
+    ipv4: IPv4Interface
+    mtu: int
+    description: str = ""
+
+
+class Loopback(_M):
+    name: str
+    ipv4: IPv4Interface
+
+
+class DscpMap(_M):
+    dscp: int
+    priority: int
+
+
+class QueueMap(_M):
+    priority: int
+    queue: int
+
+
+class EcnQueue(_M):
+    queue: int
+    min_bytes: int
+    max_bytes: int
+    probability: int
+
+
+class WatchdogCfg(_M):
+    detect_ms: int
+    restore_ms: int
+    action: Literal["drop", "forward"]
+
+
+class Qos(_M):
+    dscp_map: tuple[DscpMap, ...] = ()
+    queue_map: tuple[QueueMap, ...] = ()
+    no_drop: tuple[int, ...] = ()
+    watchdog: WatchdogCfg | None = None
+    ecn: tuple[EcnQueue, ...] = ()
+    strict_queues: tuple[int, ...] = ()
+    headroom_pool_bytes: int | None = None
+
+
+class BgpNeighbor(_M):
+    address: IPv4Address
+    remote_as: int
+    description: str = ""
+
+
+class Bgp(_M):
+    asn: int
+    router_id: IPv4Address
+    neighbors: tuple[BgpNeighbor, ...] = ()
+    networks: tuple[IPv4Network, ...] = ()
+    max_paths: int = 1
+
+
+class StaticRoute(_M):
+    prefix: IPv4Network
+    next_hop: IPv4Address
+
+
+class DeviceConfig(_M):
+    hostname: str
+    vendor: Vendor
+    model: str
+    role: Literal["leaf", "spine", "switch"]
+    lldp: bool = True
+    loopback: Loopback | None = None
+    interfaces: tuple[Interface, ...] = ()
+    vlans: tuple[Vlan, ...] = ()
+    vlan_interfaces: tuple[VlanInterface, ...] = ()
+    qos: Qos = Qos()
+    bgp: Bgp | None = None
+    static_routes: tuple[StaticRoute, ...] = ()

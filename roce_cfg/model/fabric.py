@@ -1,0 +1,95 @@
+"""Fabric: the plan that joins the devices: who is cabled to whom, rails, addressing, headroom."""
+
+from __future__ import annotations
+
+from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from roce_cfg.intent.models import Vendor
+from roce_cfg.model.device import DeviceConfig
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SwitchPlan(_M):
+    hostname: str
+    role: Literal["leaf", "spine", "switch"]
+    vendor: Vendor
+    model: str
+    asn: int | None = None
+    loopback: IPv4Interface | None = None
+    rail: int | None = None
+
+
+class Link(_M):
+    kind: Literal["leaf-spine"]
+    a_device: str
+    a_port: str
+    a_ip: IPv4Interface
+    b_device: str
+    b_port: str
+    b_ip: IPv4Interface
+    speed_gbps: int
+    cable_m: float
+
+
+class NicAttachment(_M):
+    server: str
+    nic: int
+    rail: int
+    vlan: int
+    switch: str
+    port: str
+    ip: IPv4Interface
+    gateway: IPv4Address
+    speed_gbps: int
+    cable_m: float
+
+
+class Rail(_M):
+    rail: int
+    vlan: int
+    switch: str
+    subnet: IPv4Network
+    gateway: IPv4Address
+
+
+class HeadroomTerm(_M):
+    name: str
+    bytes: int
+
+
+class PortHeadroom(_M):
+    switch: str
+    port: str
+    speed_gbps: int
+    cable_m: float
+    priority: int
+    required_bytes: int
+    configured_bytes: int | None
+    terms: tuple[HeadroomTerm, ...]
+
+
+class SectionUse(_M):
+    vendor: Vendor
+    section: str
+    status: str
+    source: str = ""
+    note: str = ""
+    switches: int = 0
+
+
+class Fabric(_M):
+    name: str
+    topology: Literal["leaf-spine", "single-switch"]
+    switches: tuple[SwitchPlan, ...]
+    links: tuple[Link, ...]
+    rails: tuple[Rail, ...]
+    nics: tuple[NicAttachment, ...]
+    headroom: tuple[PortHeadroom, ...]
+    devices: tuple[DeviceConfig, ...]
+    syntax: tuple[SectionUse, ...] = ()

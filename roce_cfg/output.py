@@ -1,0 +1,38 @@
+"""Write a set of files into a directory so that either all of them land or none does."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from roce_cfg.errors import InputError
+
+
+def write_all(target: Path, files: dict[str, str]) -> None:
+    """Stage every file in a sibling temporary directory, then move them into ``target``.
+
+    Nothing in ``target`` changes unless every file was staged; each move is an atomic rename
+    on the same filesystem, so a reader never sees a half-written file.
+    """
+    if target.exists() and not target.is_dir():
+        raise InputError("exists and is not a directory", file=str(target))
+    parent = target.resolve().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
+    try:
+        for name, text in files.items():
+            (staging / name).write_text(text, encoding="utf-8")
+        if not target.exists():
+            os.replace(staging, target)
+            return
+        for name in files:
+            os.replace(staging / name, target / name)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -1,0 +1,159 @@
+"""Vendor profiles: CLI conventions, interface naming, models and the provenance of each section.
+
+Every template section a vendor renders is listed under ``sections`` with ``status``:
+``verified`` (syntax and meaning from the cited source), ``partial`` (syntax sourced, a unit or
+range not), ``unverified`` (no public source: closest consistent form, the user is warned) or
+``user`` (supplied by the operator's overlay).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from roce_cfg.errors import InputError
+from roce_cfg.intent.models import Vendor
+from roce_cfg.intent.yamlsrc import load_yaml, read_text
+from roce_cfg.resources import vendors_dir
+
+OVERLAY_ENV = "ROCE_CFG_VENDOR_DIR"
+Status = Literal["verified", "partial", "unverified", "user"]
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SectionProvenance(_Data):
+    status: Status
+    source: str = ""
+    note: str = ""
+
+
+class PortGroup(_Data):
+    count: int = Field(ge=1)
+    speed: int = Field(description="native speed of the cage, Gb/s")
+    label: str = Field(description="port label with {n}, e.g. '1/0/{n}'")
+    first: int = 1
+    runs_at: tuple[int, ...] = Field(default=(), description="lower speeds one port can run at")
+    breakout: tuple[int, ...] = Field(default=(), description="sub-port speeds of a breakout")
+
+
+class ModelSpec(_Data):
+    ports: tuple[PortGroup, ...]
+    buffer_bytes: int | None = None
+    cell_bytes: int
+    headroom_pool_bytes: int | None = None
+    max_no_drop: int = 2
+    headroom_configurable: bool = True
+    needs_headroom_pool: bool = False
+    source: str = ""
+
+
+class HeadroomConstants(_Data):
+    mac_phy_delay_bytes: int
+    small_packet_percent: int = Field(ge=0, le=100)
+    min_packet_bytes: int = 64
+    source: str = ""
+
+
+class TimerSpec(_Data):
+    """How a vendor expresses the watchdog: a granularity (ms) times a small step count."""
+
+    granularities_ms: dict[str, int]
+    max_detect_steps: int
+    max_restore_steps: int
+
+
+class VendorProfile(_Data):
+    vendor: Vendor
+    os: str
+    netmiko_device_type: str
+    config_enter: tuple[str, ...]
+    config_exit: tuple[str, ...]
+    commit: tuple[str, ...] = ()
+    save: tuple[str, ...]
+    negation: str
+    error_patterns: tuple[str, ...]
+    interface_prefix: dict[int, str]
+    breakout_suffix: str
+    vlan_interface: str
+    loopback_interface: str
+    headroom_unit_bytes: int | Literal["cell"]
+    ecn_unit_bytes: int | Literal["cell"]
+    watchdog_timer: TimerSpec
+    headroom: HeadroomConstants
+    default_model: str
+    models: dict[str, ModelSpec]
+    sections: dict[str, SectionProvenance]
+    wred_table_name: str = "ROCE"
+    queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")
+
+    def model_spec(self, name: str | None) -> tuple[str, ModelSpec]:
+        key = name or self.default_model
+        if key not in self.models:
+            known = ", ".join(sorted(self.models))
+            raise KeyError(f"unknown {self.vendor.value} model '{key}' (known: {known})")
+        return key, self.models[key]
+
+    def unit_bytes(self, unit: int | Literal["cell"], model: ModelSpec) -> int:
+        return model.cell_bytes if unit == "cell" else unit
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def overlay_dir(explicit: Path | None) -> Path | None:
+    if explicit is not None:
+        return explicit
+    env = os.environ.get(OVERLAY_ENV)
+    return Path(env) if env else None
+
+
+@cache
+def load_profile(vendor: Vendor, overlay: Path | None = None) -> VendorProfile:
+    """Bundled profile, with ``overlay/vendors/<vendor>.yaml`` merged over it key by key."""
+    path = vendors_dir() / f"{vendor.value}.yaml"
+    data, _ = load_yaml(read_text(path, "vendor profile"), str(path))
+    user_sections: set[str] = set()
+    if overlay is not None:
+        user = overlay / "vendors" / f"{vendor.value}.yaml"
+        if user.exists():
+            extra, _ = load_yaml(read_text(user, "vendor profile"), str(user))
+            if not isinstance(extra, dict):
+                raise InputError("must be a YAML mapping", file=str(user))
+            data = _merge(data, extra)
+        user_sections = _overlaid_sections(overlay, vendor)
+    for name in user_sections:
+        data.setdefault("sections", {})[name] = {
+            "status": "user",
+            "source": f"overlay {overlay}",
+        }
+    try:
+        return VendorProfile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"{loc}: {first['msg']}", file=str(path)) from None
+
+
+def _overlaid_sections(overlay: Path, vendor: Vendor) -> set[str]:
+    sections = overlay / "templates" / vendor.value / "sections"
+    if not sections.is_dir():
+        return set()
+    return {p.stem for p in sections.glob("*.j2")}
+
+
+def load_profiles(overlay: Path | None = None) -> dict[Vendor, VendorProfile]:
+    return {v: load_profile(v, overlay) for v in Vendor if (vendors_dir() / f"{v}.yaml").exists()}
