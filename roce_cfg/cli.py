@@ -95,23 +95,18 @@ def _summary(result: Generated, output: Path) -> None:
     fabric = result.fabric
     table = Table(title=f"{fabric.name}: {len(result.configs)} switch configs in {output}")
     for col in ("role", "vendor", "model", "switches", "ports", "links", "VLANs"):
-        table.add_column(col, justify="right" if col in ("switches", "ports", "links", "VLANs") else "left")
-    groups: Counter[tuple[str, str, str]] = Counter()
-    ports: Counter[tuple[str, str, str]] = Counter()
-    vlans: Counter[tuple[str, str, str]] = Counter()
+        table.add_column(col, justify="left" if col in ("role", "vendor", "model") else "right")
+    role_of = {s.hostname: s.role for s in fabric.switches}
+    counts: dict[tuple[str, str, str], Counter[str]] = {}
     for d in fabric.devices:
-        key = (d.role, d.vendor.value, d.model)
-        groups[key] += 1
-        ports[key] += len(d.interfaces)
-        vlans[key] += len(d.vlans)
-    for key in sorted(groups):
-        links = sum(1 for link in fabric.links if _role(link.a_device) == key[0] or _role(link.b_device) == key[0])
-        table.add_row(*key, str(groups[key]), str(ports[key]), str(links), str(vlans[key]))
+        c = counts.setdefault((d.role, d.vendor.value, d.model), Counter())
+        c["switches"] += 1
+        c["ports"] += len(d.interfaces)
+        c["VLANs"] += len(d.vlans)
+    for key, c in sorted(counts.items()):
+        links = sum(1 for k in fabric.links if key[0] in (role_of[k.a_device], role_of[k.b_device]))
+        table.add_row(*key, str(c["switches"]), str(c["ports"]), str(links), str(c["VLANs"]))
     out.print(table)
-
-
-def _role(hostname: str) -> str:
-    return hostname.rsplit("-", 1)[0]
 
 
 @app.command("schema")
@@ -137,7 +132,9 @@ def vendors_cmd(
     ]
     if fmt == "json":
         keys = ("vendor", "section", "status", "source", "note")
-        out.print(json.dumps([dict(zip(keys, r, strict=True)) for r in rows], indent=2), markup=False)
+        out.print(
+            json.dumps([dict(zip(keys, r, strict=True)) for r in rows], indent=2), markup=False
+        )
         return
     table = Table(title="Vendor syntax provenance")
     for col in ("vendor", "section", "status", "source / note"):

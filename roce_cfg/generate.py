@@ -72,10 +72,17 @@ def _use(profile: VendorProfile, vendor: Vendor, name: str, switches: int) -> Se
     prov = profile.sections.get(name)
     if prov is None:
         return SectionUse(
-            vendor=vendor, section=name, status="unverified",
-            note="section has no provenance entry in the vendor profile", switches=switches,
+            vendor=vendor,
+            section=name,
+            status="unverified",
+            note="section has no provenance entry in the vendor profile",
+            switches=switches,
         )
     return SectionUse(
-        vendor=vendor, section=name, status=prov.status, source=prov.source, note=prov.note,
+        vendor=vendor,
+        section=name,
+        status=prov.status,
+        source=prov.source,
+        note=prov.note,
         switches=switches,
     )

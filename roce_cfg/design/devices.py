@@ -28,9 +28,14 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         headroom += hr
         out.append(
             Interface(
-                name=slot.name, description=f"{nic.server}:nic{nic.nic}", mode="access",
-                access_vlan=nic.vlan, mtu=mtu, speed_gbps=slot.speed,
-                breakout_of=slot.breakout_of, qos=port_qos(intent, hr),
+                name=slot.name,
+                description=f"{nic.server}:nic{nic.nic}",
+                mode="access",
+                access_vlan=nic.vlan,
+                mtu=mtu,
+                speed_gbps=slot.speed,
+                breakout_of=slot.breakout_of,
+                qos=port_qos(intent, hr),
             )
         )
     me = sw.plan.hostname
@@ -43,9 +48,14 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         headroom += hr
         out.append(
             Interface(
-                name=slot.name, description=f"{far_dev}:{far_port}", mode="routed",
-                ipv4=link.a_ip if local_is_a else link.b_ip, mtu=mtu, speed_gbps=slot.speed,
-                breakout_of=slot.breakout_of, qos=port_qos(intent, hr),
+                name=slot.name,
+                description=f"{far_dev}:{far_port}",
+                mode="routed",
+                ipv4=link.a_ip if local_is_a else link.b_ip,
+                mtu=mtu,
+                speed_gbps=slot.speed,
+                breakout_of=slot.breakout_of,
+                qos=port_qos(intent, hr),
             )
         )
     return out, headroom
@@ -84,14 +94,23 @@ def build_device(
     vlans = tuple(Vlan(id=r.vlan, name=f"rail{r.rail}") for r in rails)
     svis = tuple(
         VlanInterface(
-            vlan=r.vlan, ipv4=IPv4Interface((r.gateway, r.subnet.prefixlen)),
-            mtu=intent.fabric.mtu, description=f"rail{r.rail} gateway",
+            vlan=r.vlan,
+            ipv4=IPv4Interface((r.gateway, r.subnet.prefixlen)),
+            mtu=intent.fabric.mtu,
+            description=f"rail{r.rail} gateway",
         )
         for r in rails
     )
     device = DeviceConfig(
-        hostname=sw.plan.hostname, vendor=sw.plan.vendor, model=sw.plan.model, role=sw.plan.role,
-        loopback=loopback, interfaces=tuple(interfaces), vlans=vlans, vlan_interfaces=svis,
-        qos=device_qos(intent, sw, headroom), bgp=_bgp(intent, sw, asns),
+        hostname=sw.plan.hostname,
+        vendor=sw.plan.vendor,
+        model=sw.plan.model,
+        role=sw.plan.role,
+        loopback=loopback,
+        interfaces=tuple(interfaces),
+        vlans=vlans,
+        vlan_interfaces=svis,
+        qos=device_qos(intent, sw, headroom),
+        bgp=_bgp(intent, sw, asns),
     )
     return device, headroom

@@ -92,9 +92,7 @@ def required_headroom(
         HeadroomTerm(name=f"receiver MTU {mtu_receiver} B in {cell_bytes} B cells", bytes=receiver),
         HeadroomTerm(name=f"cable round trip {cable_m:g} m at {speed_gbps}G", bytes=cable),
         HeadroomTerm(name="MAC/PHY delay", bytes=mac_phy_delay_bytes),
-        HeadroomTerm(
-            name=f"peer response {PAUSE_QUANTA[speed_gbps]} pause quanta", bytes=response
-        ),
+        HeadroomTerm(name=f"peer response {PAUSE_QUANTA[speed_gbps]} pause quanta", bytes=response),
         HeadroomTerm(
             name=f"small-packet cell overhead ({small_packet_percent}% of in-flight bytes)",
             bytes=overhead,

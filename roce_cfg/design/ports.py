@@ -46,8 +46,8 @@ def allocate(
     """Pick ``down=(count, speed)`` server ports and ``up=(count, speed)`` uplinks.
 
     Uplinks take the highest-numbered cages that run at their speed (the usual cabling plan);
-    servers take the lowest, one per cage where the cage runs at the server speed, and breakout
-    sub-ports only when whole cages run out.
+    servers take the lowest, one per cage where the cage runs at the server speed, splitting
+    cages into breakout sub-ports only as far as whole cages cannot carry them.
     """
     cages = _cages(model)
     up_count, up_speed = up
@@ -63,24 +63,16 @@ def allocate(
     taken = {id(c) for c in uplinks}
     free = [c for c in cages if id(c) not in taken]
     downs: list[PortSlot] = []
-    for cage in free:
-        if len(downs) == down_count:
+    for left, cage in zip(range(len(free), 0, -1), free, strict=True):
+        need = down_count - len(downs)
+        if need <= 0:
             break
-        if _direct(cage, down_speed):
+        can_split = down_speed in cage.group.breakout
+        # Split a cage only when whole cages left cannot carry the servers still to place.
+        if can_split and (need > left or not _direct(cage, down_speed)):
+            downs += _split(profile, cage, down_speed, need)
+        elif _direct(cage, down_speed):
             downs.append(PortSlot(cage.name(profile, cage.group.speed), down_speed))
-    used = {d.name for d in downs}
-    for cage in free:
-        if len(downs) >= down_count:
-            break
-        parent = cage.name(profile, cage.group.speed)
-        if parent in used or down_speed not in cage.group.breakout:
-            continue
-        lanes = cage.group.speed // down_speed
-        base = cage.name(profile, down_speed)
-        for lane in range(1, lanes + 1):
-            if len(downs) < down_count:
-                suffix = profile.breakout_suffix.format(lane=lane)
-                downs.append(PortSlot(base + suffix, down_speed, breakout_of=parent))
     if len(downs) < down_count:
         raise PlanError(
             blame,
@@ -89,6 +81,16 @@ def allocate(
         )
     up_slots = [PortSlot(c.name(profile, c.group.speed), up_speed) for c in uplinks]
     return downs, up_slots
+
+
+def _split(profile: VendorProfile, cage: _Cage, speed: int, need: int) -> list[PortSlot]:
+    parent = cage.name(profile, cage.group.speed)
+    base = cage.name(profile, speed)
+    lanes = min(cage.group.speed // speed, need)
+    return [
+        PortSlot(base + profile.breakout_suffix.format(lane=lane), speed, breakout_of=parent)
+        for lane in range(1, lanes + 1)
+    ]
 
 
 def _describe(model: ModelSpec) -> str:

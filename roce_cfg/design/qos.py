@@ -66,7 +66,9 @@ def device_qos(intent: Intent, sw: Switch, port_headroom: list[PortHeadroom]) ->
         watchdog = WatchdogCfg(detect_ms=wd.detect_ms, restore_ms=wd.restore_ms, action=wd.action)
     ecn = effective_ecn(intent)
     unit = sw.profile.unit_bytes(sw.profile.ecn_unit_bytes, sw.model)
-    classes = sorted({(policy.roce.dscp, policy.roce.priority), (policy.cnp.dscp, policy.cnp.priority)})
+    classes = sorted(
+        {(policy.roce.dscp, policy.roce.priority), (policy.cnp.dscp, policy.cnp.priority)}
+    )
     pool = None
     if sw.model.needs_headroom_pool:
         total = sum(h.configured_bytes or 0 for h in port_headroom)
@@ -98,8 +100,12 @@ def port_headroom(
     unit = sw.profile.unit_bytes(sw.profile.headroom_unit_bytes, sw.model)
     mtu = intent.fabric.mtu
     required, terms = required_headroom(
-        speed_gbps=speed, cable_m=cable_m, mtu_sender=mtu, mtu_receiver=mtu,
-        cell_bytes=sw.model.cell_bytes, unit_bytes=unit,
+        speed_gbps=speed,
+        cable_m=cable_m,
+        mtu_sender=mtu,
+        mtu_receiver=mtu,
+        cell_bytes=sw.model.cell_bytes,
+        unit_bytes=unit,
         mac_phy_delay_bytes=consts.mac_phy_delay_bytes,
         small_packet_percent=consts.small_packet_percent,
         min_packet_bytes=consts.min_packet_bytes,
@@ -110,8 +116,14 @@ def port_headroom(
         configured = None
     return [
         PortHeadroom(
-            switch=sw.plan.hostname, port=port, speed_gbps=speed, cable_m=cable_m, priority=p,
-            required_bytes=required, configured_bytes=configured, terms=terms,
+            switch=sw.plan.hostname,
+            port=port,
+            speed_gbps=speed,
+            cable_m=cable_m,
+            priority=p,
+            required_bytes=required,
+            configured_bytes=configured,
+            terms=terms,
         )
         for p in sorted(intent.lossless.pfc.no_drop)
     ]

@@ -33,9 +33,7 @@ class Topology:
 
 def _nth(net: IPv4Network, index: int, what: tuple[str | int, ...], need: int) -> IPv4Address:
     if need > net.num_addresses:
-        raise PlanError(
-            what, f"{net} holds {net.num_addresses} addresses, the plan needs {need}"
-        )
+        raise PlanError(what, f"{net} holds {net.num_addresses} addresses, the plan needs {need}")
     return net.network_address + index
 
 
@@ -100,9 +98,7 @@ def _attach_servers(
             cable_m=link.cable_m,
         )
         sw.server_ports.append((port, nic))
-    rail_plan = Rail(
-        rail=rail, vlan=vlan, switch=sw.plan.hostname, subnet=subnet, gateway=gateway
-    )
+    rail_plan = Rail(rail=rail, vlan=vlan, switch=sw.plan.hostname, subnet=subnet, gateway=gateway)
     sw.rails.append(rail_plan)
     return rail_plan
 
@@ -115,12 +111,19 @@ def _single_switch(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Top
     count, rails = intent.servers.count, intent.fabric.rails
     speed = intent.fabric.links.server_leaf.speed
     downs, _ = allocate(
-        profile, model_name, spec, down=(count * rails, speed), up=(0, speed),
+        profile,
+        model_name,
+        spec,
+        down=(count * rails, speed),
+        up=(0, speed),
         blame=("servers", "count"),
     )
     loopback = _nth(intent.addressing.loopbacks, 1, ("addressing", "loopbacks"), 2)
     plan = SwitchPlan(
-        hostname="switch-1", role="switch", vendor=role.vendor, model=model_name,
+        hostname="switch-1",
+        role="switch",
+        vendor=role.vendor,
+        model=model_name,
         loopback=IPv4Interface((loopback, 32)),
     )
     sw = Switch(plan, profile, spec)
@@ -182,13 +185,20 @@ def _leaf_spine(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
     for i in range(fab.spines):
         lo = _nth(lo_pool, 1 + i, ("addressing", "loopbacks"), need_lo)
         plan = SwitchPlan(
-            hostname=f"spine-{i + 1}", role="spine", vendor=fab.spine.vendor, model=spine_model,
-            asn=spine_asns[i], loopback=IPv4Interface((lo, 32)),
+            hostname=f"spine-{i + 1}",
+            role="spine",
+            vendor=fab.spine.vendor,
+            model=spine_model,
+            asn=spine_asns[i],
+            loopback=IPv4Interface((lo, 32)),
         )
         spines.append(Switch(plan, spine_profile, spine_spec))
         downs, _ = allocate(
-            spine_profile, spine_model, spine_spec,
-            down=(n_leaves * fab.uplinks_per_spine, fabric_link.speed), up=(0, fabric_link.speed),
+            spine_profile,
+            spine_model,
+            spine_spec,
+            down=(n_leaves * fab.uplinks_per_spine, fabric_link.speed),
+            up=(0, fabric_link.speed),
             blame=("fabric", "spine", "model"),
         )
         spine_ports.append(downs)
@@ -203,16 +213,23 @@ def _leaf_spine(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
             index = rail * fab.leaves_per_rail + group
             lo = _nth(lo_pool, 1 + fab.spines + index, ("addressing", "loopbacks"), need_lo)
             plan = SwitchPlan(
-                hostname=f"leaf-{index + 1}", role="leaf", vendor=fab.leaf.vendor,
-                model=leaf_model, asn=leaf_asns[index], loopback=IPv4Interface((lo, 32)),
+                hostname=f"leaf-{index + 1}",
+                role="leaf",
+                vendor=fab.leaf.vendor,
+                model=leaf_model,
+                asn=leaf_asns[index],
+                loopback=IPv4Interface((lo, 32)),
                 rail=rail,
             )
             sw = Switch(plan, leaf_profile, leaf_spec)
             leaves.append(sw)
             servers = range(group * per_leaf, min((group + 1) * per_leaf, intent.servers.count))
             downs, ups = allocate(
-                leaf_profile, leaf_model, leaf_spec,
-                down=(len(servers), fab.links.server_leaf.speed), up=(uplinks, fabric_link.speed),
+                leaf_profile,
+                leaf_model,
+                leaf_spec,
+                down=(len(servers), fab.links.server_leaf.speed),
+                up=(uplinks, fabric_link.speed),
                 blame=("fabric", "leaf", "model"),
             )
             subnet = _rail_subnet(intent, index, per_leaf, n_leaves)
@@ -225,10 +242,14 @@ def _leaf_spine(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
                 base = _nth(p2p, 2 * n, ("addressing", "fabric_p2p"), need_p2p)
                 link = Link(
                     kind="leaf-spine",
-                    a_device=plan.hostname, a_port=up.name, a_ip=IPv4Interface((base + 1, 31)),
-                    b_device=spines[s].plan.hostname, b_port=spine_port.name,
+                    a_device=plan.hostname,
+                    a_port=up.name,
+                    a_ip=IPv4Interface((base + 1, 31)),
+                    b_device=spines[s].plan.hostname,
+                    b_port=spine_port.name,
                     b_ip=IPv4Interface((base, 31)),
-                    speed_gbps=fabric_link.speed, cable_m=fabric_link.cable_m,
+                    speed_gbps=fabric_link.speed,
+                    cable_m=fabric_link.cable_m,
                 )
                 links.append(link)
                 sw.fabric_ports.append((up, link))

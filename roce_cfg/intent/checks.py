@@ -59,7 +59,10 @@ def _lossless(intent: Intent) -> Iterator[Problem]:
     if any(not 0 <= p <= 7 for p in no_drop):
         yield (("lossless", "pfc", "no_drop"), "priorities are 0-7")
     if ll.roce.priority == ll.cnp.priority:
-        yield (("lossless", "cnp", "priority"), f"must differ from roce.priority ({ll.roce.priority})")
+        yield (
+            ("lossless", "cnp", "priority"),
+            f"must differ from roce.priority ({ll.roce.priority})",
+        )
     if ll.roce.dscp == ll.cnp.dscp:
         yield (("lossless", "cnp", "dscp"), f"must differ from roce.dscp ({ll.roce.dscp})")
     if ll.roce.priority not in no_drop:

@@ -69,7 +69,9 @@ def _located(err: Any, file: str, lines: dict[Loc, int]) -> InputError:
 
 def _is_union_tag(part: Any) -> bool:
     # pydantic puts union member names such as 'int' or "literal['auto']" into error locations.
-    return isinstance(part, str) and (part in ("int", "str", "float") or part.startswith("literal["))
+    return isinstance(part, str) and (
+        part in ("int", "str", "float") or part.startswith("literal[")
+    )
 
 
 def _suggest(loc: Loc) -> str:

@@ -63,7 +63,7 @@ def _walk(loader: _Loader, node: yaml.Node, loc: Loc, lines: dict[Loc, int], fil
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+            key = loader.construct_object(key_node, deep=True)
             line = key_node.start_mark.line + 1
             if not isinstance(key, str | int):
                 raise InputError("mapping keys must be plain names", file=file, line=line)
@@ -79,7 +79,7 @@ def _walk(loader: _Loader, node: yaml.Node, loc: Loc, lines: dict[Loc, int], fil
             lines[(*loc, i)] = item.start_mark.line + 1
             items.append(_walk(loader, item, (*loc, i), lines, file))
         return items
-    return loader.construct_object(node, deep=True)  # type: ignore[no-untyped-call]
+    return loader.construct_object(node, deep=True)
 
 
 def line_of(lines: dict[Loc, int], loc: Loc) -> int | None:

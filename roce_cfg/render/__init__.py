@@ -37,17 +37,13 @@ def _units(value: int, unit: int) -> int:
 
 def _ranges(values: list[int] | tuple[int, ...], joiner: str = " to ") -> list[str]:
     """``[0, 1, 2, 5]`` -> ``['0 to 2', '5']``."""
-    out: list[str] = []
-    ordered = sorted(values)
-    start = prev = ordered[0] if ordered else 0
-    for v in ordered[1:] + [None]:  # type: ignore[operator]
-        if v is not None and v == prev + 1:
-            prev = v
-            continue
-        out.append(str(start) if start == prev else f"{start}{joiner}{prev}")
-        if v is not None:
-            start = prev = v
-    return out if ordered else []
+    runs: list[list[int]] = []
+    for v in sorted(values):
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return [str(r[0]) if len(r) == 1 else f"{r[0]}{joiner}{r[-1]}" for r in runs]
 
 
 @dataclass
@@ -104,6 +100,10 @@ class Renderer:
         try:
             text = self.env.get_template("device.j2").render(context)
         except jinja2.TemplateError as exc:
-            where = f"{exc.filename}:{exc.lineno}" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
+            where = (
+                f"{exc.filename}:{exc.lineno}"
+                if isinstance(exc, jinja2.TemplateSyntaxError)
+                else ""
+            )
             raise InputError(f"template error {where} {exc}".replace("  ", " ")) from None
         return Rendered(text=text, sections=emitted)

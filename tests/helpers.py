@@ -1,0 +1,22 @@
+"""Shared test helpers: scenario discovery and running the CLI in-process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from roce_cfg.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = {
+    p.stem: p
+    for p in [
+        *sorted((ROOT / "examples").glob("*.yaml")),
+        *sorted((ROOT / "tests/scenarios").glob("*.yaml")),
+    ]
+}
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, list(args))

@@ -1,0 +1,102 @@
+"""Headroom formula against examples worked by hand (the arithmetic is in each comment)."""
+
+from __future__ import annotations
+
+import pytest
+
+from roce_cfg.design.headroom import cable_round_trip_bytes, required_headroom
+
+
+def test_400g_100m_worked_example() -> None:
+    # 400G, 100 m fibre, MTU 9216 both ends, 254 B cells, MAC/PHY 1024 B, 10 % small packets:
+    #   cable: 2 x 100 m / 1.98e8 m/s = 1.0101 us x 50e9 B/s = 50505.05 -> 50506 B
+    #   peer response: 905 quanta x 64 B = 57920 B
+    #   in flight: 50506 + 1024 + 57920 = 109450 B
+    #   small-packet overhead: 64 B packet in a 254 B cell -> 254/64 = 3.96875 x;
+    #     occupancy 0.9 + 0.1 x 3.96875 = 1.296875 -> 109450 x 0.296875 = 32492.97 -> 32493 B
+    #   MTUs: ceil(9216/254) = 37 cells = 9398 B each -> 18796 B
+    #   sum 18796 + 109450 + 32493 = 160739 B -> ceil(160739/254) = 633 cells = 160782 B
+    total, terms = required_headroom(
+        speed_gbps=400,
+        cable_m=100,
+        mtu_sender=9216,
+        mtu_receiver=9216,
+        cell_bytes=254,
+        unit_bytes=254,
+        mac_phy_delay_bytes=1024,
+        small_packet_percent=10,
+    )
+    assert total == 160782
+    assert [t.bytes for t in terms] == [9398, 9398, 50506, 1024, 57920, 32493, 43]
+    assert sum(t.bytes for t in terms) == total
+
+
+def test_100g_3m_no_small_packets_kbyte_units() -> None:
+    # 100G, 3 m, MTU 4200, 256 B cells, 0 % small packets, configured in KB:
+    #   cable: 2 x 3 / 1.98e8 = 30.3 ns x 12.5e9 B/s = 378.8 -> 379 B
+    #   response: 394 x 64 = 25216 B; MAC/PHY 1024 B; in flight 26619 B; overhead 0
+    #   MTUs: ceil(4200/256) = 17 cells = 4352 B each -> 8704 B
+    #   sum 35323 B -> ceil(35323/1024) = 35 KB = 35840 B
+    total, _ = required_headroom(
+        speed_gbps=100,
+        cable_m=3,
+        mtu_sender=4200,
+        mtu_receiver=4200,
+        cell_bytes=256,
+        unit_bytes=1024,
+        mac_phy_delay_bytes=1024,
+        small_packet_percent=0,
+    )
+    assert total == 35840
+
+
+@pytest.mark.parametrize("speed", [25, 100, 200, 400])
+def test_headroom_grows_with_cable_length(speed: int) -> None:
+    def at(metres: float) -> int:
+        return required_headroom(
+            speed_gbps=speed,
+            cable_m=metres,
+            mtu_sender=9216,
+            mtu_receiver=9216,
+            cell_bytes=254,
+            unit_bytes=254,
+            mac_phy_delay_bytes=1024,
+            small_packet_percent=10,
+        )[0]
+
+    assert at(3) < at(100) < at(1000)
+
+
+def test_headroom_grows_with_speed() -> None:
+    sizes = [
+        required_headroom(
+            speed_gbps=s,
+            cable_m=30,
+            mtu_sender=9216,
+            mtu_receiver=9216,
+            cell_bytes=256,
+            unit_bytes=1024,
+            mac_phy_delay_bytes=1024,
+            small_packet_percent=10,
+        )[0]
+        for s in (25, 100, 200, 400)
+    ]
+    assert sizes == sorted(sizes) and len(set(sizes)) == 4
+
+
+def test_cable_bytes_symmetry() -> None:
+    assert cable_round_trip_bytes(400, 200) == 2 * cable_round_trip_bytes(400, 100) - 1
+
+
+def test_unknown_speed_is_refused() -> None:
+    with pytest.raises(ValueError, match="pause-quanta"):
+        required_headroom(
+            speed_gbps=1,
+            cable_m=1,
+            mtu_sender=1500,
+            mtu_receiver=1500,
+            cell_bytes=256,
+            unit_bytes=256,
+            mac_phy_delay_bytes=0,
+            small_packet_percent=0,
+        )
