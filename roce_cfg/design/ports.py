@@ -67,7 +67,8 @@ def allocate(
         need = down_count - len(downs)
         if need <= 0:
             break
-        can_split = down_speed in cage.group.breakout
+        # A breakout sub-port is named by its own speed: without a known name, do not split.
+        can_split = down_speed in cage.group.breakout and down_speed in profile.interface_prefix
         # Split a cage only when whole cages left cannot carry the servers still to place.
         if can_split and (need > left or not _direct(cage, down_speed)):
             downs += _split(profile, cage, down_speed, need)

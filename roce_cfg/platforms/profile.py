@@ -152,7 +152,7 @@ def _overlaid_sections(overlay: Path, vendor: Vendor) -> set[str]:
     sections = overlay / "templates" / vendor.value / "sections"
     if not sections.is_dir():
         return set()
-    return {p.stem for p in sections.glob("*.j2")}
+    return {p.name.split(".")[0] for p in sections.glob("*.j2")}
 
 
 def load_profiles(overlay: Path | None = None) -> dict[Vendor, VendorProfile]:
