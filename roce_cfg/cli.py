@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
 from roce_cfg.errors import IntentErrors, RoceCfgError
@@ -19,6 +22,7 @@ from roce_cfg.output import write_all
 from roce_cfg.platforms.profile import OVERLAY_ENV, load_profiles, overlay_dir
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
+PROGRESS_FROM = 50
 
 app = typer.Typer(
     add_completion=False,
@@ -61,13 +65,18 @@ def generate_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Write every switch's configuration and fabric.json from one intent."""
-    try:
-        result = generate(
-            intent, overlay=overlay_dir(vendor_dir), only=only, strict_syntax=strict_syntax
-        )
-        write_all(output, _files(result, fmt))
-    except RoceCfgError as exc:
-        _fail(exc)
+    with _progress() as tick:
+        try:
+            result = generate(
+                intent,
+                overlay=overlay_dir(vendor_dir),
+                only=only,
+                strict_syntax=strict_syntax,
+                progress=tick,
+            )
+            write_all(output, _files(result, fmt))
+        except RoceCfgError as exc:
+            _fail(exc)
     for w in result.warnings:
         err.print(
             f"roce-cfg: warning: {w.vendor.value} {w.section}: unverified syntax (no public "
@@ -75,6 +84,21 @@ def generate_cmd(
             markup=False,
         )
     _summary(result, output)
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[int, int], None]]:
+    """A bar on stderr for large fabrics, only when stderr is a terminal (never in pipelines)."""
+    if not err.is_terminal:
+        yield lambda done, total: None
+        return
+    with Progress(console=err, transient=True) as bar:
+        task = bar.add_task("rendering", total=None, visible=False)
+
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, visible=total >= PROGRESS_FROM)
+
+        yield tick
 
 
 def _files(result: Generated, fmt: str) -> dict[str, str]:

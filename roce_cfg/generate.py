@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,13 +39,16 @@ def generate(
     overlay: Path | None = None,
     only: str | None = None,
     strict_syntax: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Generated:
     loaded = load_intent(intent_path)
     fabric, profiles = plan(loaded, overlay)
     renderers = {v: Renderer(p, overlay) for v, p in profiles.items()}
     configs: dict[str, str] = {}
     used: dict[tuple[Vendor, str], int] = defaultdict(int)
-    for device in fabric.devices:
+    for n, device in enumerate(fabric.devices, 1):
+        if progress is not None:
+            progress(n, len(fabric.devices))
         if only is not None and device.hostname != only:
             continue
         profile = profiles[device.vendor]
