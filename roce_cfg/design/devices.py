@@ -38,12 +38,8 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
                 qos=port_qos(intent, hr),
             )
         )
-    me = sw.plan.hostname
     for slot, link in sw.fabric_ports:
-        local_is_a = link.a_device == me
-        far_dev, far_port = (
-            (link.b_device, link.b_port) if local_is_a else (link.a_device, link.a_port)
-        )
+        local_ip, far_dev, far_port, _ = link.seen_from(sw.plan.hostname)
         hr = port_headroom(intent, sw, slot.name, link.speed_gbps, link.cable_m)
         headroom += hr
         out.append(
@@ -51,7 +47,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
                 name=slot.name,
                 description=f"{far_dev}:{far_port}",
                 mode="routed",
-                ipv4=link.a_ip if local_is_a else link.b_ip,
+                ipv4=local_ip,
                 mtu=mtu,
                 speed_gbps=slot.speed,
                 breakout_of=slot.breakout_of,
@@ -64,12 +60,9 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
 def _bgp(intent: Intent, sw: Switch, asn_of: dict[str, int]) -> Bgp | None:
     if intent.routing is None or sw.plan.asn is None or sw.plan.loopback is None:
         return None
-    me = sw.plan.hostname
     neighbors = []
     for _, link in sw.fabric_ports:
-        local_is_a = link.a_device == me
-        far = link.b_device if local_is_a else link.a_device
-        far_ip = link.b_ip if local_is_a else link.a_ip
+        _, far, _, far_ip = link.seen_from(sw.plan.hostname)
         neighbors.append((far_ip.ip, far))
     return Bgp(
         asn=sw.plan.asn,

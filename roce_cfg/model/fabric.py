@@ -36,6 +36,12 @@ class Link(_M):
     speed_gbps: int
     cable_m: float
 
+    def seen_from(self, device: str) -> tuple[IPv4Interface, str, str, IPv4Interface]:
+        """``(local ip, far device, far port, far ip)`` for the end on ``device``."""
+        if device == self.a_device:
+            return self.a_ip, self.b_device, self.b_port, self.b_ip
+        return self.b_ip, self.a_device, self.a_port, self.a_ip
+
 
 class NicAttachment(_M):
     server: str
