@@ -17,7 +17,7 @@ from rich.table import Table
 
 from roce_cfg.errors import IntentErrors, RoceCfgError
 from roce_cfg.generate import Generated, generate
-from roce_cfg.intent.models import Intent, Vendor
+from roce_cfg.intent.models import Intent
 from roce_cfg.output import write_all
 from roce_cfg.platforms.profile import OVERLAY_ENV, load_profiles, overlay_dir
 
@@ -176,4 +176,4 @@ def main() -> None:
         sys.exit(EXIT_INPUT)
 
 
-__all__ = ["EXIT_FINDINGS", "EXIT_INPUT", "EXIT_OK", "EXIT_PUSH", "Vendor", "app", "main"]
+__all__ = ["EXIT_FINDINGS", "EXIT_INPUT", "EXIT_OK", "EXIT_PUSH", "app", "main"]

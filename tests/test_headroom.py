@@ -5,6 +5,21 @@ from __future__ import annotations
 import pytest
 
 from roce_cfg.design.headroom import cable_round_trip_bytes, required_headroom
+from roce_cfg.model.fabric import HeadroomTerm
+
+JUMBO_254 = {
+    "mtu_sender": 9216,
+    "mtu_receiver": 9216,
+    "cell_bytes": 254,
+    "unit_bytes": 254,
+    "mac_phy_delay_bytes": 1024,
+    "small_packet_percent": 10,
+}
+
+
+def _headroom(speed: int, metres: float, **over: int) -> tuple[int, tuple[HeadroomTerm, ...]]:
+    params = {**JUMBO_254, **over}
+    return required_headroom(speed_gbps=speed, cable_m=metres, **params)
 
 
 def test_400g_100m_worked_example() -> None:
@@ -16,16 +31,7 @@ def test_400g_100m_worked_example() -> None:
     #     occupancy 0.9 + 0.1 x 3.96875 = 1.296875 -> 109450 x 0.296875 = 32492.97 -> 32493 B
     #   MTUs: ceil(9216/254) = 37 cells = 9398 B each -> 18796 B
     #   sum 18796 + 109450 + 32493 = 160739 B -> ceil(160739/254) = 633 cells = 160782 B
-    total, terms = required_headroom(
-        speed_gbps=400,
-        cable_m=100,
-        mtu_sender=9216,
-        mtu_receiver=9216,
-        cell_bytes=254,
-        unit_bytes=254,
-        mac_phy_delay_bytes=1024,
-        small_packet_percent=10,
-    )
+    total, terms = _headroom(400, 100)
     assert total == 160782
     assert [t.bytes for t in terms] == [9398, 9398, 50506, 1024, 57920, 32493, 43]
     assert sum(t.bytes for t in terms) == total
@@ -53,34 +59,13 @@ def test_100g_3m_no_small_packets_kbyte_units() -> None:
 @pytest.mark.parametrize("speed", [25, 100, 200, 400])
 def test_headroom_grows_with_cable_length(speed: int) -> None:
     def at(metres: float) -> int:
-        return required_headroom(
-            speed_gbps=speed,
-            cable_m=metres,
-            mtu_sender=9216,
-            mtu_receiver=9216,
-            cell_bytes=254,
-            unit_bytes=254,
-            mac_phy_delay_bytes=1024,
-            small_packet_percent=10,
-        )[0]
+        return _headroom(speed, metres)[0]
 
     assert at(3) < at(100) < at(1000)
 
 
 def test_headroom_grows_with_speed() -> None:
-    sizes = [
-        required_headroom(
-            speed_gbps=s,
-            cable_m=30,
-            mtu_sender=9216,
-            mtu_receiver=9216,
-            cell_bytes=256,
-            unit_bytes=1024,
-            mac_phy_delay_bytes=1024,
-            small_packet_percent=10,
-        )[0]
-        for s in (25, 100, 200, 400)
-    ]
+    sizes = [_headroom(s, 30, cell_bytes=256, unit_bytes=1024)[0] for s in (25, 100, 200, 400)]
     assert sizes == sorted(sizes) and len(set(sizes)) == 4
 
 
