@@ -11,14 +11,18 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
+import yaml
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from roce_cfg.errors import IntentErrors, RoceCfgError
 from roce_cfg.generate import Generated, generate
-from roce_cfg.intent.models import Intent
+from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.output import write_all
+from roce_cfg.parse import FORMAT as PARSE_FORMAT
+from roce_cfg.parse import Hints, ParsedConfig, parse_file
+from roce_cfg.parse.hints import hints_from_fabric
 from roce_cfg.platforms.profile import OVERLAY_ENV, load_profiles, overlay_dir
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
@@ -133,9 +137,104 @@ def _summary(result: Generated, output: Path) -> None:
     out.print(table)
 
 
+def _config_files(paths: list[Path]) -> list[Path]:
+    """Files as given; a directory stands for the config files in it (not fabric.json)."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(
+                p
+                for p in sorted(path.iterdir())
+                if p.is_file() and not p.name.startswith(".") and p.suffix != ".json"
+            )
+        else:
+            files.append(path)
+    return files
+
+
+@app.command("parse")
+def parse_cmd(
+    files: Annotated[list[Path], typer.Argument(help="Saved running-configs, or directories.")],
+    vendor: Annotated[
+        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Switch model (not in configs).")
+    ] = None,
+    fabric: Annotated[
+        Path | None,
+        typer.Option("--fabric", help="fabric.json from generate: models, roles, link speeds."),
+    ] = None,
+    fmt: Annotated[Literal["json", "yaml"], typer.Option("--format")] = "json",
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List opaque blocks and notes on stderr.")
+    ] = False,
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
+    overlay = overlay_dir(vendor_dir)
+    failed = False
+    parsed: list[ParsedConfig] = []
+    try:
+        hints: Hints | dict[str, Hints] = (
+            hints_from_fabric(fabric) if fabric else Hints(model=model)
+        )
+        paths = _config_files(files)
+    except RoceCfgError as exc:
+        _fail(exc)
+    if not paths:
+        err.print("roce-cfg: error: no config files given", markup=False)
+        raise typer.Exit(EXIT_INPUT)
+    for path in paths:
+        try:
+            parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
+        except RoceCfgError as exc:
+            err.print(f"roce-cfg: error: {exc}", markup=False)
+            failed = True
+    if failed:
+        raise typer.Exit(EXIT_INPUT)
+    for p in parsed:
+        d = p.device
+        err.print(
+            f"{p.source}: {p.vendor.value} ({p.vendor_from}), {d.hostname}, {d.model} "
+            f"({p.model_from}), {len(d.interfaces)} ports, {len(p.opaque)} opaque blocks",
+            markup=False,
+        )
+        for note in p.notes:
+            err.print(f"roce-cfg: note: {p.source}: {note}", markup=False)
+        if verbose:
+            for block in p.opaque:
+                err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
+    doc = {"format": PARSE_FORMAT, "configs": [p.model_dump(mode="json") for p in parsed]}
+    if fmt == "yaml":
+        sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
+    else:
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+
+
 @app.command("schema")
-def schema_cmd() -> None:
-    """Print the intent's JSON Schema (for editor completion and validation)."""
+def schema_cmd(
+    of: Annotated[
+        Literal["intent", "parse"],
+        typer.Option("--of", help="intent: the intent YAML; parse: roce-cfg parse's JSON."),
+    ] = "intent",
+) -> None:
+    """Print a JSON Schema: the intent's (editor completion) or the parse output's."""
+    if of == "parse":
+        schema = ParsedConfig.model_json_schema()
+        doc = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "roce-cfg parse output",
+            "type": "object",
+            "required": ["format", "configs"],
+            "properties": {
+                "format": {"const": PARSE_FORMAT},
+                "configs": {"type": "array", "items": {"$ref": "#/$defs/ParsedConfig"}},
+            },
+            "$defs": {**schema.pop("$defs", {}), "ParsedConfig": schema},
+        }
+        out.print(json.dumps(doc, indent=2), markup=False)
+        return
     out.print(json.dumps(Intent.model_json_schema(), indent=2), markup=False)
 
 

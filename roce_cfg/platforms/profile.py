@@ -69,6 +69,43 @@ class TimerSpec(_Data):
     max_restore_steps: int
 
 
+class ParseSpec(_Data):
+    """How to read this vendor's saved running-config back (roce_cfg/parse)."""
+
+    detect: tuple[str, ...] = Field(
+        description="regexes (multi-line); each that matches the text scores one point"
+    )
+    last_line: str | None = Field(
+        default=None, description="regex of the line a complete saved config ends with"
+    )
+    layout_lines: tuple[str, ...] = Field(
+        default=(), description="top-level lines that are layout, not configuration (end, return)"
+    )
+    known_blocks: tuple[str, ...] = Field(
+        description="regexes on a top-level line whose block the parse templates read"
+    )
+    interface_aliases: dict[str, str] = Field(
+        default_factory=dict, description="short interface type -> full type (HGE -> HundredGigE)"
+    )
+    wrap_width: int | None = Field(
+        default=None, description="the CLI wraps saved lines at this column (ZTE: 80)"
+    )
+    default_port_mode: Literal["access", "routed"] = "access"
+    port_watchdog_implied: bool = Field(
+        default=False, description="the global watchdog covers every PFC port (no port command)"
+    )
+    port_ecn_needs_queue_flag: bool = Field(
+        default=False, description="a queue bound to a WRED profile also needs its own 'ecn' line"
+    )
+    watchdog_actions: dict[str, Literal["drop", "forward"]] = Field(default_factory=dict)
+    default_mtu: int = Field(
+        default=1500, description="MTU of a port with no MTU line (vendor factory default)"
+    )
+    sizes: dict[str, int | Literal["cell"]] = Field(
+        default_factory=dict, description="unit words printed after a size (kbytes: 1024)"
+    )
+
+
 class VendorProfile(_Data):
     vendor: Vendor
     os: str
@@ -90,6 +127,7 @@ class VendorProfile(_Data):
     default_model: str
     models: dict[str, ModelSpec]
     sections: dict[str, SectionProvenance]
+    parse: ParseSpec
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")
 

@@ -1,0 +1,317 @@
+"""Read saved running-configs back into the vendor-neutral DeviceConfig.
+
+``parse_text`` cleans the text (pager residue, CRLF, wrapped lines), detects the vendor, splits
+it into top-level blocks, runs the vendor's ttp templates over the blocks it knows and keeps the
+rest as opaque text, then normalises units, names and ranges with the vendor profile.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from roce_cfg.errors import InputError
+from roce_cfg.intent.models import Vendor
+from roce_cfg.model.device import DeviceConfig
+from roce_cfg.parse.blocks import Block, classify, split
+from roce_cfg.parse.names import Namer
+from roce_cfg.parse.normalise import Context, Role, Unreadable, build
+from roce_cfg.parse.redact import redact
+from roce_cfg.parse.templates import runner
+from roce_cfg.parse.text import Line, clean, decode, unwrap
+from roce_cfg.platforms.profile import ModelSpec, VendorProfile, load_profile, load_profiles
+
+FORMAT = "roce-cfg/parse/v1"
+# A terminal capture often starts with the command that printed the config and ends with the
+# next prompt: '<leaf-1>display current-configuration', 'leaf-1#show running-config', 'leaf-1#'.
+_PROMPT = re.compile(r"^(?:<[^<>\s]+>|\[[^\[\]\s]+\]|[\w.-]+(?:\([\w-]+\))?[#>])(?:\s.*|\S.*)?$")
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class OpaqueBlock(_M):
+    """A block roce-cfg does not model, kept verbatim (secrets redacted)."""
+
+    line: int
+    end_line: int
+    header: str
+    text: str
+
+
+class ParsedConfig(_M):
+    """What ``roce-cfg parse`` prints per file (``--format json``: one of these per config)."""
+
+    source: str
+    lines: int
+    vendor: Vendor
+    vendor_from: Literal["detected", "given"]
+    model_from: Literal["given", "port layout", "default"]
+    role_from: Literal["given", "inferred"]
+    device: DeviceConfig
+    opaque: tuple[OpaqueBlock, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class SourceMap:
+    """Where things are in the original file, for findings that point at a line."""
+
+    blocks: list[Block] = field(default_factory=list)
+    interfaces: dict[str, list[Block]] = field(default_factory=dict)
+
+    def line_of(self, header: str, child: str | None = None) -> int | None:
+        """First line of the block whose header starts with ``header``, or of its first child
+        line starting with ``child``."""
+        for block in self.blocks:
+            if block.header.text.startswith(header):
+                hit = self._child(block, child)
+                if hit is not None:
+                    return hit
+        return None
+
+    def interface_line(self, name: str, child: str | None = None) -> int | None:
+        for block in self.interfaces.get(name, []):
+            hit = self._child(block, child)
+            if hit is not None:
+                return hit
+        return None
+
+    @staticmethod
+    def _child(block: Block, child: str | None) -> int | None:
+        if child is None:
+            return block.header.no
+        for line in block.body:
+            if line.text.lstrip().startswith(child):
+                return line.no
+        return None
+
+
+@dataclass
+class Parsed:
+    config: ParsedConfig
+    source: SourceMap
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What a config cannot say about itself, from fabric.json, the intent or the user."""
+
+    model: str | None = None
+    role: Role | None = None
+    speeds: Mapping[str, int] = field(default_factory=dict)
+
+
+_COMPILED: dict[int, tuple[VendorProfile, tuple[list[re.Pattern[str]], ...]]] = {}
+
+
+def _patterns(profile: VendorProfile) -> tuple[list[re.Pattern[str]], ...]:
+    # Profiles are cached per (vendor, overlay) and immutable, so identity is a safe key.
+    hit = _COMPILED.get(id(profile))
+    if hit is None or hit[0] is not profile:
+        spec = profile.parse
+        hit = _COMPILED[id(profile)] = (
+            profile,
+            (
+                [re.compile(p, re.MULTILINE) for p in spec.detect],
+                [re.compile(p) for p in spec.known_blocks],
+                [re.compile(p) for p in spec.layout_lines],
+            ),
+        )
+    return hit[1]
+
+
+def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: str) -> Vendor:
+    """The vendor whose layout and command words the text matches best, or a clear refusal."""
+    text = "\n".join(line.text for line in lines[:4000])
+    scores = sorted(
+        (
+            (sum(bool(p.search(text)) for p in _patterns(prof)[0]), v)
+            for v, prof in profiles.items()
+        ),
+        key=lambda sv: (-sv[0], sv[1].value),
+    )
+    best, vendor = scores[0]
+    runner_up = scores[1][0] if len(scores) > 1 else 0
+    if best >= 2 and best > runner_up:
+        return vendor
+    seen = ", ".join(f"{v.value} {s}" for s, v in scores)
+    raise InputError(
+        f"cannot tell which vendor wrote this config (signature matches: {seen}); "
+        "pass --vendor h3c|huawei|ruijie|zte",
+        file=file,
+    )
+
+
+def _labels_fit(model: ModelSpec, numbers: list[str]) -> bool:
+    pats = [
+        (re.compile(re.escape(g.label).replace(re.escape("{n}"), r"(\d+)")), g) for g in model.ports
+    ]
+    for number in numbers:
+        base = number.split(":")[0]
+        if not any(
+            (m := p.fullmatch(base)) and g.first <= int(m[1]) < g.first + g.count for p, g in pats
+        ):
+            return False
+    return True
+
+
+def _choose_model(
+    profile: VendorProfile, numbers: list[str], hint: str | None, file: str
+) -> tuple[str, Literal["given", "port layout", "default"]]:
+    if hint is not None:
+        if hint not in profile.models:
+            known = ", ".join(sorted(profile.models))
+            raise InputError(
+                f"unknown {profile.vendor.value} model '{hint}' (known: {known})", file=file
+            )
+        return hint, "given"
+    fits = [name for name, spec in sorted(profile.models.items()) if _labels_fit(spec, numbers)]
+    if len(fits) == 1:
+        return fits[0], "port layout"
+    if profile.default_model in fits:
+        return profile.default_model, "default"
+    return (fits[0] if fits else profile.default_model), "default"
+
+
+def parse_text(
+    text: str,
+    *,
+    file: str = "<text>",
+    vendor: Vendor | None = None,
+    hints: Hints | Mapping[str, Hints] | None = None,
+    overlay: Path | None = None,
+) -> Parsed:
+    """Parse one saved config. ``hints`` is one Hints, or Hints per hostname (fabric.json)."""
+    lines = [ln for ln in clean(text) if not _PROMPT.match(ln.text)]
+    if not lines:
+        raise InputError("no configuration lines in the file", file=file)
+    vendor_from: Literal["detected", "given"] = "given"
+    if vendor is None:
+        vendor = detect(lines, load_profiles(overlay), file)
+        vendor_from = "detected"
+    profile = load_profile(vendor, overlay)
+    lines = unwrap(lines, profile.parse.wrap_width)
+    _check_complete(lines, profile, file)
+    _, known, layout = _patterns(profile)
+    sorted_blocks = classify(split(lines), known, layout)
+    namer = Namer(profile)
+
+    source = SourceMap(blocks=sorted_blocks.known)
+    feed: list[Block] = []
+    opaque = list(sorted_blocks.opaque)
+    numbers: list[str] = []
+    for block in sorted_blocks.known:
+        head = block.header.text
+        if head.startswith("interface "):
+            name = namer.name(head[len("interface ") :])
+            if name.kind == "other":
+                opaque.append(block)  # management ports, LAGs, tunnels: not modelled
+                continue
+            source.interfaces.setdefault(name.canonical, []).append(block)
+            if name.kind == "port":
+                numbers.append(name.number)
+        feed.append(block)
+        for child in block.body:
+            stripped = child.text.lstrip()
+            if stripped.startswith("interface "):
+                name = namer.name(stripped[len("interface ") :])
+                source.interfaces.setdefault(name.canonical, []).append(
+                    Block(Line(child.no, stripped))
+                )
+
+    raw = runner(vendor, overlay).run("\n".join(ln.text.lstrip() for b in feed for ln in b.lines))
+    if isinstance(hints, Hints) or hints is None:
+        hint = hints or Hints()
+    else:
+        systems = raw.get("system")
+        first = systems[0] if isinstance(systems, list) and systems else systems
+        host = first.get("hostname") if isinstance(first, dict) else None
+        hint = hints.get(str(host or Path(file).stem), Hints())
+    model_name, model_from = _choose_model(profile, numbers, hint.model, file)
+    ctx = Context(profile, model_name, profile.models[model_name], namer)
+    if model_from == "default":
+        ctx.notes.append(
+            f"model not stated in the config; assumed {model_name} (pass --model to set it)"
+        )
+    try:
+        device = build(raw, ctx, Path(file).stem, hint.role, dict(hint.speeds))
+    except (Unreadable, ValueError, KeyError, ValidationError) as exc:
+        raise InputError(
+            f"cannot read the {vendor.value} config: {_reason(exc)}", file=file
+        ) from None
+    opaque.sort(key=lambda b: b.header.no)
+    config = ParsedConfig(
+        source=file,
+        lines=len(text.splitlines()),
+        vendor=vendor,
+        vendor_from=vendor_from,
+        model_from=model_from,
+        role_from="given" if hint.role else "inferred",
+        device=_redacted(device),
+        opaque=tuple(
+            OpaqueBlock(
+                line=b.header.no,
+                end_line=b.end,
+                header=redact(b.header.text),
+                text="\n".join(redact(ln.text) for ln in b.lines),
+            )
+            for b in opaque
+        ),
+        notes=tuple(ctx.notes),
+    )
+    return Parsed(config, source)
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+    if isinstance(exc, KeyError):
+        return f"missing value {exc}"
+    return str(exc)
+
+
+def _check_complete(lines: list[Line], profile: VendorProfile, file: str) -> None:
+    last = profile.parse.last_line
+    if last and not re.match(last, lines[-1].text):
+        raise InputError(
+            f"truncated: a saved {profile.vendor.value} config ends with a line matching "
+            f"'{last}', this one ends at line {lines[-1].no} with '{lines[-1].text.strip()[:40]}'",
+            file=file,
+        )
+
+
+def _redacted(device: DeviceConfig) -> DeviceConfig:
+    """Descriptions are free text; an operator may have pasted a key into one."""
+    ifaces = tuple(
+        i.model_copy(update={"description": redact(i.description)}) if i.description else i
+        for i in device.interfaces
+    )
+    return device.model_copy(update={"interfaces": ifaces})
+
+
+def parse_file(
+    path: Path,
+    *,
+    vendor: Vendor | None = None,
+    hints: Hints | Mapping[str, Hints] | None = None,
+    overlay: Path | None = None,
+) -> Parsed:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", file=str(path)) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a config file", file=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    return parse_text(
+        decode(data, str(path)), file=str(path), vendor=vendor, hints=hints, overlay=overlay
+    )

@@ -1,0 +1,67 @@
+"""Top-level blocks of a config: a command at column 0 and the indented lines under it.
+
+The parse templates read only the blocks whose first line the vendor profile knows
+(``parse.known_blocks``); every other block is kept verbatim as opaque text, so nothing in the
+file is silently dropped and later diffs can leave it alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from roce_cfg.parse.text import SEPARATOR, Line
+
+
+@dataclass(slots=True)
+class Block:
+    header: Line
+    body: list[Line] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[Line]:
+        return [self.header, *self.body]
+
+    @property
+    def end(self) -> int:
+        return (self.body[-1] if self.body else self.header).no
+
+
+def split(lines: list[Line]) -> list[Block]:
+    """Blocks in file order. Comware indents global commands one space under a '#' line, so
+    an indented line that follows a column-0 separator starts a block of its own."""
+    blocks: list[Block] = []
+    current: Block | None = None
+    for line in lines:
+        if SEPARATOR.match(line.text):
+            if line.indent == 0:
+                current = None
+            continue
+        if current is None or line.indent == 0:
+            current = Block(Line(line.no, line.text.lstrip(" ")))
+            blocks.append(current)
+        else:
+            current.body.append(line)
+    return blocks
+
+
+@dataclass(frozen=True, slots=True)
+class Sorted:
+    known: list[Block]
+    opaque: list[Block]
+    layout: list[Block]
+
+
+def classify(
+    blocks: list[Block], known: list[re.Pattern[str]], layout: list[re.Pattern[str]]
+) -> Sorted:
+    out = Sorted([], [], [])
+    for block in blocks:
+        head = block.header.text
+        if any(p.match(head) for p in layout) and not block.body:
+            out.layout.append(block)
+        elif any(p.match(head) for p in known):
+            out.known.append(block)
+        else:
+            out.opaque.append(block)
+    return out

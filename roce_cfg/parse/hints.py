@@ -1,0 +1,38 @@
+"""Hints from a generated fabric.json: the model, role and link speeds a config cannot state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from roce_cfg.errors import InputError
+from roce_cfg.intent.yamlsrc import read_text
+from roce_cfg.model.fabric import Fabric
+from roce_cfg.parse import Hints
+
+
+def hints_from_fabric(path: Path) -> dict[str, Hints]:
+    text = read_text(path, "fabric.json")
+    try:
+        data = json.loads(text)
+        fabric = Fabric.model_validate({**data, "devices": []} if isinstance(data, dict) else data)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise InputError(
+            f"not a roce-cfg fabric.json: {loc}: {first['msg']}", file=str(path)
+        ) from None
+    speeds: dict[str, dict[str, int]] = {s.hostname: {} for s in fabric.switches}
+    for link in fabric.links:
+        speeds.setdefault(link.a_device, {})[link.a_port] = link.speed_gbps
+        speeds.setdefault(link.b_device, {})[link.b_port] = link.speed_gbps
+    for nic in fabric.nics:
+        speeds.setdefault(nic.switch, {})[nic.port] = nic.speed_gbps
+    return {
+        s.hostname: Hints(model=s.model, role=s.role, speeds=speeds.get(s.hostname, {}))
+        for s in fabric.switches
+    }

@@ -1,0 +1,78 @@
+"""Interface names: the short and spaced forms operators and CLIs print, to one canonical form.
+
+The canonical form is the one the vendor profile renders (``interface_prefix``,
+``vlan_interface``, ``loopback_interface``); aliases come from ``parse.interface_aliases``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from roce_cfg.platforms.profile import VendorProfile
+
+_NAME = re.compile(
+    r"^(?P<type>\d*[A-Za-z][A-Za-z-]*?)[\s-]*(?P<num>\d+(?:/\d+)*(?::\d+)?(?:\.\d+)?)$"
+)
+
+Kind = Literal["port", "vlan", "loopback", "other"]
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    canonical: str
+    kind: Kind
+    speed: int | None = None
+    number: str = ""
+
+
+def _key(type_: str) -> str:
+    return type_.strip().rstrip("-").lower()
+
+
+class Namer:
+    """
+    >>> from roce_cfg.intent.models import Vendor
+    >>> from roce_cfg.platforms.profile import load_profile
+    >>> n = Namer(load_profile(Vendor.H3C))
+    >>> n.name("HGE1/0/1")
+    Name(canonical='HundredGigE1/0/1', kind='port', speed=100, number='1/0/1')
+    >>> n.name("vlan-interface 101").canonical
+    'Vlan-interface101'
+    >>> Namer(load_profile(Vendor.RUIJIE)).name("Hu0/1").canonical
+    'HundredGigabitEthernet 0/1'
+    >>> Namer(load_profile(Vendor.ZTE)).name("XXVGE-0/2/0/10").canonical
+    'xxvgei-0/2/0/10'
+    """
+
+    def __init__(self, profile: VendorProfile) -> None:
+        self._types: dict[str, tuple[str, Kind, int | None]] = {}
+        for speed, prefix in profile.interface_prefix.items():
+            self._types[_key(prefix)] = (prefix, "port", speed)
+        self._types[_key(profile.vlan_interface)] = (profile.vlan_interface, "vlan", None)
+        loop = _NAME.match(profile.loopback_interface)
+        if loop:
+            sep = profile.loopback_interface[len(loop["type"]) : loop.start("num")]
+            self._types[_key(loop["type"])] = (loop["type"] + sep, "loopback", None)
+        for short, full in profile.parse.interface_aliases.items():
+            target = self._types.get(_key(full))
+            if target:
+                self._types[_key(short)] = target
+        self._cache: dict[str, Name] = {}
+
+    def name(self, raw: str) -> Name:
+        hit = self._cache.get(raw)
+        if hit is None:
+            hit = self._cache[raw] = self._name(raw)
+        return hit
+
+    def _name(self, raw: str) -> Name:
+        m = _NAME.match(raw.strip())
+        if not m:
+            return Name(raw.strip(), "other")
+        known = self._types.get(_key(m["type"]))
+        if known is None:
+            return Name(raw.strip(), "other", number=m["num"])
+        prefix, kind, speed = known
+        return Name(prefix + m["num"], kind, speed, m["num"])

@@ -1,0 +1,73 @@
+"""The ttp parse templates of a vendor, compiled once per process (and per overlay)."""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ttp import ttp
+
+from roce_cfg.errors import InputError
+from roce_cfg.intent.models import Vendor
+from roce_cfg.resources import templates_dir
+
+AREAS = (
+    "system",
+    "interfaces",
+    "vlans",
+    "qos_maps",
+    "pfc",
+    "ecn",
+    "buffers",
+    "watchdog",
+    "bgp",
+    "static_routes",
+)
+
+
+def template_files(vendor: Vendor, overlay: Path | None) -> dict[str, Path]:
+    """Area -> .ttp file; an overlay's ``templates/<vendor>/parse/<area>.ttp`` wins."""
+    files: dict[str, Path] = {}
+    for root in (templates_dir(), overlay / "templates" if overlay else None):
+        if root is None:
+            continue
+        folder = root / vendor.value / "parse"
+        if folder.is_dir():
+            files.update({p.stem: p for p in folder.glob("*.ttp")})
+    return dict(sorted(files.items()))
+
+
+class Runner:
+    """One ttp parser holding every area template of a vendor; reused for each config."""
+
+    def __init__(self, vendor: Vendor, overlay: Path | None) -> None:
+        self._parser = ttp()
+        self._lock = threading.Lock()
+        files = template_files(vendor, overlay)
+        if not files:
+            raise InputError(f"no parse templates for {vendor.value}", file=str(templates_dir()))
+        for area, path in files.items():
+            self._parser.add_template(path.read_text(encoding="utf-8"), template_name=area)
+
+    def run(self, text: str) -> dict[str, Any]:
+        with self._lock:
+            self._parser.clear_input()
+            self._parser.clear_result()
+            self._parser.add_input(text, template_name="_all_")
+            self._parser.parse(one=True)
+            result = self._parser.result(structure="dictionary")
+        merged: dict[str, Any] = {}
+        if not isinstance(result, dict):
+            return merged
+        for per_template in result.values():
+            for item in per_template if isinstance(per_template, list) else [per_template]:
+                if isinstance(item, dict):
+                    merged.update(item)
+        return merged
+
+
+@cache
+def runner(vendor: Vendor, overlay: Path | None) -> Runner:
+    return Runner(vendor, overlay)

@@ -1,0 +1,105 @@
+"""From bytes on disk to clean, numbered configuration lines.
+
+Saved configs come from terminal captures as often as from TFTP: CRLF endings, pager prompts
+(``---- More ----``) followed by the backspaces or ANSI cursor moves that erase them, trailing
+spaces, banners. Each cleaned line keeps the number it had in the file, so findings can point
+at the operator's own file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from roce_cfg.errors import InputError
+
+_PAGER = re.compile(r"\s*(?:-{2,}\s*More\s*-{2,}|<--- More --->)\s*", re.IGNORECASE)
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Separator and terminator lines of the four layouts: '#' (Comware, VRP), '!' and '!<tag>'
+# (RGOS, ZXROS), '$' (ZXROS). They carry no configuration.
+SEPARATOR = re.compile(r"^\s*(?:#.*|!.*|\$)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    no: int
+    text: str
+
+    @property
+    def indent(self) -> int:
+        return len(self.text) - len(self.text.lstrip(" "))
+
+
+def decode(data: bytes, file: str) -> str:
+    """Text of a config file; binary junk is refused rather than parsed into nonsense."""
+    if not data.strip():
+        raise InputError("empty file: no configuration to read", file=file)
+    if b"\x00" in data[:65536]:
+        raise InputError("binary file, not a saved running-config", file=file)
+    for encoding in ("utf-8", "gb18030"):
+        # Chinese-market switches save descriptions in GB18030 as often as in UTF-8.
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:  # pragma: no cover - gb18030 decodes almost anything; kept for safety
+        raise InputError("not UTF-8 or GB18030 text", file=file)
+    sample = text[:65536]
+    junk = len(_CONTROL.findall(_ANSI.sub("", sample).replace("\b", "")))
+    printable = sum(ch.isprintable() or ch in "\r\n\t" for ch in sample)
+    if junk > 8 or printable < 0.9 * len(sample):
+        raise InputError("binary or garbled file, not a saved running-config", file=file)
+    return text
+
+
+def _erase(text: str) -> str:
+    """Apply backspaces the way the terminal did (pager prompts are erased with them)."""
+    if "\b" not in text:
+        return text
+    out: list[str] = []
+    for ch in text:
+        if ch == "\b":
+            if out:
+                out.pop()
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def clean(text: str) -> list[Line]:
+    """Numbered lines without pager residue, control characters, trailing spaces or blanks."""
+    lines: list[Line] = []
+    for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        line = _erase(_ANSI.sub("", raw))
+        line = _PAGER.sub("", line) if "ore" in line else line
+        line = _CONTROL.sub("", line).replace("\t", " ").rstrip()
+        if line:
+            lines.append(Line(no, line))
+    return lines
+
+
+def unwrap(lines: list[Line], width: int | None) -> list[Line]:
+    """Join lines the CLI folded at ``width`` columns back onto the line they belong to.
+
+    A folded line fills the terminal to the last column and its tail starts at column 0 in the
+    middle of an indented block, where no command can start.
+    """
+    if width is None:
+        return lines
+    out: list[Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and len(prev.text) >= width
+            and prev.indent > 0
+            and line.indent == 0
+            and not SEPARATOR.match(line.text)
+            and not line.text.startswith(("interface ", "router ", "hostname "))
+        ):
+            out[-1] = Line(prev.no, prev.text + line.text)
+        else:
+            out.append(line)
+    return out
