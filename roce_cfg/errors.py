@@ -28,6 +28,8 @@ class InputError(RoceCfgError):
         where = ""
         if self.file:
             where = self.file if self.line is None else f"{self.file}:{self.line}"
+        if where and not self.path and self.line is None:
+            return f"{where}: {self.reason}"
         head = " ".join(p for p in (where, f"{self.path}:" if self.path else "") if p)
         return f"{head} {self.reason}" if head else self.reason
 

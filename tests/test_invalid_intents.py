@@ -43,7 +43,7 @@ def _write_and_generate(tmp_path: Path, name: str, data: bytes):  # type: ignore
 def test_binary_junk(tmp_path: Path) -> None:
     result = _write_and_generate(tmp_path, "junk.yaml", b"\x7fELF\x00\x01\x02garbage")
     assert result.exit_code == 2
-    assert "junk.yaml binary data, expected text" in result.stderr
+    assert "junk.yaml: binary data, expected text" in result.stderr
 
 
 def test_not_utf8(tmp_path: Path) -> None:
@@ -63,10 +63,10 @@ def test_truncated_file(tmp_path: Path) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     result = run("generate", str(tmp_path / "nope.yaml"), "-o", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert "nope.yaml no such intent file" in result.stderr
+    assert "nope.yaml: no such intent file" in result.stderr
 
 
 def test_directory_instead_of_file(tmp_path: Path) -> None:
     result = run("generate", str(tmp_path), "-o", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert "is a directory, expected a intent file" in result.stderr
+    assert "is a directory, expected an intent file" in result.stderr

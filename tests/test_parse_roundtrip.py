@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse import Hints, parse_file, parse_text
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.render import Renderer
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SCENARIOS, run
 from tests.roundtrip import as_configured
 
 GOLDEN_CFGS = sorted((ROOT / "golden").glob("*/*.cfg"))
@@ -156,3 +157,24 @@ def test_any_designed_device_round_trips(data: dict[str, Any]) -> None:
         got = parse_text(text, file=f"{device.hostname}.cfg", hints=Hints(model=device.model))
         assert got.config.vendor == device.vendor
         assert got.config.device == as_configured(device), text
+
+
+def test_cli_parse_of_generated_pod_with_fabric_json_gives_back_the_design(tmp_path: Path) -> None:
+    """generate -> files on disk -> roce-cfg parse --fabric: the exact designed devices."""
+    cfg_dir, json_dir = tmp_path / "cfg", tmp_path / "json"
+    assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(cfg_dir)).exit_code == 0
+    assert (
+        run(
+            "generate", str(SCENARIOS["pod-small"]), "-o", str(json_dir), "--format", "json"
+        ).exit_code
+        == 0
+    )
+    result = run("parse", str(cfg_dir), "--fabric", str(cfg_dir / "fabric.json"))
+    assert result.exit_code == 0, result.stderr
+    configs = json.loads(result.stdout)["configs"]
+    assert len(configs) == 12
+    for parsed in configs:
+        host = parsed["device"]["hostname"]
+        designed = json.loads((json_dir / f"{host}.json").read_text())
+        assert parsed["device"] == designed, host
+        assert (parsed["model_from"], parsed["role_from"]) == ("given", "given")

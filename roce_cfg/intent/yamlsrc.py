@@ -23,7 +23,8 @@ def read_text(path: Path, what: str = "file") -> str:
     if not path.exists():
         raise InputError(f"no such {what}", file=name)
     if path.is_dir():
-        raise InputError(f"is a directory, expected a {what}", file=name)
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise InputError(f"is a directory, expected {article} {what}", file=name)
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -19,8 +19,8 @@ from roce_cfg.errors import InputError
 from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.blocks import Block, classify, split
-from roce_cfg.parse.names import Namer
-from roce_cfg.parse.normalise import Context, Role, Unreadable, build
+from roce_cfg.parse.names import Name, Namer
+from roce_cfg.parse.normalise import Context, Role, Unreadable, as_list, build
 from roce_cfg.parse.redact import redact
 from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import Line, clean, decode, unwrap
@@ -52,7 +52,7 @@ class ParsedConfig(_M):
     lines: int
     vendor: Vendor
     vendor_from: Literal["detected", "given"]
-    model_from: Literal["given", "port layout", "default"]
+    model_from: Literal["given", "config", "port layout", "default"]
     role_from: Literal["given", "inferred"]
     device: DeviceConfig
     opaque: tuple[OpaqueBlock, ...] = ()
@@ -149,22 +149,31 @@ def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: st
     )
 
 
-def _labels_fit(model: ModelSpec, numbers: list[str]) -> bool:
+def _fits(model: ModelSpec, ports: list[Name]) -> bool:
+    """Every port's label and speed exist on the model (breakout names at a breakout speed)."""
     pats = [
         (re.compile(re.escape(g.label).replace(re.escape("{n}"), r"(\d+)")), g) for g in model.ports
     ]
-    for number in numbers:
-        base = number.split(":")[0]
+    for port in ports:
+        base, lane = port.number.partition(":")[::2]
         if not any(
-            (m := p.fullmatch(base)) and g.first <= int(m[1]) < g.first + g.count for p, g in pats
+            (m := pat.fullmatch(base))
+            and g.first <= int(m[1]) < g.first + g.count
+            and (port.speed in g.breakout if lane else port.speed == g.speed)
+            for pat, g in pats
         ):
             return False
     return True
 
 
 def _choose_model(
-    profile: VendorProfile, numbers: list[str], hint: str | None, file: str
-) -> tuple[str, Literal["given", "port layout", "default"]]:
+    profile: VendorProfile,
+    ports: list[Name],
+    hint: str | None,
+    board: str | None,
+    file: str,
+    notes: list[str],
+) -> tuple[str, Literal["given", "config", "port layout", "default"]]:
     if hint is not None:
         if hint not in profile.models:
             known = ", ".join(sorted(profile.models))
@@ -172,7 +181,11 @@ def _choose_model(
                 f"unknown {profile.vendor.value} model '{hint}' (known: {known})", file=file
             )
         return hint, "given"
-    fits = [name for name, spec in sorted(profile.models.items()) if _labels_fit(spec, numbers)]
+    if board is not None:
+        if board in profile.models:
+            return board, "config"
+        notes.append(f"board type {board} is not in the {profile.vendor.value} profile")
+    fits = [name for name, spec in sorted(profile.models.items()) if _fits(spec, ports)]
     if len(fits) == 1:
         return fits[0], "port layout"
     if profile.default_model in fits:
@@ -206,7 +219,7 @@ def parse_text(
     source = SourceMap(blocks=sorted_blocks.known)
     feed: list[Block] = []
     opaque = list(sorted_blocks.opaque)
-    numbers: list[str] = []
+    ports: list[Name] = []
     for block in sorted_blocks.known:
         head = block.header.text
         if head.startswith("interface "):
@@ -216,7 +229,7 @@ def parse_text(
                 continue
             source.interfaces.setdefault(name.canonical, []).append(block)
             if name.kind == "port":
-                numbers.append(name.number)
+                ports.append(name)
         feed.append(block)
         for child in block.body:
             stripped = child.text.lstrip()
@@ -234,8 +247,13 @@ def parse_text(
         first = systems[0] if isinstance(systems, list) and systems else systems
         host = first.get("hostname") if isinstance(first, dict) else None
         hint = hints.get(str(host or Path(file).stem), Hints())
-    model_name, model_from = _choose_model(profile, numbers, hint.model, file)
-    ctx = Context(profile, model_name, profile.models[model_name], namer)
+    notes: list[str] = []
+    boards = sorted(
+        (b for b in as_list(raw.get("boards")) if "model" in b), key=lambda b: b.get("slot", 0)
+    )
+    board = str(boards[0]["model"]) if boards else None
+    model_name, model_from = _choose_model(profile, ports, hint.model, board, file, notes)
+    ctx = Context(profile, model_name, profile.models[model_name], namer, notes)
     if model_from == "default":
         ctx.notes.append(
             f"model not stated in the config; assumed {model_name} (pass --model to set it)"

@@ -17,6 +17,7 @@ from roce_cfg.parse.text import SEPARATOR, Line
 class Block:
     header: Line
     body: list[Line] = field(default_factory=list)
+    indent: int = 0
 
     @property
     def lines(self) -> list[Line]:
@@ -28,8 +29,9 @@ class Block:
 
 
 def split(lines: list[Line]) -> list[Block]:
-    """Blocks in file order. Comware indents global commands one space under a '#' line, so
-    an indented line that follows a column-0 separator starts a block of its own."""
+    """Blocks in file order. A line belongs to the block above it when it is indented deeper
+    than that block's first line. Comware indents global commands one space under a '#' line,
+    so those are blocks of their own, each sibling a new block."""
     blocks: list[Block] = []
     current: Block | None = None
     for line in lines:
@@ -37,8 +39,8 @@ def split(lines: list[Line]) -> list[Block]:
             if line.indent == 0:
                 current = None
             continue
-        if current is None or line.indent == 0:
-            current = Block(Line(line.no, line.text.lstrip(" ")))
+        if current is None or line.indent <= current.indent:
+            current = Block(Line(line.no, line.text.lstrip(" ")), indent=line.indent)
             blocks.append(current)
         else:
             current.body.append(line)

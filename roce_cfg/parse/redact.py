@@ -12,11 +12,15 @@ REDACTED = "<redacted>"
 _RULES = [
     re.compile(
         r"(?P<kw>\b(?:password|passwd|secret|cipher|community|key-string|authentication-key"
-        r"|pre-shared-key|key|irreversible-cipher)\b)"
+        r"|pre-shared-key|key|irreversible-cipher|encrypted)\b)"
         r"(?P<sp>\s+(?:(?:\d|cipher|simple|hash|plain|encrypted|irreversible-cipher|read|write"
         r"|ro|rw|0|5|7)\s+)*)"
         r"(?P<secret>\S+)",
         re.IGNORECASE,
+    ),
+    # SNMPv1/v2c trap hosts carry the community as a bare word after the version.
+    re.compile(
+        r"(?P<kw>\bversion\s+(?:1|2c|v1|v2c))(?P<sp>\s+)(?P<secret>(?!encrypted\b|cipher\b|v\d)\S+)"
     ),
 ]
 
@@ -29,6 +33,12 @@ def redact(text: str) -> str:
     'snmp-agent community read cipher <redacted>'
     >>> redact("snmp-server community public ro")
     'snmp-server community <redacted> ro'
+    >>> redact("snmp-server host 10.0.0.1 version 2c public")
+    'snmp-server host 10.0.0.1 version 2c <redacted>'
+    >>> redact("snmp-server host 10.0.0.1 version 2c encrypted 5f4e")
+    'snmp-server host 10.0.0.1 version 2c encrypted <redacted>'
+    >>> redact("snmp-agent sys-info version v2c v3")
+    'snmp-agent sys-info version v2c v3'
     >>> redact(" description uplink to spine-1")
     ' description uplink to spine-1'
     """

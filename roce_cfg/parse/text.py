@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from roce_cfg.errors import InputError
 
-_PAGER = re.compile(r"\s*(?:-{2,}\s*More\s*-{2,}|<--- More --->)\s*", re.IGNORECASE)
+_PAGER = re.compile(r"^\s*(?:-{2,}\s*More\s*-{2,}|<--- More --->) ?", re.IGNORECASE)
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_TERMINAL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|([\b\r])|([^\x1b\b\r]+)|(\x1b)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Separator and terminator lines of the four layouts: '#' (Comware, VRP), '!' and '!<tag>'
 # (RGOS, ZXROS), '$' (ZXROS). They carry no configuration.
@@ -49,30 +50,44 @@ def decode(data: bytes, file: str) -> str:
     sample = text[:65536]
     junk = len(_CONTROL.findall(_ANSI.sub("", sample).replace("\b", "")))
     printable = sum(ch.isprintable() or ch in "\r\n\t" for ch in sample)
-    if junk > 8 or printable < 0.9 * len(sample):
+    ascii_share = sum(ch.isascii() for ch in sample) / len(sample)
+    if junk > 8 or printable < 0.9 * len(sample) or ascii_share < 0.8:
+        # Configs are command words and numbers; a few non-ASCII descriptions are fine.
         raise InputError("binary or garbled file, not a saved running-config", file=file)
     return text
 
 
-def _erase(text: str) -> str:
-    """Apply backspaces the way the terminal did (pager prompts are erased with them)."""
-    if "\b" not in text:
-        return text
-    out: list[str] = []
-    for ch in text:
-        if ch == "\b":
-            if out:
-                out.pop()
-        else:
-            out.append(ch)
-    return "".join(out)
+def _screen(line: str) -> str:
+    """What a terminal showed for ``line``: pager prompts are erased by moving the cursor back
+    (backspaces, ESC[nD, carriage return) and overwriting, so replay those moves."""
+    if not any(c in line for c in "\x1b\b\r"):
+        return line
+    buf: list[str] = []
+    cur = 0
+    for m in _TERMINAL.finditer(line):
+        args, code, move, text = m.group(1), m.group(2), m.group(3), m.group(4)
+        if text is not None:
+            end = cur + len(text)
+            buf.extend(" " * (end - len(buf)))
+            buf[cur:end] = text
+            cur = end
+        elif move == "\b":
+            cur = max(0, cur - 1)
+        elif move == "\r":
+            cur = 0
+        elif code in ("D", "C"):
+            n = int(args.split(";")[0] or 1) if args.replace(";", "").isdigit() else 1
+            cur = max(0, cur - n) if code == "D" else cur + n
+        elif code == "K":
+            del buf[cur:]
+    return "".join(buf)
 
 
 def clean(text: str) -> list[Line]:
     """Numbered lines without pager residue, control characters, trailing spaces or blanks."""
     lines: list[Line] = []
-    for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
-        line = _erase(_ANSI.sub("", raw))
+    for no, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        line = _screen(raw)
         line = _PAGER.sub("", line) if "ore" in line else line
         line = _CONTROL.sub("", line).replace("\t", " ").rstrip()
         if line:

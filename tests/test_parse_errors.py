@@ -1,0 +1,129 @@
+"""Bad input to the parser: one clear error naming the file, exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from roce_cfg.errors import InputError
+from roce_cfg.intent.models import Vendor
+from roce_cfg.parse import parse_text
+from roce_cfg.parse.text import decode
+from tests.helpers import ROOT, run
+
+GOLDEN = sorted((ROOT / "golden").glob("pod-small-*/leaf-1.cfg"))
+H3C = ROOT / "golden/pod-small-h3c/leaf-1.cfg"
+
+
+def _write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+CASES = {
+    "binary": (b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4, "binary file"),
+    "garbled": (
+        bytes(random.Random(1).randrange(128, 256) for _ in range(4000)),
+        "binary or garbled",
+    ),
+    "empty": (b"\n\n  \n", "empty file"),
+    "prose": (
+        b"Dear team,\nplease find the switch notes below.\nThanks\n",
+        "cannot tell which vendor",
+    ),
+    "truncated": (H3C.read_bytes()[: len(H3C.read_bytes()) // 2], "truncated"),
+    "bad-address": (
+        b"#\n sysname x\n#\ninterface HundredGigE1/0/1\n port link-mode route\n"
+        b" ip address 10.1.0.300 255.255.255.254\n#\nreturn\n",
+        "is not an IPv4 address",
+    ),
+    "bad-precision": (
+        b"#\n sysname x\n#\n priority-flow-control deadlock precision turbo\n"
+        b" priority-flow-control deadlock cos 3 interval 2\n#\ninterface HundredGigE1/0/1\n"
+        b" priority-flow-control enable\n#\nreturn\n",
+        "unknown watchdog granularity 'turbo'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_config_gives_one_line_and_exit_2(tmp_path: Path, case: str) -> None:
+    data, reason = CASES[case]
+    path = _write(tmp_path, f"{case}.cfg", data)
+    result = run("parse", str(path))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"roce-cfg: error: {path}")
+    assert reason in lines[0]
+
+
+def test_missing_file_and_directory_of_nothing(tmp_path: Path) -> None:
+    result = run("parse", str(tmp_path / "nope.cfg"))
+    assert result.exit_code == 2 and "no such file" in result.stderr
+    result = run("parse", str(tmp_path))
+    assert result.exit_code == 2 and "no config files" in result.stderr
+
+
+def test_unknown_vendor_option_is_refused() -> None:
+    result = run("parse", str(H3C), "--vendor", "cisco")
+    assert result.exit_code == 2
+    assert "cisco" in result.output
+
+
+def test_wrong_vendor_given_is_caught_not_guessed() -> None:
+    result = run("parse", str(H3C), "--vendor", "zte")
+    assert result.exit_code == 2
+    assert "truncated" in result.stderr or "cannot read" in result.stderr
+
+
+def test_one_bad_file_fails_the_run_and_prints_no_partial_output(tmp_path: Path) -> None:
+    bad = _write(tmp_path, "bad.cfg", b"\x00\x01")
+    result = run("parse", str(H3C), str(bad))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+
+
+def _parse_or_refuse(text: str, vendor: Vendor | None = None) -> None:
+    try:
+        parse_text(text, file="fuzz.cfg", vendor=vendor)
+    except InputError as exc:
+        assert "fuzz.cfg" in str(exc)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=3000))
+def test_random_bytes_never_raise_anything_but_input_error(data: bytes) -> None:
+    try:
+        text = decode(data, "fuzz.cfg")
+    except InputError:
+        return
+    _parse_or_refuse(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(GOLDEN), st.randoms(use_true_random=False), st.integers(0, 400))
+def test_shuffled_and_cut_configs_parse_or_are_refused(
+    cfg: Path, rnd: random.Random, cut: int
+) -> None:
+    lines = cfg.read_text(encoding="utf-8").splitlines()
+    shuffled = lines[:]
+    rnd.shuffle(shuffled)
+    _parse_or_refuse("\n".join(shuffled))
+    _parse_or_refuse("\n".join(lines[: max(1, cut)]))
+    _parse_or_refuse("\n".join(lines[:cut] + lines[cut + 1 :]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(GOLDEN), st.text(max_size=200), st.integers(0, 400))
+def test_junk_spliced_into_a_config_parses_or_is_refused(cfg: Path, junk: str, at: int) -> None:
+    lines = cfg.read_text(encoding="utf-8").splitlines()
+    lines.insert(min(at, len(lines)), junk)
+    _parse_or_refuse("\n".join(lines))
+    _parse_or_refuse("\n".join(lines), vendor=Vendor.ZTE)
