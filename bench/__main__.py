@@ -1,0 +1,34 @@
+"""``python -m bench [parse]``: run the benchmarks and print a table of medians."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+
+from bench import parse_bench
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    ap.add_argument("stages", nargs="*", default=[], help="stages to run (default: all): parse")
+    ap.add_argument("--repeats", type=int, default=5, help="runs per measurement (median)")
+    args = ap.parse_args()
+    print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
+    unknown = set(args.stages) - {"parse"}
+    if unknown:
+        ap.error(f"unknown stage(s): {', '.join(sorted(unknown))}")
+    if not args.stages or "parse" in args.stages:
+        rows = parse_bench.run(args.repeats)
+        print("| stage | vendor | config lines | ports | seconds (median) | lines/s | peak MB |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(
+                f"| parse | {r.vendor} | {r.lines:,} | {r.ports:,} | {r.seconds:.3f} "
+                f"| {r.lines_per_s:,.0f} | {r.peak_mb:.1f} |"
+            )
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
