@@ -111,3 +111,19 @@ def test_mixed_example_is_the_acceptance_file() -> None:
     if not ACCEPTANCE.exists():
         pytest.skip("shared/acceptance not beside this checkout")
     assert ACCEPTANCE.read_text() == MIXED.read_text()
+
+
+def test_overlay_parse_templates_read_the_overlay_syntax(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run("generate", str(MIXED), "-o", str(out), "--vendor-dir", str(OVERLAY)).exit_code == 0
+    leaf = str(out / "leaf-1.cfg")
+
+    def pfc_ports(*extra: str) -> list[list[int]]:
+        result = run("parse", leaf, *extra)
+        assert result.exit_code == 0, result.stderr
+        ports = json.loads(result.stdout)["configs"][0]["device"]["interfaces"]
+        return [p["qos"]["no_drop"] for p in ports if p["qos"]["pfc"]]
+
+    assert pfc_ports() == []  # the bundled templates do not know the overlay's words
+    with_overlay = pfc_ports("--vendor-dir", str(OVERLAY))
+    assert with_overlay and all(nd == [3] for nd in with_overlay)
