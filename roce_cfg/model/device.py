@@ -28,6 +28,7 @@ class PortQos(_M):
     pfc: bool = False
     no_drop: tuple[int, ...] = ()
     headroom: tuple[PriorityBytes, ...] = ()
+    xoff: tuple[PriorityBytes, ...] = ()  # static PFC trigger per priority, where configured
     watchdog: bool = False
     ecn_queues: tuple[int, ...] = ()
     strict_queues: tuple[int, ...] = ()

@@ -405,6 +405,13 @@ def build(
             )
             for h in as_list(item.get("headroom"))
         )
+        xoff = tuple(
+            PriorityBytes(
+                priority=int(h["priority"]),
+                bytes=_size(ctx, int(h["value"]), h.get("unit"), profile.headroom_unit_bytes),
+            )
+            for h in as_list(item.get("xoff"))
+        )
         implied_wd = spec.port_watchdog_implied and pfc and watchdog is not None
         ports.append(
             Interface(
@@ -422,6 +429,7 @@ def build(
                     pfc=pfc,
                     no_drop=no_drop,
                     headroom=headroom,
+                    xoff=xoff,
                     watchdog=bool(item.get("watchdog")) or implied_wd,
                     ecn_queues=tuple(sorted(port_ecn)),
                     strict_queues=_strict(ctx, item),
