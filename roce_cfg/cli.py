@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from roce_cfg.analysis import Finding, LintResult, Options, lint, report
+from roce_cfg.analysis.registry import rules
 from roce_cfg.errors import IntentErrors, RoceCfgError
 from roce_cfg.generate import Generated, generate
 from roce_cfg.intent.models import Intent, Vendor
@@ -91,13 +93,13 @@ def generate_cmd(
 
 
 @contextmanager
-def _progress() -> Iterator[Callable[[int, int], None]]:
+def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
     """A bar on stderr for large fabrics, only when stderr is a terminal (never in pipelines)."""
     if not err.is_terminal:
         yield lambda done, total: None
         return
     with Progress(console=err, transient=True) as bar:
-        task = bar.add_task("rendering", total=None, visible=False)
+        task = bar.add_task(what, total=None, visible=False)
 
         def tick(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total, visible=total >= PROGRESS_FROM)
@@ -210,6 +212,131 @@ def parse_cmd(
         sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
     else:
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+
+
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+@app.command("lint")
+def lint_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="Running-configs, or directories of them.")],
+    intent: Annotated[
+        Path | None, typer.Option("--intent", help="Also check drift from this intent.")
+    ] = None,
+    fabric: Annotated[
+        Path | None,
+        typer.Option("--fabric", help="fabric.json (found automatically in a directory given)."),
+    ] = None,
+    cable_length: Annotated[
+        float, typer.Option("--cable-length", help="Metres, where no plan or description says.")
+    ] = 100.0,
+    roce_dscp: Annotated[int, typer.Option("--roce-dscp", min=0, max=63)] = 26,
+    cnp_dscp: Annotated[int, typer.Option("--cnp-dscp", min=0, max=63)] = 48,
+    fmt: Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")] = "text",
+    fail_on: Annotated[
+        Literal["error", "warning", "info"],
+        typer.Option("--fail-on", help="Exit 1 when a finding is at least this severe."),
+    ] = "error",
+    config: Annotated[
+        Path | None, typer.Option("--config", help="Suppressions (default ./.roce-cfg.yaml).")
+    ] = None,
+    vendor: Annotated[
+        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
+    ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show the arithmetic.")] = False,
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
+    options = Options(cable_default_m=cable_length, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp)
+    with _progress("linting") as tick:
+        try:
+            result = lint(
+                paths,
+                intent=intent,
+                fabric=fabric,
+                options=options,
+                vendor=vendor,
+                overlay=overlay_dir(vendor_dir),
+                config=config,
+                progress=tick,
+            )
+        except RoceCfgError as exc:
+            _fail(exc)
+    if fmt == "json":
+        sys.stdout.write(report.to_json(result))
+    elif fmt == "sarif":
+        sys.stdout.write(report.to_sarif(result, rules(), Path.cwd()))
+    elif fmt == "junit":
+        sys.stdout.write(report.to_junit(result))
+    else:
+        _lint_text(result, verbose)
+    if result.failing(fail_on):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _lint_text(result: LintResult, verbose: bool) -> None:
+    by_device: dict[str, list[Finding]] = {}
+    for f in result.findings:
+        if not f.suppressed or verbose:
+            by_device.setdefault(f.device, []).append(f)
+    for device, findings in by_device.items():
+        out.print(f"[bold]{device}[/bold]  {findings[0].file or ''}")
+        for f in findings:
+            where = f":{f.line}" if f.line else ""
+            port = f" {f.port}" if f.port else ""
+            far = f" (far end {f.related_device} {f.related_port})" if f.related_device else ""
+            style = "dim" if f.suppressed else SEVERITY_STYLE[f.severity]
+            out.print(
+                f"  [{style}]{f.severity:<7}[/{style}] {f.rule} line{where or ' -'}{port}: ",
+                end="",
+            )
+            out.print(f"{f.message}{far}", markup=False)
+            if f.suppressed:
+                out.print(f"           suppressed: {f.suppressed}", markup=False, style="dim")
+            if verbose:
+                for d in f.detail:
+                    out.print(f"           {d}", markup=False, style="dim")
+    if verbose:
+        for note in result.notes:
+            err.print(f"roce-cfg: note: {note}", markup=False)
+    c = result.counts()
+    out.print(
+        f"{c['error']} errors, {c['warning']} warnings, {c['info']} info"
+        f" ({c['suppressed']} suppressed) in {len(result.devices)} configs",
+        markup=False,
+    )
+
+
+@app.command("rules")
+def rules_cmd(fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text") -> None:
+    """List the lint rules: ID, name, severity, scope."""
+    all_rules = rules()
+    if fmt == "json":
+        keys = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits")
+        rows = [{k: getattr(r, k) for k in keys} for r in all_rules]
+        out.print(json.dumps(rows, indent=2), markup=False)
+        return
+    table = Table(title="roce-cfg lint rules")
+    for col in ("ID", "name", "severity", "scope", "what"):
+        table.add_column(col, overflow="fold")
+    for r in all_rules:
+        table.add_row(r.id, r.name, r.severity, r.scope, r.summary)
+    out.print(table)
+
+
+@app.command("explain")
+def explain_cmd(rule_id: Annotated[str, typer.Argument(help="A rule ID such as RC201.")]) -> None:
+    """Explain one lint rule: why it matters, how to fix it, what it cannot check."""
+    found = {r.id: r for r in rules()}.get(rule_id.upper())
+    if found is None:
+        err.print(f"roce-cfg: error: no rule {rule_id} (see roce-cfg rules)", markup=False)
+        raise typer.Exit(EXIT_INPUT)
+    out.print(f"{found.id} {found.name} ({found.severity}, {found.scope})", markup=False)
+    out.print(found.summary, markup=False)
+    out.print(f"\nWhy: {found.rationale}", markup=False)
+    out.print(f"\nFix: {found.fix}", markup=False)
+    if found.limits:
+        out.print(f"\nLimits: {found.limits}", markup=False)
 
 
 @app.command("schema")

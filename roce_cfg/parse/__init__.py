@@ -83,6 +83,15 @@ class SourceMap:
                 return hit
         return None
 
+    def interface_match(self, name: str, pattern: str) -> int | None:
+        """First line of the interface's blocks that matches ``pattern`` (after indentation)."""
+        rx = re.compile(pattern)
+        for block in self.interfaces.get(name, []):
+            for line in block.body:
+                if rx.match(line.text.lstrip()):
+                    return line.no
+        return None
+
     @staticmethod
     def _child(block: Block, child: str | None) -> int | None:
         if child is None:

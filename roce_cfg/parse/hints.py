@@ -14,6 +14,11 @@ from roce_cfg.parse import Hints
 
 
 def hints_from_fabric(path: Path) -> dict[str, Hints]:
+    return hints_from_plan(load_fabric(path))
+
+
+def load_fabric(path: Path) -> Fabric:
+    """A fabric.json written by ``generate`` (devices are not in it)."""
     text = read_text(path, "fabric.json")
     try:
         data = json.loads(text)
@@ -26,6 +31,10 @@ def hints_from_fabric(path: Path) -> dict[str, Hints]:
         raise InputError(
             f"not a roce-cfg fabric.json: {loc}: {first['msg']}", file=str(path)
         ) from None
+    return fabric
+
+
+def hints_from_plan(fabric: Fabric) -> dict[str, Hints]:
     speeds: dict[str, dict[str, int]] = {s.hostname: {} for s in fabric.switches}
     for link in fabric.links:
         speeds.setdefault(link.a_device, {})[link.a_port] = link.speed_gbps

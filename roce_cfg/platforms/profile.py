@@ -104,6 +104,20 @@ class ParseSpec(_Data):
     sizes: dict[str, int | Literal["cell"]] = Field(
         default_factory=dict, description="unit words printed after a size (kbytes: 1024)"
     )
+    anchors: dict[str, str] = Field(
+        default_factory=dict,
+        description="block header a finding about a global area points at (ecn: drop-profile)",
+    )
+
+
+class ApplyStep(_Data):
+    edits: str = Field(description="regex of a top-level line that changes staged state")
+    apply: str = Field(description="regex of the line that activates it")
+    source: str = ""
+
+
+class LintSpec(_Data):
+    apply_steps: tuple[ApplyStep, ...] = ()
 
 
 class VendorProfile(_Data):
@@ -128,6 +142,7 @@ class VendorProfile(_Data):
     models: dict[str, ModelSpec]
     sections: dict[str, SectionProvenance]
     parse: ParseSpec
+    lint: LintSpec = LintSpec()
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")
 

@@ -1,0 +1,55 @@
+"""Findings: what the linter and the deadlock analyser report, one stable shape for every format."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Severity = Literal["error", "warning", "info"]
+RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
+
+
+class Finding(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rule: str
+    severity: Severity
+    device: str
+    file: str | None = None
+    line: int | None = None
+    port: str | None = None
+    message: str
+    related_device: str | None = None
+    related_port: str | None = None
+    detail: tuple[str, ...] = ()
+    suppressed: str | None = None
+
+    def fingerprint(self) -> str:
+        """Stable across runs and line moves: what is wrong where, not on which line."""
+        key = "|".join((self.rule, self.device, self.port or "", self.related_device or ""))
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+    def sort_key(self) -> tuple[str, int, str, str, str]:
+        return (self.device, self.line or 0, self.rule, self.port or "", self.message)
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding]
+    files: list[str]
+    devices: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out = {"error": 0, "warning": 0, "info": 0, "suppressed": 0}
+        for f in self.findings:
+            out["suppressed" if f.suppressed else f.severity] += 1
+        return out
+
+    def failing(self, threshold: Severity) -> list[Finding]:
+        return [
+            f for f in self.findings if not f.suppressed and RANK[f.severity] >= RANK[threshold]
+        ]

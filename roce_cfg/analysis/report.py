@@ -1,0 +1,149 @@
+"""Lint output: JSON (stable), SARIF 2.1.0 (code scanning), JUnit XML (CI test reports)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from roce_cfg import __version__
+from roce_cfg.analysis.findings import Finding, LintResult
+from roce_cfg.analysis.registry import Rule
+
+FORMAT = "roce-cfg/lint/v1"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def to_json(result: LintResult) -> str:
+    doc = {
+        "format": FORMAT,
+        "summary": {**result.counts(), "devices": len(result.devices), "files": len(result.files)},
+        "findings": [f.model_dump(mode="json") for f in result.findings],
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def _uri(file: str | None, base: Path) -> str | None:
+    if file is None:
+        return None
+    path = Path(file)
+    try:
+        rel = os.path.relpath(path.resolve(), base.resolve())
+    except ValueError:  # another drive on Windows
+        return path.as_posix()
+    return Path(rel).as_posix()
+
+
+def _location(f: Finding, base: Path) -> dict[str, Any] | None:
+    uri = _uri(f.file, base)
+    if uri is None:
+        return None
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri, "uriBaseId": "SRCROOT"}}
+    if f.line:
+        physical["region"] = {"startLine": f.line}
+    loc: dict[str, Any] = {"physicalLocation": physical}
+    names = [{"name": f.device, "kind": "module"}]
+    if f.port:
+        names.append(
+            {"name": f.port, "kind": "member", "fullyQualifiedName": f"{f.device}:{f.port}"}
+        )
+    loc["logicalLocations"] = names
+    return loc
+
+
+def to_sarif(result: LintResult, rules: list[Rule], base: Path) -> str:
+    index = {r.id: n for n, r in enumerate(rules)}
+    results: list[dict[str, Any]] = []
+    for f in result.findings:
+        item: dict[str, Any] = {
+            "ruleId": f.rule,
+            "ruleIndex": index[f.rule],
+            "level": SARIF_LEVEL[f.severity],
+            "message": {"text": f"{f.device}{' ' + f.port if f.port else ''}: {f.message}"},
+            "partialFingerprints": {"rocecfgFinding/v1": f.fingerprint()},
+        }
+        loc = _location(f, base)
+        if loc:
+            item["locations"] = [loc]
+        if f.related_device:
+            item["relatedLocations"] = [
+                {
+                    "id": 1,
+                    "message": {
+                        "text": f"far end: {f.related_device} {f.related_port or ''}".strip()
+                    },
+                    "logicalLocations": [{"name": f.related_device, "kind": "module"}],
+                }
+            ]
+        if f.suppressed:
+            item["suppressions"] = [{"kind": "external", "justification": f.suppressed}]
+        results.append(item)
+    driver = {
+        "name": "roce-cfg",
+        "version": __version__,
+        "informationUri": "https://pypi.org/project/roce-cfg/",
+        "rules": [
+            {
+                "id": r.id,
+                "name": r.name,
+                "shortDescription": {"text": r.summary},
+                "fullDescription": {"text": r.rationale},
+                "help": {
+                    "text": f"{r.rationale}\nFix: {r.fix}"
+                    + (f"\nLimits: {r.limits}" if r.limits else "")
+                },
+                "defaultConfiguration": {"level": SARIF_LEVEL[r.severity]},
+                "properties": {"scope": r.scope},
+            }
+            for r in rules
+        ],
+    }
+    doc = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "originalUriBaseIds": {"SRCROOT": {"uri": base.resolve().as_uri() + "/"}},
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def to_junit(result: LintResult) -> str:
+    """One test case per finding (failed, or skipped when suppressed) and one per clean device."""
+    suite = ET.Element("testsuite", name="roce-cfg lint")
+    failures = skipped = 0
+    flagged = set()
+    for f in result.findings:
+        case = ET.SubElement(
+            suite, "testcase", classname=f.device, name=f"{f.rule} {f.port or f.device}".strip()
+        )
+        if f.file:
+            case.set("file", f.file)
+        if f.line:
+            case.set("line", str(f.line))
+        if f.suppressed:
+            ET.SubElement(case, "skipped", message=f"suppressed: {f.suppressed}")
+            skipped += 1
+            continue
+        failure = ET.SubElement(case, "failure", message=f.message, type=f.severity)
+        failure.text = "\n".join((f.message, *f.detail))
+        failures += 1
+        flagged.add(f.device)
+    for device in result.devices:
+        if device not in flagged:
+            ET.SubElement(suite, "testcase", classname=device, name="lint")
+    suite.set("tests", str(len(suite)))
+    suite.set("failures", str(failures))
+    suite.set("skipped", str(skipped))
+    suite.set("errors", "0")
+    root = ET.Element("testsuites")
+    root.append(suite)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,262 @@
+"""Fabric rules: both ends of a link agree, RoCE is lossless on every hop, rails, ratios, BGP."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView
+from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.model.device import Interface
+
+Pair = tuple[DeviceView, Interface, DeviceView, Interface, FabricLink]
+
+
+def _pairs(f: FabricView) -> Iterator[Pair]:
+    for link in f.links:
+        a, b = f.devices.get(link.a.device), f.devices.get(link.b.device)
+        pa, pb = f.port(link.a), f.port(link.b)
+        if a and b and pa and pb:
+            yield a, pa, b, pb, link
+
+
+def _mismatch(
+    f: FabricView,
+    what: str,
+    value: Callable[[DeviceView, Interface], Any],
+    anchor: str | None = None,
+) -> Iterator[Hit]:
+    for a, pa, b, pb, _ in _pairs(f):
+        va, vb = value(a, pa), value(b, pb)
+        if va != vb:
+            yield Hit(
+                f"{what} {va} here, {vb} on {b.name} {pb.name}",
+                device=a.name,
+                port=pa.name,
+                related_device=b.name,
+                related_port=pb.name,
+                anchor=anchor,
+            )
+
+
+@rule(
+    "RC301",
+    "link-no-drop-mismatch",
+    "error",
+    "fabric",
+    summary="The two ends of a link disagree on the no-drop priorities.",
+    rationale="PAUSE for a priority only helps if the sender honours it: an end that does not "
+    "treat the priority as no-drop neither pauses nor reserves headroom, so the link drops it.",
+    fix="Use the same no-drop priorities on both ends of every fabric link.",
+)
+def link_no_drop(f: FabricView) -> Iterator[Hit]:
+    yield from _mismatch(
+        f, "no-drop priorities", lambda v, p: list(p.qos.no_drop) if p.qos.pfc else []
+    )
+
+
+@rule(
+    "RC302",
+    "link-trust-mismatch",
+    "error",
+    "fabric",
+    summary="One end of a link trusts DSCP and the other does not.",
+    rationale="Traffic crossing from a trusting to a non-trusting port loses its class and lands "
+    "in the default, lossy queue on the next hop.",
+    fix="Trust DSCP on both ends of every fabric link.",
+)
+def link_trust(f: FabricView) -> Iterator[Hit]:
+    yield from _mismatch(f, "DSCP trust", lambda v, p: p.qos.trust_dscp, "port.trust")
+
+
+@rule(
+    "RC303",
+    "link-dscp-map-mismatch",
+    "error",
+    "fabric",
+    summary="The two ends of a link map the RoCE or CNP DSCP to different priorities.",
+    rationale="PFC pauses a priority, not a DSCP. If neighbours map RoCE to different priorities, "
+    "one pauses a class the other does not send in, and the lossless class breaks at the link.",
+    fix="Use one DSCP -> priority map fabric-wide.",
+    limits="Compares the RoCE and CNP DSCPs (--roce-dscp / --cnp-dscp or the intent's).",
+)
+def link_dscp_map(f: FabricView) -> Iterator[Hit]:
+    def classes(v: DeviceView, p: Interface) -> str:
+        o = v.options
+        return f"RoCE->{v.priority_of(o.roce_dscp)} CNP->{v.priority_of(o.cnp_dscp)}"
+
+    yield from _mismatch(f, "DSCP map", classes)
+
+
+@rule(
+    "RC304",
+    "link-mtu-mismatch",
+    "error",
+    "fabric",
+    summary="The two ends of a link have different MTUs.",
+    rationale="The smaller MTU drops the larger frames of the other side, and headroom computed "
+    "from one MTU is wrong for the other.",
+    fix="Use the same MTU on both ends.",
+)
+def link_mtu(f: FabricView) -> Iterator[Hit]:
+    yield from _mismatch(f, "MTU", lambda v, p: p.mtu, "port.mtu")
+
+
+@rule(
+    "RC305",
+    "link-speed-mismatch",
+    "error",
+    "fabric",
+    summary="The two ends of a link run at different speeds.",
+    rationale="A link comes up at one speed or not at all; a mismatch means a wrong port, optic "
+    "or breakout, and headroom sized for the wrong speed.",
+    fix="Cable matching ports or set the same speed on both ends.",
+    limits="Speeds come from fabric.json when given, else from the interface names.",
+)
+def link_speed(f: FabricView) -> Iterator[Hit]:
+    yield from _mismatch(f, "speed (Gb/s)", lambda v, p: p.speed_gbps)
+
+
+@rule(
+    "RC306",
+    "roce-lossy-hop",
+    "error",
+    "fabric",
+    summary="RoCE is not lossless at one end of a fabric link.",
+    rationale="Every server-to-server path in a Clos crosses leaf-spine links; one hop where the "
+    "RoCE priority has no PFC makes the whole path lossy.",
+    fix="Enable PFC with the RoCE priority as no-drop on both ends of every fabric link.",
+)
+def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
+    for a, pa, b, pb, _ in _pairs(f):
+        prio = a.priority_of(a.options.roce_dscp)
+        if not (pa.qos.pfc and prio in pa.qos.no_drop):
+            yield Hit(
+                f"RoCE priority {prio} is lossy on this end of the link to {b.name}",
+                device=a.name,
+                port=pa.name,
+                related_device=b.name,
+                related_port=pb.name,
+            )
+
+
+@rule(
+    "RC307",
+    "rail-vlan-spread",
+    "warning",
+    "fabric",
+    summary="A server VLAN is on switches the plan does not put it on, or one subnet on several.",
+    rationale="In a rail-optimised fabric each rail VLAN and subnet is local to its leaf and "
+    "routed beyond it. A VLAN on an unplanned leaf, or one gateway subnet on several leaves, "
+    "means a stretched layer 2 domain (lossless traffic flooded across uplinks) or a mistake.",
+    fix="Give each rail leaf its own VLAN and subnet, as the plan has it.",
+    limits="Without fabric.json or an intent, VLAN IDs may repeat on leaves (they are local); "
+    "only a gateway subnet repeated on several switches is reported.",
+)
+def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
+    where: dict[int, list[str]] = defaultdict(list)
+    for name, v in sorted(f.devices.items()):
+        for vlan in sorted(
+            {p.access_vlan for p in v.in_use() if p.mode == "access" and p.access_vlan}
+        ):
+            where[vlan].append(name)
+    planned = f.options.vlan_switches
+    for vlan, switches in sorted(where.items()):
+        if planned:
+            allowed = planned.get(vlan, frozenset())
+            stray = [s for s in switches if s not in allowed]
+            why = f"planned on {', '.join(sorted(allowed)) or 'no switch'}"
+        else:
+            subnets: dict[str, list[str]] = defaultdict(list)
+            for s in switches:
+                for svi in f.devices[s].device.vlan_interfaces:
+                    if svi.vlan == vlan:
+                        subnets[str(svi.ipv4.network)].append(s)
+            stray = sorted({s for group in subnets.values() if len(group) > 1 for s in group})
+            why = "the same gateway subnet on " + ", ".join(stray)
+        for name in stray:
+            yield Hit(
+                f"VLAN {vlan} has server ports here; {why}",
+                device=name,
+                line=f.devices[name].source.line_of(f"vlan {vlan}"),
+            )
+
+
+@rule(
+    "RC308",
+    "leaf-oversubscribed",
+    "warning",
+    "fabric",
+    summary="A leaf has more server bandwidth than uplink bandwidth.",
+    rationale="Collective operations in training run all NICs at line rate at once; above 1:1 "
+    "the uplinks congest on every step and PFC pauses spread into the servers.",
+    fix="Add uplinks (or faster ones) until uplink bandwidth matches server bandwidth.",
+    limits="Counts ports in use: access ports down, linked routed ports up.",
+)
+def oversubscribed(f: FabricView) -> Iterator[Hit]:
+    uplinks: dict[str, int] = defaultdict(int)
+    for a, pa, b, pb, _ in _pairs(f):
+        uplinks[a.name] += pa.speed_gbps
+        uplinks[b.name] += pb.speed_gbps
+    for name, v in sorted(f.devices.items()):
+        down = sum(p.speed_gbps for p in v.in_use() if p.mode == "access")
+        up = uplinks.get(name, 0)
+        if down and up and down > up:
+            yield Hit(
+                f"{down} Gb/s to servers over {up} Gb/s of uplinks ({down / up:.2f}:1)",
+                device=name,
+                anchor="bgp",
+            )
+
+
+def _neighbors(v: DeviceView) -> dict[str, int]:
+    return {str(n.address): n.remote_as for n in v.device.bgp.neighbors} if v.device.bgp else {}
+
+
+@rule(
+    "RC309",
+    "bgp-remote-as-mismatch",
+    "error",
+    "fabric",
+    summary="A BGP session over a link names the wrong remote AS.",
+    rationale="The session never comes up, so the link carries no routes and ECMP loses a path; "
+    "the deadlock analysis also reads the fabric's routing from these sessions.",
+    fix="Set the neighbour's remote-as to the ASN configured on the peer.",
+)
+def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
+    for a, pa, b, pb, _ in _pairs(f):
+        peer_ip = str(pb.ipv4.ip) if pb.ipv4 else None
+        remote = _neighbors(a).get(peer_ip) if peer_ip else None
+        if remote is not None and b.device.bgp is not None and remote != b.device.bgp.asn:
+            yield Hit(
+                f"neighbor {peer_ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
+                device=a.name,
+                port=pa.name,
+                related_device=b.name,
+                related_port=pb.name,
+                line=a.source.line_of(a.profile.parse.anchors.get("bgp", "bgp "), None),
+            )
+
+
+@rule(
+    "RC310",
+    "link-without-bgp",
+    "warning",
+    "fabric",
+    summary="A fabric link has no BGP session while both switches run BGP.",
+    rationale="A link without a session carries no traffic: ECMP has one path fewer than cabled.",
+    fix="Add the neighbour for the peer's link address.",
+)
+def link_without_bgp(f: FabricView) -> Iterator[Hit]:
+    for a, pa, b, pb, _ in _pairs(f):
+        if a.device.bgp is None or b.device.bgp is None or pb.ipv4 is None:
+            continue
+        if str(pb.ipv4.ip) not in _neighbors(a):
+            yield Hit(
+                f"no BGP neighbor {pb.ipv4.ip} for the link to {b.name}",
+                device=a.name,
+                port=pa.name,
+                related_device=b.name,
+                related_port=pb.name,
+            )

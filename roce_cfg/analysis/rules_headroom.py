@@ -1,0 +1,184 @@
+"""Headroom: configured vs required per lossless priority per port, and the buffer budget."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from roce_cfg.analysis.context import DeviceView
+from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.design.headroom import PAUSE_QUANTA, required_headroom
+from roce_cfg.model.device import Interface
+
+WASTE_FACTOR = 2
+
+
+@dataclass(frozen=True)
+class Need:
+    port: Interface
+    priority: int
+    required: int
+    configured: int | None
+    cable_m: float
+    cable_from: str
+    detail: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"{self.port.speed_gbps}G, {self.cable_m:g} m cable ({self.cable_from})"
+
+
+def needs(v: DeviceView) -> list[Need]:
+    """Required headroom of every (PFC port, no-drop priority), with the arithmetic."""
+    unit = v.profile.unit_bytes(v.profile.headroom_unit_bytes, v.model)
+    consts = v.profile.headroom
+    out: list[Need] = []
+    for port in v.in_use():
+        if not port.qos.pfc or port.speed_gbps not in PAUSE_QUANTA:
+            continue
+        cable, source = v.cable(port)
+        required, terms = required_headroom(
+            speed_gbps=port.speed_gbps,
+            cable_m=cable,
+            mtu_sender=port.mtu,
+            mtu_receiver=port.mtu,
+            cell_bytes=v.model.cell_bytes,
+            unit_bytes=unit,
+            mac_phy_delay_bytes=consts.mac_phy_delay_bytes,
+            small_packet_percent=consts.small_packet_percent,
+            min_packet_bytes=consts.min_packet_bytes,
+        )
+        detail = (*(f"{t.name}: {t.bytes} B" for t in terms), f"required: {required} B")
+        configured = {h.priority: h.bytes for h in port.qos.headroom}
+        for prio in port.qos.no_drop:
+            out.append(Need(port, prio, required, configured.get(prio), cable, source, detail))
+    return out
+
+
+@rule(
+    "RC201",
+    "headroom-below-required",
+    "error",
+    "device",
+    summary="Configured PFC headroom is smaller than the port needs.",
+    rationale="After a switch sends PAUSE, bytes already on the wire and in the peer's pipeline "
+    "keep arriving: two MTUs, the cable round trip, MAC/PHY delay and the peer's response time, "
+    "inflated by cell occupancy. Less headroom than that drops packets on a lossless priority.",
+    fix="Raise the headroom to at least the required figure (roce-cfg lint -v shows each term), "
+    "or shorten the cable.",
+    limits="Cable length comes from fabric.json or the intent, else a 'cable=<n>m' token in the "
+    "port description, else --cable-length (100 m). Cell size and MAC/PHY delay are the vendor "
+    "profile's, several of them assumptions (see vendors/*.yaml).",
+)
+def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
+    if not v.model.headroom_configurable:
+        return
+    for n in needs(v):
+        if n.configured is None or n.configured < n.required:
+            have = "none configured" if n.configured is None else f"{n.configured} B"
+            yield Hit(
+                f"priority {n.priority}: headroom {have} < required {n.required} B "
+                f"({n.describe()})",
+                port=n.port.name,
+                anchor="port.headroom",
+                detail=n.detail,
+            )
+
+
+@rule(
+    "RC202",
+    "headroom-wasteful",
+    "warning",
+    "device",
+    summary=f"Configured headroom is more than {WASTE_FACTOR}x what the port needs.",
+    rationale="Headroom is reserved per port and priority out of a shared buffer; oversized "
+    "headroom shrinks the shared pool that absorbs bursts and lowers the XOFF point.",
+    fix="Lower the headroom towards the required figure (roce-cfg lint -v shows the arithmetic).",
+    limits="Same cable-length sources as RC201.",
+)
+def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
+    if not v.model.headroom_configurable:
+        return
+    for n in needs(v):
+        if n.configured is not None and n.configured > WASTE_FACTOR * n.required:
+            yield Hit(
+                f"priority {n.priority}: headroom {n.configured} B is over {WASTE_FACTOR}x the "
+                f"required {n.required} B ({n.describe()})",
+                port=n.port.name,
+                anchor="port.headroom",
+                detail=n.detail,
+            )
+
+
+@rule(
+    "RC203",
+    "headroom-over-budget",
+    "error",
+    "device",
+    summary="Headroom over all lossless ports exceeds the headroom pool or the ASIC buffer.",
+    rationale="Headroom is carved out of a fixed pool (or the whole packet buffer). If the sum "
+    "over ports and priorities does not fit, the switch rejects the config or cannot honour it "
+    "when many ports pause at once.",
+    fix="Reduce lossless ports, priorities or headroom, or enlarge the headroom pool.",
+    limits="Needs the pool size (config or vendor profile) or the model's buffer size; most "
+    "vendors do not publish buffer sizes, so the check is skipped where the profile has none.",
+)
+def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
+    ns = needs(v)
+    used = sum(n.configured if n.configured is not None else n.required for n in ns)
+    budget = v.device.qos.headroom_pool_bytes or v.model.headroom_pool_bytes or v.model.buffer_bytes
+    if budget is not None and used > budget:
+        what = "headroom pool" if budget != v.model.buffer_bytes else "packet buffer"
+        yield Hit(
+            f"headroom of {len(ns)} port priorities totals {used} B > {what} {budget} B",
+            anchor="pool",
+            detail=tuple(
+                f"{n.port.name} p{n.priority}: {n.configured or n.required} B" for n in ns
+            ),
+        )
+
+
+@rule(
+    "RC204",
+    "headroom-not-settable",
+    "info",
+    "device",
+    summary="The model does not let headroom be set; the switch default must cover the need.",
+    rationale="Some models fix headroom per port in firmware. roce-cfg cannot configure it, but "
+    "long cables or fast ports can need more than the default.",
+    fix="Compare the required figure with the vendor's default for this model; shorten cables "
+    "or ask the vendor if it is larger.",
+)
+def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
+    if v.model.headroom_configurable:
+        return
+    ns = needs(v)
+    if ns:
+        worst = max(ns, key=lambda n: n.required)
+        yield Hit(
+            f"{v.device.model} sets headroom itself; {len(ns)} port priorities need up to "
+            f"{worst.required} B ({worst.port.name}, {worst.describe()})",
+            port=worst.port.name,
+            detail=worst.detail,
+        )
+
+
+@rule(
+    "RC205",
+    "headroom-set-where-unsupported",
+    "error",
+    "device",
+    summary="Headroom is configured on a model that does not support setting it.",
+    rationale="The vendor's command reference does not list the headroom command for this model; "
+    "the switch rejects the line and the rest of the change may not apply.",
+    fix="Remove the headroom lines for this model.",
+)
+def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
+    if v.model.headroom_configurable:
+        return
+    for port in v.in_use():
+        if port.qos.headroom:
+            yield Hit(
+                f"{v.device.model} does not support setting headroom",
+                port=port.name,
+                anchor="port.headroom",
+            )

@@ -1,0 +1,133 @@
+"""Intent rules: server hardware sanity and drift between an intent and running-configs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from roce_cfg.analysis.context import DeviceView
+from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.intent.models import Intent
+from roce_cfg.model.device import DeviceConfig
+
+# Raw bandwidth of one PCIe lane in Gb/s after line encoding (8b/10b, 128b/130b; Gen6 FLIT).
+PCIE_LANE_GBPS = {1: 2.0, 2: 4.0, 3: 7.88, 4: 15.75, 5: 31.5, 6: 60.5}
+# Share of the raw rate left for payload after TLP/DLLP overhead.
+PCIE_EFFICIENCY = 0.8
+
+
+@dataclass
+class IntentView:
+    intent: Intent
+    designed: dict[str, DeviceConfig]
+    devices: dict[str, DeviceView]
+    file: str
+    lines: Callable[[tuple[str, ...]], int | None]
+
+
+def pcie_payload_gbps(gen: int, lanes: int) -> float:
+    """
+    >>> round(pcie_payload_gbps(4, 16))
+    202
+    >>> pcie_payload_gbps(5, 16) > 400 > pcie_payload_gbps(4, 16)
+    True
+    """
+    return PCIE_LANE_GBPS[gen] * lanes * PCIE_EFFICIENCY
+
+
+@rule(
+    "RC401",
+    "nic-faster-than-pcie",
+    "error",
+    "intent",
+    summary="The NIC is faster than its PCIe slot can feed.",
+    rationale="A 400G NIC in a Gen4 x16 slot tops out near 200 Gb/s: the fabric is built and paid "
+    "for at twice what the servers can send. Gen4 x16 carries 200G; 400G needs Gen5 x16.",
+    fix="Put the NIC in a slot of the right generation and width, or plan the fabric for the "
+    "speed the slot carries.",
+)
+def nic_pcie(iv: IntentView) -> Iterator[Hit]:
+    s = iv.intent.servers
+    usable = pcie_payload_gbps(s.pcie_gen, s.pcie_lanes)
+    if s.nic_speed > usable:
+        yield Hit(
+            f"{s.nic_speed}G NIC on PCIe Gen{s.pcie_gen} x{s.pcie_lanes} (about {usable:.0f} Gb/s)",
+            device=iv.intent.name,
+            line=iv.lines(("servers", "nic_speed")),
+        )
+
+
+_KEYS = ("name", "address", "id", "vlan", "queue", "dscp", "priority", "prefix")
+
+
+def _key(item: Any) -> Any:
+    if isinstance(item, dict):
+        for k in _KEYS:
+            if k in item:
+                return item[k]
+    return repr(item)
+
+
+def diff(got: Any, want: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """Leaf differences between two JSON-like values; lists of records are matched by key.
+
+    >>> list(diff({"a": 1, "l": [{"name": "x", "v": 1}]}, {"a": 2, "l": [{"name": "x", "v": 3}]}))
+    [('a', 1, 2), ('l[x].v', 1, 3)]
+    """
+    if isinstance(got, dict) and isinstance(want, dict):
+        for k in [*want, *(k for k in got if k not in want)]:
+            yield from diff(got.get(k), want.get(k), f"{path}.{k}" if path else k)
+    elif (
+        isinstance(got, list)
+        and isinstance(want, list)
+        and all(isinstance(x, dict) for x in got + want)
+        and (got or want)
+    ):
+        g, w = {_key(x): x for x in got}, {_key(x): x for x in want}
+        for k in [*w, *(k for k in g if k not in w)]:
+            yield from diff(g.get(k), w.get(k), f"{path}[{k}]")
+    elif got != want:
+        yield path, got, want
+
+
+@rule(
+    "RC402",
+    "drift-from-intent",
+    "error",
+    "intent",
+    summary="A running-config differs from what the intent designs for that switch.",
+    rationale="A fabric drifts one hand edit at a time; every difference from the intent is a "
+    "change nobody reviewed, and each one can break losslessness on its own.",
+    fix="Push the intent's config (roce-cfg push), or change the intent if the switch is right.",
+    limits="Compares what the config text states: port speeds are the plan's, and lines "
+    "roce-cfg does not model (opaque blocks) are not compared.",
+)
+def drift(iv: IntentView) -> Iterator[Hit]:
+    for name, want in sorted(iv.designed.items()):
+        view = iv.devices.get(name)
+        if view is None:
+            continue
+        got = view.device.model_dump(mode="json")
+        for path, g, w in diff(got, want.model_dump(mode="json")):
+            port = (
+                path.split("[", 1)[1].split("]", 1)[0] if path.startswith("interfaces[") else None
+            )
+            yield Hit(f"{path} is {g!r}, the intent has {w!r}", device=name, port=port)
+
+
+@rule(
+    "RC403",
+    "switch-missing",
+    "error",
+    "intent",
+    summary="The intent has a switch with no config among the inputs, or the reverse.",
+    rationale="A switch that is planned but not checked is not known to be lossless; a config "
+    "for a switch the intent does not know is not part of the reviewed design.",
+    fix="Lint the whole fabric's configs together with its intent, named by hostname.",
+)
+def switch_missing(iv: IntentView) -> Iterator[Hit]:
+    for name in sorted(set(iv.designed) - set(iv.devices)):
+        yield Hit(f"{name} is in the intent but no config was given for it", device=name)
+    for name in sorted(set(iv.devices) - set(iv.designed)):
+        yield Hit(f"{name} has a config but is not in the intent {iv.file}", device=name)
