@@ -51,6 +51,8 @@ def config_files(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
                     and p.suffix not in (".json", ".yaml")
                 ):
                     files.append(p)
+        elif path.name == "fabric.json":
+            fabric = path
         else:
             files.append(path)
     return files, fabric

@@ -17,7 +17,7 @@ def _pairs(f: FabricView) -> Iterator[Pair]:
     for link in f.links:
         a, b = f.devices.get(link.a.device), f.devices.get(link.b.device)
         pa, pb = f.port(link.a), f.port(link.b)
-        if a and b and pa and pb:
+        if a and b and pa and pb and not (pa.shutdown or pb.shutdown):
             yield a, pa, b, pb, link
 
 
@@ -176,11 +176,12 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
             stray = sorted({s for group in subnets.values() if len(group) > 1 for s in group})
             why = "the same gateway subnet on " + ", ".join(stray)
         for name in stray:
-            yield Hit(
-                f"VLAN {vlan} has server ports here; {why}",
-                device=name,
-                line=f.devices[name].source.line_of(f"vlan {vlan}"),
+            port = next(
+                p.name
+                for p in f.devices[name].in_use()
+                if p.mode == "access" and p.access_vlan == vlan
             )
+            yield Hit(f"VLAN {vlan} has server ports here; {why}", device=name, port=port)
 
 
 @rule(
@@ -192,16 +193,18 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     rationale="Collective operations in training run all NICs at line rate at once; above 1:1 "
     "the uplinks congest on every step and PFC pauses spread into the servers.",
     fix="Add uplinks (or faster ones) until uplink bandwidth matches server bandwidth.",
-    limits="Counts ports in use: access ports down, linked routed ports up.",
+    limits="Counts ports in use: access ports down, routed point-to-point ports up; speeds "
+    "are the plan's (fabric.json) or the port names'.",
 )
 def oversubscribed(f: FabricView) -> Iterator[Hit]:
-    uplinks: dict[str, int] = defaultdict(int)
-    for a, pa, b, pb, _ in _pairs(f):
-        uplinks[a.name] += pa.speed_gbps
-        uplinks[b.name] += pb.speed_gbps
     for name, v in sorted(f.devices.items()):
-        down = sum(p.speed_gbps for p in v.in_use() if p.mode == "access")
-        up = uplinks.get(name, 0)
+        ports = v.in_use()
+        down = sum(p.speed_gbps for p in ports if p.mode == "access")
+        up = sum(
+            p.speed_gbps
+            for p in ports
+            if p.mode == "routed" and p.ipv4 is not None and p.ipv4.network.prefixlen >= 30
+        )
         if down and up and down > up:
             yield Hit(
                 f"{down} Gb/s to servers over {up} Gb/s of uplinks ({down / up:.2f}:1)",
