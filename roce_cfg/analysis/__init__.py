@@ -28,9 +28,9 @@ from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.intent.models import Vendor
 from roce_cfg.intent.yamlsrc import line_of
 from roce_cfg.model.fabric import Fabric
-from roce_cfg.parse import Hints, parse_file
-from roce_cfg.parse.hints import hints_from_fabric, hints_from_plan, load_fabric
-from roce_cfg.parse.text import decode
+from roce_cfg.parse import Hints, Parsed
+from roce_cfg.parse.hints import hints_from_plan, load_fabric
+from roce_cfg.parse.many import parse_many
 from roce_cfg.platforms.profile import load_profile
 
 __all__ = ["Finding", "LintResult", "Options", "lint"]
@@ -93,7 +93,7 @@ def lint(
         intent_view_parts = loaded
     elif fabric is not None:
         planned = load_fabric(fabric)
-        hints = hints_from_fabric(fabric)
+        hints = hints_from_plan(planned)
     if planned is not None:
         cables = {(n.switch, n.port): n.cable_m for n in planned.nics}
         for k in planned.links:
@@ -109,10 +109,11 @@ def lint(
         )
 
     views: dict[str, DeviceView] = {}
-    for n, path in enumerate(files, 1):
+    for n, parsed in enumerate(parse_many(files, vendor, hints, overlay), 1):
         if progress is not None:
             progress(n, len(files))
-        view = _view(path, vendor, hints, overlay, options)
+        view = _view(parsed, overlay, options)
+        path = files[n - 1]
         if view.name in views:
             raise InputError(
                 f"hostname {view.name} also in {views[view.name].file}; one config per switch",
@@ -169,18 +170,10 @@ def _lint_config(path: Path | None, known: set[str]) -> LintConfig:
     return load(default, known) if default.is_file() else LintConfig()
 
 
-def _view(
-    path: Path,
-    vendor: Vendor | None,
-    hints: dict[str, Hints],
-    overlay: Path | None,
-    options: Options,
-) -> DeviceView:
-    parsed = parse_file(path, vendor=vendor, hints=hints, overlay=overlay)
+def _view(parsed: Parsed, overlay: Path | None, options: Options) -> DeviceView:
     profile = load_profile(parsed.config.vendor, overlay)
     model = profile.models[parsed.config.device.model]
-    text = decode(path.read_bytes(), str(path))
-    return DeviceView(parsed, profile, model, text, options)
+    return DeviceView(parsed, profile, model, parsed.text, options)
 
 
 def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView]) -> Finding:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from ipaddress import IPv4Network
+from typing import Any
 
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap
@@ -33,6 +34,8 @@ class DeviceView:
     model: ModelSpec
     text: str
     options: Options
+    # Computed once per device for the rules that share them (headroom needs, BGP neighbours).
+    memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def device(self) -> DeviceConfig:

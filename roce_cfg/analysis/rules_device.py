@@ -283,10 +283,13 @@ def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
     fix="Add the apply command after the edits (H3C: 'buffer apply').",
 )
 def apply_step_missing(v: DeviceView) -> Iterator[Hit]:
+    if not v.profile.lint.apply_steps:
+        return
     lines = [(no, ln.strip()) for no, ln in enumerate(v.text.splitlines(), 1)]
     for step in v.profile.lint.apply_steps:
-        edits = [no for no, ln in lines if re.match(step.edits, ln)]
-        applied = [no for no, ln in lines if re.match(step.apply, ln)]
+        edit_rx, apply_rx = re.compile(step.edits), re.compile(step.apply)
+        edits = [no for no, ln in lines if edit_rx.match(ln)]
+        applied = [no for no, ln in lines if apply_rx.match(ln)]
         if edits and not (applied and max(applied) > max(edits)):
             yield Hit(
                 f"'{lines[edits[-1] - 1][1]}' is not followed by its apply step", line=edits[-1]

@@ -214,7 +214,11 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
 
 
 def _neighbors(v: DeviceView) -> dict[str, int]:
-    return {str(n.address): n.remote_as for n in v.device.bgp.neighbors} if v.device.bgp else {}
+    if "neighbors" not in v.memo:
+        bgp = v.device.bgp
+        v.memo["neighbors"] = {str(n.address): n.remote_as for n in bgp.neighbors} if bgp else {}
+    result: dict[str, int] = v.memo["neighbors"]
+    return result
 
 
 @rule(

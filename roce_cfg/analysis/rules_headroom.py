@@ -29,6 +29,13 @@ class Need:
 
 def needs(v: DeviceView) -> list[Need]:
     """Required headroom of every (PFC port, no-drop priority), with the arithmetic."""
+    if "needs" not in v.memo:
+        v.memo["needs"] = _needs(v)
+    result: list[Need] = v.memo["needs"]
+    return result
+
+
+def _needs(v: DeviceView) -> list[Need]:
     unit = v.profile.unit_bytes(v.profile.headroom_unit_bytes, v.model)
     consts = v.profile.headroom
     out: list[Need] = []

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -106,6 +106,7 @@ class SourceMap:
 class Parsed:
     config: ParsedConfig
     source: SourceMap
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,9 @@ def _patterns(profile: VendorProfile) -> tuple[list[re.Pattern[str]], ...]:
 
 def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: str) -> Vendor:
     """The vendor whose layout and command words the text matches best, or a clear refusal."""
-    text = "\n".join(line.text for line in lines[:4000])
+    # Layout signatures sit at the top (sysname, tags) and the end (return, end): read those.
+    sample = lines if len(lines) <= 500 else lines[:400] + lines[-100:]
+    text = "\n".join(line.text for line in sample)
     scores = sorted(
         (
             (sum(bool(p.search(text)) for p in _patterns(prof)[0]), v)
@@ -202,15 +205,25 @@ def _choose_model(
     return (fits[0] if fits else profile.default_model), "default"
 
 
-def parse_text(
-    text: str,
-    *,
-    file: str = "<text>",
-    vendor: Vendor | None = None,
-    hints: Hints | Mapping[str, Hints] | None = None,
-    overlay: Path | None = None,
-) -> Parsed:
-    """Parse one saved config. ``hints`` is one Hints, or Hints per hostname (fabric.json)."""
+@dataclass
+class Prepared:
+    """A config cleaned, attributed to a vendor and split into blocks, ready for the templates."""
+
+    text: str
+    file: str
+    vendor: Vendor
+    vendor_from: Literal["detected", "given"]
+    profile: VendorProfile
+    namer: Namer
+    source: SourceMap
+    opaque: list[Block]
+    ports: list[Name]
+    feed: str
+
+
+def prepare(
+    text: str, *, file: str = "<text>", vendor: Vendor | None = None, overlay: Path | None = None
+) -> Prepared:
     lines = [ln for ln in clean(text) if not _PROMPT.match(ln.text)]
     if not lines:
         raise InputError("no configuration lines in the file", file=file)
@@ -247,8 +260,35 @@ def parse_text(
                 source.interfaces.setdefault(name.canonical, []).append(
                     Block(Line(child.no, stripped))
                 )
+    text_feed = "\n".join(ln.text.lstrip() for b in feed for ln in b.lines)
+    return Prepared(
+        text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed
+    )
 
-    raw = runner(vendor, overlay).run("\n".join(ln.text.lstrip() for b in feed for ln in b.lines))
+
+def read_templates(prep: Prepared, overlay: Path | None = None) -> dict[str, Any]:
+    """The parse templates' output (plain dicts and lists: cheap to pass between processes)."""
+    return runner(prep.vendor, overlay).run(prep.feed)
+
+
+def parse_text(
+    text: str,
+    *,
+    file: str = "<text>",
+    vendor: Vendor | None = None,
+    hints: Hints | Mapping[str, Hints] | None = None,
+    overlay: Path | None = None,
+) -> Parsed:
+    """Parse one saved config. ``hints`` is one Hints, or Hints per hostname (fabric.json)."""
+    prep = prepare(text, file=file, vendor=vendor, overlay=overlay)
+    return finish(prep, read_templates(prep, overlay), hints)
+
+
+def finish(
+    prep: Prepared, raw: dict[str, Any], hints: Hints | Mapping[str, Hints] | None
+) -> Parsed:
+    """Normalise the templates' output into the model, with notes, opaque blocks, source map."""
+    file, vendor, profile = prep.file, prep.vendor, prep.profile
     if isinstance(hints, Hints) or hints is None:
         hint = hints or Hints()
     else:
@@ -261,8 +301,8 @@ def parse_text(
         (b for b in as_list(raw.get("boards")) if "model" in b), key=lambda b: b.get("slot", 0)
     )
     board = str(boards[0]["model"]) if boards else None
-    model_name, model_from = _choose_model(profile, ports, hint.model, board, file, notes)
-    ctx = Context(profile, model_name, profile.models[model_name], namer, notes)
+    model_name, model_from = _choose_model(profile, prep.ports, hint.model, board, file, notes)
+    ctx = Context(profile, model_name, profile.models[model_name], prep.namer, notes)
     if model_from == "default":
         ctx.notes.append(
             f"model not stated in the config; assumed {model_name} (pass --model to set it)"
@@ -273,12 +313,12 @@ def parse_text(
         raise InputError(
             f"cannot read the {vendor.value} config: {_reason(exc)}", file=file
         ) from None
-    opaque.sort(key=lambda b: b.header.no)
+    opaque = sorted(prep.opaque, key=lambda b: b.header.no)
     config = ParsedConfig(
         source=file,
-        lines=len(text.splitlines()),
+        lines=len(prep.text.splitlines()),
         vendor=vendor,
-        vendor_from=vendor_from,
+        vendor_from=prep.vendor_from,
         model_from=model_from,
         role_from="given" if hint.role else "inferred",
         device=_redacted(device),
@@ -293,7 +333,7 @@ def parse_text(
         ),
         notes=tuple(ctx.notes),
     )
-    return Parsed(config, source)
+    return Parsed(config, prep.source, prep.text)
 
 
 def _reason(exc: Exception) -> str:
@@ -317,11 +357,27 @@ def _check_complete(lines: list[Line], profile: VendorProfile, file: str) -> Non
 
 def _redacted(device: DeviceConfig) -> DeviceConfig:
     """Descriptions are free text; an operator may have pasted a key into one."""
-    ifaces = tuple(
-        i.model_copy(update={"description": redact(i.description)}) if i.description else i
-        for i in device.interfaces
-    )
-    return device.model_copy(update={"interfaces": ifaces})
+    changed = False
+    ifaces = list(device.interfaces)
+    for n, i in enumerate(ifaces):
+        clean = redact(i.description) if i.description else i.description
+        if clean != i.description:
+            ifaces[n] = i.model_copy(update={"description": clean})
+            changed = True
+    return device.model_copy(update={"interfaces": tuple(ifaces)}) if changed else device
+
+
+def read_config(path: Path) -> str:
+    """A config file's text; every way reading it can fail is a one-line InputError."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", file=str(path)) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a config file", file=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    return decode(data, str(path))
 
 
 def parse_file(
@@ -331,14 +387,6 @@ def parse_file(
     hints: Hints | Mapping[str, Hints] | None = None,
     overlay: Path | None = None,
 ) -> Parsed:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a config file", file=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(path)) from None
     return parse_text(
-        decode(data, str(path)), file=str(path), vendor=vendor, hints=hints, overlay=overlay
+        read_config(path), file=str(path), vendor=vendor, hints=hints, overlay=overlay
     )

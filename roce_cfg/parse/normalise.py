@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import Any, Literal
 
@@ -86,9 +87,14 @@ def _ints(text: Any) -> list[int]:
     return out
 
 
+@cache
+def _prefixlen(mask: str) -> int:
+    return IPv4Network(f"0.0.0.0/{mask}").prefixlen
+
+
 def _iface_addr(ip: str, mask: str) -> IPv4Interface:
     try:
-        return IPv4Interface(f"{ip}/{mask}")
+        return IPv4Interface((ip, _prefixlen(mask)))
     except ValueError:
         raise Unreadable(f"'{ip} {mask}' is not an IPv4 address and mask") from None
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from roce_cfg.errors import InputError
 
 _PAGER = re.compile(r"^\s*(?:-{2,}\s*More\s*-{2,}|<--- More --->) ?", re.IGNORECASE)
+_PAGER_ANYWHERE = re.compile(r"-{2,}\s*More\s*-{2,}|<--- More --->", re.IGNORECASE)
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _TERMINAL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|([\b\r])|([^\x1b\b\r]+)|(\x1b)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -49,11 +50,14 @@ def decode(data: bytes, file: str) -> str:
         raise InputError("not UTF-8 or GB18030 text", file=file)
     sample = text[:65536]
     junk = len(_CONTROL.findall(_ANSI.sub("", sample).replace("\b", "")))
-    printable = sum(ch.isprintable() or ch in "\r\n\t" for ch in sample)
-    ascii_share = sum(ch.isascii() for ch in sample) / len(sample)
-    if junk > 8 or printable < 0.9 * len(sample) or ascii_share < 0.8:
-        # Configs are command words and numbers; a few non-ASCII descriptions are fine.
+    if junk > 8:
         raise InputError("binary or garbled file, not a saved running-config", file=file)
+    if not sample.isascii():
+        # Configs are command words and numbers; a few non-ASCII descriptions are fine.
+        ascii_share = sum(ch.isascii() for ch in sample) / len(sample)
+        printable = sum(ch.isprintable() or ch in "\r\n\t" for ch in sample)
+        if printable < 0.9 * len(sample) or ascii_share < 0.8:
+            raise InputError("binary or garbled file, not a saved running-config", file=file)
     return text
 
 
@@ -86,10 +90,20 @@ def _screen(line: str) -> str:
 def clean(text: str) -> list[Line]:
     """Numbered lines without pager residue, control characters, trailing spaces or blanks."""
     lines: list[Line] = []
-    for no, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
-        line = _screen(raw)
+    text = text.replace("\r\n", "\n")
+    terminal = any(c in text for c in "\x1b\b\r")
+    controls = terminal or _CONTROL.search(text) is not None or "\t" in text
+    if not controls and not _PAGER_ANYWHERE.search(text):
+        # The common case, a clean saved file: no per-line repair needed.
+        return [
+            Line(no, line) for no, raw in enumerate(text.split("\n"), 1) if (line := raw.rstrip())
+        ]
+    for no, raw in enumerate(text.split("\n"), 1):
+        line = _screen(raw) if terminal else raw
         line = _PAGER.sub("", line) if "ore" in line else line
-        line = _CONTROL.sub("", line).replace("\t", " ").rstrip()
+        if controls:
+            line = _CONTROL.sub("", line).replace("\t", " ")
+        line = line.rstrip()
         if line:
             lines.append(Line(no, line))
     return lines
