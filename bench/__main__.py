@@ -6,16 +6,18 @@ import argparse
 import platform
 import sys
 
-from bench import parse_bench
+from bench import lint_bench, parse_bench
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    ap.add_argument("stages", nargs="*", default=[], help="stages to run (default: all): parse")
+    ap.add_argument(
+        "stages", nargs="*", default=[], help="stages to run (default: all): parse, lint"
+    )
     ap.add_argument("--repeats", type=int, default=5, help="runs per measurement (median)")
     args = ap.parse_args()
     print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
-    unknown = set(args.stages) - {"parse"}
+    unknown = set(args.stages) - {"parse", "lint"}
     if unknown:
         ap.error(f"unknown stage(s): {', '.join(sorted(unknown))}")
     if not args.stages or "parse" in args.stages:
@@ -28,6 +30,15 @@ def main() -> None:
                 f"| {r.lines_per_s:,.0f} | {r.peak_mb:.1f} |"
             )
         sys.stdout.flush()
+    if not args.stages or "lint" in args.stages:
+        row = lint_bench.run(min(args.repeats, 3))
+        print()
+        print("| stage | configs | config lines | seconds (median) | configs/s | lines/s |")
+        print("|---|---:|---:|---:|---:|---:|")
+        print(
+            f"| lint (fabric-wide) | {row.configs} | {row.lines:,} | {row.seconds:.2f} "
+            f"| {row.configs / row.seconds:.0f} | {row.lines / row.seconds:,.0f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -209,3 +209,9 @@ def test_verbose_shows_the_headroom_arithmetic(broken: Path) -> None:
     assert "peer response 905 pause quanta" not in result.stdout  # 200G port: 453 quanta
     assert "peer response 453 pause quanta: 28992 B" in result.stdout
     assert "required: 58928 B" in result.stdout
+
+
+def test_docs_list_every_rule() -> None:
+    doc = (ROOT / "docs/lint.md").read_text()
+    for r in rules():
+        assert f"| {r.id} | {r.name} | {r.severity} |" in doc, r.id
