@@ -6,7 +6,7 @@ import argparse
 import platform
 import sys
 
-from bench import lint_bench, parse_bench
+from bench import deadlock_bench, lint_bench, parse_bench
 
 
 def main() -> None:
@@ -17,7 +17,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5, help="runs per measurement (median)")
     args = ap.parse_args()
     print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
-    unknown = set(args.stages) - {"parse", "lint"}
+    unknown = set(args.stages) - {"parse", "lint", "deadlock"}
     if unknown:
         ap.error(f"unknown stage(s): {', '.join(sorted(unknown))}")
     if not args.stages or "parse" in args.stages:
@@ -39,6 +39,16 @@ def main() -> None:
             f"| lint (fabric-wide) | {row.configs} | {row.lines:,} | {row.seconds:.2f} "
             f"| {row.configs / row.seconds:.0f} | {row.lines / row.seconds:,.0f} |"
         )
+
+    if not args.stages or "deadlock" in args.stages:
+        print()
+        print("| stage | fabric | switches | links | scenarios | seconds | scenarios/s | cycles |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for r in deadlock_bench.run():
+            print(
+                f"| deadlock {r.what} | {r.fabric} | {r.switches} | {r.links:,} | "
+                f"{r.scenarios:,} | {r.seconds:.1f} | {r.scenarios / r.seconds:,.0f} | {r.cycles} |"
+            )
 
 
 if __name__ == "__main__":

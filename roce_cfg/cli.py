@@ -16,12 +16,18 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from roce_cfg.analysis import Finding, LintResult, Options, lint, report
+from roce_cfg.analysis import Finding, LintResult, Options, lint
+from roce_cfg.analysis import report as report_fmt
 from roce_cfg.analysis.registry import rules
+from roce_cfg.deadlock import load as load_deadlock_source
+from roce_cfg.deadlock import picture
+from roce_cfg.deadlock.analyse import Report as DeadlockReport
+from roce_cfg.deadlock.run import Plan as DeadlockPlan
+from roce_cfg.deadlock.run import run as run_deadlock
 from roce_cfg.errors import IntentErrors, RoceCfgError
 from roce_cfg.generate import Generated, generate
 from roce_cfg.intent.models import Intent, Vendor
-from roce_cfg.output import write_all
+from roce_cfg.output import write_all, write_file
 from roce_cfg.parse import FORMAT as PARSE_FORMAT
 from roce_cfg.parse import Hints, ParsedConfig, parse_file
 from roce_cfg.parse.hints import hints_from_fabric
@@ -244,10 +250,15 @@ def lint_cmd(
         Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
     ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show the arithmetic.")] = False,
+    deadlock: Annotated[
+        bool, typer.Option("--deadlock", help="Also look for deadlock cycles (RC501).")
+    ] = False,
     vendor_dir: VendorDir = None,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
-    options = Options(cable_default_m=cable_length, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp)
+    options = Options(
+        cable_default_m=cable_length, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock
+    )
     with _progress("linting") as tick:
         try:
             result = lint(
@@ -263,11 +274,11 @@ def lint_cmd(
         except RoceCfgError as exc:
             _fail(exc)
     if fmt == "json":
-        sys.stdout.write(report.to_json(result))
+        sys.stdout.write(report_fmt.to_json(result))
     elif fmt == "sarif":
-        sys.stdout.write(report.to_sarif(result, rules(), Path.cwd()))
+        sys.stdout.write(report_fmt.to_sarif(result, rules(), Path.cwd()))
     elif fmt == "junit":
-        sys.stdout.write(report.to_junit(result))
+        sys.stdout.write(report_fmt.to_junit(result))
     else:
         _lint_text(result, verbose)
     if result.failing(fail_on):
@@ -305,6 +316,105 @@ def _lint_text(result: LintResult, verbose: bool) -> None:
         f" ({c['suppressed']} suppressed) in {len(result.devices)} configs",
         markup=False,
     )
+
+
+@app.command("deadlock")
+def deadlock_cmd(
+    source: Annotated[
+        Path,
+        typer.Argument(help="An intent, a fabric.json beside its configs, or a config folder."),
+    ],
+    fail_links: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-links",
+            help="'all-single' (every link, one at a time) or links that fail together: "
+            "'leaf-1:HundredGigE1/0/25,leaf-2:spine-2'.",
+        ),
+    ] = None,
+    fail_devices: Annotated[
+        str | None, typer.Option("--fail-devices", help="Switches that fail together: 'spine-1'.")
+    ] = None,
+    max_failures: Annotated[
+        int, typer.Option("--max-failures", min=1, max=2, help="2: every pair of links.")
+    ] = 1,
+    samples: Annotated[
+        int, typer.Option("--samples", min=1, help="Pairs to sample when there are more.")
+    ] = 2000,
+    roce_dscp: Annotated[int, typer.Option("--roce-dscp", min=0, max=63)] = 26,
+    fmt: Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")] = "text",
+    vendor: Annotated[
+        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
+    ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Why each hop exists.")] = False,
+    svg_file: Annotated[
+        Path | None, typer.Option("--svg", help="Draw the fabric and the first cycle (SVG).")
+    ] = None,
+    html_file: Annotated[
+        Path | None, typer.Option("--html", help="One self-contained HTML page with the picture.")
+    ] = None,
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
+    plan = DeadlockPlan(
+        fail_links=fail_links,
+        fail_devices=tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip()),
+        max_failures=max_failures,
+        samples=samples,
+    )
+    try:
+        src = load_deadlock_source(
+            source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
+        )
+        report, result = run_deadlock(src, plan)
+        pictures = {}
+        if svg_file is not None:
+            pictures[svg_file] = picture.svg(report)
+        if html_file is not None:
+            pictures[html_file] = picture.html(report)
+        for target, text in pictures.items():
+            write_file(target, text)
+    except RoceCfgError as exc:
+        _fail(exc)
+    if fmt == "json":
+        sys.stdout.write(report_fmt.to_json(result))
+    elif fmt == "sarif":
+        sys.stdout.write(report_fmt.to_sarif(result, rules(), Path.cwd()))
+    elif fmt == "junit":
+        sys.stdout.write(report_fmt.to_junit(result))
+    else:
+        _deadlock_text(report, verbose)
+    if result.failing("error"):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
+    net = report.net
+    failures = report.scenarios - 1
+    with_failures = f" and {failures} with failures" if failures else ""
+    out.print(
+        f"{len(net.names)} switches, {len(net.links)} links; checked {report.scenarios} "
+        f"scenario{'s' if report.scenarios != 1 else ''} (the healthy fabric{with_failures})",
+        markup=False,
+    )
+    groups = [("healthy fabric", report.baseline)] + [
+        (f"after {report.scenario_name(sc)}", cycles) for sc, cycles in report.opened.items()
+    ]
+    total = 0
+    for title, cycles in groups:
+        if not cycles:
+            continue
+        out.print(f"[bold red]{len(cycles)} deadlock cycle(s)[/bold red] {title}:")
+        for c in cycles:
+            total += 1
+            out.print(f"  {report.chain(c)}", markup=False)
+            if verbose:
+                for node, cause in zip(c.nodes, c.causes, strict=True):
+                    out.print(f"      {report.node_name(node)}: {cause}", markup=False)
+    if total == 0:
+        out.print("no deadlock cycle", markup=False)
+    else:
+        out.print(f"{total} cycle(s); exit 1", markup=False)
 
 
 @app.command("rules")

@@ -36,3 +36,17 @@ def write_all(target: Path, files: dict[str, str]) -> None:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def write_file(target: Path, text: str) -> None:
+    """Write one file atomically: a temporary file beside it, renamed over it."""
+    if target.is_dir():
+        raise InputError("is a directory, expected a file name", file=str(target))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None

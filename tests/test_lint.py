@@ -46,7 +46,8 @@ def test_every_rule_has_a_trigger_and_a_near_miss() -> None:
             triggered.add(rule_id)
         if "near-miss" in case.stem and rule_id not in fired:
             missed.add(rule_id)
-    data_rules = {r.id for r in rules()} - {"RC401"}  # RC401 reads the intent: tested below
+    # RC401 reads the intent (tested below); RC5xx are the deadlock analyser's (test_deadlock).
+    data_rules = {r.id for r in rules() if not r.id.startswith("RC5")} - {"RC401"}
     assert data_rules - triggered == set()
     assert data_rules - missed == set()
 

@@ -21,6 +21,7 @@ class Options:
     cable_default_m: float = 100.0
     roce_dscp: int = 26
     cnp_dscp: int = 48
+    deadlock: bool = False  # also run the deadlock analysis of the healthy fabric (RC501)
     # rail VLAN -> the switches the plan puts it on (fabric.json / intent)
     vlan_switches: dict[int, frozenset[str]] = field(default_factory=dict)
     # (device, port) -> cable length in metres, from fabric.json or the intent

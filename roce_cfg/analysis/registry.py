@@ -67,5 +67,6 @@ def rule(
 def rules() -> list[Rule]:
     # Importing the rule modules fills the registry.
     from roce_cfg.analysis import rules_device, rules_fabric, rules_headroom, rules_intent  # noqa: F401
+    from roce_cfg.deadlock import findings  # noqa: F401
 
     return [RULES[k] for k in sorted(RULES)]

@@ -1,0 +1,81 @@
+"""PFC deadlock analysis: from an intent, a fabric.json beside its configs, or a folder of
+running-configs to the buffer dependency graph, its cycles, and the failures that open them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from ipaddress import IPv4Network
+from pathlib import Path
+
+from roce_cfg.analysis import config_files
+from roce_cfg.errors import InputError
+from roce_cfg.generate import plan
+from roce_cfg.intent.loader import load_intent
+from roce_cfg.intent.models import Vendor
+from roce_cfg.model.device import DeviceConfig
+from roce_cfg.parse import Parsed
+from roce_cfg.parse.hints import hints_from_plan, load_fabric
+from roce_cfg.parse.many import parse_many
+
+LinkSpec = tuple[str, str, str, str]
+
+
+@dataclass
+class Source:
+    devices: list[DeviceConfig]
+    links: list[LinkSpec]
+    dscp: int
+    files: dict[str, str]  # hostname -> config file (empty for an intent)
+    origin: str
+    parsed: dict[str, Parsed] = field(default_factory=dict)  # for line numbers in findings
+
+
+def load(
+    path: Path, *, dscp: int = 26, vendor: Vendor | None = None, overlay: Path | None = None
+) -> Source:
+    if path.is_file() and path.suffix in (".yaml", ".yml"):
+        loaded = load_intent(path)
+        fabric, _ = plan(loaded, overlay)
+        links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in fabric.links]
+        return Source(list(fabric.devices), links, loaded.intent.lossless.roce.dscp, {}, str(path))
+    files, fabric_json = config_files([path.parent if path.name == "fabric.json" else path])
+    if not files:
+        raise InputError("no intent, fabric.json or config files to analyse", file=str(path))
+    planned = load_fabric(fabric_json) if fabric_json else None
+    hints = hints_from_plan(planned) if planned else None
+    parsed = list(parse_many(files, vendor, hints, overlay))
+    devices = [p.config.device for p in parsed]
+    names = [d.hostname for d in devices]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise InputError(f"two configs for {dup}; one per switch", file=str(path))
+    if planned is not None:
+        links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in planned.links]
+    else:
+        links = infer_links(devices)
+    files_by_host = {p.config.device.hostname: p.config.source for p in parsed}
+    by_host = {p.config.device.hostname: p for p in parsed}
+    return Source(devices, links, dscp, files_by_host, str(path), by_host)
+
+
+def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:
+    """Links from /30-/31 subnets shared by two switches, and from descriptions naming the far
+    end as 'host:port' (layer 2 links have no addresses)."""
+    by_net: dict[IPv4Network, list[tuple[str, str]]] = {}
+    ports = {(d.hostname, i.name) for d in devices for i in d.interfaces if not i.shutdown}
+    found: set[tuple[tuple[str, str], tuple[str, str]]] = set()
+    for d in devices:
+        for i in d.interfaces:
+            if i.shutdown:
+                continue
+            if i.ipv4 is not None and i.ipv4.network.prefixlen >= 30:
+                by_net.setdefault(i.ipv4.network, []).append((d.hostname, i.name))
+            host, _, port = i.description.partition(":")
+            if port and (host, port) in ports and host != d.hostname:
+                a, b = sorted([(d.hostname, i.name), (host, port)])
+                found.add((a, b))
+    for ends in by_net.values():
+        if len(ends) == 2:
+            a, b = sorted(ends)
+            found.add((a, b))
+    return [(a[0], a[1], b[0], b[1]) for a, b in sorted(found)]

@@ -1,0 +1,230 @@
+"""Deadlock analysis: the buffer dependency graph per failure scenario and its cycles."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from ipaddress import IPv4Network
+from itertools import combinations
+
+from roce_cfg.deadlock.cycles import sccs, witness
+from roce_cfg.deadlock.net import Network
+from roce_cfg.deadlock.routing import Edge, Node, State, baseline, fail, restore
+from roce_cfg.parse.many import workers
+
+
+@dataclass(frozen=True)
+class Cycle:
+    nodes: tuple[Node, ...]  # witness cycle, in order
+    causes: tuple[str, ...]  # why each edge exists
+    scenario: tuple[int, ...]  # failed links
+
+    def key(self) -> frozenset[Node]:
+        return frozenset(self.nodes)
+
+
+@dataclass
+class Report:
+    net: Network
+    scenarios: int = 0
+    baseline: list[Cycle] = field(default_factory=list)
+    # scenario (failed link ids) -> cycles it opens that the healthy fabric does not have
+    opened: dict[tuple[int, ...], list[Cycle]] = field(default_factory=dict)
+
+    def node_name(self, node: Node) -> str:
+        s, lid = node
+        far = self.net.links[lid].far(s)
+        return f"{self.net.names[s]}[{self.net.names[far]}]"
+
+    def chain(self, cycle: Cycle) -> str:
+        names = [self.node_name(n) for n in cycle.nodes]
+        return " -> ".join([*names, names[0]])
+
+    def scenario_name(self, links: Iterable[int]) -> str:
+        parts = [self.net.links[lid].name(self.net.names) for lid in links]
+        return ", ".join(parts) if parts else "no failure"
+
+
+def _extra(st: State) -> dict[Node, set[Node]]:
+    """Edges routing by BGP does not explain: static routes and flooding within VLANs."""
+    net = st.net
+    extra: dict[Node, set[Node]] = {}
+    if not any(net.statics) and not any(net.vlan_links):
+        return extra  # the usual routed fabric: nothing beyond BGP
+    for s, statics in enumerate(net.statics):
+        for r in statics:
+            if r.link in st.failed:
+                continue
+            # Who sends traffic for this prefix to s: neighbours whose own static, else BGP
+            # route towards the prefix's origin, points at s.
+            for w in net.adj[s]:
+                if s in _towards(st, w, r.prefix):
+                    for lin in st.up_links(s, w):
+                        extra.setdefault((s, lin), set()).add((r.via, r.link))
+    for s, vlans in enumerate(net.vlan_links):
+        for links in vlans.values():
+            up = [lid for lid in links if lid not in st.failed]
+            for l_in in up:
+                for l_out in up:
+                    if l_in != l_out:
+                        extra.setdefault((s, l_in), set()).add((net.links[l_out].far(s), l_out))
+    prio = net.prio
+    return {
+        u: {v for v in vs if prio.get(v) is not None}
+        for u, vs in extra.items()
+        if prio.get(u) is not None
+    }
+
+
+def _towards(st: State, w: int, prefix: IPv4Network) -> set[int]:
+    net = st.net
+    best = -1
+    hops: set[int] = set()
+    for r in net.statics[w]:
+        if r.link not in st.failed and prefix.subnet_of(r.prefix) and r.prefix.prefixlen > best:
+            best, hops = r.prefix.prefixlen, {r.via}
+    for d, table in st.routes.items():
+        for p in net.originated[d]:
+            if prefix.subnet_of(p) and p.prefixlen > best and (route := table.get(w)):
+                best, hops = p.prefixlen, set(route.nh)
+    return hops
+
+
+def _cause(st: State, u: Node, v: Node, extra: dict[Node, set[Node]]) -> str:
+    net = st.net
+    x, lin = u
+    w = net.links[lin].far(x)
+    y = v[0]
+    for r in net.statics[x]:
+        if (r.via, r.link) == v and r.link not in st.failed:
+            return f"static route {r.prefix} at {net.names[x]} via {net.names[y]}"
+    for vlan, links in net.vlan_links[x].items():
+        if lin in links and v[1] in links:
+            return f"flooding in VLAN {vlan} at {net.names[x]}"
+    for d in sorted(st.routes):
+        if v in st.outs[d].get(x, ()) and lin in st.ins[d].get(x, ()):
+            prefixes = ", ".join(str(p) for p in net.originated[d])
+            roles = [net.devices[i].role for i in (w, x, y)]
+            kind = "valley route" if roles == ["spine", "leaf", "spine"] else "route"
+            return f"{kind} to {net.names[d]} ({prefixes}) at {net.names[x]}"
+    return "edge of unknown origin" if u not in extra else "static or flooding edge"
+
+
+def _find(
+    st: State,
+    starts: Iterable[Node],
+    scenario: tuple[int, ...],
+    new: set[Edge],
+    extra: dict[Node, set[Node]] | None = None,
+) -> list[Cycle]:
+    extra = _extra(st) if extra is None else extra
+
+    def succ(n: Node) -> Iterator[Node]:
+        for v in st.edges.get(n, {}):
+            if st.alive(v):
+                yield v
+        yield from extra.get(n, ())
+
+    cycles: list[Cycle] = []
+    for comp in sccs(sorted(n for n in starts if st.alive(n)), succ):
+        members = set(comp)
+        # Prefer a start on a new edge so the witness shows what the failure added.
+        start = next((u for u, v in sorted(new) if u in members and v in members), comp[0])
+        nodes = witness(members, start, succ)
+        causes = tuple(
+            _cause(st, nodes[i], nodes[(i + 1) % len(nodes)], extra) for i in range(len(nodes))
+        )
+        cycles.append(Cycle(tuple(nodes), causes, scenario))
+    return cycles
+
+
+PARALLEL_FROM = 256
+_shared: tuple[State, list[Cycle], set[Edge]] | None = None
+
+
+def _check(
+    st: State, scenario: tuple[int, ...], known: set[frozenset[Node]], base_extra: set[Edge]
+) -> list[Cycle]:
+    fail(st, list(scenario))
+    try:
+        extra = _extra(st)
+        new = set(st.added) | ({(u, v) for u, vs in extra.items() for v in vs} - base_extra)
+        new = {
+            (u, v)
+            for u, v in new
+            if st.alive(u) and st.alive(v) and (v in st.edges.get(u, {}) or v in extra.get(u, ()))
+        }
+        if not new:
+            return []
+        found = _find(st, {v for _, v in new}, scenario, new, extra)
+        return [c for c in found if c.key() not in known]
+    finally:
+        restore(st, list(scenario))
+
+
+def _work(chunk: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[Cycle]]]:
+    assert _shared is not None
+    st, base, base_extra = _shared
+    known = {c.key() for c in base}
+    out = []
+    for scenario in chunk:
+        found = _check(st, scenario, known, base_extra)
+        if found:
+            out.append((scenario, found))
+    return out
+
+
+def analyse(net: Network, scenarios: Iterable[tuple[int, ...]]) -> Report:
+    """Cycles of the healthy fabric, and for each failure scenario the cycles it opens.
+
+    Many scenarios are split over worker processes forked after the baseline is built (the
+    routing state is shared copy-on-write); each worker rolls its scenarios back one by one."""
+    global _shared
+    st = baseline(net)
+    report = Report(net)
+    report.baseline = _find(st, set(st.edges) | set(_extra(st)), (), set())
+    base_extra = {(u, v) for u, vs in _extra(st).items() for v in vs}
+    todo = [sc for sc in scenarios if sc]
+    report.scenarios = len(todo) + 1
+    n = workers()
+    if n > 1 and len(todo) >= PARALLEL_FROM and "fork" in mp.get_all_start_methods():
+        _shared = (st, report.baseline, base_extra)
+        try:
+            chunks = [todo[i :: n * 8] for i in range(n * 8)]
+            with mp.get_context("fork").Pool(n) as pool:
+                for part in pool.imap(_work, chunks):
+                    report.opened.update(part)
+        finally:
+            _shared = None
+        report.opened = dict(sorted(report.opened.items()))
+        return report
+    known = {c.key() for c in report.baseline}
+    for scenario in todo:
+        found = _check(st, scenario, known, base_extra)
+        if found:
+            report.opened[scenario] = found
+    return report
+
+
+def single_failures(net: Network) -> list[tuple[int, ...]]:
+    return [(lid,) for lid in range(len(net.links))]
+
+
+def device_failures(net: Network, names: list[str]) -> tuple[int, ...]:
+    ids = {net.index(n) for n in names}
+    return tuple(ln.id for ln in net.links if ln.a in ids or ln.b in ids)
+
+
+def pair_failures(net: Network, samples: int, seed: int = 1) -> list[tuple[int, ...]]:
+    """Every pair of link failures, or a fixed-seed sample of them for large fabrics."""
+    total = len(net.links) * (len(net.links) - 1) // 2
+    if total <= samples:
+        return [tuple(p) for p in combinations(range(len(net.links)), 2)]
+    rnd = random.Random(seed)
+    picked: set[tuple[int, int]] = set()
+    while len(picked) < samples:
+        a, b = sorted(rnd.sample(range(len(net.links)), 2))
+        picked.add((a, b))
+    return sorted(picked)

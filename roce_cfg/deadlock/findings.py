@@ -1,0 +1,80 @@
+"""Deadlock cycles as findings: the same registry, formats and exit codes as the linter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from roce_cfg.analysis.context import FabricView
+from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.deadlock.analyse import Cycle, Report, analyse
+from roce_cfg.deadlock.net import build
+
+RATIONALE = (
+    "PFC pauses an upstream buffer when a downstream one fills. If lossless buffers wait on "
+    "each other in a cycle, every one of them can be paused at once and none drains: the "
+    "lossless class stops on every switch of the cycle until the watchdog drops traffic. "
+    "Up-down routing in a Clos cannot form such a cycle; valley routes after failures, "
+    "routing loops and flooding in a stretched VLAN can."
+)
+
+
+def hits(report: Report, cycles: list[Cycle], scenario: str | None) -> Iterator[Hit]:
+    net = report.net
+    for c in cycles:
+        s, lid = c.nodes[0]
+        far = net.links[lid].far(s)
+        nxt = c.nodes[1 % len(c.nodes)]
+        head = f"after {scenario}: " if scenario else ""
+        yield Hit(
+            f"{head}PFC deadlock cycle {report.chain(c)}",
+            device=net.names[s],
+            port=net.links[lid].port_at(s),
+            related_device=net.names[nxt[0]],
+            related_port=net.links[nxt[1]].port_at(nxt[0]),
+            detail=tuple(
+                f"{report.node_name(n)} (port {net.links[n[1]].port_at(n[0])}, from "
+                f"{net.names[far if i == 0 else net.links[n[1]].far(n[0])]}): {cause}"
+                for i, (n, cause) in enumerate(zip(c.nodes, c.causes, strict=True))
+            ),
+        )
+
+
+@rule(
+    "RC501",
+    "pfc-deadlock-cycle",
+    "error",
+    "fabric",
+    summary="The lossless buffer dependency graph of the healthy fabric has a cycle.",
+    rationale=RATIONALE,
+    fix="Remove the route, static route or stretched VLAN that makes traffic turn back (see "
+    "the cause of each hop), or make that hop lossy for the class.",
+    limits="Run by 'roce-cfg deadlock' and by 'roce-cfg lint --deadlock'. Routing is "
+    "simulated: eBGP shortest AS path with loop prevention and ECMP, static "
+    "routes to linked switches, flooding within VLANs on switch-to-switch access ports; "
+    "traffic is assumed all-to-all between server subnets. Route maps, local preference, "
+    "allowas-in and PBR are not modelled.",
+)
+def deadlock_now(f: FabricView) -> Iterator[Hit]:
+    if not f.options.deadlock:
+        return  # opt-in for lint (--deadlock); 'roce-cfg deadlock' always runs it
+    devices = [v.device for v in f.devices.values()]
+    links = [(k.a.device, k.a.port, k.b.device, k.b.port) for k in f.links]
+    report = analyse(build(devices, links, f.options.roce_dscp), [()])
+    yield from hits(report, report.baseline, None)
+
+
+@rule(
+    "RC502",
+    "failure-opens-deadlock",
+    "error",
+    "fabric",
+    summary="A link or switch failure makes routing form a PFC deadlock cycle.",
+    rationale=RATIONALE + " Failures are when deadlocks happen: the fabric is fine until "
+    "links go down and BGP reroutes through valleys.",
+    fix="Use one ASN for all spines of a tier (AS-path loop prevention then rejects valley "
+    "routes), or filter routes so a leaf never re-advertises spine-learned routes upwards.",
+    limits="Reported by 'roce-cfg deadlock --fail-links/--fail-devices'; same routing model as "
+    "RC501.",
+)
+def deadlock_after_failure(f: FabricView) -> Iterator[Hit]:
+    return iter(())  # scenarios are the deadlock command's; lint checks the healthy fabric

@@ -1,0 +1,157 @@
+"""The fabric as the deadlock analysis sees it: switches, directed link ends, BGP, lossless ports.
+
+Built from vendor-neutral DeviceConfigs and the links between them; integer ids throughout
+because the analysis touches every (switch, destination) pair for every failure scenario.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from ipaddress import IPv4Address, IPv4Network
+
+from roce_cfg.model.device import DeviceConfig, Interface
+
+
+@dataclass(frozen=True)
+class Link:
+    id: int
+    a: int
+    a_port: str
+    b: int
+    b_port: str
+
+    def far(self, s: int) -> int:
+        return self.b if s == self.a else self.a
+
+    def port_at(self, s: int) -> str:
+        return self.a_port if s == self.a else self.b_port
+
+    def name(self, names: list[str]) -> str:
+        return f"{names[self.a]}:{self.a_port}<->{names[self.b]}:{self.b_port}"
+
+
+@dataclass(frozen=True)
+class Static:
+    prefix: IPv4Network
+    via: int  # neighbour switch id
+    link: int
+
+
+@dataclass
+class Network:
+    names: list[str]
+    devices: list[DeviceConfig]
+    links: list[Link]
+    asn: list[int | None]
+    router_id: list[int]
+    max_paths: list[int]
+    # per switch: neighbour -> ids of the links to it (parallel links are ECMP members)
+    adj: list[dict[int, list[int]]] = field(default_factory=list)
+    # per switch: neighbour -> its (neighbour, link) out-edges, prebuilt for fast unions
+    pairs: list[dict[int, frozenset[tuple[int, int]]]] = field(default_factory=list)
+    all_outs: list[frozenset[tuple[int, int]]] = field(default_factory=list)
+    # per switch: BGP neighbours it has a session with over a link (remote-as agreeing)
+    sessions: list[set[int]] = field(default_factory=list)
+    # prefixes each switch originates into BGP, and where hosts sit (delivered locally)
+    # host subnets (where RoCE traffic starts and ends) each switch originates into BGP
+    originated: list[list[IPv4Network]] = field(default_factory=list)
+    hosts: list[bool] = field(default_factory=list)  # servers attached: RoCE traffic starts here
+    statics: list[list[Static]] = field(default_factory=list)
+    # (switch, link) -> the lossless priority a packet of the analysed DSCP has on that ingress
+    # port, or None when that hop is lossy (the dependency ends there)
+    prio: dict[tuple[int, int], int | None] = field(default_factory=dict)
+    lossless: frozenset[tuple[int, int]] = frozenset()  # the nodes of the dependency graph
+    # switch -> vlan -> links whose port on this switch is an access port in that VLAN
+    vlan_links: list[dict[int, list[int]]] = field(default_factory=list)
+
+    def index(self, name: str) -> int:
+        return self.names.index(name)
+
+
+def _port(device: DeviceConfig, name: str) -> Interface | None:
+    return next((i for i in device.interfaces if i.name == name), None)
+
+
+def _priority(device: DeviceConfig, dscp: int) -> int:
+    for m in device.qos.dscp_map:
+        if m.dscp == dscp:
+            return m.priority
+    return dscp >> 3
+
+
+def build(
+    devices: list[DeviceConfig], links: list[tuple[str, str, str, str]], dscp: int
+) -> Network:
+    """``links`` are (device, port, device, port); ``dscp`` is the lossless class analysed."""
+    names = [d.hostname for d in devices]
+    idx = {n: i for i, n in enumerate(names)}
+    net = Network(
+        names=names,
+        devices=devices,
+        links=[],
+        asn=[d.bgp.asn if d.bgp else None for d in devices],
+        router_id=[int(d.bgp.router_id) if d.bgp else i for i, d in enumerate(devices)],
+        max_paths=[d.bgp.max_paths if d.bgp else 1 for d in devices],
+    )
+    net.adj = [{} for _ in devices]
+    net.sessions = [set() for _ in devices]
+    net.vlan_links = [{} for _ in devices]
+    addr_owner: dict[IPv4Address, int] = {}
+    for i, d in enumerate(devices):
+        for p in d.interfaces:
+            if p.ipv4 is not None:
+                addr_owner[p.ipv4.ip] = i
+    for a_name, a_port, b_name, b_port in links:
+        if a_name not in idx or b_name not in idx:
+            continue
+        a, b = idx[a_name], idx[b_name]
+        pa, pb = _port(devices[a], a_port), _port(devices[b], b_port)
+        if pa is None or pb is None or pa.shutdown or pb.shutdown:
+            continue
+        link = Link(len(net.links), a, a_port, b, b_port)
+        net.links.append(link)
+        net.adj[a].setdefault(b, []).append(link.id)
+        net.adj[b].setdefault(a, []).append(link.id)
+        for s, port in ((a, pa), (b, pb)):
+            prio = _priority(devices[s], dscp)
+            lossless = port.qos.pfc and prio in port.qos.no_drop
+            net.prio[(s, link.id)] = prio if lossless else None
+            if port.mode == "access" and port.access_vlan is not None:
+                net.vlan_links[s].setdefault(port.access_vlan, []).append(link.id)
+        _session(net, devices, link, pa, pb)
+    net.lossless = frozenset(node for node, p in net.prio.items() if p is not None)
+    net.pairs = [
+        {n: frozenset((n, lid) for lid in lids) for n, lids in nbrs.items()} for nbrs in net.adj
+    ]
+    net.all_outs = [frozenset().union(*p.values()) for p in net.pairs]
+    for i, d in enumerate(devices):
+        # Only subnets with servers behind them carry RoCE; loopbacks carry control traffic.
+        hosts = [svi.ipv4.network for svi in d.vlan_interfaces]
+        networks = list(d.bgp.networks) if d.bgp else []
+        net.originated.append([n for n in networks if any(n.overlaps(h) for h in hosts)])
+        net.hosts.append(any(i.mode == "access" and not i.shutdown for i in d.interfaces))
+        statics = []
+        for r in d.static_routes:
+            owner = addr_owner.get(r.next_hop)
+            if owner is None or owner not in net.adj[i]:
+                continue  # next hop is not a directly linked switch: not fabric forwarding
+            for lid in net.adj[i][owner]:
+                far = _port(devices[owner], net.links[lid].port_at(owner))
+                if far is not None and far.ipv4 is not None and far.ipv4.ip == r.next_hop:
+                    statics.append(Static(r.prefix, owner, lid))
+        net.statics.append(statics)
+    return net
+
+
+def _session(
+    net: Network, devices: list[DeviceConfig], link: Link, pa: Interface, pb: Interface
+) -> None:
+    """eBGP over the link when each side names the other's address with the right remote-as."""
+    da, db = devices[link.a], devices[link.b]
+    if da.bgp is None or db.bgp is None or pa.ipv4 is None or pb.ipv4 is None:
+        return
+    a_sees = any(n.address == pb.ipv4.ip and n.remote_as == db.bgp.asn for n in da.bgp.neighbors)
+    b_sees = any(n.address == pa.ipv4.ip and n.remote_as == da.bgp.asn for n in db.bgp.neighbors)
+    if a_sees and b_sees:
+        net.sessions[link.a].add(link.b)
+        net.sessions[link.b].add(link.a)

@@ -1,0 +1,253 @@
+"""PFC deadlock analysis: the fixtures of the design notes, routing properties, reports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from roce_cfg.deadlock import load
+from roce_cfg.deadlock.analyse import analyse, single_failures
+from roce_cfg.deadlock.net import build
+from roce_cfg.deadlock.routing import baseline, fail, restore
+from roce_cfg.deadlock.run import Plan, run
+from roce_cfg.design import design
+from roce_cfg.generate import generate
+from roce_cfg.intent.models import Intent
+from roce_cfg.output import write_all
+from roce_cfg.platforms.profile import load_profile
+from tests.helpers import ROOT
+from tests.helpers import run as cli
+
+HERE = ROOT / "tests/deadlock"
+CASES = yaml.safe_load((HERE / "expected.yaml").read_text())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
+def test_fixture(case: dict[str, Any]) -> None:
+    result = cli("deadlock", str(HERE / case["source"]), *case["args"], "--format", "json")
+    assert result.exit_code == case["exit"], result.output
+    doc = json.loads(result.stdout)
+    chains = [f["message"].split("PFC deadlock cycle ", 1)[1] for f in doc["findings"]]
+    assert sorted(chains) == sorted(case["cycles"])
+    text = cli("deadlock", str(HERE / case["source"]), *case["args"])
+    assert f"checked {case['scenarios']} scenario" in text.stdout
+
+
+def test_valley_cycle_findings_name_the_failure_and_every_hop() -> None:
+    result = cli(
+        "deadlock",
+        str(HERE / "valley-per-spine-asn.yaml"),
+        "--fail-links",
+        "leaf-1:spine-1,leaf-2:spine-2",
+        "--format",
+        "json",
+    )
+    findings = json.loads(result.stdout)["findings"]
+    assert {f["rule"] for f in findings} == {"RC502"}
+    first = findings[0]
+    assert first["message"].startswith("after leaf-1:")
+    assert len(first["detail"]) == 4
+    assert sum("valley route" in d for d in first["detail"]) == 2
+
+
+def test_a_priority_remap_on_the_bounce_breaks_the_cycle(tmp_path: Path) -> None:
+    generated = generate(HERE / "valley-per-spine-asn.yaml")
+    files = {f"{h}.cfg": t for h, t in generated.configs.items()}
+    files["fabric.json"] = generated.fabric.model_dump_json(exclude={"devices"})
+    # leaf-3 puts RoCE in priority 4, lossy on its ports: the bounce through it drops, not waits.
+    files["leaf-3.cfg"] = files["leaf-3.cfg"].replace(" import 26 export 3", " import 26 export 4")
+    write_all(tmp_path / "pod", files)
+    args = ["--fail-links", "leaf-1:spine-1,leaf-2:spine-2"]
+    assert cli("deadlock", str(tmp_path / "pod"), *args).exit_code == 0
+    files["leaf-3.cfg"] = generated.configs["leaf-3"]
+    shutil.rmtree(tmp_path / "pod")
+    write_all(tmp_path / "pod", files)
+    assert cli("deadlock", str(tmp_path / "pod"), *args).exit_code == 1
+
+
+def test_acceptance_pod_checks_every_single_failure() -> None:
+    pod = ROOT.parent / "shared/acceptance/pod-small.yaml"
+    if not pod.exists():
+        pytest.skip("../shared is not beside this checkout")
+    result = cli("deadlock", str(pod), "--fail-links", "all-single")
+    assert result.exit_code == 0
+    assert "checked 65 scenarios" in result.stdout and "no deadlock cycle" in result.stdout
+
+
+def test_lint_deadlock_reports_a_static_loop() -> None:
+    result = cli("lint", str(HERE / "static-loop"), "--deadlock", "--format", "json")
+    rules = {f["rule"] for f in json.loads(result.stdout)["findings"]}
+    assert "RC501" in rules and result.exit_code == 1
+    plain = cli("lint", str(HERE / "static-loop"), "--format", "json")
+    assert "RC501" not in {f["rule"] for f in json.loads(plain.stdout)["findings"]}
+
+
+def test_bad_failure_specs_are_input_errors() -> None:
+    src = str(HERE / "clos-2x2.yaml")
+    for args in (
+        ["--fail-links", "leaf-9:spine-1"],
+        ["--fail-links", "leaf-1"],
+        ["--fail-devices", "x"],
+    ):
+        result = cli("deadlock", src, *args)
+        assert result.exit_code == 2 and result.stderr.startswith("roce-cfg: error:"), args
+
+
+def _clos(spines: int, leaves: int, uplinks: int, shared: bool, paths: int) -> dict[str, Any]:
+    return {
+        "name": "p",
+        "servers": {"count": leaves, "nics": 1, "nic_speed": "100G"},
+        "fabric": {
+            "topology": "leaf-spine",
+            "rails": 1,
+            "leaves_per_rail": leaves,
+            "spines": spines,
+            "uplinks_per_spine": uplinks,
+            "leaf": {"vendor": "h3c", "model": "S9855-32D"},
+            "spine": {"vendor": "h3c", "model": "S9855-32D"},
+            "links": {
+                "server_leaf": {"speed": "100G", "cable_m": 3},
+                "leaf_spine": {"speed": "400G", "cable_m": 10},
+            },
+        },
+        "addressing": {
+            "loopbacks": "10.0.0.0/24",
+            "fabric_p2p": "10.1.0.0/24",
+            "rail_subnets": "172.16.0.0/16",
+            "rail_vlan_base": 101,
+        },
+        "routing": {
+            "protocol": "ebgp",
+            "leaf_asn_base": 65101,
+            "max_paths": paths,
+            **({"spine_asn": 65000} if shared else {"spine_asn_base": 65001}),
+        },
+        "lossless": {
+            "roce": {"dscp": 26, "priority": 3},
+            "cnp": {"dscp": 48, "priority": 6},
+            "pfc": {"no_drop": [3]},
+        },
+    }
+
+
+def _net(spec: dict[str, Any]):  # type: ignore[no-untyped-def]
+    intent = Intent.model_validate(spec)
+    fabric = design(intent, {v: load_profile(v) for v in {intent.fabric.leaf.vendor}})
+    links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in fabric.links]
+    return build(list(fabric.devices), links, 26)
+
+
+clos = st.builds(
+    _clos,
+    st.integers(1, 4),
+    st.integers(2, 6),
+    st.integers(1, 2),
+    st.booleans(),
+    st.sampled_from([1, 2, 64]),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(clos)
+def test_up_down_clos_without_failures_is_acyclic(spec: dict[str, Any]) -> None:
+    report = analyse(_net(spec), [()])
+    assert report.baseline == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(clos, st.data())
+def test_incremental_failure_equals_recomputing_from_scratch(
+    spec: dict[str, Any], data: st.DataObject
+) -> None:
+    net = _net(spec)
+    failed = data.draw(st.sets(st.sampled_from(range(len(net.links))), min_size=1, max_size=2))
+    state = baseline(net)
+    before = {d: dict(t) for d, t in state.routes.items()}
+    fail(state, sorted(failed))
+    # The same fabric without those links, from scratch.
+    kept = [ln for ln in net.links if ln.id not in failed]
+    names = net.names
+    scratch = baseline(
+        build(net.devices, [(names[k.a], k.a_port, names[k.b], k.b_port) for k in kept], 26)
+    )
+    for d, table in state.routes.items():
+        assert {names[s]: [names[n] for n in r.nh] for s, r in table.items()} == {
+            names[s]: [names[n] for n in r.nh] for s, r in scratch.routes[d].items()
+        }
+    restore(state, sorted(failed))
+    assert {d: dict(t) for d, t in state.routes.items()} == before
+
+
+def test_single_failure_scenarios_roll_back_exactly() -> None:
+    net = build(*(lambda s: (s.devices, s.links, s.dscp))(load(HERE / "valley-per-spine-asn.yaml")))
+    state = baseline(net)
+    edges = {u: dict(vs) for u, vs in state.edges.items() if vs}
+    for (lid,) in single_failures(net):
+        fail(state, [lid])
+        restore(state, [lid])
+    assert {u: dict(vs) for u, vs in state.edges.items() if vs} == edges
+
+
+def test_run_api_counts_scenarios() -> None:
+    report, result = run(
+        load(HERE / "clos-2x2.yaml"), Plan(fail_links="all-single", max_failures=2)
+    )
+    assert report.scenarios == 1 + 4 + 6 - 0 or report.scenarios == 11
+    assert result.findings == []
+
+
+def test_svg_draws_every_switch_and_link_and_numbers_the_hops(tmp_path: Path) -> None:
+    from xml.etree import ElementTree as ET
+
+    svg = tmp_path / "cycle.svg"
+    args = ["--fail-links", "leaf-1:spine-1,leaf-2:spine-2", "--svg", str(svg)]
+    assert cli("deadlock", str(HERE / "valley-per-spine-asn.yaml"), *args).exit_code == 1
+    root = ET.parse(svg).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert (
+        len(root.findall(f"{ns}g[@class='sw']")) + len(root.findall(f"{ns}g[@class='sw on']")) == 6
+    )
+    lines = root.findall(f"{ns}line")
+    assert len(lines) == 8
+    assert sum(ln.get("class") == "hop" for ln in lines) == 4
+    assert sum(ln.get("class") == "failed" for ln in lines) == 2
+    assert sorted(int(g.get("data-hop", 0)) for g in root.findall(f"{ns}g[@class='num']")) == [
+        1,
+        2,
+        3,
+        4,
+    ]
+
+
+def test_html_report_renders_in_a_real_browser(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        if os.environ.get("ROCE_CFG_REQUIRE_BROWSER"):
+            pytest.fail("chromium not installed but ROCE_CFG_REQUIRE_BROWSER is set")
+        pytest.skip("chromium not installed (.ci/run installs it)")
+    page = tmp_path / "report.html"
+    args = ["--fail-links", "leaf-1:spine-1,leaf-2:spine-2", "--html", str(page)]
+    assert cli("deadlock", str(HERE / "valley-per-spine-asn.yaml"), *args).exit_code == 1
+    assert "http" not in page.read_text().split("<svg", 1)[0].split("<title>")[0]  # no CDN
+    dom = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    status = dom.split('<div id="status"', 1)[1].split(">", 1)[0]
+    assert 'data-ready="1"' in status and 'data-errors="0"' in status
+    assert 'data-switches="6"' in status and 'data-links="8"' in status
+    assert 'data-hops="4"' in status
+    assert int(status.split('data-width="', 1)[1].split('"', 1)[0]) > 300
