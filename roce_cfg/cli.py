@@ -32,6 +32,9 @@ from roce_cfg.parse import FORMAT as PARSE_FORMAT
 from roce_cfg.parse import Hints, ParsedConfig, parse_file
 from roce_cfg.parse.hints import hints_from_fabric
 from roce_cfg.platforms.profile import OVERLAY_ENV, load_profiles, overlay_dir
+from roce_cfg.report import html as html_report
+from roce_cfg.report import markdown as markdown_docs
+from roce_cfg.report.data import gather as gather_report
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
 PROGRESS_FROM = 50
@@ -415,6 +418,39 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
         out.print("no deadlock cycle", markup=False)
     else:
         out.print(f"{total} cycle(s); exit 1", markup=False)
+
+
+@app.command("docs")
+def docs_cmd(
+    intent: Annotated[Path, typer.Argument(help="Intent YAML (or a generated folder).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
+) -> None:
+    """Hand-over documents: fabric and per-switch Markdown, and the cabling plan as CSV."""
+    try:
+        data = gather_report(intent)
+        files = markdown_docs.documents(data)
+        write_all(output, files)
+    except RoceCfgError as exc:
+        _fail(exc)
+    out.print(f"{len(files)} files in {output} (index.md, cabling.csv, one page per switch)")
+
+
+@app.command("report")
+def report_cmd(
+    source: Annotated[Path, typer.Argument(help="An intent, or a folder of configs.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The HTML file to write.")],
+    fail_links: Annotated[
+        str | None,
+        typer.Option("--fail-links", help="Deadlock scenarios to include (see deadlock)."),
+    ] = None,
+) -> None:
+    """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
+    try:
+        data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+        write_file(output, html_report.render(data))
+    except RoceCfgError as exc:
+        _fail(exc)
+    out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
 
 
 @app.command("rules")

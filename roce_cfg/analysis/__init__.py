@@ -152,7 +152,7 @@ def lint(
     findings = apply(findings, lint_config, per_device)
     findings.sort(key=Finding.sort_key)
     notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
-    return LintResult(findings, [str(f) for f in files], sorted(views), notes)
+    return LintResult(findings, [str(f) for f in files], sorted(views), notes, views)
 
 
 def _intent_view(loaded: LoadedIntent, planned: Fabric, views: dict[str, DeviceView]) -> IntentView:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -42,6 +42,8 @@ class LintResult:
     files: list[str]
     devices: list[str]
     notes: list[str] = field(default_factory=list)
+    # the parsed devices the rules looked at, by hostname (for reports; not serialised)
+    views: dict[str, Any] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0, "suppressed": 0}

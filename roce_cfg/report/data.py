@@ -1,0 +1,141 @@
+"""Everything the documents and the HTML report show, gathered once from an intent or a folder
+of configs: devices, links, rails, lint findings, deadlock cycles, headroom and buffer budgets."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from roce_cfg.analysis import Finding, lint
+from roce_cfg.analysis.context import DeviceView
+from roce_cfg.analysis.rules_headroom import needs
+from roce_cfg.deadlock import load as load_deadlock
+from roce_cfg.deadlock.analyse import Report as DeadlockReport
+from roce_cfg.deadlock.run import Plan
+from roce_cfg.deadlock.run import run as run_deadlock
+from roce_cfg.generate import Generated, generate
+from roce_cfg.model.device import DeviceConfig
+from roce_cfg.model.fabric import Fabric
+from roce_cfg.output import write_all
+from roce_cfg.parse.hints import load_fabric
+
+
+@dataclass
+class HeadroomPoint:
+    device: str
+    port: str
+    speed_gbps: int
+    cable_m: float
+    priority: int
+    required: int
+    configured: int | None
+
+
+@dataclass
+class Budget:
+    device: str
+    used: int  # headroom over all lossless port priorities
+    capacity: int | None  # headroom pool, or packet buffer, when known
+    what: str
+
+
+@dataclass
+class ReportData:
+    name: str
+    source: str
+    devices: list[DeviceConfig]
+    links: list[tuple[str, str, str, str]]
+    findings: list[Finding]
+    deadlock: DeadlockReport
+    plan: Fabric | None = None
+    configs: dict[str, str] = field(default_factory=dict)  # hostname -> config text
+    headroom: list[HeadroomPoint] = field(default_factory=list)
+    budgets: list[Budget] = field(default_factory=list)
+
+    def rail_of(self, device: DeviceConfig) -> int | None:
+        if self.plan is not None:
+            for s in self.plan.switches:
+                if s.hostname == device.hostname and s.rail is not None:
+                    return s.rail
+        vlans = sorted({i.access_vlan for i in device.interfaces if i.access_vlan})
+        return vlans[0] if vlans else None
+
+
+def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
+    """From an intent (designed and rendered here) or a folder of configs (with fabric.json
+    when it has one)."""
+    plan = deadlock_plan or Plan()
+    if source.is_file() and source.suffix in (".yaml", ".yml"):
+        generated = generate(source)
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "configs"
+            write_all(folder, _files(generated))
+            result = lint([folder], intent=source)
+            findings = [
+                f.model_copy(
+                    update={"file": Path(f.file).name if f.file and tmp in f.file else f.file}
+                )
+                for f in result.findings
+            ]
+            views = result.views
+            data = _data(generated.fabric.name, str(source), views, findings, source, plan)
+        data.plan = generated.fabric
+        data.configs = dict(generated.configs)
+        return data
+    folder = source.parent if source.name == "fabric.json" else source
+    result = lint([folder])
+    data = _data(folder.name, str(folder), result.views, result.findings, folder, plan)
+    fabric_json = folder / "fabric.json"
+    data.plan = load_fabric(fabric_json) if fabric_json.is_file() else None
+    data.configs = {name: v.text for name, v in result.views.items()}
+    return data
+
+
+def _files(generated: Generated) -> dict[str, str]:
+    files = {f"{h}.cfg": t for h, t in generated.configs.items()}
+    files["fabric.json"] = generated.fabric.model_dump_json(exclude={"devices"})
+    return files
+
+
+def _data(
+    name: str,
+    origin: str,
+    views: dict[str, DeviceView],
+    findings: list[Finding],
+    deadlock_source: Path,
+    plan: Plan,
+) -> ReportData:
+    src = load_deadlock(deadlock_source)
+    report, result = run_deadlock(src, plan)
+    points: list[HeadroomPoint] = []
+    budgets: list[Budget] = []
+    for host, view in sorted(views.items()):
+        ns = needs(view)
+        points.extend(
+            HeadroomPoint(
+                host,
+                n.port.name,
+                n.port.speed_gbps,
+                n.cable_m,
+                n.priority,
+                n.required,
+                n.configured,
+            )
+            for n in ns
+        )
+        used = sum(n.configured if n.configured is not None else n.required for n in ns)
+        pool = view.device.qos.headroom_pool_bytes or view.model.headroom_pool_bytes
+        capacity = pool or view.model.buffer_bytes
+        what = "headroom pool" if pool else "packet buffer" if capacity else "not published"
+        budgets.append(Budget(host, used, capacity, what))
+    return ReportData(
+        name=name,
+        source=origin,
+        devices=[views[h].device for h in sorted(views)],
+        links=src.links,
+        findings=[*findings, *result.findings],
+        deadlock=report,
+        headroom=points,
+        budgets=budgets,
+    )

@@ -1,0 +1,273 @@
+"""The HTML report: one self-contained file (no network at view time) with the topology by
+tier (leaves coloured by rail), findings linked to devices and links, the first deadlock cycle
+drawn on the topology, a buffer budget per switch and headroom against cable length.
+
+Large fabrics start as an overview (one box per rail's leaves, one for the spines); clicking a
+box opens that group's switches and links.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+import jinja2
+
+from roce_cfg.report.data import ReportData
+from roce_cfg.resources import templates_dir
+
+W, H, GAP, ROW = 86, 26, 8, 150
+PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
+           "#ff9da7", "#9c755f", "#bab0ac"]  # fmt: skip
+DETAIL_LIMIT = 200  # switches drawn one by one; above this the overview groups them
+
+
+def _tier(role: str) -> int:
+    return 0 if role == "spine" else 1
+
+
+def _layout(
+    names: list[str], roles: Mapping[str, str]
+) -> tuple[dict[str, tuple[float, float]], float, float]:
+    rows: dict[int, list[str]] = defaultdict(list)
+    for n in names:
+        rows[_tier(roles[n])].append(n)
+    widest = max((len(r) for r in rows.values()), default=1)
+    width = max(640.0, 40 + widest * (W + GAP))
+    pos: dict[str, tuple[float, float]] = {}
+    for tier, members in rows.items():
+        x0 = (width - (len(members) * (W + GAP) - GAP)) / 2
+        for k, n in enumerate(members):
+            pos[n] = (x0 + k * (W + GAP), 30.0 + tier * ROW)
+    return pos, width, 30.0 + max(rows, default=0) * ROW + H + 30
+
+
+def _topology(
+    data: ReportData, names: list[str], colours: dict[str, str], counts: dict[str, dict[str, int]]
+) -> str:
+    roles = {d.hostname: d.role for d in data.devices}
+    pos, width, height = _layout(names, roles)
+    keep = set(names)
+    rep = data.deadlock
+    cycle = rep.baseline[0] if rep.baseline else next(iter(rep.opened.values()), [None])[0]
+    hop_links: dict[tuple[str, str], list[int]] = defaultdict(list)
+    on_cycle: set[str] = set()
+    if cycle is not None:
+        net = rep.net
+        for i in range(len(cycle.nodes)):
+            s, lid = cycle.nodes[(i + 1) % len(cycle.nodes)]
+            ln = net.links[lid]
+            hop_links[(net.names[ln.a], ln.a_port)].append(i + 1)
+            on_cycle.add(net.names[s])
+    out = [
+        f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+        f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">'
+    ]
+    labels = []
+    for a, ap, b, bp in data.links:
+        if a not in keep or b not in keep:
+            continue
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        x1, y1 = ax + W / 2, ay + (H if ay < by else 0)
+        x2, y2 = bx + W / 2, by + (H if by < ay else 0)
+        hops = hop_links.get((a, ap), [])
+        cls = "link hop" if hops else "link"
+        n_find = counts.get(a, {}).get(ap, 0) + counts.get(b, {}).get(bp, 0)
+        if n_find:
+            cls += " flagged"
+        out.append(
+            f'<line class="{cls}" data-a="{escape(a)}" data-ap="{escape(ap)}" data-b="{escape(b)}" '
+            f'data-bp="{escape(bp)}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}">'
+            f"<title>{escape(a)} {escape(ap)} - {escape(b)} {escape(bp)}</title></line>"
+        )
+        for j, number in enumerate(hops):
+            t = 0.35 + 0.3 * j
+            cx, cy = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+            labels.append(
+                f'<g class="num"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="8"/><text x="{cx:.1f}" '
+                f'y="{cy + 3.5:.1f}" text-anchor="middle">{number}</text></g>'
+            )
+    for n in names:
+        x, y = pos[n]
+        total = sum(counts.get(n, {}).values())
+        cls = "sw" + (" cyc" if n in on_cycle else "") + (" flagged" if total else "")
+        badge = (
+            f'<circle class="badge" cx="{x + W - 4:.1f}" cy="{y + 2:.1f}" r="7"/><text class="bt" '
+            f'x="{x + W - 4:.1f}" y="{y + 5.5:.1f}" text-anchor="middle">{total}</text>'
+            if total
+            else ""
+        )
+        fill = colours.get(n, "#f4f6fa")
+        out.append(
+            f'<g class="{cls}" data-device="{escape(n)}"><rect x="{x:.1f}" y="{y:.1f}" '
+            f'width="{W}" height="{H}" rx="4" style="fill:{fill}"/>'
+            f'<text x="{x + W / 2:.1f}" y="{y + 17:.1f}" text-anchor="middle">{escape(n)}</text>'
+            f"{badge}</g>"
+        )
+    out.extend(labels)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _overview(data: ReportData, groups: dict[str, list[str]], roles: Mapping[str, str]) -> str:
+    """One box per group (a rail's leaves, the spines); the box opens the group's detail."""
+    names = list(groups)
+    width = max(640, 40 + len(names) * 150)
+    out = [f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" width="{width}" height="230">']
+    for k, g in enumerate(names):
+        x = 20 + k * 150
+        y = 30 if roles.get(groups[g][0]) == "spine" else 150
+        out.append(
+            f'<g class="group" data-group="{escape(g)}"><rect x="{x}" y="{y}" width="140" '
+            f'height="40" rx="6"/><text x="{x + 70}" y="{y + 17}" text-anchor="middle">'
+            f'{escape(g)}</text><text x="{x + 70}" y="{y + 32}" text-anchor="middle">'
+            f"{len(groups[g])} switches</text></g>"
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _bars(data: ReportData) -> str:
+    rows = data.budgets
+    if not rows:
+        return "<p>No lossless ports.</p>"
+    top = max(max(b.used, b.capacity or 0) for b in rows) or 1
+    height = 22 * len(rows) + 20
+    out = [f'<svg class="bars" xmlns="http://www.w3.org/2000/svg" width="720" height="{height}">']
+    for i, b in enumerate(rows):
+        y = 10 + 22 * i
+        used = 420 * b.used / top
+        cap = 420 * (b.capacity or 0) / top
+        over = b.capacity is not None and b.used > b.capacity
+        out.append(f'<text x="0" y="{y + 13}">{escape(b.device)}</text>')
+        if b.capacity:
+            out.append(f'<rect class="cap" x="150" y="{y}" width="{cap:.1f}" height="16"/>')
+        out.append(
+            f'<rect class="used{" over" if over else ""}" x="150" y="{y + 3}" '
+            f'width="{used:.1f}" height="10"/>'
+            f'<text x="{160 + max(used, cap):.1f}" y="{y + 13}">{b.used / 1024:.0f} KB / '
+            f"{(f'{b.capacity / 1024:.0f} KB ' + b.what) if b.capacity else b.what}</text>"
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _scatter(data: ReportData) -> str:
+    pts = data.headroom
+    if not pts:
+        return "<p>No lossless ports.</p>"
+    xmax = max(max(p.cable_m for p in pts), 10.0)
+    ymax = max(max(p.required, p.configured or 0) for p in pts) or 1
+    speeds = sorted({p.speed_gbps for p in pts})
+    colour = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(speeds)}
+    out = ['<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="720" height="300">',
+           '<line class="axis" x1="60" y1="260" x2="700" y2="260"/>'
+           '<line class="axis" x1="60" y1="20" x2="60" y2="260"/>',
+           f'<text x="380" y="292" text-anchor="middle">cable length (m), 0-{xmax:g}</text>',
+           f'<text x="10" y="15">headroom (bytes), 0-{ymax:,}</text>']  # fmt: skip
+    seen = set()
+    for p in pts:
+        key = (p.speed_gbps, p.cable_m, p.required, p.configured)
+        if key in seen:
+            continue
+        seen.add(key)
+        x = 60 + 640 * p.cable_m / xmax
+        y = 260 - 240 * p.required / ymax
+        out.append(
+            f'<circle class="req" cx="{x:.1f}" cy="{y:.1f}" r="4" '
+            f'style="fill:{colour[p.speed_gbps]}">'
+            f"<title>{p.speed_gbps}G {p.cable_m:g} m: required {p.required} B</title></circle>"
+        )
+        if p.configured is not None:
+            yc = 260 - 240 * p.configured / ymax
+            out.append(
+                f'<circle class="cfg" cx="{x:.1f}" cy="{yc:.1f}" r="6" '
+                f'style="stroke:{colour[p.speed_gbps]}"><title>{p.speed_gbps}G {p.cable_m:g} m: '
+                f"configured {p.configured} B</title></circle>"
+            )
+    for i, s in enumerate(speeds):
+        out.append(
+            f'<circle cx="{80 + 90 * i}" cy="40" r="4" style="fill:{colour[s]}"/>'
+            f'<text x="{88 + 90 * i}" y="44">{s}G</text>'
+        )
+    out.append('<text x="520" y="44">filled: required, ring: configured</text></svg>')
+    return "".join(out)
+
+
+def render(data: ReportData) -> str:
+    roles = {d.hostname: d.role for d in data.devices}
+    rails = {d.hostname: data.rail_of(d) for d in data.devices}
+    rail_ids = sorted({r for r in rails.values() if r is not None})
+    colours = {
+        n: PALETTE[rail_ids.index(r) % len(PALETTE)] + "33"
+        for n, r in rails.items()
+        if r is not None and roles[n] != "spine"
+    }
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for f in data.findings:
+        if not f.suppressed:
+            counts[f.device][f.port or ""] += 1
+    names = [d.hostname for d in data.devices]
+    views: dict[str, str] = {}
+    if len(names) <= DETAIL_LIMIT:
+        views["all"] = _topology(data, names, colours, counts)
+        start = "all"
+    else:
+        groups: dict[str, list[str]] = defaultdict(list)
+        for n in names:
+            key = (
+                "spines"
+                if roles[n] == "spine"
+                else f"rail {rails[n]}"
+                if rails[n] is not None
+                else "leaves"
+            )
+            groups[key].append(n)
+        views["overview"] = _overview(data, groups, roles)
+        spines = groups.get("spines", [])
+        for g, members in groups.items():
+            views[g] = _topology(
+                data, members if g == "spines" else [*spines, *members], colours, counts
+            )
+        start = "overview"
+    findings = [f.model_dump(mode="json") for f in data.findings]
+    cycles = [
+        {"title": t, "chain": data.deadlock.chain(c), "causes": list(c.causes)}
+        for t, cs in [("healthy fabric", data.deadlock.baseline)]
+        + [
+            (f"after {data.deadlock.scenario_name(s)}", cs)
+            for s, cs in data.deadlock.opened.items()
+        ]
+        for c in cs
+    ]
+    payload: dict[str, Any] = {"findings": findings, "cycles": cycles, "start": start}
+    sev: dict[str, int] = defaultdict(int)
+    for f in data.findings:
+        sev["suppressed" if f.suppressed else f.severity] += 1
+    summary = (
+        f"{len(names)} switches, {len(data.links)} links; {sev['error']} errors, "
+        f"{sev['warning']} warnings, {sev['info']} info; {len(cycles)} deadlock cycle(s) in "
+        f"{data.deadlock.scenarios} scenario(s)"
+    )
+    templates = "".join(
+        f'<template data-view="{escape(k)}">{v}</template>' for k, v in views.items()
+    )
+    blob = json.dumps(payload).replace("</", "<\\/")
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir() / "report"),
+        autoescape=False,  # every value below is escaped or JSON already
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    return env.get_template("report.html.j2").render(
+        name=escape(data.name),
+        source=escape(data.source),
+        summary=escape(summary),
+        templates=templates,
+        bars=_bars(data),
+        scatter=_scatter(data),
+        data=blob,
+    )

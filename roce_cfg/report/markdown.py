@@ -1,0 +1,222 @@
+"""Hand-over documents: Markdown for the fabric and each switch, and the cabling plan as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Sequence
+
+from roce_cfg.model.device import DeviceConfig
+from roce_cfg.report.data import ReportData
+
+
+def _table(headers: list[str], rows: Sequence[Sequence[object]]) -> str:
+    def cell(v: object) -> str:
+        return str("" if v is None else v).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def cabling_csv(data: ReportData) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["kind", "a_device", "a_port", "b_device", "b_port", "speed_gbps", "cable_m",
+                "rail", "vlan", "a_ip", "b_ip"])  # fmt: skip
+    plan = data.plan
+    if plan is not None:
+        for n in plan.nics:
+            w.writerow(["server", f"{n.server}:nic{n.nic}", f"nic{n.nic}", n.switch, n.port,
+                        n.speed_gbps, n.cable_m, n.rail, n.vlan, n.ip, n.gateway])  # fmt: skip
+        for k in plan.links:
+            w.writerow([k.kind, k.a_device, k.a_port, k.b_device, k.b_port, k.speed_gbps,
+                        k.cable_m, "", "", k.a_ip, k.b_ip])  # fmt: skip
+    else:
+        for a, ap, b, bp in data.links:
+            w.writerow(["fabric", a, ap, b, bp, "", "", "", "", "", ""])
+    return out.getvalue()
+
+
+def _policy(d: DeviceConfig) -> str:
+    q = d.qos
+    ecn = "; ".join(f"{e.queue}: {e.min_bytes}/{e.max_bytes}, {e.probability}" for e in q.ecn)
+    wd = q.watchdog
+    watchdog = f"detect {wd.detect_ms} ms, restore {wd.restore_ms} ms, {wd.action}" if wd else ""
+    pool = f"{q.headroom_pool_bytes} B" if q.headroom_pool_bytes else "none configured"
+    rows: list[list[object]] = [
+        ["DSCP -> priority", ", ".join(f"{m.dscp}->{m.priority}" for m in q.dscp_map)],
+        ["priority -> queue", ", ".join(f"{m.priority}->{m.queue}" for m in q.queue_map)],
+        ["no-drop priorities", ", ".join(map(str, q.no_drop)) or "none"],
+        ["strict-priority queues", ", ".join(map(str, q.strict_queues)) or "none"],
+        ["ECN (queue: Kmin/Kmax B, max %)", ecn or "none"],
+        ["PFC watchdog", watchdog or "none"],
+        ["headroom pool", pool],
+    ]  # fmt: skip
+    return _table(["setting", "value"], rows)
+
+
+def fabric_md(data: ReportData) -> str:
+    parts = [f"# Fabric {data.name}\n", f"Source: `{data.source}`.\n"]
+    roles: dict[str, int] = defaultdict(int)
+    for d in data.devices:
+        roles[f"{d.role} ({d.vendor.value} {d.model})"] += 1
+    parts.append("## Switches\n")
+    parts.append(
+        _table(["role (vendor model)", "count"], [[k, v] for k, v in sorted(roles.items())])
+    )
+    parts.append(
+        _table(
+            ["switch", "role", "vendor", "model", "loopback", "ASN", "ports", "findings"],
+            [
+                [
+                    f"[{d.hostname}]({d.hostname}.md)",
+                    d.role,
+                    d.vendor.value,
+                    d.model,
+                    d.loopback.ipv4 if d.loopback else "",
+                    d.bgp.asn if d.bgp else "",
+                    len(d.interfaces),
+                    sum(1 for f in data.findings if f.device == d.hostname),
+                ]
+                for d in data.devices
+            ],
+        )
+    )
+    if data.plan is not None and data.plan.rails:
+        parts.append("## Rails\n")
+        parts.append(
+            _table(
+                ["rail", "VLAN", "switch", "subnet", "gateway"],
+                [[r.rail, r.vlan, r.switch, r.subnet, r.gateway] for r in data.plan.rails],
+            )
+        )
+    if data.plan is not None and data.plan.links:
+        parts.append("## Uplinks and BGP sessions\n")
+        asn = {s.hostname: s.asn for s in data.plan.switches}
+        parts.append(
+            _table(
+                ["a", "port", "address", "AS", "b", "port", "address", "AS", "speed", "cable"],
+                [
+                    [
+                        k.a_device,
+                        k.a_port,
+                        k.a_ip,
+                        asn.get(k.a_device),
+                        k.b_device,
+                        k.b_port,
+                        k.b_ip,
+                        asn.get(k.b_device),
+                        f"{k.speed_gbps}G",
+                        f"{k.cable_m:g} m",
+                    ]
+                    for k in data.plan.links
+                ],
+            )
+        )
+    if data.devices:
+        parts.append("## Lossless policy\n")
+        parts.append(_policy(data.devices[0]))
+    parts.append("## Buffer budget per switch\n")
+    parts.append(
+        _table(
+            ["switch", "headroom used (B)", "available (B)", "of"],
+            [[b.device, b.used, b.capacity or "unknown", b.what] for b in data.budgets],
+        )
+    )
+    parts.append("## Findings\n")
+    counts: dict[str, int] = defaultdict(int)
+    for f in data.findings:
+        counts["suppressed" if f.suppressed else f.severity] += 1
+    parts.append(
+        f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info "
+        f"({counts['suppressed']} suppressed); deadlock: {data.deadlock.scenarios} scenario(s) "
+        f"checked, {len(data.deadlock.baseline) + sum(map(len, data.deadlock.opened.values()))} "
+        "cycle(s). Cabling: [cabling.csv](cabling.csv).\n"
+    )
+    return "\n".join(parts)
+
+
+def switch_md(data: ReportData, d: DeviceConfig) -> str:
+    parts = [f"# {d.hostname}\n", f"{d.role}, {d.vendor.value} {d.model}. [Fabric](index.md).\n"]
+    ports = [
+        [i.name, i.description, i.mode, i.access_vlan or "", i.ipv4 or "", i.mtu,
+         f"{i.speed_gbps}G", "yes" if i.qos.pfc else "no", ",".join(map(str, i.qos.no_drop)),
+         "; ".join(f"p{h.priority}: {h.bytes} B" for h in i.qos.headroom),
+         "shut" if i.shutdown else ""]
+        for i in d.interfaces
+    ]  # fmt: skip
+    parts.append("## Ports\n")
+    parts.append(
+        _table(
+            [
+                "port",
+                "description",
+                "mode",
+                "VLAN",
+                "address",
+                "MTU",
+                "speed",
+                "PFC",
+                "no-drop",
+                "headroom",
+                "",
+            ],
+            ports,
+        )
+    )
+    need = [p for p in data.headroom if p.device == d.hostname]
+    if need:
+        parts.append("## Headroom: required against configured\n")
+        parts.append(
+            _table(
+                ["port", "priority", "speed", "cable", "required (B)", "configured (B)"],
+                [
+                    [
+                        p.port,
+                        p.priority,
+                        f"{p.speed_gbps}G",
+                        f"{p.cable_m:g} m",
+                        p.required,
+                        p.configured if p.configured is not None else "switch default",
+                    ]
+                    for p in need
+                ],
+            )
+        )
+    if d.vlans:
+        parts.append("## VLANs\n")
+        parts.append(_table(["VLAN", "name"], [[v.id, v.name] for v in d.vlans]))
+    if d.bgp:
+        parts.append(f"## BGP (AS {d.bgp.asn}, router-id {d.bgp.router_id})\n")
+        parts.append(
+            _table(
+                ["neighbour", "remote AS", "description"],
+                [[n.address, n.remote_as, n.description] for n in d.bgp.neighbors],
+            )
+        )
+    parts.append("## Lossless policy\n")
+    parts.append(_policy(d))
+    mine = [f for f in data.findings if f.device == d.hostname]
+    parts.append("## Findings\n")
+    parts.append(
+        _table(
+            ["rule", "severity", "line", "port", "message"],
+            [[f.rule, f.severity, f.line or "", f.port or "", f.message] for f in mine],
+        )
+        if mine
+        else "None.\n"
+    )
+    config = data.configs.get(d.hostname)
+    if config:
+        parts.append("## Configuration\n")
+        parts.append(f"```\n{config.rstrip()}\n```\n")
+    return "\n".join(parts)
+
+
+def documents(data: ReportData) -> dict[str, str]:
+    files = {"index.md": fabric_md(data), "cabling.csv": cabling_csv(data)}
+    for d in data.devices:
+        files[f"{d.hostname}.md"] = switch_md(data, d)
+    return files

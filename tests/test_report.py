@@ -1,0 +1,102 @@
+"""Documents and the HTML report: contents, and the page in a real headless browser."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from roce_cfg.report import html as html_report
+from roce_cfg.report.data import gather
+from tests.helpers import ROOT, SCENARIOS, run
+
+VALLEY = ROOT / "tests/deadlock/valley-per-spine-asn.yaml"
+
+
+def test_docs_for_the_example_pod(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    result = run("docs", str(SCENARIOS["pod-small"]), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir())[:3] == ["cabling.csv", "index.md", "leaf-1.md"]
+    assert len(list(out.glob("*.md"))) == 13
+    index = (out / "index.md").read_text()
+    for heading in ("## Rails", "## Uplinks and BGP sessions", "## Lossless policy", "## Buffer"):
+        assert heading in index
+    rows = list(csv.DictReader(io.StringIO((out / "cabling.csv").read_text())))
+    assert sum(r["kind"] == "server" for r in rows) == 128  # 16 servers x 8 NICs
+    assert sum(r["kind"] == "leaf-spine" for r in rows) == 64
+    leaf = (out / "leaf-1.md").read_text()
+    assert "## Headroom: required against configured" in leaf
+    assert "```\n#\n sysname leaf-1" in leaf
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        if os.environ.get("ROCE_CFG_REQUIRE_BROWSER"):
+            pytest.fail("chromium not installed but ROCE_CFG_REQUIRE_BROWSER is set")
+        pytest.skip("chromium not installed (.ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _open(browser: Any, page_file: Path) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(page_file.as_uri())
+    page.wait_for_selector('#status[data-ready="1"]', state="attached")
+    return page, errors
+
+
+def test_report_of_the_pod_renders_and_clicks_show_findings(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    assert run("report", str(SCENARIOS["pod-small"]), "-o", str(out)).exit_code == 0
+    assert "<script src" not in out.read_text() and "<link" not in out.read_text()
+    page, errors = _open(browser, out)
+    assert page.locator("#view g.sw").count() == 12
+    assert page.locator("#view line.link").count() == 64
+    page.locator('#view g.sw[data-device="spine-1"]').click()
+    assert "RC204" in page.locator("#panel").inner_text()
+    page.locator('#view g.sw[data-device="leaf-1"]').click()
+    assert "No findings" in page.locator("#panel").inner_text()
+    page.locator("#view line.link").first.click(force=True)
+    assert " - " in page.locator("#panel h3").inner_text()
+    assert errors == []
+
+
+def test_report_draws_the_deadlock_cycle(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "valley.html"
+    args = ["--fail-links", "leaf-1:spine-1,leaf-2:spine-2"]
+    assert run("report", str(VALLEY), "-o", str(out), *args).exit_code == 0
+    page, errors = _open(browser, out)
+    assert page.locator("#view g.num").count() == 4
+    assert page.locator("#view line.hop").count() == 4
+    assert page.locator("#cycles section").count() == 2
+    assert errors == []
+
+
+def test_large_fabrics_open_as_an_overview_of_groups(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(html_report, "DETAIL_LIMIT", 5)
+    out = tmp_path / "grouped.html"
+    out.write_text(html_report.render(gather(SCENARIOS["pod-small"])))
+    page, errors = _open(browser, out)
+    assert page.locator("#view g.group").count() == 9  # spines + 8 rails
+    page.locator('#view g.group[data-group="rail 3"]').click()
+    assert page.locator("#view g.sw").count() == 5  # rail 3's leaf with the 4 spines
+    page.locator("#back").click()
+    assert page.locator("#view g.group").count() == 9
+    assert errors == []
