@@ -6,7 +6,7 @@ import argparse
 import platform
 import sys
 
-from bench import deadlock_bench, lint_bench, parse_bench
+from bench import deadlock_bench, lint_bench, parse_bench, push_bench
 
 
 def main() -> None:
@@ -17,7 +17,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5, help="runs per measurement (median)")
     args = ap.parse_args()
     print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
-    unknown = set(args.stages) - {"parse", "lint", "deadlock"}
+    unknown = set(args.stages) - {"parse", "lint", "deadlock", "push"}
     if unknown:
         ap.error(f"unknown stage(s): {', '.join(sorted(unknown))}")
     if not args.stages or "parse" in args.stages:
@@ -49,6 +49,13 @@ def main() -> None:
                 f"| deadlock {r.what} | {r.fabric} | {r.switches} | {r.links:,} | "
                 f"{r.scenarios:,} | {r.seconds:.1f} | {r.scenarios / r.seconds:,.0f} | {r.cycles} |"
             )
+
+    if not args.stages or "push" in args.stages:
+        print()
+        print("| stage | switches | commands | seconds | converged |")
+        print("|---|---:|---:|---:|---:|")
+        for r in push_bench.run():
+            print(f"| push {r.what} | {r.switches} | {r.commands:,} | {r.seconds:.2f} | {r.ok} |")
 
 
 if __name__ == "__main__":

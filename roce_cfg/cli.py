@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,9 +26,14 @@ from roce_cfg.deadlock import picture
 from roce_cfg.deadlock.analyse import Report as DeadlockReport
 from roce_cfg.deadlock.run import Plan as DeadlockPlan
 from roce_cfg.deadlock.run import run as run_deadlock
-from roce_cfg.errors import IntentErrors, RoceCfgError
+from roce_cfg.deploy import fanout
+from roce_cfg.deploy.inventory import load as load_inventory
+from roce_cfg.deploy.push import Credentials
+from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
 from roce_cfg.generate import Generated, generate
 from roce_cfg.intent.models import Intent, Vendor
+from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
+from roce_cfg.lab.run import start as start_lab
 from roce_cfg.output import write_all, write_file
 from roce_cfg.parse import FORMAT as PARSE_FORMAT
 from roce_cfg.parse import Hints, ParsedConfig, parse_file
@@ -451,6 +458,93 @@ def report_cmd(
     except RoceCfgError as exc:
         _fail(exc)
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
+
+
+def _credentials() -> Credentials:
+    """From ROCE_CFG_USERNAME / ROCE_CFG_PASSWORD, or asked for on a terminal; never stored."""
+    user = os.environ.get(USER_ENV)
+    password = os.environ.get(PASSWORD_ENV)
+    if user is None or password is None:
+        if not sys.stdin.isatty():
+            raise InputError(f"set {USER_ENV} and {PASSWORD_ENV} (no terminal to ask on)")
+        user = user or typer.prompt("switch username")
+        password = password or typer.prompt("switch password", hide_input=True)
+    return Credentials(user, password)
+
+
+@app.command("push")
+def push_cmd(
+    configs: Annotated[Path, typer.Argument(help="Folder of intended configs (from generate).")],
+    inventory: Annotated[Path, typer.Option("--inventory", "-i", help="Hosts (nornir shape).")],
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Change the switches (default: dry run).")
+    ] = False,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=200)] = 10,
+    limit: Annotated[str | None, typer.Option("--limit", help="Hosts matching a glob.")] = None,
+    batch: Annotated[
+        str, typer.Option("--batch", help="Canary batches, e.g. '1,10%,100%'; stops at a failure.")
+    ] = "100%",
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Diff the running configs with the intended ones; with --apply, push, commit, save,
+    verify, and roll back any switch where that fails."""
+    try:
+        targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
+        creds = _credentials()
+        with _progress("pushing") as tick:
+            outcomes = fanout.run(
+                targets, configs, creds, apply=apply, workers=workers, batch=batch, progress=tick
+            )
+    except RoceCfgError as exc:
+        _fail(exc)
+    for o in outcomes:
+        if o.diff and not apply:
+            out.print(o.diff, markup=False, end="")
+            out.print(f"# {o.host}: {len(o.commands)} commands", markup=False)
+            for c in o.commands:
+                out.print(f"  {c}", markup=False)
+    table = Table(title=f"push {'(applied)' if apply else '(dry run: nothing sent)'}")
+    for col in ("switch", "result", "commands", "seconds", "error"):
+        table.add_column(col, overflow="fold")
+    for o in outcomes:
+        style = {"rolled back": "red", "failed": "red", "changed": "green"}.get(o.status, "")
+        table.add_row(o.host, f"[{style}]{o.status}[/{style}]" if style else o.status,
+                      str(len(o.commands)), f"{o.seconds:.1f}", o.error)  # fmt: skip
+    out.print(table)
+    skipped = len(targets) - len(outcomes)
+    if skipped:
+        out.print(f"{skipped} switch(es) not attempted: an earlier batch failed", markup=False)
+    if any(o.status in ("failed", "rolled back") for o in outcomes) or skipped:
+        raise typer.Exit(EXIT_PUSH)
+
+
+@app.command("lab")
+def lab_cmd(
+    intent: Annotated[Path, typer.Option("--intent", help="The fabric whose switches to emulate.")],
+    inventory_out: Annotated[
+        Path, typer.Option("--inventory-out", help="Write a matching inventory here.")
+    ],
+    start: Annotated[
+        str, typer.Option("--start", help="empty, intended, or a folder of saved configs.")
+    ] = "empty",
+) -> None:
+    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C)."""
+    try:
+        creds = _credentials()
+        lab, text = start_lab(intent, start, creds.username, creds.password)
+        write_file(inventory_out, text)
+    except RoceCfgError as exc:
+        _fail(exc)
+    out.print(
+        f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
+        "Ctrl-C stops them.",
+        markup=False,
+    )
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        lab.stop()
 
 
 @app.command("rules")

@@ -116,6 +116,21 @@ class ApplyStep(_Data):
     source: str = ""
 
 
+class CliSpec(_Data):
+    """How the vendor's CLI behaves, for the push diff and the lab emulators."""
+
+    show_running: str
+    paging_off: tuple[str, ...] = ()
+    view_exit: str = Field(description="leaves one view: quit (Comware, VRP) or exit")
+    layout: Literal["comware", "vrp", "rgos", "zxros"]
+    views: tuple[str, ...] = Field(description="regexes of commands that open a view")
+    single_valued: tuple[str, ...] = Field(
+        default=(), description="prefixes of settings a new value replaces (mtu 9000 over 9216)"
+    )
+    error: str = Field(description="what the CLI prints for a command it rejects")
+    discard: str | None = Field(default=None, description="drops an uncommitted candidate")
+
+
 class LintSpec(_Data):
     apply_steps: tuple[ApplyStep, ...] = ()
 
@@ -142,6 +157,7 @@ class VendorProfile(_Data):
     models: dict[str, ModelSpec]
     sections: dict[str, SectionProvenance]
     parse: ParseSpec
+    cli: CliSpec
     lint: LintSpec = LintSpec()
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")

@@ -1,0 +1,83 @@
+"""Fan-out over many switches with nornir's threaded runner, in canary batches."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+from nornir.core import Nornir
+from nornir.core.inventory import Defaults, Groups, Host, Hosts, Inventory
+from nornir.core.task import Result, Task
+from nornir.plugins.runners import ThreadedRunner
+
+from roce_cfg.deploy.inventory import Target
+from roce_cfg.deploy.push import Credentials, Outcome, push
+from roce_cfg.errors import InputError
+
+
+def batches(spec: str, total: int) -> list[int]:
+    """Cumulative batch ends: '1,10%,100%' of 50 hosts -> [1, 5, 50].
+
+    >>> batches("1,10%,100%", 50)
+    [1, 5, 50]
+    >>> batches("100%", 3)
+    [3]
+    """
+    ends: list[int] = []
+    for part in (p.strip() for p in spec.split(",") if p.strip()):
+        try:
+            n = math.ceil(total * float(part[:-1]) / 100) if part.endswith("%") else int(part)
+        except ValueError:
+            raise InputError(f"--batch: '{part}' is not a count or a percentage") from None
+        n = max(1, min(total, n))
+        if not ends or n > ends[-1]:
+            ends.append(n)
+    if not ends or ends[-1] < total:
+        ends.append(total)
+    return ends
+
+
+def run(
+    targets: list[Target],
+    configs: Path,
+    creds: Credentials,
+    *,
+    apply: bool,
+    workers: int = 10,
+    batch: str = "100%",
+    timeout: float = 60.0,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Outcome]:
+    """Push every target's ``<name>.cfg`` from ``configs``; stop after a batch that failed."""
+    intended = {}
+    for t in targets:
+        path = configs / f"{t.name}.cfg"
+        if not path.is_file():
+            raise InputError(f"no intended config for {t.name}", file=str(path))
+        intended[t.name] = path.read_text(encoding="utf-8")
+    by_name = {t.name: t for t in targets}
+    outcomes: list[Outcome] = []
+
+    def task(task: Task) -> Result:
+        t = by_name[task.host.name]
+        outcome = push(t, intended[t.name], creds, apply, timeout)
+        outcomes.append(outcome)
+        if progress is not None:
+            progress(len(outcomes), len(targets))
+        return Result(
+            host=task.host, result=outcome, failed=outcome.status in ("failed", "rolled back")
+        )
+
+    done = 0
+    for end in batches(batch, len(targets)):
+        group = targets[done:end]
+        hosts = Hosts({t.name: Host(name=t.name, hostname=t.address, port=t.port) for t in group})
+        nr = Nornir(inventory=Inventory(hosts=hosts, groups=Groups(), defaults=Defaults()),
+                    runner=ThreadedRunner(num_workers=workers))  # fmt: skip
+        result = nr.run(task=task)
+        done = end
+        if result.failed:
+            break
+    order = {t.name: i for i, t in enumerate(targets)}
+    return sorted(outcomes, key=lambda o: order[o.host])

@@ -1,0 +1,191 @@
+"""Push: read the running config, diff it with the intended one, apply the remediation, commit
+and save, verify by reading back, and roll back to the state before on any failure."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import difflib
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from netmiko import BaseConnection
+
+from roce_cfg.deploy.inventory import Target
+from roce_cfg.deploy.transport import connect
+from roce_cfg.deploy.tree import Tree, remediation
+
+Status = Literal["no changes", "planned", "changed", "rolled back", "failed"]
+
+
+@dataclass
+class Outcome:
+    host: str
+    status: Status
+    commands: list[str] = field(default_factory=list)
+    diff: str = ""
+    error: str = ""
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Credentials:
+    username: str
+    password: str
+
+    def __repr__(self) -> str:  # never print the password, not even in a traceback
+        return f"Credentials(username={self.username!r}, password=<redacted>)"
+
+
+def plan(target: Target, running: str, intended: str) -> tuple[list[str], str]:
+    have = Tree.from_text(running, target.profile)
+    want = Tree.from_text(intended, target.profile)
+    commands = remediation(have, want)
+    after = copy.deepcopy(have)
+    after.apply(commands)
+    diff = "".join(
+        difflib.unified_diff(
+            have.render().splitlines(keepends=True),
+            after.render().splitlines(keepends=True),
+            f"{target.name} (running)",
+            f"{target.name} (after push)",
+        )
+    )
+    return commands, diff
+
+
+class PushError(Exception):
+    pass
+
+
+def _errors(target: Target) -> str:
+    p = target.profile
+    return "|".join(re.escape(e) for e in (*p.error_patterns, p.cli.error))
+
+
+# Lines written before reading back the answers. Small enough for a switch's input buffer,
+# large enough that the round trip per line no longer dominates a 400-line push.
+CHUNK = 25
+# A config-mode prompt: [host], [~host-view] (Comware, VRP) or host(config-if)# (RGOS, ZXROS).
+# The switch prints it after each answer, and the next echoed line follows on the same line.
+_PROMPT = re.compile(r"\[[^\[\]\r\n]+\]|[\w.-]+\([\w./-]*\)#")
+
+
+def _send(conn: BaseConnection, target: Target, commands: list[str], timeout: float) -> None:
+    """Configure in chunks: write CHUNK lines, then read until a prompt came back for each
+    (every line answers with exactly one prompt), and look for the vendor's error text."""
+    p = target.profile
+    errors = re.compile(_errors(target))
+    conn.config_mode()
+    for i in range(0, len(commands), CHUNK):
+        part = commands[i : i + CHUNK]
+        conn.write_channel("".join(conn.normalize_cmd(c) for c in part))
+        output = _read_prompts(conn, len(part), timeout)
+        bad = errors.search(output)
+        if bad:
+            # The echoes come back in order: the last one before the error is the culprit.
+            culprit, pos = "?", 0
+            for c in part:
+                at = output.find(c.strip(), pos)
+                if at < 0 or at > bad.start():
+                    break
+                culprit, pos = c.strip(), at + len(c.strip())
+            raise PushError(f"rejected at command: {culprit} ({bad.group(0).strip()})")
+    if p.commit:
+        conn.commit()
+    conn.exit_config_mode()
+    conn.save_config()
+
+
+def _read_prompts(conn: BaseConnection, count: int, timeout: float) -> str:
+    output = ""
+    deadline = time.monotonic() + timeout
+    while len(_PROMPT.findall(output)) < count:
+        chunk = conn.read_channel()
+        if chunk:
+            output += chunk
+            continue
+        if time.monotonic() > deadline:
+            raise PushError(f"no answer from the switch within {timeout:g} s")
+        if getattr(conn.remote_conn, "closed", False):  # is_alive() would write to the CLI
+            raise PushError("the switch closed the connection")
+        time.sleep(0.005)
+    return output
+
+
+def _running(conn: BaseConnection, target: Target) -> str:
+    return str(conn.send_command(target.profile.cli.show_running, read_timeout=120))
+
+
+def push(
+    target: Target, intended: str, creds: Credentials, apply: bool, timeout: float = 60.0
+) -> Outcome:
+    """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all."""
+    start = time.perf_counter()
+    outcome = Outcome(target.name, "failed")
+    before = ""
+    try:
+        conn = connect(target.profile, target.address, target.port, creds.username, creds.password)
+    except Exception as exc:
+        outcome.error = _why(exc)
+        outcome.seconds = time.perf_counter() - start
+        return outcome
+    try:
+        before = _running(conn, target)
+        outcome.commands, outcome.diff = plan(target, before, intended)
+        if not outcome.commands:
+            outcome.status = "no changes"
+        elif not apply:
+            outcome.status = "planned"
+        else:
+            try:
+                _send(conn, target, outcome.commands, timeout)
+                left, _ = plan(target, _running(conn, target), intended)
+                if left:
+                    raise PushError(f"verify: {len(left)} command(s) still differ after the push")
+                outcome.status = "changed"
+            except Exception as exc:
+                outcome.error = _why(exc)
+                conn = _rollback(conn, target, creds, before, timeout)
+                outcome.status = "rolled back"
+    except Exception as exc:
+        outcome.error = outcome.error or _why(exc)
+    finally:
+        with contextlib.suppress(Exception):
+            conn.disconnect()
+    outcome.seconds = time.perf_counter() - start
+    return outcome
+
+
+def _rollback(
+    conn: BaseConnection, target: Target, creds: Credentials, before: str, timeout: float
+) -> BaseConnection:
+    """Back to ``before``: drop an uncommitted candidate, then push the inverse remediation."""
+    p = target.profile
+    with contextlib.suppress(Exception):
+        if conn.check_config_mode():
+            if p.cli.discard:
+                conn.send_command_timing(p.cli.discard)
+            conn.exit_config_mode()
+    try:
+        now = _running(conn, target)
+    except Exception:
+        conn = connect(p, target.address, target.port, creds.username, creds.password)
+        now = _running(conn, target)
+    back, _ = plan(target, now, before)
+    if back:
+        _send(conn, target, back, timeout)
+    left, _ = plan(target, _running(conn, target), before)
+    if left:
+        raise PushError(f"rollback left {len(left)} command(s) different from before")
+    return conn
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    if "Authentication" in type(exc).__name__ or "uthentication" in first:
+        return "authentication failed (check ROCE_CFG_USERNAME / ROCE_CFG_PASSWORD)"
+    return f"{type(exc).__name__}: {first}"[:300]

@@ -1,0 +1,187 @@
+"""Configs as trees of views and statements, the common ground of the push diff and the lab
+emulators: read a saved config, apply CLI commands to it, print it in the vendor's layout, and
+compute the commands that turn one tree into another.
+
+Only what the vendor data says is needed: which commands open a view, which settings a new
+value replaces, the negation prefix, the command that leaves a view and the saved layout.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from roce_cfg.parse.blocks import split
+from roce_cfg.parse.text import SEPARATOR, clean
+from roce_cfg.platforms.profile import VendorProfile
+
+
+@dataclass
+class Node:
+    line: str
+    children: list[Node] = field(default_factory=list)
+
+    def find(self, line: str) -> Node | None:
+        return next((c for c in self.children if c.line == line), None)
+
+
+class Tree:
+    def __init__(self, profile: VendorProfile) -> None:
+        self.profile = profile
+        self.root = Node("")
+        self._views = [re.compile(p) for p in profile.cli.views]
+        self._layout = [re.compile(p) for p in profile.parse.layout_lines]
+
+    # -- reading ---------------------------------------------------------------------------
+    @classmethod
+    def from_text(cls, text: str, profile: VendorProfile) -> Tree:
+        tree = cls(profile)
+        lines = [
+            ln
+            for ln in clean(text)
+            if not SEPARATOR.match(ln.text)
+            and not any(p.match(ln.text.strip()) for p in tree._layout)
+        ]
+        tree._load(tree.root, lines)
+        return tree
+
+    def _load(self, parent: Node, lines: list) -> None:  # type: ignore[type-arg]
+        for block in split(lines):
+            node = Node(block.header.text.strip())
+            parent.children.append(node)
+            if block.body:
+                depth = min(ln.indent for ln in block.body)
+                body = [type(ln)(ln.no, ln.text[depth:]) for ln in block.body]
+                self._load(node, body)
+
+    # -- applying commands -----------------------------------------------------------------
+    def is_view(self, line: str) -> bool:
+        return any(p.match(line) for p in self._views)
+
+    def view_kind(self, line: str) -> int | None:
+        return next((i for i, p in enumerate(self._views) if p.match(line)), None)
+
+    def apply(self, commands: list[str]) -> None:
+        stack = [self.root]
+        cli = self.profile.cli
+        for raw in commands:
+            line = raw.strip()
+            if not line or line in self.profile.config_enter:
+                continue
+            if line == cli.view_exit:
+                if len(stack) > 1:
+                    stack.pop()
+                continue
+            if line in self.profile.config_exit:
+                stack = [self.root]
+                continue
+            view = stack[-1]
+            if self.is_view(line):
+                node = view.find(line)
+                if node is None:
+                    node = Node(line)
+                    view.children.append(node)
+                stack.append(node)
+                continue
+            self.set(view, line)
+
+    def set(self, view: Node, line: str) -> None:
+        """One statement in a view. A new value takes the place of the one it replaces, as a
+        switch prints settings in its own fixed order, not in the order they were typed."""
+        neg = self.profile.negation
+        if line.startswith(neg):
+            target = line[len(neg) :]
+            gone = [c for c in view.children if c.line == target]
+            if gone:
+                view.children = [c for c in view.children if c not in gone]
+                return
+            # 'undo shutdown' and the like are settings in their own right.
+            replaced = [c for c in view.children if c.line == target]
+        else:
+            replaced = [c for c in view.children if c.line == neg + line]
+        prefix = next((p for p in self.profile.cli.single_valued if line.startswith(p)), None)
+        if prefix is not None:
+            replaced += [c for c in view.children if c.line.startswith(prefix) and not c.children]
+        if view.find(line) is not None and not replaced:
+            return
+        at = min((view.children.index(c) for c in replaced), default=len(view.children))
+        view.children = [c for c in view.children if c not in replaced and c.line != line]
+        view.children.insert(min(at, len(view.children)), Node(line))
+
+    # -- printing --------------------------------------------------------------------------
+    def render(self) -> str:
+        layout = self.profile.cli.layout
+        out: list[str] = []
+        if layout == "rgos":
+            out += ["Building configuration...", "!"]
+        for node in self.root.children:
+            if layout in ("comware", "vrp"):
+                out.append("#")
+                indent = " " if layout == "comware" and not node.children else ""
+                out.append(indent + node.line)
+                out += self._children(node, 1, " ")
+            elif layout == "rgos":
+                out.append(node.line)
+                out += self._children(node, 1, " ")
+                out.append("!")
+            else:
+                out.append(node.line)
+                out += self._children(node, 1, "  ", terminator="$")
+                if node.children:
+                    out.append("$")
+        if layout in ("comware", "vrp"):
+            out += ["#", "return"]
+        elif layout == "rgos":
+            out.append("end")
+        else:
+            out = ["!<running-config>", *out, "!</running-config>"]
+        return "\n".join(out) + "\n"
+
+    def _children(
+        self, node: Node, depth: int, unit: str, terminator: str | None = None
+    ) -> list[str]:
+        out: list[str] = []
+        for c in node.children:
+            out.append(unit * depth + c.line)
+            out += self._children(c, depth + 1, unit, terminator)
+            if c.children and terminator:
+                out.append(unit * depth + terminator)
+        return out
+
+
+def _key(line: str, neg: str) -> str:
+    """What a line sets, without its values or negation: 'peer # as-number #', 'shutdown'."""
+    return re.sub(r"\d+", "#", line[len(neg) :] if line.startswith(neg) else line)
+
+
+def remediation(running: Tree, intended: Tree) -> list[str]:
+    """Commands that bring ``running`` to ``intended`` for everything roce-cfg manages.
+
+    A running line is managed when the intended config has a line of the same shape in the same
+    view (same words, any numbers); other lines and views are left alone. Within a view,
+    removals come first, then additions in the intended order (tables before their users,
+    no-drop before the watchdog, as the templates order them)."""
+    return _diff(running.root, intended.root, intended.profile)
+
+
+def _diff(have: Node, want: Node, profile: VendorProfile) -> list[str]:
+    neg = profile.negation
+    keys = {_key(c.line, neg) for c in want.children}
+    wanted = {c.line for c in want.children}
+    out: list[str] = []
+    for c in have.children:
+        if c.line in wanted or _key(c.line, neg) not in keys:
+            continue
+        if c.children:
+            continue  # a view of the same shape under another name (another VLAN): not ours
+        out.append(c.line[len(neg) :] if c.line.startswith(neg) else neg + c.line)
+    for w in want.children:
+        h = have.find(w.line)
+        if not w.children:
+            if h is None:
+                out.append(w.line)
+            continue
+        inner = _diff(h if h is not None else Node(w.line), w, profile)
+        if inner or h is None:
+            out += [w.line, *inner, profile.cli.view_exit]
+    return out

@@ -1,0 +1,183 @@
+"""One emulated switch's command line: modes, views, prompts, config state, commit and save,
+the vendor's error text, and injected faults. Transport-free: ``Session.feed`` takes a line
+and returns what the switch prints, so the SSH server stays thin."""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+
+from roce_cfg.deploy.tree import Tree
+from roce_cfg.platforms.profile import VendorProfile
+
+
+@dataclass
+class Faults:
+    reject: str | None = None  # regex: matching config commands get the vendor's error
+    drop_after: int | None = None  # close the connection after this many config commands
+    delay_s: float = 0.0  # wait before every answer
+    refuse_login: bool = False
+
+
+class Dropped(Exception):
+    """The emulated switch hangs up (fault injection)."""
+
+
+@dataclass
+class Switch:
+    """The state that outlives a session: running (and, on VRP, committed) config, saved copy."""
+
+    hostname: str
+    profile: VendorProfile
+    running: Tree
+    faults: Faults = field(default_factory=Faults)
+    saved: str = ""
+    commands: int = 0
+
+    @classmethod
+    def start(cls, hostname: str, profile: VendorProfile, text: str | None = None) -> Switch:
+        if text:
+            tree = Tree.from_text(text, profile)
+        else:
+            tree = Tree(profile)
+            word = "sysname" if profile.cli.layout in ("comware", "vrp") else "hostname"
+            tree.apply([f"{word} {hostname}"])
+        sw = cls(hostname, profile, tree)
+        sw.saved = tree.render()
+        return sw
+
+
+class Session:
+    def __init__(self, switch: Switch) -> None:
+        self.sw = switch
+        self.layout = switch.profile.cli.layout
+        self.config = False
+        self.views: list[str] = []
+        self.candidate: Tree | None = None  # VRP: uncommitted changes
+        self.question: str | None = None
+        self.closed = False
+
+    # -- prompts ---------------------------------------------------------------------------
+    def prompt(self) -> str:
+        host = self.sw.hostname
+        view = "-".join(v.replace("interface ", "").replace(" ", "-") for v in self.views)
+        if self.layout == "comware":
+            return f"[{host}{'-' + view if view else ''}]" if self.config else f"<{host}>"
+        if self.layout == "vrp":
+            mark = "*" if self.candidate is not None and self._dirty() else "~"
+            return f"[{mark}{host}{'-' + view if view else ''}]" if self.config else f"<{host}>"
+        if not self.config:
+            return f"{host}#"
+        return f"{host}(config{'-' + self.views[-1].split()[0][:6] if self.views else ''})#"
+
+    def _dirty(self) -> bool:
+        return self.candidate is not None and self.candidate.render() != self.sw.running.render()
+
+    def banner(self) -> str:
+        return self.prompt()
+
+    # -- input -----------------------------------------------------------------------------
+    def feed(self, line: str) -> str:
+        """The switch's answer to one line (without the echo), ending with the next prompt."""
+        text = line.strip()
+        if self.question is not None:
+            return self._answer(text)
+        if not text:
+            return self.prompt()
+        out = self._config(text) if self.config else self._exec(text)
+        if self.closed or self.question is not None:
+            return out
+        return (out + "\r\n" if out else "") + self.prompt()
+
+    def _exec(self, text: str) -> str:
+        cli = self.sw.profile.cli
+        p = self.sw.profile
+        if text in cli.paging_off or text == "enable":
+            return ""
+        if text == cli.show_running:
+            return self.sw.running.render().replace("\n", "\r\n").rstrip()
+        if text in p.config_enter:
+            self.config = True
+            self.candidate = copy.deepcopy(self.sw.running) if self.layout == "vrp" else None
+            return ""
+        if text in p.save or text == "save":
+            if self.layout == "vrp":
+                self.question = "save"
+                return (
+                    "Warning: The current configuration will be written to the device. "
+                    "Continue? [Y/N]:"
+                )
+            self.sw.saved = self.sw.running.render()
+            return "Saving the configuration... done." if self.layout == "comware" else "[OK]"
+        if text in ("quit", "exit"):
+            self.closed = True
+            return ""
+        return self._error(text)
+
+    def _config(self, text: str) -> str:
+        cli = self.sw.profile.cli
+        p = self.sw.profile
+        if text == cli.show_running:
+            return self.sw.running.render().replace("\n", "\r\n").rstrip()
+        if self.layout == "vrp" and text == "commit":
+            assert self.candidate is not None
+            self.sw.running = copy.deepcopy(self.candidate)
+            return ""
+        if self.layout == "vrp" and cli.discard and text == cli.discard:
+            self.candidate = copy.deepcopy(self.sw.running)
+            self.views = []
+            return ""
+        if text in p.save or text == "save":
+            return self._exec(text)  # Comware saves from system view too
+        if text in p.config_exit or (text == cli.view_exit and not self.views):
+            if self.layout == "vrp" and self._dirty():
+                self.question = "leave"
+                return (
+                    "Warning: Uncommitted configurations found. Are you sure to commit them "
+                    "before exiting? [Y(yes)/N(no)/C(cancel)]:"
+                )
+            self.config, self.views = False, []
+            return ""
+        if text == cli.view_exit:
+            self.views.pop()
+            return ""
+        faults = self.sw.faults
+        self.sw.commands += 1
+        if faults.drop_after is not None and self.sw.commands > faults.drop_after:
+            self.closed = True
+            raise Dropped(text)
+        if faults.reject and re.search(faults.reject, text):
+            return self._error(text)
+        tree = self.candidate if self.candidate is not None else self.sw.running
+        kind = tree.view_kind(text)
+        if self.views and kind is not None and kind == tree.view_kind(self.views[0]):
+            self.views = []  # 'interface B' typed inside interface A moves over to B
+        tree.apply([*self.views, text] if self.views else [text])
+        if tree.is_view(text):
+            self.views.append(text)
+        return ""
+
+    def _answer(self, text: str) -> str:
+        kind, self.question = self.question, None
+        yes = text.lower().startswith("y")
+        if kind == "save":
+            if yes:
+                self.sw.saved = self.sw.running.render()
+                out = "Info: Save the configuration successfully."
+            else:
+                out = ""
+        elif text.lower().startswith("c"):
+            out = ""
+        else:
+            if yes and self.candidate is not None:
+                self.sw.running = copy.deepcopy(self.candidate)
+            self.config, self.views, self.candidate = False, [], None
+            out = ""
+        return (out + "\r\n" if out else "") + self.prompt()
+
+    def _error(self, text: str) -> str:
+        err = self.sw.profile.cli.error
+        if "^" in err:
+            return " " * (len(self.prompt()) + 1) + "^\r\n" + err
+        return err

@@ -1,0 +1,53 @@
+"""``roce-cfg lab``: emulators for every switch of an intent, and an inventory to reach them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from roce_cfg.errors import InputError
+from roce_cfg.generate import generate
+from roce_cfg.lab.cli import Switch
+from roce_cfg.lab.server import Lab
+from roce_cfg.platforms.profile import load_profile
+
+USER_ENV, PASSWORD_ENV = "ROCE_CFG_USERNAME", "ROCE_CFG_PASSWORD"
+
+
+def switches(intent: Path, start: str) -> list[Switch]:
+    generated = generate(intent)
+    out = []
+    for device in generated.fabric.devices:
+        profile = load_profile(device.vendor)
+        if start == "empty":
+            text = None
+        elif start == "intended":
+            text = generated.configs[device.hostname]
+        else:
+            path = Path(start) / f"{device.hostname}.cfg"
+            if not path.is_file():
+                raise InputError(f"--start: no saved config for {device.hostname}", file=str(path))
+            text = path.read_text(encoding="utf-8")
+        out.append(Switch.start(device.hostname, profile, text))
+    return out
+
+
+def inventory(lab: Lab) -> str:
+    hosts = {
+        name: {
+            "hostname": "127.0.0.1",
+            "port": ep.port,
+            "data": {"vendor": ep.switch.profile.vendor.value},
+        }
+        for name, ep in sorted(lab.endpoints.items())
+    }
+    header = (
+        "# Written by roce-cfg lab: emulated switches on 127.0.0.1; credentials from the env.\n"
+    )
+    return header + yaml.safe_dump({"hosts": hosts}, sort_keys=False)
+
+
+def start(intent: Path, how: str, username: str, password: str) -> tuple[Lab, str]:
+    lab = Lab(switches(intent, how), username, password).start()
+    return lab, inventory(lab)

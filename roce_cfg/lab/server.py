@@ -1,0 +1,122 @@
+"""asyncssh servers on 127.0.0.1, one per emulated switch, speaking each vendor's CLI closely
+enough for netmiko: byte-exact echo, CR/LF handling, prompts without a trailing newline."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import asyncssh
+
+from roce_cfg.lab.cli import Dropped, Session, Switch
+
+
+class _Server(asyncssh.SSHServer):
+    def __init__(self, switch: Switch, username: str, password: str) -> None:
+        self.switch, self.username, self.password = switch, username, password
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def validate_password(self, username: str, password: str) -> bool:
+        if self.switch.faults.refuse_login:
+            return False
+        return username == self.username and password == self.password
+
+
+def _handler(switch: Switch) -> Callable[[asyncssh.SSHServerProcess[str]], object]:
+    async def handle(process: asyncssh.SSHServerProcess[str]) -> None:
+        session = Session(switch)
+        process.stdout.write(session.banner())
+        pending = ""
+        try:
+            while not session.closed:
+                data = await process.stdin.read(4096)
+                if not data:
+                    break
+                pending += data
+                while True:
+                    cut = min(
+                        (i for i in (pending.find("\r"), pending.find("\n")) if i >= 0), default=-1
+                    )
+                    if cut < 0:
+                        break
+                    line, pending = pending[:cut], pending[cut + 1 :]
+                    if pending.startswith("\n") and data[cut : cut + 1] == "\r":
+                        pending = pending[1:]
+                    if switch.faults.delay_s:
+                        await asyncio.sleep(switch.faults.delay_s)
+                    try:
+                        answer = session.feed(line)
+                    except Dropped:
+                        process.close()
+                        return
+                    process.stdout.write(line + "\r\n" + answer)
+                    if session.closed:
+                        break
+        except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, BrokenPipeError):
+            pass
+        process.exit(0)
+
+    return handle
+
+
+@dataclass
+class Endpoint:
+    hostname: str
+    port: int
+    switch: Switch
+
+
+class Lab:
+    """Emulators in a background event loop; ``with Lab(...) as lab:`` in tests."""
+
+    def __init__(self, switches: list[Switch], username: str, password: str) -> None:
+        self.switches = switches
+        self.username, self.password = username, password
+        self.endpoints: dict[str, Endpoint] = {}
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._servers: list[asyncssh.SSHAcceptor] = []
+
+    async def _start(self) -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        for sw in self.switches:
+            server = await asyncssh.create_server(
+                lambda sw=sw: _Server(sw, self.username, self.password),
+                "127.0.0.1",
+                0,
+                server_host_keys=[key],
+                process_factory=_handler(sw),
+                line_editor=False,
+                encoding="utf-8",
+            )
+            port = server.sockets[0].getsockname()[1]
+            self._servers.append(server)
+            self.endpoints[sw.hostname] = Endpoint(sw.hostname, port, sw)
+
+    def start(self) -> Lab:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(timeout=60)
+        return self
+
+    def stop(self) -> None:
+        async def close() -> None:
+            for s in self._servers:
+                s.close()
+                await s.wait_closed()
+
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(timeout=30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+
+    def __enter__(self) -> Lab:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
