@@ -127,3 +127,14 @@ def test_junk_spliced_into_a_config_parses_or_is_refused(cfg: Path, junk: str, a
     lines.insert(min(at, len(lines)), junk)
     _parse_or_refuse("\n".join(lines))
     _parse_or_refuse("\n".join(lines), vendor=Vendor.ZTE)
+
+
+def test_a_fabric_json_larger_than_an_intent_may_be_is_read(tmp_path: Path) -> None:
+    """Thousands of switches write tens of MB of fabric.json; the 16 MB intent cap is not its."""
+    from roce_cfg.generate import generate
+    from roce_cfg.parse.hints import hints_from_fabric
+
+    fabric = generate(ROOT / "examples/pod-small.yaml").fabric.model_dump_json(exclude={"devices"})
+    big = tmp_path / "fabric.json"
+    big.write_text(fabric[:-1] + " " * (17 * 1024 * 1024) + "}")
+    assert len(hints_from_fabric(big)) == 12

@@ -17,7 +17,7 @@ class _Loader(yaml.SafeLoader):
     pass
 
 
-def read_text(path: Path, what: str = "file") -> str:
+def read_text(path: Path, what: str = "file", max_bytes: int = MAX_BYTES) -> str:
     """Read a UTF-8 text file, turning every way it can fail into a one-line InputError."""
     name = str(path)
     if not path.exists():
@@ -29,8 +29,8 @@ def read_text(path: Path, what: str = "file") -> str:
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=name) from None
-    if len(raw) > MAX_BYTES:
-        raise InputError(f"too large ({len(raw)} bytes, limit {MAX_BYTES})", file=name)
+    if len(raw) > max_bytes:
+        raise InputError(f"too large ({len(raw)} bytes, limit {max_bytes})", file=name)
     if b"\x00" in raw:
         raise InputError("binary data, expected text", file=name)
     try:

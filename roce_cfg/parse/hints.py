@@ -19,7 +19,9 @@ def hints_from_fabric(path: Path) -> dict[str, Hints]:
 
 def load_fabric(path: Path) -> Fabric:
     """A fabric.json written by ``generate`` (devices are not in it)."""
-    text = read_text(path, "fabric.json")
+    # A fabric of thousands of switches writes a fabric.json of tens of MB (headroom terms per
+    # port); intents stay small, so only this reader allows that much.
+    text = read_text(path, "fabric.json", max_bytes=1 << 30)
     try:
         data = json.loads(text)
         fabric = Fabric.model_validate({**data, "devices": []} if isinstance(data, dict) else data)
