@@ -11,6 +11,7 @@ up to the unit the switch configures headroom in.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from roce_cfg.model.fabric import HeadroomTerm
 
@@ -63,6 +64,7 @@ def round_up(value: int, unit: int) -> int:
     return -(-value // unit) * unit
 
 
+@cache
 def required_headroom(
     *,
     speed_gbps: int,

@@ -68,7 +68,9 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
             autoescape=False,
+            auto_reload=False,  # templates do not change during a run; skip a stat per section
         )
+        self._templates: dict[str, jinja2.Template] = {}
         self.env.filters["mask"] = _mask
         self.env.filters["units"] = _units
         self.env.filters["ranges"] = _ranges
@@ -86,7 +88,9 @@ class Renderer:
 
         def section(name: str, iface: Interface | None = None) -> str:
             try:
-                template = self.env.get_template(f"sections/{name}.j2")
+                template = self._templates.get(name)
+                if template is None:
+                    template = self._templates[name] = self.env.get_template(f"sections/{name}.j2")
             except jinja2.TemplateNotFound:
                 raise InputError(
                     f"template section '{name}' missing for {self.profile.vendor.value}"
