@@ -486,8 +486,7 @@ def push_cmd(
     ] = "100%",
     vendor_dir: VendorDir = None,
 ) -> None:
-    """Diff the running configs with the intended ones; with --apply, push, commit, save,
-    verify, and roll back any switch where that fails."""
+    """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
     try:
         targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
         creds = _credentials()
