@@ -184,3 +184,19 @@ def test_inventory_with_a_password_is_refused(tmp_path: Path) -> None:
     result = run("push", str(ROOT / "golden/pod-small-h3c"), "-i", str(inventory))
     assert result.exit_code == 2
     assert "hosts.x.password" in result.stderr and "hunter2" not in result.output
+
+
+def test_a_new_value_replaces_the_old_without_negating_it() -> None:
+    profile = load_profile(Vendor.H3C)
+    port = "#\ninterface HundredGigE1/0/1\n mtu {}\n priority-flow-control no-drop dot1p {}\n#\nreturn\n"
+    have = Tree.from_text(port.format(9000, 4), profile)
+    want = Tree.from_text(port.format(9216, 3), profile)
+    assert remediation(have, want) == [
+        "interface HundredGigE1/0/1",
+        "undo priority-flow-control no-drop dot1p 4",
+        "mtu 9216",
+        "priority-flow-control no-drop dot1p 3",
+        "quit",
+    ]
+    have.apply(remediation(have, want))
+    assert remediation(have, want) == []

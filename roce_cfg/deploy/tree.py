@@ -168,12 +168,16 @@ def _diff(have: Node, want: Node, profile: VendorProfile) -> list[str]:
     neg = profile.negation
     keys = {_key(c.line, neg) for c in want.children}
     wanted = {c.line for c in want.children}
+    single = profile.cli.single_valued
+    replaced = {p for p in single for c in want.children if c.line.startswith(p)}
     out: list[str] = []
     for c in have.children:
         if c.line in wanted or _key(c.line, neg) not in keys:
             continue
         if c.children:
             continue  # a view of the same shape under another name (another VLAN): not ours
+        if any(c.line.startswith(p) for p in replaced):
+            continue  # the new value replaces it; 'undo mtu 9000' is not even valid Comware
         out.append(c.line[len(neg) :] if c.line.startswith(neg) else neg + c.line)
     for w in want.children:
         h = have.find(w.line)
