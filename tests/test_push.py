@@ -188,7 +188,10 @@ def test_inventory_with_a_password_is_refused(tmp_path: Path) -> None:
 
 def test_a_new_value_replaces_the_old_without_negating_it() -> None:
     profile = load_profile(Vendor.H3C)
-    port = "#\ninterface HundredGigE1/0/1\n mtu {}\n priority-flow-control no-drop dot1p {}\n#\nreturn\n"
+    port = (
+        "#\ninterface HundredGigE1/0/1\n mtu {}\n"
+        " priority-flow-control no-drop dot1p {}\n#\nreturn\n"
+    )
     have = Tree.from_text(port.format(9000, 4), profile)
     want = Tree.from_text(port.format(9216, 3), profile)
     assert remediation(have, want) == [
