@@ -199,7 +199,7 @@ def test_run_api_counts_scenarios() -> None:
     report, result = run(
         load(HERE / "clos-2x2.yaml"), Plan(fail_links="all-single", max_failures=2)
     )
-    assert report.scenarios == 1 + 4 + 6 - 0 or report.scenarios == 11
+    assert report.scenarios == 1 + 4 + 6  # healthy, 4 single and 6 double failures
     assert result.findings == []
 
 
@@ -251,3 +251,15 @@ def test_html_report_renders_in_a_real_browser(tmp_path: Path) -> None:
     assert 'data-switches="6"' in status and 'data-links="8"' in status
     assert 'data-hops="4"' in status
     assert int(status.split('data-width="', 1)[1].split('"', 1)[0]) > 300
+
+
+def test_three_tier_plan_is_acyclic_healthy_and_after_any_one_or_two_failures() -> None:
+    src = load(ROOT / "tests/scenarios/three-tier.yaml")
+    report, result = run(src, Plan(fail_links="all-single", max_failures=2))
+    assert report.scenarios == 1 + 16 + 120  # healthy, 16 single and 120 double failures
+    assert result.findings == []
+    roles = {d.hostname: d.role for d in src.devices}
+    assert sorted(set(roles.values())) == ["leaf", "spine", "superspine"]
+    asns = {d.hostname: d.bgp.asn for d in src.devices if d.bgp}
+    assert asns["spine-1"] == asns["spine-2"] != asns["spine-3"] == asns["spine-4"]
+    assert asns["superspine-1"] == asns["superspine-2"]

@@ -13,7 +13,7 @@ from html import escape
 from roce_cfg.deadlock.analyse import Cycle, Report
 
 BOX_W, BOX_H, GAP_X, ROW_H, MARGIN = 84, 26, 10, 170, 30
-TIERS = {"spine": 0, "leaf": 1, "switch": 1}
+TIERS = {"superspine": 0, "spine": 1, "leaf": 2, "switch": 2}
 
 
 def _cycle(report: Report) -> Cycle | None:
@@ -29,7 +29,7 @@ def svg(report: Report, cycle: Cycle | None = None) -> str:
     cycle = cycle if cycle is not None else _cycle(report)
     rows: dict[int, list[int]] = {}
     for s, device in enumerate(net.devices):
-        rows.setdefault(TIERS.get(device.role, 1), []).append(s)
+        rows.setdefault(TIERS.get(device.role, 2), []).append(s)
     widest = max(len(r) for r in rows.values()) if rows else 1
     width = max(480, 2 * MARGIN + widest * (BOX_W + GAP_X))
     height = 2 * MARGIN + 40 + (max(rows) if rows else 0) * ROW_H + BOX_H

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from typing import Literal
 
 from roce_cfg.design.ports import PortSlot, allocate
 from roce_cfg.errors import PlanError
-from roce_cfg.intent.models import Intent, SwitchRole, Vendor
+from roce_cfg.intent.models import Intent, LinkSpec, SwitchRole, Vendor
 from roce_cfg.model.fabric import Link, NicAttachment, Rail, SwitchPlan
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 
@@ -60,6 +61,8 @@ def rail_prefix(servers_per_switch: int) -> int:
 def build(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topology:
     if intent.fabric.topology == "single-switch":
         return _single_switch(intent, profiles)
+    if intent.fabric.pods > 1:
+        return _three_tier(intent, profiles)
     return _leaf_spine(intent, profiles)
 
 
@@ -255,3 +258,175 @@ def _leaf_spine(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
                 sw.fabric_ports.append((up, link))
                 spines[s].fabric_ports.append((spine_port, link))
     return Topology(spines + leaves, links, rails, nics)
+
+
+def _three_tier(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topology:
+    """Pods (rail leaves and pod spines, as in two tiers) joined by super-spines. RFC 7938
+    ASN plan: a pod's spines share an ASN (spine_asn + pod), all super-spines share one, every
+    leaf has its own; a valley through another pod is then rejected by AS-path loop checks."""
+    fab, routing = intent.fabric, intent.routing
+    if fab.leaf is None or fab.spine is None or fab.super_spine is None:
+        raise PlanError(("fabric",), "three tiers need fabric.leaf, spine and super_spine")
+    leaf_link, up_link = fab.links.leaf_spine, fab.links.spine_superspine
+    if leaf_link is None or up_link is None:
+        raise PlanError(
+            ("fabric", "links"), "three tiers need links.leaf_spine and spine_superspine"
+        )
+    p2p = intent.addressing.fabric_p2p
+    if (
+        p2p is None
+        or routing is None
+        or routing.spine_asn is None
+        or routing.super_spine_asn is None
+    ):
+        raise PlanError(("routing",), "three tiers need fabric_p2p, spine_asn and super_spine_asn")
+    pods, per_pod_leaves = fab.pods, fab.rails * fab.leaves_per_rail
+    n_leaves, n_spines = pods * per_pod_leaves, pods * fab.spines
+    pod_servers = intent.servers.count // pods
+    per_leaf = math.ceil(pod_servers / fab.leaves_per_rail)
+    lo_pool = intent.addressing.loopbacks
+    need_lo = fab.super_spines + n_spines + n_leaves + 1
+    leaf_up = fab.spines * fab.uplinks_per_spine
+    spine_up = fab.super_spines * fab.uplinks_per_super_spine
+    need_p2p = 2 * (n_leaves * leaf_up + n_spines * spine_up)
+    p2p_used = 0
+
+    def p2p_pair() -> IPv4Address:
+        nonlocal p2p_used
+        base = _nth(p2p, 2 * p2p_used, ("addressing", "fabric_p2p"), need_p2p)
+        p2p_used += 1
+        return base
+
+    def link(
+        kind: Literal["leaf-spine", "spine-superspine"],
+        low: tuple[Switch, PortSlot],
+        high: tuple[Switch, PortSlot],
+        spec: LinkSpec,
+    ) -> None:
+        base = p2p_pair()
+        ln = Link(
+            kind=kind,
+            a_device=low[0].plan.hostname,
+            a_port=low[1].name,
+            a_ip=IPv4Interface((base + 1, 31)),
+            b_device=high[0].plan.hostname,
+            b_port=high[1].name,
+            b_ip=IPv4Interface((base, 31)),
+            speed_gbps=spec.speed,
+            cable_m=spec.cable_m,
+        )
+        links.append(ln)
+        low[0].fabric_ports.append((low[1], ln))
+        high[0].fabric_ports.append((high[1], ln))
+
+    sup_profile, sup_model, sup_spec = _resolve(
+        fab.super_spine, profiles, ("fabric", "super_spine")
+    )
+    spine_profile, spine_model, spine_spec = _resolve(fab.spine, profiles, ("fabric", "spine"))
+    leaf_profile, leaf_model, leaf_spec = _resolve(fab.leaf, profiles, ("fabric", "leaf"))
+    links: list[Link] = []
+    supers: list[tuple[Switch, list[PortSlot]]] = []
+    for k in range(fab.super_spines):
+        lo = _nth(lo_pool, 1 + k, ("addressing", "loopbacks"), need_lo)
+        plan = SwitchPlan(
+            hostname=f"superspine-{k + 1}",
+            role="superspine",
+            vendor=fab.super_spine.vendor,
+            model=sup_model,
+            asn=routing.super_spine_asn,
+            loopback=IPv4Interface((lo, 32)),
+        )
+        downs, _ = allocate(
+            sup_profile,
+            sup_model,
+            sup_spec,
+            down=(n_spines * fab.uplinks_per_super_spine, up_link.speed),
+            up=(0, up_link.speed),
+            blame=("fabric", "super_spine", "model"),
+        )
+        supers.append((Switch(plan, sup_profile, sup_spec), downs))
+    spines: list[Switch] = []
+    leaves: list[Switch] = []
+    rails: list[Rail] = []
+    nics: list[NicAttachment] = []
+    for pod in range(pods):
+        pod_spines: list[tuple[Switch, list[PortSlot]]] = []
+        for j in range(fab.spines):
+            index = pod * fab.spines + j
+            lo = _nth(lo_pool, 1 + fab.super_spines + index, ("addressing", "loopbacks"), need_lo)
+            plan = SwitchPlan(
+                hostname=f"spine-{index + 1}",
+                role="spine",
+                vendor=fab.spine.vendor,
+                model=spine_model,
+                asn=routing.spine_asn + pod,
+                loopback=IPv4Interface((lo, 32)),
+                pod=pod,
+            )
+            sw = Switch(plan, spine_profile, spine_spec)
+            downs, ups = allocate(
+                spine_profile,
+                spine_model,
+                spine_spec,
+                down=(per_pod_leaves * fab.uplinks_per_spine, leaf_link.speed),
+                up=(spine_up, up_link.speed),
+                blame=("fabric", "spine", "model"),
+            )
+            for m, up in enumerate(ups):
+                k, u = divmod(m, fab.uplinks_per_super_spine)
+                sup, sup_ports = supers[k]
+                link(
+                    "spine-superspine",
+                    (sw, up),
+                    (sup, sup_ports[index * fab.uplinks_per_super_spine + u]),
+                    up_link,
+                )
+            spines.append(sw)
+            pod_spines.append((sw, downs))
+        for rail in range(fab.rails):
+            for group in range(fab.leaves_per_rail):
+                local = rail * fab.leaves_per_rail + group
+                index = pod * per_pod_leaves + local
+                lo = _nth(
+                    lo_pool,
+                    1 + fab.super_spines + n_spines + index,
+                    ("addressing", "loopbacks"),
+                    need_lo,
+                )
+                plan = SwitchPlan(
+                    hostname=f"leaf-{index + 1}",
+                    role="leaf",
+                    vendor=fab.leaf.vendor,
+                    model=leaf_model,
+                    asn=routing.leaf_asn_base + index,
+                    loopback=IPv4Interface((lo, 32)),
+                    rail=rail,
+                    pod=pod,
+                )
+                sw = Switch(plan, leaf_profile, leaf_spec)
+                first = pod * pod_servers + group * per_leaf
+                servers = range(first, min(first + per_leaf, (pod + 1) * pod_servers))
+                downs, ups = allocate(
+                    leaf_profile,
+                    leaf_model,
+                    leaf_spec,
+                    down=(len(servers), fab.links.server_leaf.speed),
+                    up=(leaf_up, leaf_link.speed),
+                    blame=("fabric", "leaf", "model"),
+                )
+                subnet = _rail_subnet(intent, index, per_leaf, n_leaves)
+                rails.append(
+                    _attach_servers(intent, sw, rail, servers, subnet, downs[: len(servers)])
+                )
+                nics.extend(nic for _, nic in sw.server_ports)
+                for m, up in enumerate(ups):
+                    s, u = divmod(m, fab.uplinks_per_spine)
+                    spine, spine_ports = pod_spines[s]
+                    link(
+                        "leaf-spine",
+                        (sw, up),
+                        (spine, spine_ports[local * fab.uplinks_per_spine + u]),
+                        leaf_link,
+                    )
+                leaves.append(sw)
+    return Topology([s for s, _ in supers] + spines + leaves, links, rails, nics)

@@ -49,6 +49,40 @@ def _rails(intent: Intent) -> Iterator[Problem]:
             yield (("routing",), "leaf-spine needs routing (eBGP ASN plan)")
         if intent.addressing.fabric_p2p is None:
             yield (("addressing",), "leaf-spine needs addressing.fabric_p2p for the /31 links")
+        yield from _tiers(intent)
+
+
+def _tiers(intent: Intent) -> Iterator[Problem]:
+    """Three tiers (pods > 1) need super-spines, their links and a per-tier ASN plan."""
+    fab, routing = intent.fabric, intent.routing
+    if fab.pods == 1:
+        for key in ("super_spine", "super_spines"):
+            if getattr(fab, key):
+                yield (("fabric", key), "only for three tiers (fabric.pods > 1)")
+        return
+    if fab.super_spine is None:
+        yield (("fabric", "super_spine"), "three tiers (pods > 1) need fabric.super_spine")
+    if fab.super_spines < 1:
+        yield (("fabric", "super_spines"), "three tiers need at least one super-spine")
+    if fab.links.spine_superspine is None:
+        yield (("fabric", "links"), "three tiers need links.spine_superspine (speed, cable_m)")
+    if intent.servers.count % fab.pods:
+        yield (("servers", "count"), f"must split evenly over {fab.pods} pods")
+    if routing is not None:
+        if routing.spine_asn is None:
+            yield (("routing", "spine_asn"), "three tiers: pod p's spines share spine_asn + p")
+        if routing.super_spine_asn is None:
+            yield (("routing", "super_spine_asn"), "three tiers need super_spine_asn")
+        elif routing.spine_asn is not None:
+            pods = range(routing.spine_asn, routing.spine_asn + fab.pods)
+            leaves = range(
+                routing.leaf_asn_base,
+                routing.leaf_asn_base + fab.pods * fab.rails * fab.leaves_per_rail,
+            )
+            if routing.super_spine_asn in pods or routing.super_spine_asn in leaves:
+                yield (("routing", "super_spine_asn"), "collides with a pod spine or leaf ASN")
+            if set(pods) & set(leaves):
+                yield (("routing", "leaf_asn_base"), "leaf ASNs collide with the pod spine ASNs")
 
 
 def _lossless(intent: Intent) -> Iterator[Problem]:

@@ -65,16 +65,23 @@ class LinkSpec(_Model):
 class Links(_Model):
     server_leaf: LinkSpec
     leaf_spine: LinkSpec | None = None
+    spine_superspine: LinkSpec | None = Field(default=None, description="three-tier plans")
 
 
 class FabricSpec(_Model):
     topology: Literal["leaf-spine", "single-switch"]
     rails: int = Field(ge=1, le=16)
     leaves_per_rail: int = Field(default=1, ge=1, le=64)
-    spines: int = Field(default=0, ge=0, le=256)
+    spines: int = Field(default=0, ge=0, le=256, description="spines (per pod when pods > 1)")
     uplinks_per_spine: int = Field(default=1, ge=1, le=16)
+    pods: int = Field(
+        default=1, ge=1, le=64, description="leaf-spine blocks joined by super-spines (3 tiers)"
+    )
+    super_spines: int = Field(default=0, ge=0, le=256)
+    uplinks_per_super_spine: int = Field(default=1, ge=1, le=16)
     leaf: SwitchRole | None = None
     spine: SwitchRole | None = None
+    super_spine: SwitchRole | None = None
     switch: SwitchRole | None = Field(default=None, description="the one box of a single-switch")
     links: Links
     mtu: int = Field(default=9216, ge=1500, le=9600, description="interface MTU, bytes")
@@ -94,6 +101,9 @@ class Routing(_Model):
         default=None, ge=1, le=4294967295, description="spine i gets spine_asn_base + i"
     )
     leaf_asn_base: int = Field(ge=1, le=4294967295)
+    super_spine_asn: int | None = Field(
+        default=None, ge=1, le=4294967295, description="shared by all super-spines (3 tiers)"
+    )
     max_paths: int = Field(default=64, ge=1, le=512)
 
 

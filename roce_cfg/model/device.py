@@ -120,7 +120,7 @@ class DeviceConfig(_M):
     hostname: str
     vendor: Vendor
     model: str
-    role: Literal["leaf", "spine", "switch"]
+    role: Literal["leaf", "spine", "superspine", "switch"]
     lldp: bool = True
     loopback: Loopback | None = None
     interfaces: tuple[Interface, ...] = ()

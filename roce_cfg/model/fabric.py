@@ -17,16 +17,17 @@ class _M(BaseModel):
 
 class SwitchPlan(_M):
     hostname: str
-    role: Literal["leaf", "spine", "switch"]
+    role: Literal["leaf", "spine", "superspine", "switch"]
     vendor: Vendor
     model: str
     asn: int | None = None
     loopback: IPv4Interface | None = None
     rail: int | None = None
+    pod: int | None = None
 
 
 class Link(_M):
-    kind: Literal["leaf-spine"]
+    kind: Literal["leaf-spine", "spine-superspine"]
     a_device: str
     a_port: str
     a_ip: IPv4Interface

@@ -36,7 +36,7 @@ from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 
 Raw = dict[str, Any]
-Role = Literal["leaf", "spine", "switch"]
+Role = Literal["leaf", "spine", "superspine", "switch"]
 
 
 class Unreadable(ValueError):

@@ -26,7 +26,7 @@ DETAIL_LIMIT = 200  # switches drawn one by one; above this the overview groups 
 
 
 def _tier(role: str) -> int:
-    return 0 if role == "spine" else 1
+    return {"superspine": 0, "spine": 1}.get(role, 2)
 
 
 def _layout(
@@ -119,7 +119,7 @@ def _overview(data: ReportData, groups: dict[str, list[str]], roles: Mapping[str
     out = [f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" width="{width}" height="230">']
     for k, g in enumerate(names):
         x = 20 + k * 150
-        y = 30 if roles.get(groups[g][0]) == "spine" else 150
+        y = 30 if roles.get(groups[g][0]) in ("spine", "superspine") else 150
         out.append(
             f'<g class="group" data-group="{escape(g)}"><rect x="{x}" y="{y}" width="140" '
             f'height="40" rx="6"/><text x="{x + 70}" y="{y + 17}" text-anchor="middle">'
@@ -220,7 +220,7 @@ def render(data: ReportData) -> str:
         for n in names:
             key = (
                 "spines"
-                if roles[n] == "spine"
+                if roles[n] in ("spine", "superspine")
                 else f"rail {rails[n]}"
                 if rails[n] is not None
                 else "leaves"
