@@ -287,7 +287,9 @@ def _three_tier(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
     lo_pool = intent.addressing.loopbacks
     need_lo = fab.super_spines + n_spines + n_leaves + 1
     leaf_up = fab.spines * fab.uplinks_per_spine
-    spine_up = fab.super_spines * fab.uplinks_per_super_spine
+    per_plane = fab.super_spines // fab.spines if fab.super_spine_planes else fab.super_spines
+    spine_up = per_plane * fab.uplinks_per_super_spine
+    reach = pods if fab.super_spine_planes else n_spines  # spines one super-spine faces
     need_p2p = 2 * (n_leaves * leaf_up + n_spines * spine_up)
     p2p_used = 0
 
@@ -340,7 +342,7 @@ def _three_tier(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
             sup_profile,
             sup_model,
             sup_spec,
-            down=(n_spines * fab.uplinks_per_super_spine, up_link.speed),
+            down=(reach * fab.uplinks_per_super_spine, up_link.speed),
             up=(0, up_link.speed),
             blame=("fabric", "super_spine", "model"),
         )
@@ -372,13 +374,15 @@ def _three_tier(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
                 up=(spine_up, up_link.speed),
                 blame=("fabric", "spine", "model"),
             )
+            plane = j * per_plane if fab.super_spine_planes else 0
+            seat = pod if fab.super_spine_planes else index  # this spine's place on a super-spine
             for m, up in enumerate(ups):
                 k, u = divmod(m, fab.uplinks_per_super_spine)
-                sup, sup_ports = supers[k]
+                sup, sup_ports = supers[plane + k]
                 link(
                     "spine-superspine",
                     (sw, up),
-                    (sup, sup_ports[index * fab.uplinks_per_super_spine + u]),
+                    (sup, sup_ports[seat * fab.uplinks_per_super_spine + u]),
                     up_link,
                 )
             spines.append(sw)

@@ -68,6 +68,11 @@ def _tiers(intent: Intent) -> Iterator[Problem]:
         yield (("fabric", "links"), "three tiers need links.spine_superspine (speed, cable_m)")
     if intent.servers.count % fab.pods:
         yield (("servers", "count"), f"must split evenly over {fab.pods} pods")
+    if fab.super_spine_planes and fab.spines and fab.super_spines % fab.spines:
+        yield (
+            ("fabric", "super_spines"),
+            f"with planes, a multiple of the {fab.spines} spines per pod (one plane per spine)",
+        )
     if routing is not None:
         if routing.spine_asn is None:
             yield (("routing", "spine_asn"), "three tiers: pod p's spines share spine_asn + p")

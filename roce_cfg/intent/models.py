@@ -77,7 +77,12 @@ class FabricSpec(_Model):
     pods: int = Field(
         default=1, ge=1, le=64, description="leaf-spine blocks joined by super-spines (3 tiers)"
     )
-    super_spines: int = Field(default=0, ge=0, le=256)
+    super_spines: int = Field(default=0, ge=0, le=1024)
+    super_spine_planes: bool = Field(
+        default=False,
+        description="spine j of every pod joins only plane j's super-spines (super_spines / spines "
+        "per plane), so super-spine ports scale with pods, not with all pod spines",
+    )
     uplinks_per_super_spine: int = Field(default=1, ge=1, le=16)
     leaf: SwitchRole | None = None
     spine: SwitchRole | None = None
