@@ -283,6 +283,13 @@ def lint_cmd(
             )
         except RoceCfgError as exc:
             _fail(exc)
+    _emit(result, fmt, lambda: _lint_text(result, verbose))
+    if result.failing(fail_on):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
+    """Findings in the machine formats lint and deadlock share, or the command's own text."""
     if fmt == "json":
         sys.stdout.write(report_fmt.to_json(result))
     elif fmt == "sarif":
@@ -290,9 +297,7 @@ def lint_cmd(
     elif fmt == "junit":
         sys.stdout.write(report_fmt.to_junit(result))
     else:
-        _lint_text(result, verbose)
-    if result.failing(fail_on):
-        raise typer.Exit(EXIT_FINDINGS)
+        text()
 
 
 def _lint_text(result: LintResult, verbose: bool) -> None:
@@ -386,14 +391,7 @@ def deadlock_cmd(
             write_file(target, text)
     except RoceCfgError as exc:
         _fail(exc)
-    if fmt == "json":
-        sys.stdout.write(report_fmt.to_json(result))
-    elif fmt == "sarif":
-        sys.stdout.write(report_fmt.to_sarif(result, rules(), Path.cwd()))
-    elif fmt == "junit":
-        sys.stdout.write(report_fmt.to_junit(result))
-    else:
-        _deadlock_text(report, verbose)
+    _emit(result, fmt, lambda: _deadlock_text(report, verbose))
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
 

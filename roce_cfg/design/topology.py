@@ -106,6 +106,33 @@ def _attach_servers(
     return rail_plan
 
 
+def _leaf_ports(
+    intent: Intent,
+    sw: Switch,
+    rail: int,
+    servers: range,
+    place: tuple[int, int, int],
+    up: tuple[int, int],
+    rails: list[Rail],
+    nics: list[NicAttachment],
+) -> list[PortSlot]:
+    """A rail leaf's server ports, its rail subnet and NICs; returns its uplink ports.
+    ``place`` is (leaf index, servers per leaf, leaves), ``up`` is (uplinks, their speed)."""
+    index, per_leaf, n_leaves = place
+    downs, ups = allocate(
+        sw.profile,
+        sw.plan.model,
+        sw.model,
+        down=(len(servers), intent.fabric.links.server_leaf.speed),
+        up=up,
+        blame=("fabric", "leaf", "model"),
+    )
+    subnet = _rail_subnet(intent, index, per_leaf, n_leaves)
+    rails.append(_attach_servers(intent, sw, rail, servers, subnet, downs[: len(servers)]))
+    nics.extend(nic for _, nic in sw.server_ports)
+    return ups
+
+
 def _single_switch(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topology:
     role = intent.fabric.switch
     if role is None:
@@ -227,17 +254,8 @@ def _leaf_spine(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
             sw = Switch(plan, leaf_profile, leaf_spec)
             leaves.append(sw)
             servers = range(group * per_leaf, min((group + 1) * per_leaf, intent.servers.count))
-            downs, ups = allocate(
-                leaf_profile,
-                leaf_model,
-                leaf_spec,
-                down=(len(servers), fab.links.server_leaf.speed),
-                up=(uplinks, fabric_link.speed),
-                blame=("fabric", "leaf", "model"),
-            )
-            subnet = _rail_subnet(intent, index, per_leaf, n_leaves)
-            rails.append(_attach_servers(intent, sw, rail, servers, subnet, downs[: len(servers)]))
-            nics.extend(nic for _, nic in sw.server_ports)
+            ups = _leaf_ports(intent, sw, rail, servers, (index, per_leaf, n_leaves),
+                              (uplinks, fabric_link.speed), rails, nics)  # fmt: skip
             for k, up in enumerate(ups):
                 s, u = divmod(k, fab.uplinks_per_spine)
                 spine_port = spine_ports[s][index * fab.uplinks_per_spine + u]
@@ -410,19 +428,8 @@ def _three_tier(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
                 sw = Switch(plan, leaf_profile, leaf_spec)
                 first = pod * pod_servers + group * per_leaf
                 servers = range(first, min(first + per_leaf, (pod + 1) * pod_servers))
-                downs, ups = allocate(
-                    leaf_profile,
-                    leaf_model,
-                    leaf_spec,
-                    down=(len(servers), fab.links.server_leaf.speed),
-                    up=(leaf_up, leaf_link.speed),
-                    blame=("fabric", "leaf", "model"),
-                )
-                subnet = _rail_subnet(intent, index, per_leaf, n_leaves)
-                rails.append(
-                    _attach_servers(intent, sw, rail, servers, subnet, downs[: len(servers)])
-                )
-                nics.extend(nic for _, nic in sw.server_ports)
+                ups = _leaf_ports(intent, sw, rail, servers, (index, per_leaf, n_leaves),
+                                  (leaf_up, leaf_link.speed), rails, nics)  # fmt: skip
                 for m, up in enumerate(ups):
                     s, u = divmod(m, fab.uplinks_per_spine)
                     spine, spine_ports = pod_spines[s]
