@@ -13,6 +13,7 @@ from roce_cfg.model.device import (
     DeviceConfig,
     Interface,
     Loopback,
+    PortQos,
     Vlan,
     VlanInterface,
 )
@@ -22,10 +23,19 @@ from roce_cfg.model.fabric import PortHeadroom
 def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortHeadroom]]:
     mtu = intent.fabric.mtu
     out: list[Interface] = []
-    headroom: list[PortHeadroom] = []
+    # Ports of one speed and cable length need the same headroom and share one (frozen) PortQos:
+    # a 128-port switch has two or three such kinds, not 128.
+    kinds: dict[tuple[int, float], tuple[list[PortHeadroom], PortQos, list[str]]] = {}
+
+    def qos(port: str, speed: int, cable_m: float) -> PortQos:
+        kind = kinds.get((speed, cable_m))
+        if kind is None:
+            hr = port_headroom(intent, sw, (), speed, cable_m)
+            kind = kinds[(speed, cable_m)] = (hr, port_qos(intent, hr), [])
+        kind[2].append(port)
+        return kind[1]
+
     for slot, nic in sw.server_ports:
-        hr = port_headroom(intent, sw, slot.name, nic.speed_gbps, nic.cable_m)
-        headroom += hr
         out.append(
             Interface(
                 name=slot.name,
@@ -35,13 +45,11 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
                 mtu=mtu,
                 speed_gbps=slot.speed,
                 breakout_of=slot.breakout_of,
-                qos=port_qos(intent, hr),
+                qos=qos(slot.name, nic.speed_gbps, nic.cable_m),
             )
         )
     for slot, link in sw.fabric_ports:
         local_ip, far_dev, far_port, _ = link.seen_from(sw.plan.hostname)
-        hr = port_headroom(intent, sw, slot.name, link.speed_gbps, link.cable_m)
-        headroom += hr
         out.append(
             Interface(
                 name=slot.name,
@@ -51,9 +59,14 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
                 mtu=mtu,
                 speed_gbps=slot.speed,
                 breakout_of=slot.breakout_of,
-                qos=port_qos(intent, hr),
+                qos=qos(slot.name, link.speed_gbps, link.cable_m),
             )
         )
+    headroom = [
+        h.model_copy(update={"ports": tuple(ports)})
+        for hr, _, ports in kinds.values()
+        for h in hr
+    ]
     return out, headroom
 
 

@@ -71,7 +71,7 @@ def device_qos(intent: Intent, sw: Switch, port_headroom: list[PortHeadroom]) ->
     )
     pool = None
     if sw.model.needs_headroom_pool:
-        total = sum(h.configured_bytes or 0 for h in port_headroom)
+        total = sum((h.configured_bytes or 0) * len(h.ports) for h in port_headroom)
         pool = round_up(max(total, 16 * 1024), 1024)
     return Qos(
         dscp_map=tuple(DscpMap(dscp=d, priority=p) for d, p in classes),
@@ -93,9 +93,10 @@ def device_qos(intent: Intent, sw: Switch, port_headroom: list[PortHeadroom]) ->
 
 
 def port_headroom(
-    intent: Intent, sw: Switch, port: str, speed: int, cable_m: float
+    intent: Intent, sw: Switch, ports: tuple[str, ...], speed: int, cable_m: float
 ) -> list[PortHeadroom]:
-    """Required (and, where the model lets us set it, configured) headroom per no-drop priority."""
+    """Required (and, where the model lets us set it, configured) headroom per no-drop priority
+    of ``ports``, which share ``speed`` and ``cable_m``."""
     consts = sw.profile.headroom
     unit = sw.profile.unit_bytes(sw.profile.headroom_unit_bytes, sw.model)
     mtu = intent.fabric.mtu
@@ -117,7 +118,7 @@ def port_headroom(
     return [
         PortHeadroom(
             switch=sw.plan.hostname,
-            port=port,
+            ports=ports,
             speed_gbps=speed,
             cable_m=cable_m,
             priority=p,
