@@ -63,9 +63,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
             )
         )
     headroom = [
-        h.model_copy(update={"ports": tuple(ports)})
-        for hr, _, ports in kinds.values()
-        for h in hr
+        h.model_copy(update={"ports": tuple(ports)}) for hr, _, ports in kinds.values() for h in hr
     ]
     return out, headroom
 
@@ -101,7 +99,7 @@ def build_device(
     svis = tuple(
         VlanInterface(
             vlan=r.vlan,
-            ipv4=IPv4Interface((r.gateway, r.subnet.prefixlen)),
+            ipv4=IPv4Interface((int(r.gateway), r.subnet.prefixlen)),
             mtu=intent.fabric.mtu,
             description=f"rail{r.rail} gateway",
         )

@@ -1,0 +1,51 @@
+"""Rendering reuses a port section's text between ports only when the section cannot tell them
+apart: an overlay that reads a port's own attributes still gets each port's own text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from roce_cfg.render import _port_reads
+from tests.helpers import ROOT, run
+
+MIXED = ROOT / "examples" / "cluster-mixed.yaml"
+
+
+@pytest.mark.parametrize(
+    ("source", "reads"),
+    [
+        ("{% if iface.qos.pfc %} x{% endif %}\n mtu {{ iface.mtu }}", ("mtu", "qos")),
+        (" mtu {{ iface.mtu }} on {{ iface.name }}", ("mtu", "name")),
+        ("{% set x = iface %} {{ x.name }}", None),
+        (" {{ iface['name'] }}", None),
+        (" {{ iface | string }}", None),
+        (" no port facts", ()),
+    ],
+)
+def test_port_reads(source: str, reads: tuple[str, ...] | None) -> None:
+    assert _port_reads(source, jinja2.Environment()) == reads
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        " mtu {{ iface.mtu }} ! {{ iface.name }}\n",
+        "{% set port = iface %}\n mtu {{ port.mtu }} ! {{ port.description }}\n",
+    ],
+)
+def test_overlay_port_section_sees_each_port(tmp_path: Path, section: str) -> None:
+    overlay = tmp_path / "overlay" / "templates" / "ruijie" / "sections"
+    overlay.mkdir(parents=True)
+    (overlay / "mtu.port.j2").write_text(section)
+    out = tmp_path / "out"
+    result = run("generate", str(MIXED), "-o", str(out), "--vendor-dir", str(tmp_path / "overlay"))
+    assert result.exit_code == 0, result.output
+    text = (out / "leaf-1.cfg").read_text()
+    ports = re.findall(r"^interface (\S*Ethernet.*)$", text, re.MULTILINE)
+    tails = re.findall(r"^ mtu \d+ ! (.+)$", text, re.MULTILINE)
+    assert len(tails) == len(ports) > 8
+    assert len(set(tails)) == len(tails)  # every port got its own line, none a neighbour's
