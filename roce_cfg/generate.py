@@ -9,6 +9,7 @@ from pathlib import Path
 
 from roce_cfg.design import design
 from roce_cfg.errors import PlanError, SyntaxProvenanceError
+from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.intent.models import Vendor
 from roce_cfg.model.fabric import Fabric, SectionUse
@@ -23,6 +24,7 @@ class Generated:
     warnings: list[SectionUse]
 
 
+@bulk_objects()
 def plan(loaded: LoadedIntent, overlay: Path | None) -> tuple[Fabric, dict[Vendor, VendorProfile]]:
     fab = loaded.intent.fabric
     roles = [r for r in (fab.leaf, fab.spine, fab.switch) if r is not None]
@@ -33,6 +35,7 @@ def plan(loaded: LoadedIntent, overlay: Path | None) -> tuple[Fabric, dict[Vendo
         raise loaded.from_plan(err) from None
 
 
+@bulk_objects()
 def generate(
     intent_path: Path,
     *,

@@ -14,6 +14,7 @@ import yaml
 
 from roce_cfg.analysis import lint
 from roce_cfg.analysis.registry import rules
+from roce_cfg.errors import InputError
 from tests.helpers import ROOT, SCENARIOS, run
 from tests.lintcases import CASES, _generated, observed, run_case
 
@@ -216,3 +217,24 @@ def test_docs_list_every_rule() -> None:
     doc = (ROOT / "docs/lint.md").read_text()
     for r in rules():
         assert f"| {r.id} | {r.name} | {r.severity} |" in doc, r.id
+
+
+def test_worker_processes_find_the_same_lines(
+    broken: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Configs parsed in worker processes come back without their source maps; findings must
+    still point at the same lines, and a bad file must still be named."""
+    from roce_cfg.parse import many
+
+    serial = lint([broken])
+    monkeypatch.setattr(many, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(many, "workers", lambda: 2)
+    parallel = lint([broken])
+    assert [(f.rule, f.device, f.line, f.port) for f in parallel.findings] == [
+        (f.rule, f.device, f.line, f.port) for f in serial.findings
+    ]
+    assert {f.rule for f in parallel.findings} >= {"RC201", "RC202"}
+    assert all(f.line for f in parallel.findings if f.device == "leaf-1")
+    (broken / "leaf-2.cfg").write_bytes(b"\x00\x01binary")
+    with pytest.raises(InputError, match=r"leaf-2\.cfg"):
+        lint([broken])

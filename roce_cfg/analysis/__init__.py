@@ -24,6 +24,7 @@ from roce_cfg.analysis.rules_intent import IntentView
 from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, load
 from roce_cfg.errors import InputError
 from roce_cfg.generate import plan
+from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.intent.models import Vendor
 from roce_cfg.intent.yamlsrc import line_of
@@ -58,6 +59,7 @@ def config_files(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
     return files, fabric
 
 
+@bulk_objects()
 def lint(
     paths: list[Path],
     *,

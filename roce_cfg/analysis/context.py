@@ -68,6 +68,12 @@ class DeviceView:
                 return m.queue
         return priority
 
+    def interface(self, name: str) -> Interface | None:
+        index: dict[str, Interface] | None = self.memo.get("interfaces")
+        if index is None:
+            index = self.memo["interfaces"] = {i.name: i for i in self.device.interfaces}
+        return index.get(name)
+
     def in_use(self) -> list[Interface]:
         return [i for i in self.device.interfaces if not i.shutdown]
 
@@ -108,12 +114,13 @@ class FabricView:
     links: list[FabricLink]
     options: Options
     planned: bool = False  # links came from fabric.json / the intent rather than addresses
+    memo: dict[str, Any] = field(default_factory=dict)
 
     def port(self, end: LinkEnd) -> Interface | None:
         view = self.devices.get(end.device)
         if view is None:
             return None
-        return next((i for i in view.device.interfaces if i.name == end.port), None)
+        return view.interface(end.port)
 
 
 def infer_links(devices: dict[str, DeviceView]) -> list[FabricLink]:

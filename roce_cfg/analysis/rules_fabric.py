@@ -13,12 +13,17 @@ from roce_cfg.model.device import Interface
 Pair = tuple[DeviceView, Interface, DeviceView, Interface, FabricLink]
 
 
-def _pairs(f: FabricView) -> Iterator[Pair]:
-    for link in f.links:
-        a, b = f.devices.get(link.a.device), f.devices.get(link.b.device)
-        pa, pb = f.port(link.a), f.port(link.b)
-        if a and b and pa and pb and not (pa.shutdown or pb.shutdown):
-            yield a, pa, b, pb, link
+def _pairs(f: FabricView) -> list[Pair]:
+    """Both ends of every link in service; computed once, read by every link rule."""
+    pairs: list[Pair] | None = f.memo.get("pairs")
+    if pairs is None:
+        pairs = f.memo["pairs"] = []
+        for link in f.links:
+            a, b = f.devices.get(link.a.device), f.devices.get(link.b.device)
+            pa, pb = f.port(link.a), f.port(link.b)
+            if a and b and pa and pb and not (pa.shutdown or pb.shutdown):
+                pairs.append((a, pa, b, pb, link))
+    return pairs
 
 
 def _mismatch(

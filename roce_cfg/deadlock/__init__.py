@@ -10,6 +10,7 @@ from pathlib import Path
 from roce_cfg.analysis import config_files
 from roce_cfg.errors import InputError
 from roce_cfg.generate import plan
+from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
@@ -30,6 +31,7 @@ class Source:
     parsed: dict[str, Parsed] = field(default_factory=dict)  # for line numbers in findings
 
 
+@bulk_objects()
 def load(
     path: Path, *, dscp: int = 26, vendor: Vendor | None = None, overlay: Path | None = None
 ) -> Source:

@@ -12,6 +12,7 @@ from itertools import combinations
 from roce_cfg.deadlock.cycles import sccs, witness
 from roce_cfg.deadlock.net import Network
 from roce_cfg.deadlock.routing import Edge, Node, State, baseline, fail, restore
+from roce_cfg.heap import bulk_objects
 from roce_cfg.parse.many import workers
 
 
@@ -176,6 +177,7 @@ def _work(chunk: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[Cycl
     return out
 
 
+@bulk_objects()
 def analyse(net: Network, scenarios: Iterable[tuple[int, ...]]) -> Report:
     """Cycles of the healthy fabric, and for each failure scenario the cycles it opens.
 

@@ -102,11 +102,41 @@ class SourceMap:
         return None
 
 
-@dataclass
 class Parsed:
-    config: ParsedConfig
-    source: SourceMap
-    text: str = ""
+    """A parsed config, its text, and where things are in that text.
+
+    The source map is rebuilt from the text on first use when the config was parsed in another
+    process: sending it back costs more than the parse, and only files with findings need it.
+    """
+
+    __slots__ = ("_source", "config", "overlay", "text")
+
+    def __init__(
+        self,
+        config: ParsedConfig,
+        source: SourceMap | None,
+        text: str = "",
+        overlay: Path | None = None,
+    ) -> None:
+        self.config = config
+        self._source = source
+        self.text = text
+        self.overlay = overlay
+
+    @property
+    def source(self) -> SourceMap:
+        if self._source is None:
+            self._source = prepare(
+                self.text, file=self.config.source, vendor=self.config.vendor, overlay=self.overlay
+            ).source
+        return self._source
+
+    def __getstate__(self) -> tuple[ParsedConfig, str, Path | None]:
+        return self.config, self.text, self.overlay
+
+    def __setstate__(self, state: tuple[ParsedConfig, str, Path | None]) -> None:
+        self.config, self.text, self.overlay = state
+        self._source = None
 
 
 @dataclass(frozen=True)
@@ -281,11 +311,14 @@ def parse_text(
 ) -> Parsed:
     """Parse one saved config. ``hints`` is one Hints, or Hints per hostname (fabric.json)."""
     prep = prepare(text, file=file, vendor=vendor, overlay=overlay)
-    return finish(prep, read_templates(prep, overlay), hints)
+    return finish(prep, read_templates(prep, overlay), hints, overlay)
 
 
 def finish(
-    prep: Prepared, raw: dict[str, Any], hints: Hints | Mapping[str, Hints] | None
+    prep: Prepared,
+    raw: dict[str, Any],
+    hints: Hints | Mapping[str, Hints] | None,
+    overlay: Path | None = None,
 ) -> Parsed:
     """Normalise the templates' output into the model, with notes, opaque blocks, source map."""
     file, vendor, profile = prep.file, prep.vendor, prep.profile
@@ -333,7 +366,7 @@ def finish(
         ),
         notes=tuple(ctx.notes),
     )
-    return Parsed(config, prep.source, prep.text)
+    return Parsed(config, prep.source, prep.text, overlay)
 
 
 def _reason(exc: Exception) -> str:

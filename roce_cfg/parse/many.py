@@ -1,8 +1,8 @@
-"""Parse many configs, the template pass spread over processes when there are enough files.
+"""Parse many configs, spread over processes when there are enough files.
 
-Workers run the expensive part (the ttp templates) and send back plain dicts; the parent
-prepares each file itself and builds the models, because pickling finished pydantic models and
-source maps back costs more than building them.
+Workers parse whole files and send back the model and the text; the source map (every line as
+an object) stays behind and is rebuilt in the parent only for a file that needs a line number,
+because pickling it costs more than the parse itself.
 """
 
 from __future__ import annotations
@@ -11,29 +11,29 @@ import os
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from roce_cfg.errors import InputError
 from roce_cfg.intent.models import Vendor
-from roce_cfg.parse import Hints, Parsed, finish, parse_file, prepare, read_config, read_templates
+from roce_cfg.parse import Hints, Parsed, parse_file
 
 # Below this many files a worker pool costs more (start-up, pickling) than it saves.
 PARALLEL_FROM = 24
-_job: tuple[Vendor | None, Path | None] = (None, None)
+_job: tuple[Vendor | None, Mapping[str, Hints] | Hints | None, Path | None] = (None, None, None)
 
 
-def _init(vendor: Vendor | None, overlay: Path | None) -> None:
+def _init(
+    vendor: Vendor | None, hints: Mapping[str, Hints] | Hints | None, overlay: Path | None
+) -> None:
     global _job
-    _job = (vendor, overlay)
+    _job = (vendor, hints, overlay)
 
 
-def _templates(path: Path) -> dict[str, Any] | None:
-    vendor, overlay = _job
+def _parse(path: Path) -> Parsed | None:
+    vendor, hints, overlay = _job
     try:
-        prep = prepare(read_config(path), file=str(path), vendor=vendor, overlay=overlay)
+        return parse_file(path, vendor=vendor, hints=hints, overlay=overlay)
     except InputError:
-        return None  # the parent reads the same file and reports the error itself
-    return read_templates(prep, overlay)
+        return None  # the parent parses the same file again and reports the error itself
 
 
 def workers() -> int:
@@ -53,8 +53,7 @@ def parse_many(
         for path in files:
             yield parse_file(path, vendor=vendor, hints=hints, overlay=overlay)
         return
-    with ProcessPoolExecutor(n, initializer=_init, initargs=(vendor, overlay)) as pool:
-        chunk = max(1, len(files) // (n * 4))
-        for path, raw in zip(files, pool.map(_templates, files, chunksize=chunk), strict=True):
-            prep = prepare(read_config(path), file=str(path), vendor=vendor, overlay=overlay)
-            yield finish(prep, raw if raw is not None else read_templates(prep, overlay), hints)
+    with ProcessPoolExecutor(n, initializer=_init, initargs=(vendor, hints, overlay)) as pool:
+        chunk = max(1, min(16, len(files) // (n * 4)))
+        for path, parsed in zip(files, pool.map(_parse, files, chunksize=chunk), strict=True):
+            yield parsed or parse_file(path, vendor=vendor, hints=hints, overlay=overlay)
