@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from roce_cfg.deadlock import load
 from roce_cfg.deadlock.analyse import analyse, single_failures
-from roce_cfg.deadlock.net import build
-from roce_cfg.deadlock.routing import baseline, fail, restore
+from roce_cfg.deadlock.net import Network, build
+from roce_cfg.deadlock.quick import acyclic, bicliques, twin_classes
+from roce_cfg.deadlock.routing import Node, baseline, destinations, fail, restore
 from roce_cfg.deadlock.run import Plan, run
 from roce_cfg.design import design
 from roce_cfg.generate import generate
@@ -263,3 +264,58 @@ def test_three_tier_plan_is_acyclic_healthy_and_after_any_one_or_two_failures() 
     asns = {d.hostname: d.bgp.asn for d in src.devices if d.bgp}
     assert asns["spine-1"] == asns["spine-2"] != asns["spine-3"] == asns["spine-4"]
     assert asns["superspine-1"] == asns["superspine-2"]
+
+
+def _routed_edges(net: Network) -> set[tuple[Node, Node]]:
+    st = baseline(net)
+    return {(u, v) for u, vs in st.edges.items() for v, n in vs.items() if n}
+
+
+def _biclique_edges(net: Network) -> set[tuple[Node, Node]]:
+    groups = bicliques(net)
+    assert groups is not None
+    ok = net.lossless
+    return {
+        ((s, lid), o)
+        for (s, outs), ins in groups.items()
+        for lid in ins
+        for o in outs
+        if (s, lid) in ok and o in ok
+    }
+
+
+@settings(max_examples=80, deadline=None)
+@given(clos, st.data())
+def test_twins_and_bicliques_give_the_full_engines_edges(
+    spec: dict[str, Any], data: st.DataObject
+) -> None:
+    """The healthy shortcut (twin destinations, biclique edges) against the per-edge engine,
+    also on fabrics with cables missing: twins broken, valley routes, cycles."""
+    net = _net(spec)
+    gone = data.draw(st.sets(st.sampled_from(range(len(net.links))), max_size=3))
+    names = net.names
+    kept = [(names[k.a], k.a_port, names[k.b], k.b_port) for k in net.links if k.id not in gone]
+    net = build(net.devices, kept, 26)
+    assert _biclique_edges(net) == _routed_edges(net)
+    assert acyclic(net, {}) == (analyse(net, [()]).baseline == [])
+
+
+@pytest.mark.parametrize(
+    "source", ["tests/scenarios/three-tier.yaml", "tests/scenarios/three-tier-planes.yaml"]
+)
+def test_twins_and_bicliques_on_three_tiers(source: str) -> None:
+    src = load(ROOT / source)
+    net = build(src.devices, src.links, src.dscp)
+    assert len(twin_classes(net)) < len(destinations(net))  # the shortcut has work to save
+    assert _biclique_edges(net) == _routed_edges(net)
+    assert acyclic(net, {})
+
+
+def test_valley_cycle_is_left_to_the_full_engine() -> None:
+    src = load(HERE / "valley-per-spine-asn.yaml")
+    names = {("leaf-1", "spine-1"), ("leaf-2", "spine-2")}
+    kept = [k for k in src.links if (k[0], k[2]) not in names]
+    net = build(src.devices, kept, src.dscp)
+    assert _biclique_edges(net) == _routed_edges(net)
+    assert not acyclic(net, {})
+    assert len(analyse(net, [()]).baseline) == 2

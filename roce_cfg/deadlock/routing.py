@@ -245,9 +245,14 @@ def _offer(st: State, d: int, m: int, s: int) -> str:
 
 
 def converge(
-    st: State, d: int, start: list[int], quick: dict[int, Route | None] | None = None
+    st: State,
+    d: int,
+    start: list[int],
+    quick: dict[int, Route | None] | None = None,
+    edges: bool = True,
 ) -> None:
-    """Path selection from ``start`` until stable (``quick`` gives routes already known).
+    """Path selection from ``start`` until stable (``quick`` gives routes already known);
+    with ``edges`` False only the routes, not the traffic and dependency edges they imply.
 
     Switches are visited breadth-first from where the change is, and a neighbour offering one
     more equal-length path is added to the ECMP set without re-reading every neighbour."""
@@ -306,6 +311,8 @@ def converge(
             if m not in queued:
                 queue.append(m)
                 queued.add(m)
+    if not edges:
+        return
     order = sorted(touched)
     for s in order:
         _sync(st, d, s, adding=False)
