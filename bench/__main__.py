@@ -1,61 +1,222 @@
-"""``python -m bench [parse]``: run the benchmarks and print a table of medians."""
+"""``python -m bench``: every stage on the small, large and xl fabrics, one table of medians.
+
+Each run of each stage is its own process (a fresh interpreter, as a user's command would be),
+sampled every 0.1 s for the memory of it and its worker processes together (proportional set
+size, so pages shared by forked workers count once). Stages marked "CLI" are the ``roce-cfg``
+command itself, interpreter start-up included; the others time the stage's own work.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
+import statistics
+import subprocess
 import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
 
-from bench import deadlock_bench, lint_bench, parse_bench, push_bench
+HERE = Path(__file__).resolve().parent
+FABRICS = {
+    "small": HERE / "fabric-small.yaml",
+    "large": HERE / "fabric-large.yaml",
+    "xl": HERE / "fabric-xl.yaml",
+}
+
+
+@dataclass
+class Row:
+    stage: str
+    fabric: str
+    switches: int
+    lines: int | None
+    seconds: float
+    peak_mb: float
+    rate: bool  # whether lines/s means something for this stage
+
+    def cells(self) -> list[str]:
+        per_s = f"{self.lines / self.seconds:,.0f}" if self.rate and self.lines else ""
+        return [
+            self.stage,
+            self.fabric,
+            f"{self.switches:,}",
+            f"{self.lines:,}" if self.lines else "",
+            f"{self.seconds:.3f}" if self.seconds < 1 else f"{self.seconds:.2f}",
+            f"{self.peak_mb:,.0f}",
+            per_s,
+        ]
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and every process below it."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, ()))
+    return out
+
+
+def _memory_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    try:
+        with open(f"/proc/{pid}/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    except OSError:
+        return 0
+
+
+def measure(cmd: list[str], cwd: Path) -> tuple[float, float, str]:
+    """Wall seconds, peak MB of the process tree, and stdout of one run of ``cmd``."""
+    peak = 0
+    with tempfile.TemporaryFile("w+") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.PIPE, text=True)
+        done = threading.Event()
+
+        def sample() -> None:
+            nonlocal peak
+            while not done.is_set():
+                if os.path.isdir("/proc"):
+                    peak = max(peak, sum(_memory_kb(p) for p in _tree(proc.pid)))
+                done.wait(0.1)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        _, err = proc.communicate()
+        wall = time.perf_counter() - start
+        done.set()
+        sampler.join()
+        if proc.returncode not in (0, 1):  # lint and deadlock exit 1 on findings
+            raise SystemExit(f"bench: {' '.join(cmd)} failed ({proc.returncode}): {err[-2000:]}")
+        out.seek(0)
+        return wall, peak / 1024, out.read()
+
+
+def _stage(name: str, intent: Path, work: Path) -> list[str]:
+    return [sys.executable, "-m", "bench.stage", name, str(intent), str(work)]
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "roce_cfg", *args]
+
+
+def run_fabric(name: str, intent: Path, repeats: int, work: Path) -> list[Row]:
+    root = HERE.parent
+    out = work / "out"
+    plans: list[tuple[str, list[str], bool, bool]] = [
+        # (stage, command, command reports its own seconds, lines/s meaningful)
+        ("load + validate", _stage("load", intent, work), True, False),
+        ("design", _stage("design", intent, work), True, False),
+        ("render (all, written)", _stage("render", intent, work), True, True),
+        ("generate (CLI)", _cli("generate", str(intent), "-o", str(work / "cli")), False, True),
+        ("parse (all configs)", _stage("parse", intent, work), True, True),
+        ("lint (CLI, fabric-wide)", _cli("lint", str(out)), False, True),
+        ("deadlock, no failure (CLI)", _cli("deadlock", str(intent)), False, False),
+    ]
+    if name != "xl":
+        plans.append(
+            (
+                "deadlock, all single-link failures (CLI)",
+                _cli("deadlock", str(intent), "--fail-links", "all-single"),
+                False,
+                False,
+            )
+        )
+    rows: list[Row] = []
+    switches, lines = 0, 0
+    for stage, cmd, reports, rate in plans:
+        times, peaks = [], []
+        for _ in range(repeats):
+            wall, peak, stdout = measure(cmd, root)
+            if reports:
+                doc = json.loads(stdout.strip().splitlines()[-1])
+                times.append(float(doc["seconds"]))
+                switches = int(doc.get("switches", switches))
+                lines = int(doc.get("lines", lines))
+            else:
+                times.append(wall)
+            peaks.append(peak)
+        rows.append(
+            Row(stage, name, switches, lines or None, statistics.median(times), max(peaks), rate)
+        )
+        print("  " + " | ".join(rows[-1].cells()), file=sys.stderr, flush=True)
+    for r in rows:
+        r.switches = r.switches or switches
+        r.lines = r.lines or lines
+    return rows
+
+
+def run_push(repeats: int) -> Row:
+    cmd = [sys.executable, "-m", "bench.push_bench", "--fifty"]
+    times, peaks = [], []
+    doc: dict[str, int] = {}
+    for _ in range(repeats):
+        _, peak, stdout = measure(cmd, HERE.parent)
+        doc = json.loads(stdout.strip().splitlines()[-1])
+        times.append(float(doc["seconds"]))
+        peaks.append(peak)
+    return Row(
+        "push 50 emulated switches, 10 workers",
+        "50 leaves",
+        doc["switches"],
+        doc["lines"],
+        statistics.median(times),
+        max(peaks),
+        True,
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    ap.add_argument(
-        "stages", nargs="*", default=[], help="stages to run (default: all): parse, lint"
-    )
-    ap.add_argument("--repeats", type=int, default=5, help="runs per measurement (median)")
+    ap.add_argument("--fabrics", default="small,large,xl", help="comma-separated: small, large, xl")
+    ap.add_argument("--repeats", type=int, default=3, help="runs per stage (median)")
+    ap.add_argument("--no-push", action="store_true", help="skip the 50-switch push")
     args = ap.parse_args()
-    print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
-    unknown = set(args.stages) - {"parse", "lint", "deadlock", "push"}
+    names = [n.strip() for n in args.fabrics.split(",") if n.strip()]
+    unknown = set(names) - FABRICS.keys()
     if unknown:
-        ap.error(f"unknown stage(s): {', '.join(sorted(unknown))}")
-    if not args.stages or "parse" in args.stages:
-        rows = parse_bench.run(args.repeats)
-        print("| stage | vendor | config lines | ports | seconds (median) | lines/s | peak MB |")
-        print("|---|---|---:|---:|---:|---:|---:|")
-        for r in rows:
-            print(
-                f"| parse | {r.vendor} | {r.lines:,} | {r.ports:,} | {r.seconds:.3f} "
-                f"| {r.lines_per_s:,.0f} | {r.peak_mb:.1f} |"
-            )
-        sys.stdout.flush()
-    if not args.stages or "lint" in args.stages:
-        row = lint_bench.run(min(args.repeats, 3))
-        print()
-        print("| stage | configs | config lines | seconds (median) | configs/s | lines/s |")
-        print("|---|---:|---:|---:|---:|---:|")
-        print(
-            f"| lint (fabric-wide) | {row.configs} | {row.lines:,} | {row.seconds:.2f} "
-            f"| {row.configs / row.seconds:.0f} | {row.lines / row.seconds:,.0f} |"
-        )
-
-    if not args.stages or "deadlock" in args.stages:
-        print()
-        print("| stage | fabric | switches | links | scenarios | seconds | scenarios/s | cycles |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|")
-        for r in deadlock_bench.run():
-            print(
-                f"| deadlock {r.what} | {r.fabric} | {r.switches} | {r.links:,} | "
-                f"{r.scenarios:,} | {r.seconds:.1f} | {r.scenarios / r.seconds:,.0f} | {r.cycles} |"
-            )
-
-    if not args.stages or "push" in args.stages:
-        print()
-        print("| stage | switches | commands | seconds | converged |")
-        print("|---|---:|---:|---:|---:|")
-        for r in push_bench.run():
-            print(f"| push {r.what} | {r.switches} | {r.commands:,} | {r.seconds:.2f} | {r.ok} |")
+        ap.error(f"unknown fabric(s): {', '.join(sorted(unknown))}")
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(
+        f"# {platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.machine()}, {cpus} CPUs; median of {args.repeats} run(s) per stage"
+    )
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="roce-cfg-bench-") as tmp:
+        for name in names:
+            print(f"{name}:", file=sys.stderr, flush=True)
+            work = Path(tmp) / name
+            work.mkdir()
+            rows += run_fabric(name, FABRICS[name], args.repeats, work)
+    if not args.no_push:
+        rows.append(run_push(args.repeats))
+    head = ["stage", "fabric", "switches", "config lines", "seconds", "peak MB", "lines/s"]
+    print("| " + " | ".join(head) + " |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print("| " + " | ".join(r.cells()) + " |")
 
 
 if __name__ == "__main__":

@@ -88,3 +88,13 @@ def run(repeats: int = 5) -> list[Row]:
             )
         )
     return rows
+
+
+if __name__ == "__main__":
+    print("| parse, one config | lines | ports | seconds (median of 5) | lines/s | peak MB |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for r in run():
+        print(
+            f"| {r.vendor} | {r.lines:,} | {r.ports:,} | {r.seconds:.3f} "
+            f"| {r.lines_per_s:,.0f} | {r.peak_mb:.1f} |"
+        )

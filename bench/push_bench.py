@@ -44,6 +44,12 @@ def run() -> list[Row]:
             out = push(target, _leaf(vendor), CREDS, apply=True)
         rows.append(Row(f"one leaf, {vendor.value}", 1, len(out.commands), out.seconds,
                         int(out.status == "changed")))  # fmt: skip
+    rows.append(fifty())
+    return rows
+
+
+def fifty() -> Row:
+    """50 emulated leaves of all four vendors, from empty to intended, 10 workers."""
     vendors = [list(Vendor)[i % 4] for i in range(50)]
     texts = {v: _leaf(v) for v in Vendor}
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,6 +67,21 @@ def run() -> list[Row]:
             start = time.perf_counter()
             outcomes = fanout.run(targets, configs, CREDS, apply=True, workers=10)
             seconds = time.perf_counter() - start
-    rows.append(Row("50 leaves, 10 workers", 50, sum(len(o.commands) for o in outcomes), seconds,
-                    sum(o.status == "changed" for o in outcomes)))  # fmt: skip
-    return rows
+    return Row("50 leaves, 10 workers", 50, sum(len(o.commands) for o in outcomes), seconds,
+               sum(o.status == "changed" for o in outcomes))  # fmt: skip
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    if sys.argv[1:] == ["--fifty"]:  # one row as JSON, for python -m bench
+        row = fifty()
+        if row.ok != row.switches:
+            raise SystemExit(f"bench: only {row.ok} of {row.switches} switches converged")
+        print(json.dumps({"seconds": row.seconds, "switches": row.switches, "lines": row.commands}))
+    else:
+        print("| push | switches | commands | seconds | converged |")
+        print("|---|---:|---:|---:|---:|")
+        for r in run():
+            print(f"| {r.what} | {r.switches} | {r.commands:,} | {r.seconds:.2f} | {r.ok} |")

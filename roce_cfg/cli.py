@@ -30,7 +30,7 @@ from roce_cfg.deploy import fanout
 from roce_cfg.deploy.inventory import load as load_inventory
 from roce_cfg.deploy.push import Credentials
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
-from roce_cfg.generate import Generated, generate
+from roce_cfg.generate import Generated, generate, output_files
 from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
 from roce_cfg.lab.run import start as start_lab
@@ -96,7 +96,7 @@ def generate_cmd(
                 strict_syntax=strict_syntax,
                 progress=tick,
             )
-            write_all(output, _files(result, fmt))
+            write_all(output, output_files(result, fmt))
         except RoceCfgError as exc:
             _fail(exc)
     for w in result.warnings:
@@ -121,20 +121,6 @@ def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
             bar.update(task, completed=done, total=total, visible=total >= PROGRESS_FROM)
 
         yield tick
-
-
-def _files(result: Generated, fmt: str) -> dict[str, str]:
-    files: dict[str, str] = {}
-    for device in result.fabric.devices:
-        if device.hostname not in result.configs:
-            continue
-        if fmt == "json":
-            files[f"{device.hostname}.json"] = device.model_dump_json(indent=2) + "\n"
-        else:
-            files[f"{device.hostname}.cfg"] = result.configs[device.hostname]
-    plan = result.fabric.model_dump(mode="json", exclude={"devices"})
-    files["fabric.json"] = json.dumps(plan, indent=2, sort_keys=True) + "\n"
-    return files
 
 
 def _summary(result: Generated, output: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +47,22 @@ def generate(
 ) -> Generated:
     loaded = load_intent(intent_path)
     fabric, profiles = plan(loaded, overlay)
+    return render_fabric(
+        fabric, profiles, overlay=overlay, only=only, strict_syntax=strict_syntax, progress=progress
+    )
+
+
+@bulk_objects()
+def render_fabric(
+    fabric: Fabric,
+    profiles: dict[Vendor, VendorProfile],
+    *,
+    overlay: Path | None = None,
+    only: str | None = None,
+    strict_syntax: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Generated:
+    """Every switch's configuration text (or only one), with the provenance of its sections."""
     renderers = {v: Renderer(p, overlay) for v, p in profiles.items()}
     configs: dict[str, str] = {}
     used: dict[tuple[Vendor, str], int] = defaultdict(int)
@@ -93,3 +110,18 @@ def _use(profile: VendorProfile, vendor: Vendor, name: str, switches: int) -> Se
         note=prov.note,
         switches=switches,
     )
+
+
+def output_files(result: Generated, fmt: str = "cfg") -> dict[str, str]:
+    """File name -> text: one config (or model as JSON) per switch and fabric.json."""
+    files: dict[str, str] = {}
+    for device in result.fabric.devices:
+        if device.hostname not in result.configs:
+            continue
+        if fmt == "json":
+            files[f"{device.hostname}.json"] = device.model_dump_json(indent=2) + "\n"
+        else:
+            files[f"{device.hostname}.cfg"] = result.configs[device.hostname]
+    plan = result.fabric.model_dump(mode="json", exclude={"devices"})
+    files["fabric.json"] = json.dumps(plan, indent=2, sort_keys=True) + "\n"
+    return files

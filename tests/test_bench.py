@@ -1,0 +1,29 @@
+"""The benchmark command runs from a checkout and prints its table (smallest fabric, one run)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.helpers import ROOT
+
+
+def test_bench_prints_every_stage_for_the_small_fabric() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench", "--fabrics", "small", "--repeats", "1", "--no-push"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    rows = [ln.split("|")[1:-1] for ln in result.stdout.splitlines() if ln.startswith("| ")]
+    head, body = rows[0], rows[1:]
+    assert [c.strip() for c in head][:3] == ["stage", "fabric", "switches"]
+    stages = [r[0].strip() for r in body]
+    assert stages[:3] == ["load + validate", "design", "render (all, written)"]
+    assert "lint (CLI, fabric-wide)" in stages and len(stages) == 8
+    for r in body:
+        assert r[1].strip() == "small" and r[2].strip() == "16"
+        assert int(r[3].strip().replace(",", "")) > 10_000  # config lines of 16 switches
+        assert float(r[4]) >= 0 and float(r[5].replace(",", "")) > 10  # seconds, peak MB
