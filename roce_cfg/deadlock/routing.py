@@ -43,6 +43,9 @@ MISSING: Any = _Missing()
 class State:
     net: Network
     failed: set[int] = field(default_factory=set)
+    # (switch, neighbour) pairs with every link between them failed: the hottest question in
+    # path selection is "still linked?", asked per neighbour offer.
+    cut: set[tuple[int, int]] = field(default_factory=set)
     dead: dict[int, frozenset[Out]] = field(default_factory=dict)  # out-edges over failed links
     memo: dict[tuple[int, tuple[int, ...]], frozenset[Out]] = field(default_factory=dict)
     routes: dict[int, dict[int, Route]] = field(default_factory=dict)  # [dest][switch]
@@ -95,10 +98,16 @@ class State:
         return node[1] not in self.failed
 
     def linked(self, s: int, n: int) -> bool:
-        if not self.failed:
-            return n in self.net.adj[s]
-        links = self.net.adj[s].get(n, ())
-        return any(x not in self.failed for x in links)
+        return n in self.net.adj[s] and (s, n) not in self.cut
+
+    def recut(self, link_ids: list[int]) -> None:
+        """Keep ``cut`` (neighbour pairs whose every link is down) in step with ``failed``."""
+        for lid in link_ids:
+            ln = self.net.links[lid]
+            if all(x in self.failed for x in self.net.adj[ln.a][ln.b]):
+                self.cut.update(((ln.a, ln.b), (ln.b, ln.a)))
+            else:
+                self.cut.difference_update(((ln.a, ln.b), (ln.b, ln.a)))
 
     def active(self, d: int, x: int) -> bool:
         """x has traffic for d: its own servers send some, or a neighbour forwards some to it."""
@@ -344,6 +353,7 @@ def fail(st: State, link_ids: list[int]) -> None:
         ends.update((ln.a, ln.b))
         for here, there in ((ln.a, ln.b), (ln.b, ln.a)):
             st.put(st.dead, here, st.dead.get(here, frozenset()) | {(there, lid)})
+    st.recut(link_ids)
     order = sorted(ends)
     lost = {s: frozenset(n for n in st.net.adj[s] if not st.linked(s, n)) for s in order}
     for d, table in st.routes.items():
@@ -379,5 +389,6 @@ def restore(st: State, link_ids: list[int]) -> None:
     st.rollback()
     for lid in link_ids:
         st.failed.discard(lid)
+    st.recut(link_ids)
     st.added = []
     st.memo = {}
