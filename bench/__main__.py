@@ -1,7 +1,7 @@
 """``python -m bench``: every stage on the small, large and xl fabrics, one table of medians.
 
 Each run of each stage is its own process (a fresh interpreter, as a user's command would be),
-sampled every 0.1 s for the memory of it and its worker processes together (proportional set
+sampled every 0.2 s for the memory of it and its worker processes together (proportional set
 size, so pages shared by forked workers count once). Stages marked "CLI" are the ``roce-cfg``
 command itself, interpreter start-up included; the others time the stage's own work.
 """
@@ -100,7 +100,7 @@ def measure(cmd: list[str], cwd: Path) -> tuple[float, float, str]:
             while not done.is_set():
                 if os.path.isdir("/proc"):
                     peak = max(peak, sum(_memory_kb(p) for p in _tree(proc.pid)))
-                done.wait(0.1)
+                done.wait(0.2)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
