@@ -10,6 +10,12 @@ from pathlib import Path
 from roce_cfg.errors import InputError
 
 
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
 def write_all(target: Path, files: dict[str, str]) -> None:
     """Stage every file in a sibling temporary directory, then move them into ``target``.
 
@@ -22,6 +28,8 @@ def write_all(target: Path, files: dict[str, str]) -> None:
     try:
         parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+        # mkdtemp makes it owner-only; the directory it becomes should look like any other.
+        os.chmod(staging, 0o777 & ~_umask())
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
     try:
@@ -45,6 +53,7 @@ def write_file(target: Path, text: str) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it owner-only
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, target)

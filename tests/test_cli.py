@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -148,3 +150,16 @@ def test_vendors_matrix() -> None:
 
 def test_usage_error_exits_2() -> None:
     assert run("generate").exit_code == 2
+
+
+def test_written_files_and_directories_follow_the_umask(tmp_path: Path) -> None:
+    """Atomic writes go through temporary names that are owner-only; what lands must not be."""
+    out = tmp_path / "fresh" / "out"
+    assert run("generate", str(POD), "-o", str(out)).exit_code == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~umask
+    assert stat.S_IMODE((out / "leaf-1.cfg").stat().st_mode) == 0o666 & ~umask
+    page = tmp_path / "report.html"
+    assert run("report", str(POD), "-o", str(page)).exit_code == 0
+    assert stat.S_IMODE(page.stat().st_mode) == 0o666 & ~umask
