@@ -100,3 +100,32 @@ def test_large_fabrics_open_as_an_overview_of_groups(
     page.locator("#back").click()
     assert page.locator("#view g.group").count() == 9
     assert errors == []
+
+
+def test_three_tier_overview_groups_pods_and_planes(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each pod on its own, super-spines by the spines they face (one group per plane), and
+    every link drawn in exactly one view."""
+    monkeypatch.setattr(html_report, "DETAIL_LIMIT", 5)
+    data = gather(SCENARIOS["three-tier-planes"])
+    out = tmp_path / "tiers.html"
+    out.write_text(html_report.render(data))
+    page, errors = _open(browser, out)
+    groups = page.locator("#view g.group")
+    assert sorted(groups.nth(i).get_attribute("data-group") for i in range(groups.count())) == [
+        "plane 0",
+        "plane 1",
+        "pod 0",
+        "pod 1",
+    ]
+    drawn = 0
+    for name in ("pod 0", "pod 1", "plane 0", "plane 1"):
+        page.locator(f'#view g.group[data-group="{name}"]').click()
+        drawn += page.locator("#view line.link").count()
+        if name.startswith("plane"):
+            # two super-spines of the plane over the one spine of each pod they face
+            assert page.locator("#view g.sw").count() == 4
+        page.locator("#back").click()
+    assert drawn == len(data.links)
+    assert errors == []

@@ -70,7 +70,9 @@ def lint(
     overlay: Path | None = None,
     config: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    designed: Fabric | None = None,
 ) -> LintResult:
+    """``designed`` is ``intent``'s fabric when the caller has designed it already."""
     options = options or Options()
     all_rules = rules()
     files, found_fabric = config_files(paths)
@@ -84,7 +86,7 @@ def lint(
     hints: dict[str, Hints] = {}
     if intent is not None:
         loaded = load_intent(intent)
-        planned, _ = plan(loaded, overlay)
+        planned = designed if designed is not None else plan(loaded, overlay)[0]
         hints = hints_from_plan(planned)
         pol = loaded.intent.lossless
         options = replace(

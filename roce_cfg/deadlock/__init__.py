@@ -14,6 +14,7 @@ from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
+from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
 from roce_cfg.parse.many import parse_many
@@ -38,26 +39,36 @@ def load(
     if path.is_file() and path.suffix in (".yaml", ".yml"):
         loaded = load_intent(path)
         fabric, _ = plan(loaded, overlay)
-        links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in fabric.links]
-        return Source(list(fabric.devices), links, loaded.intent.lossless.roce.dscp, {}, str(path))
+        return from_plan(fabric, loaded.intent.lossless.roce.dscp, str(path))
     files, fabric_json = config_files([path.parent if path.name == "fabric.json" else path])
     if not files:
         raise InputError("no intent, fabric.json or config files to analyse", file=str(path))
     planned = load_fabric(fabric_json) if fabric_json else None
     hints = hints_from_plan(planned) if planned else None
     parsed = list(parse_many(files, vendor, hints, overlay))
+    return from_parsed(parsed, planned, dscp, str(path))
+
+
+def from_parsed(parsed: list[Parsed], planned: Fabric | None, dscp: int, origin: str) -> Source:
+    """A Source from configs already parsed (links from the plan when there is one)."""
     devices = [p.config.device for p in parsed]
     names = [d.hostname for d in devices]
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise InputError(f"two configs for {dup}; one per switch", file=str(path))
+        raise InputError(f"two configs for {dup}; one per switch", file=origin)
     if planned is not None:
         links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in planned.links]
     else:
         links = infer_links(devices)
     files_by_host = {p.config.device.hostname: p.config.source for p in parsed}
     by_host = {p.config.device.hostname: p for p in parsed}
-    return Source(devices, links, dscp, files_by_host, str(path), by_host)
+    return Source(devices, links, dscp, files_by_host, origin, by_host)
+
+
+def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:
+    """A Source from a designed fabric (an intent)."""
+    links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in fabric.links]
+    return Source(list(fabric.devices), links, dscp, {}, origin)
 
 
 def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:

@@ -10,11 +10,12 @@ from pathlib import Path
 from roce_cfg.analysis import Finding, lint
 from roce_cfg.analysis.context import DeviceView
 from roce_cfg.analysis.rules_headroom import needs
-from roce_cfg.deadlock import load as load_deadlock
+from roce_cfg.deadlock import Source, from_parsed, from_plan
 from roce_cfg.deadlock.analyse import Report as DeadlockReport
 from roce_cfg.deadlock.run import Plan
 from roce_cfg.deadlock.run import run as run_deadlock
 from roce_cfg.generate import Generated, generate
+from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.output import write_all
@@ -52,12 +53,15 @@ class ReportData:
     configs: dict[str, str] = field(default_factory=dict)  # hostname -> config text
     headroom: list[HeadroomPoint] = field(default_factory=list)
     budgets: list[Budget] = field(default_factory=list)
+    _rails: dict[str, int | None] = field(default_factory=dict, repr=False)
 
     def rail_of(self, device: DeviceConfig) -> int | None:
         if self.plan is not None:
-            for s in self.plan.switches:
-                if s.hostname == device.hostname and s.rail is not None:
-                    return s.rail
+            if not self._rails:
+                self._rails = {s.hostname: s.rail for s in self.plan.switches}
+            rail = self._rails.get(device.hostname)
+            if rail is not None:
+                return rail
         vlans = sorted({i.access_vlan for i in device.interfaces if i.access_vlan})
         return vlans[0] if vlans else None
 
@@ -71,23 +75,27 @@ def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "configs"
             write_all(folder, _files(generated))
-            result = lint([folder], intent=source)
+            result = lint([folder], intent=source, designed=generated.fabric)
             findings = [
                 f.model_copy(
                     update={"file": Path(f.file).name if f.file and tmp in f.file else f.file}
                 )
                 for f in result.findings
             ]
-            views = result.views
-            data = _data(generated.fabric.name, str(source), views, findings, source, plan)
+            dscp = load_intent(source).intent.lossless.roce.dscp
+            src = from_plan(generated.fabric, dscp, str(source))
+            data = _data(generated.fabric.name, str(source), result.views, findings, src, plan)
         data.plan = generated.fabric
         data.configs = dict(generated.configs)
         return data
     folder = source.parent if source.name == "fabric.json" else source
     result = lint([folder])
-    data = _data(folder.name, str(folder), result.views, result.findings, folder, plan)
     fabric_json = folder / "fabric.json"
-    data.plan = load_fabric(fabric_json) if fabric_json.is_file() else None
+    planned = load_fabric(fabric_json) if fabric_json.is_file() else None
+    # The configs lint just parsed, not a second parse: the analyser's default DSCP (26).
+    src = from_parsed([v.parsed for v in result.views.values()], planned, 26, str(folder))
+    data = _data(folder.name, str(folder), result.views, result.findings, src, plan)
+    data.plan = planned
     data.configs = {name: v.text for name, v in result.views.items()}
     return data
 
@@ -103,10 +111,9 @@ def _data(
     origin: str,
     views: dict[str, DeviceView],
     findings: list[Finding],
-    deadlock_source: Path,
+    src: Source,
     plan: Plan,
 ) -> ReportData:
-    src = load_deadlock(deadlock_source)
     report, result = run_deadlock(src, plan)
     points: list[HeadroomPoint] = []
     budgets: list[Budget] = []

@@ -197,6 +197,48 @@ def _scatter(data: ReportData) -> str:
     return "".join(out)
 
 
+def _groups(
+    data: ReportData, names: list[str], roles: Mapping[str, str], rails: Mapping[str, int | None]
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Group name -> (its switches, the switches its view draws).
+
+    Two tiers: the spines, and each rail's leaves drawn under the spines. Three tiers: each pod
+    (its leaves and spines), and the super-spines grouped by the spines they face, which is one
+    group per plane when the plan has planes, drawn over those spines. Every link is then drawn
+    in one view, not in every view."""
+    pod_of = {s.hostname: s.pod for s in data.plan.switches} if data.plan is not None else {}
+    groups: dict[str, tuple[list[str], list[str]]] = {}
+    if any(p is not None for p in pod_of.values()):
+        near: dict[str, set[str]] = defaultdict(set)
+        for a, _, b, _ in data.links:
+            near[a].add(b)
+            near[b].add(a)
+        planes: dict[frozenset[str], list[str]] = defaultdict(list)
+        for n in names:
+            if roles[n] == "superspine":
+                planes[frozenset(near[n])].append(n)
+            elif pod_of.get(n) is not None:
+                key = f"pod {pod_of[n]}"
+                groups.setdefault(key, ([], []))[0].append(n)
+        for key, (members, _) in groups.items():
+            members.sort(key=lambda n: _tier(roles[n]))
+            groups[key] = (members, members)  # a pod's view is its own switches
+        label = "plane" if len(planes) > 1 else "super-spines"
+        for k, (faced, members) in enumerate(planes.items()):
+            name = f"{label} {k}" if len(planes) > 1 else label
+            groups[name] = (members, [*members, *sorted(faced, key=names.index)])
+        return groups
+    spines = [n for n in names if roles[n] in ("spine", "superspine")]
+    for n in names:
+        if roles[n] in ("spine", "superspine"):
+            continue
+        key = f"rail {rails[n]}" if rails[n] is not None else "leaves"
+        groups.setdefault(key, ([], []))[0].append(n)
+    out = {"spines": (spines, spines)} if spines else {}
+    out.update({g: (m, [*spines, *m]) for g, (m, _) in groups.items()})
+    return out
+
+
 def render(data: ReportData) -> str:
     roles = {d.hostname: d.role for d in data.devices}
     rails = {d.hostname: data.rail_of(d) for d in data.devices}
@@ -216,22 +258,10 @@ def render(data: ReportData) -> str:
         views["all"] = _topology(data, names, colours, counts)
         start = "all"
     else:
-        groups: dict[str, list[str]] = defaultdict(list)
-        for n in names:
-            key = (
-                "spines"
-                if roles[n] in ("spine", "superspine")
-                else f"rail {rails[n]}"
-                if rails[n] is not None
-                else "leaves"
-            )
-            groups[key].append(n)
-        views["overview"] = _overview(data, groups, roles)
-        spines = groups.get("spines", [])
-        for g, members in groups.items():
-            views[g] = _topology(
-                data, members if g == "spines" else [*spines, *members], colours, counts
-            )
+        groups = _groups(data, names, roles, rails)
+        views["overview"] = _overview(data, {g: m for g, (m, _) in groups.items()}, roles)
+        for g, (_, shown) in groups.items():
+            views[g] = _topology(data, shown, colours, counts)
         start = "overview"
     findings = [f.model_dump(mode="json") for f in data.findings]
     cycles = [
