@@ -30,7 +30,7 @@ from roce_cfg.deploy import fanout
 from roce_cfg.deploy.inventory import load as load_inventory
 from roce_cfg.deploy.push import Credentials
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
-from roce_cfg.generate import Generated, generate, output_files
+from roce_cfg.generate import Written, write_generated
 from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
 from roce_cfg.lab.run import start as start_lab
@@ -89,14 +89,15 @@ def generate_cmd(
     """Write every switch's configuration and fabric.json from one intent."""
     with _progress() as tick:
         try:
-            result = generate(
+            result = write_generated(
                 intent,
+                output,
+                fmt=fmt,
                 overlay=overlay_dir(vendor_dir),
                 only=only,
                 strict_syntax=strict_syntax,
                 progress=tick,
             )
-            write_all(output, output_files(result, fmt))
         except RoceCfgError as exc:
             _fail(exc)
     for w in result.warnings:
@@ -123,21 +124,19 @@ def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
         yield tick
 
 
-def _summary(result: Generated, output: Path) -> None:
+def _summary(result: Written, output: Path) -> None:
     fabric = result.fabric
-    table = Table(title=f"{fabric.name}: {len(result.configs)} switch configs in {output}")
+    table = Table(title=f"{fabric.name}: {result.files} switch configs in {output}")
     for col in ("role", "vendor", "model", "switches", "ports", "links", "VLANs"):
         table.add_column(col, justify="left" if col in ("role", "vendor", "model") else "right")
     role_of = {s.hostname: s.role for s in fabric.switches}
-    counts: dict[tuple[str, str, str], Counter[str]] = {}
-    for d in fabric.devices:
-        c = counts.setdefault((d.role, d.vendor.value, d.model), Counter())
-        c["switches"] += 1
-        c["ports"] += len(d.interfaces)
-        c["VLANs"] += len(d.vlans)
-    for key, c in sorted(counts.items()):
-        links = sum(1 for k in fabric.links if key[0] in (role_of[k.a_device], role_of[k.b_device]))
-        table.add_row(*key, str(c["switches"]), str(c["ports"]), str(links), str(c["VLANs"]))
+    links_of: Counter[str] = Counter()
+    for k in fabric.links:
+        for role in {role_of[k.a_device], role_of[k.b_device]}:
+            links_of[role] += 1
+    for key, c in sorted(result.kinds.items()):
+        row = (str(c["switches"]), str(c["ports"]), str(links_of[key[0]]), str(c["VLANs"]))
+        table.add_row(*key, *row)
     out.print(table)
 
 

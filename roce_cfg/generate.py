@@ -1,19 +1,21 @@
-"""generate: intent file -> Fabric -> rendered configs, held in memory until all succeed."""
+"""generate: intent file -> Fabric -> rendered configs, all of them or none."""
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from roce_cfg.design import design
+from roce_cfg.design import Designer, design
 from roce_cfg.errors import PlanError, SyntaxProvenanceError
 from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.intent.models import Vendor
+from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric, SectionUse
+from roce_cfg.output import staged
 from roce_cfg.platforms.profile import VendorProfile, load_profile
 from roce_cfg.render import Renderer
 
@@ -25,11 +27,15 @@ class Generated:
     warnings: list[SectionUse]
 
 
-@bulk_objects()
-def plan(loaded: LoadedIntent, overlay: Path | None) -> tuple[Fabric, dict[Vendor, VendorProfile]]:
+def _profiles(loaded: LoadedIntent, overlay: Path | None) -> dict[Vendor, VendorProfile]:
     fab = loaded.intent.fabric
     roles = [r for r in (fab.leaf, fab.spine, fab.switch) if r is not None]
-    profiles = {r.vendor: load_profile(r.vendor, overlay) for r in roles}
+    return {r.vendor: load_profile(r.vendor, overlay) for r in roles}
+
+
+@bulk_objects()
+def plan(loaded: LoadedIntent, overlay: Path | None) -> tuple[Fabric, dict[Vendor, VendorProfile]]:
+    profiles = _profiles(loaded, overlay)
     try:
         return design(loaded.intent, profiles), profiles
     except PlanError as err:
@@ -52,6 +58,42 @@ def generate(
     )
 
 
+class _Render:
+    """Renders switches one by one and keeps count of the sections each vendor used."""
+
+    def __init__(self, profiles: dict[Vendor, VendorProfile], overlay: Path | None) -> None:
+        self.profiles = profiles
+        self.renderers = {v: Renderer(p, overlay) for v, p in profiles.items()}
+        self.used: dict[tuple[Vendor, str], int] = defaultdict(int)
+
+    def __call__(self, device: DeviceConfig) -> str:
+        _, model = self.profiles[device.vendor].model_spec(device.model)
+        out = self.renderers[device.vendor].render(device, model)
+        if any(i.breakout_of for i in device.interfaces):
+            out.sections.add("breakout")
+        for name in out.sections:
+            self.used[(device.vendor, name)] += 1
+        return out.text
+
+    def syntax(self, strict: bool) -> tuple[tuple[SectionUse, ...], list[SectionUse]]:
+        """Provenance of every section used, and the unverified ones (refused if ``strict``)."""
+        syntax = tuple(
+            _use(self.profiles[v], v, name, n) for (v, name), n in sorted(self.used.items())
+        )
+        warnings = [s for s in syntax if s.status == "unverified"]
+        if strict and warnings:
+            listed = ", ".join(f"{w.vendor.value} {w.section}" for w in warnings)
+            raise SyntaxProvenanceError(
+                f"--strict-syntax: unverified vendor syntax in {listed}; nothing written"
+            )
+        return syntax, warnings
+
+
+def _no_such(only: str, names: list[str]) -> PlanError:
+    listed = ", ".join(names[:8])
+    return PlanError(("--only",), f"no switch named '{only}' (switches: {listed}, ...)")
+
+
 @bulk_objects()
 def render_fabric(
     fabric: Fabric,
@@ -63,33 +105,82 @@ def render_fabric(
     progress: Callable[[int, int], None] | None = None,
 ) -> Generated:
     """Every switch's configuration text (or only one), with the provenance of its sections."""
-    renderers = {v: Renderer(p, overlay) for v, p in profiles.items()}
+    render = _Render(profiles, overlay)
     configs: dict[str, str] = {}
-    used: dict[tuple[Vendor, str], int] = defaultdict(int)
     for n, device in enumerate(fabric.devices, 1):
         if progress is not None:
             progress(n, len(fabric.devices))
-        if only is not None and device.hostname != only:
-            continue
-        profile = profiles[device.vendor]
-        _, model = profile.model_spec(device.model)
-        out = renderers[device.vendor].render(device, model)
-        if any(i.breakout_of for i in device.interfaces):
-            out.sections.add("breakout")
-        configs[device.hostname] = out.text
-        for name in out.sections:
-            used[(device.vendor, name)] += 1
+        if only is None or device.hostname == only:
+            configs[device.hostname] = render(device)
     if only is not None and not configs:
-        names = ", ".join(d.hostname for d in fabric.devices[:8])
-        raise PlanError(("--only",), f"no switch named '{only}' (switches: {names}, ...)")
-    syntax = tuple(_use(profiles[v], v, name, n) for (v, name), n in sorted(used.items()))
-    warnings = [s for s in syntax if s.status == "unverified"]
-    if strict_syntax and warnings:
-        listed = ", ".join(f"{w.vendor.value} {w.section}" for w in warnings)
-        raise SyntaxProvenanceError(
-            f"--strict-syntax: unverified vendor syntax in {listed}; nothing written"
-        )
+        raise _no_such(only, [d.hostname for d in fabric.devices])
+    syntax, warnings = render.syntax(strict_syntax)
     return Generated(fabric.model_copy(update={"syntax": syntax}), configs, warnings)
+
+
+@dataclass
+class Written:
+    """What ``write_generated`` wrote: the plan (without device models), per-kind counts."""
+
+    fabric: Fabric
+    files: int
+    warnings: list[SectionUse]
+    kinds: dict[tuple[str, str, str], Counter[str]]  # (role, vendor, model) -> counts
+
+
+@bulk_objects()
+def write_generated(
+    intent_path: Path,
+    output: Path,
+    *,
+    fmt: str = "cfg",
+    overlay: Path | None = None,
+    only: str | None = None,
+    strict_syntax: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Written:
+    """``generate`` straight to disk: each switch is designed, rendered and staged in turn and
+    then dropped, so memory holds the topology and one switch, not every switch's model and
+    text. Nothing lands in ``output`` unless every switch succeeded."""
+    loaded = load_intent(intent_path)
+    profiles = _profiles(loaded, overlay)
+    render = _Render(profiles, overlay)
+    kinds: dict[tuple[str, str, str], Counter[str]] = {}
+    names: list[str] = []
+    try:
+        designer = Designer(loaded.intent, profiles)
+        total = len(designer.topo.switches)
+        with staged(output) as put:
+            for n, device in enumerate(designer.devices(), 1):
+                if progress is not None:
+                    progress(n, total)
+                names.append(device.hostname)
+                if only is not None and device.hostname != only:
+                    continue
+                if fmt == "json":
+                    put(f"{device.hostname}.json", device.model_dump_json(indent=2) + "\n")
+                    render(device)  # the sections it would use, for provenance
+                else:
+                    put(f"{device.hostname}.cfg", render(device))
+                c = kinds.setdefault((device.role, device.vendor.value, device.model), Counter())
+                c["switches"] += 1
+                c["ports"] += len(device.interfaces)
+                c["VLANs"] += len(device.vlans)
+            if only is not None and not kinds:
+                raise _no_such(only, names)
+            syntax, warnings = render.syntax(strict_syntax)
+            fabric = designer.fabric().model_copy(update={"syntax": syntax})
+            put("fabric.json", _plan_json(fabric))
+    except PlanError as err:
+        if err.loc == ("--only",):
+            raise
+        raise loaded.from_plan(err) from None
+    return Written(fabric, sum(c["switches"] for c in kinds.values()), warnings, kinds)
+
+
+def _plan_json(fabric: Fabric) -> str:
+    plan = fabric.model_dump(mode="json", exclude={"devices"})
+    return json.dumps(plan, indent=2, sort_keys=True) + "\n"
 
 
 def _use(profile: VendorProfile, vendor: Vendor, name: str, switches: int) -> SectionUse:
@@ -122,6 +213,5 @@ def output_files(result: Generated, fmt: str = "cfg") -> dict[str, str]:
             files[f"{device.hostname}.json"] = device.model_dump_json(indent=2) + "\n"
         else:
             files[f"{device.hostname}.cfg"] = result.configs[device.hostname]
-    plan = result.fabric.model_dump(mode="json", exclude={"devices"})
-    files["fabric.json"] = json.dumps(plan, indent=2, sort_keys=True) + "\n"
+    files["fabric.json"] = _plan_json(result.fabric)
     return files

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from roce_cfg.errors import InputError
@@ -17,10 +19,20 @@ def _umask() -> int:
 
 
 def write_all(target: Path, files: dict[str, str]) -> None:
-    """Stage every file in a sibling temporary directory, then move them into ``target``.
+    """Stage every file in a sibling temporary directory, then move them into ``target``."""
+    with staged(target) as put:
+        for name, text in files.items():
+            put(name, text)
 
-    Nothing in ``target`` changes unless every file was staged; each move is an atomic rename
-    on the same filesystem, so a reader never sees a half-written file.
+
+@contextmanager
+def staged(target: Path) -> Iterator[Callable[[str, str], None]]:
+    """``put(name, text)`` files into a sibling temporary directory; when the block ends
+    without an exception they move into ``target``, otherwise none of them does.
+
+    Each file can be written as soon as it exists (a large fabric never holds all its configs),
+    and each move is an atomic rename on the same filesystem, so a reader never sees a
+    half-written file.
     """
     if target.exists() and not target.is_dir():
         raise InputError("exists and is not a directory", file=str(target))
@@ -32,16 +44,25 @@ def write_all(target: Path, files: dict[str, str]) -> None:
         os.chmod(staging, 0o777 & ~_umask())
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
-    try:
-        for name, text in files.items():
+    names: list[str] = []
+
+    def put(name: str, text: str) -> None:
+        try:
             (staging / name).write_text(text, encoding="utf-8")
-        if not target.exists():
-            os.replace(staging, target)
-            return
-        for name in files:
-            os.replace(staging / name, target / name)
-    except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
+        names.append(name)
+
+    try:
+        yield put
+        try:
+            if not target.exists():
+                os.replace(staging, target)
+                return
+            for name in names:
+                os.replace(staging / name, target / name)
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

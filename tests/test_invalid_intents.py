@@ -70,3 +70,15 @@ def test_directory_instead_of_file(tmp_path: Path) -> None:
     result = run("generate", str(tmp_path), "-o", str(tmp_path / "out"))
     assert result.exit_code == 2
     assert "is a directory, expected an intent file" in result.stderr
+
+
+def test_a_switch_failing_late_leaves_an_existing_output_as_it_was(tmp_path: Path) -> None:
+    """Switches are staged as they render; one failing after others must not let those land."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "leaf-1.cfg").write_text("the config from last week\n")
+    result = run("generate", str(ROOT / "tests/invalid/watchdog-spine-vendor.yaml"), "-o", str(out))
+    assert result.exit_code == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging directory left behind
+    assert [p.name for p in out.iterdir()] == ["leaf-1.cfg"]
+    assert (out / "leaf-1.cfg").read_text() == "the config from last week\n"
