@@ -157,11 +157,8 @@ def write_generated(
                 names.append(device.hostname)
                 if only is not None and device.hostname != only:
                     continue
-                if fmt == "json":
-                    put(f"{device.hostname}.json", device.model_dump_json(indent=2) + "\n")
-                    render(device)  # the sections it would use, for provenance
-                else:
-                    put(f"{device.hostname}.cfg", render(device))
+                # JSON output still renders: provenance counts the sections a switch would use.
+                put(*_device_file(device, render(device), fmt))
                 c = kinds.setdefault((device.role, device.vendor.value, device.model), Counter())
                 c["switches"] += 1
                 c["ports"] += len(device.interfaces)
@@ -205,13 +202,17 @@ def _use(profile: VendorProfile, vendor: Vendor, name: str, switches: int) -> Se
 
 def output_files(result: Generated, fmt: str = "cfg") -> dict[str, str]:
     """File name -> text: one config (or model as JSON) per switch and fabric.json."""
-    files: dict[str, str] = {}
-    for device in result.fabric.devices:
-        if device.hostname not in result.configs:
-            continue
-        if fmt == "json":
-            files[f"{device.hostname}.json"] = device.model_dump_json(indent=2) + "\n"
-        else:
-            files[f"{device.hostname}.cfg"] = result.configs[device.hostname]
+    files = dict(
+        _device_file(d, result.configs[d.hostname], fmt)
+        for d in result.fabric.devices
+        if d.hostname in result.configs
+    )
     files["fabric.json"] = _plan_json(result.fabric)
     return files
+
+
+def _device_file(device: DeviceConfig, text: str, fmt: str) -> tuple[str, str]:
+    """One switch's file: its config text, or its model as JSON."""
+    if fmt == "json":
+        return f"{device.hostname}.json", device.model_dump_json(indent=2) + "\n"
+    return f"{device.hostname}.cfg", text

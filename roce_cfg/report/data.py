@@ -14,7 +14,7 @@ from roce_cfg.deadlock import Source, from_parsed, from_plan
 from roce_cfg.deadlock.analyse import Report as DeadlockReport
 from roce_cfg.deadlock.run import Plan
 from roce_cfg.deadlock.run import run as run_deadlock
-from roce_cfg.generate import Generated, generate
+from roce_cfg.generate import generate, output_files
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
@@ -74,7 +74,7 @@ def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
         generated = generate(source)
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "configs"
-            write_all(folder, _files(generated))
+            write_all(folder, output_files(generated))
             result = lint([folder], intent=source, designed=generated.fabric)
             findings = [
                 f.model_copy(
@@ -98,12 +98,6 @@ def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
     data.plan = planned
     data.configs = {name: v.text for name, v in result.views.items()}
     return data
-
-
-def _files(generated: Generated) -> dict[str, str]:
-    files = {f"{h}.cfg": t for h, t in generated.configs.items()}
-    files["fabric.json"] = generated.fabric.model_dump_json(exclude={"devices"})
-    return files
 
 
 def _data(
