@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from roce_cfg.parse.blocks import split
-from roce_cfg.parse.text import SEPARATOR, clean
+from roce_cfg.parse.text import clean
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -36,11 +36,10 @@ class Tree:
     @classmethod
     def from_text(cls, text: str, profile: VendorProfile) -> Tree:
         tree = cls(profile)
+        # Separators stay: '#' at column 0 ends a Comware view, and the global command after
+        # it is indented one space like the view's own lines (split drops them itself).
         lines = [
-            ln
-            for ln in clean(text)
-            if not SEPARATOR.match(ln.text)
-            and not any(p.match(ln.text.strip()) for p in tree._layout)
+            ln for ln in clean(text) if not any(p.match(ln.text.strip()) for p in tree._layout)
         ]
         tree._load(tree.root, lines)
         return tree
