@@ -28,7 +28,8 @@ from roce_cfg.deadlock.run import Plan as DeadlockPlan
 from roce_cfg.deadlock.run import run as run_deadlock
 from roce_cfg.deploy import fanout
 from roce_cfg.deploy.inventory import load as load_inventory
-from roce_cfg.deploy.push import Credentials
+from roce_cfg.deploy.push import FAILED as PUSH_FAILED
+from roce_cfg.deploy.push import Credentials, Outcome
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
 from roce_cfg.generate import Written, write_generated
 from roce_cfg.intent.models import Intent, Vendor
@@ -44,6 +45,7 @@ from roce_cfg.report import markdown as markdown_docs
 from roce_cfg.report.data import gather as gather_report
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
+EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
 PROGRESS_FROM = 50
 
 app = typer.Typer(
@@ -467,6 +469,12 @@ def push_cmd(
     batch: Annotated[
         str, typer.Option("--batch", help="Canary batches, e.g. '1,10%,100%'; stops at a failure.")
     ] = "100%",
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune", help="Also remove peers, VLANs, networks of managed kinds not in the intent."
+        ),
+    ] = False,
     vendor_dir: VendorDir = None,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
@@ -475,29 +483,51 @@ def push_cmd(
         creds = _credentials()
         with _progress("pushing") as tick:
             outcomes = fanout.run(
-                targets, configs, creds, apply=apply, workers=workers, batch=batch, progress=tick
-            )
+                targets, configs, creds, apply=apply, workers=workers, batch=batch,
+                prune=prune, progress=tick,
+            )  # fmt: skip
     except RoceCfgError as exc:
         _fail(exc)
+    _push_report(outcomes, apply, prune)
+    skipped = len(targets) - len(outcomes)
+    if skipped:
+        out.print(f"{skipped} switch(es) not attempted: an earlier batch failed", markup=False)
+    if any(o.status == "rollback-failed" for o in outcomes):
+        raise typer.Exit(EXIT_ROLLBACK_FAILED)
+    if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
+        raise typer.Exit(EXIT_PUSH)
+
+
+def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
+    out.print(
+        "# --prune: peers, VLANs and networks of managed kinds that the intent does not name "
+        "are removed" if prune else "# unmanaged lines are left alone (--prune removes objects "
+        "of managed kinds that the intent does not name)",
+        markup=False,
+    )  # fmt: skip
     for o in outcomes:
         if o.diff and not apply:
             out.print(o.diff, markup=False, end="")
             out.print(f"# {o.host}: {len(o.commands)} commands", markup=False)
             for c in o.commands:
                 out.print(f"  {c}", markup=False)
+        if o.pruned:
+            out.print(f"# {o.host}: {len(o.pruned)} removed by --prune", markup=False)
+            for c in o.pruned:
+                out.print(f"  {c}", markup=False)
     table = Table(title=f"push {'(applied)' if apply else '(dry run: nothing sent)'}")
     for col in ("switch", "result", "commands", "seconds", "error"):
         table.add_column(col, overflow="fold")
     for o in outcomes:
-        style = {"rolled back": "red", "failed": "red", "changed": "green"}.get(o.status, "")
+        style = "red" if o.status in PUSH_FAILED else "green" if o.status == "changed" else ""
         table.add_row(o.host, f"[{style}]{o.status}[/{style}]" if style else o.status,
                       str(len(o.commands)), f"{o.seconds:.1f}", o.error)  # fmt: skip
     out.print(table)
-    skipped = len(targets) - len(outcomes)
-    if skipped:
-        out.print(f"{skipped} switch(es) not attempted: an earlier batch failed", markup=False)
-    if any(o.status in ("failed", "rolled back") for o in outcomes) or skipped:
-        raise typer.Exit(EXIT_PUSH)
+    for o in outcomes:
+        if o.status == "rollback-failed":
+            out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
+            for line in o.left:
+                out.print(f"  {line}", markup=False)
 
 
 @app.command("lab")
