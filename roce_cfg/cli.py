@@ -32,6 +32,7 @@ from roce_cfg.deploy.push import FAILED as PUSH_FAILED
 from roce_cfg.deploy.push import Credentials, Outcome
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
 from roce_cfg.generate import Written, write_generated
+from roce_cfg.inputs import config_files
 from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
 from roce_cfg.lab.run import start as start_lab
@@ -86,6 +87,10 @@ def generate_cmd(
     strict_syntax: Annotated[
         bool, typer.Option("--strict-syntax", help="Refuse vendor syntax that has no source.")
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Replace an output folder that holds other files, whole."),
+    ] = False,
     vendor_dir: VendorDir = None,
 ) -> None:
     """Write every switch's configuration and fabric.json from one intent."""
@@ -99,6 +104,7 @@ def generate_cmd(
                 only=only,
                 strict_syntax=strict_syntax,
                 progress=tick,
+                force=force,
             )
         except RoceCfgError as exc:
             _fail(exc)
@@ -142,18 +148,14 @@ def _summary(result: Written, output: Path) -> None:
     out.print(table)
 
 
-def _config_files(paths: list[Path]) -> list[Path]:
-    """Files as given; a directory stands for the config files in it (not fabric.json)."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(
-                p
-                for p in sorted(path.iterdir())
-                if p.is_file() and not p.name.startswith(".") and p.suffix != ".json"
-            )
-        else:
-            files.append(path)
+def _config_files(
+    paths: list[Path], vendor: Vendor | None, overlay: Path | None, fabric: bool = False
+) -> list[Path]:
+    """Files as given; a directory stands for the switch configs in it (and fabric.json when
+    ``fabric``). Other files of a directory are skipped with a one-line notice."""
+    files, notices = config_files(paths, vendor, overlay, fabric)
+    for notice in notices:
+        err.print(f"roce-cfg: note: {notice}", markup=False)
     return files
 
 
@@ -184,7 +186,7 @@ def parse_cmd(
         hints: Hints | dict[str, Hints] = (
             hints_from_fabric(fabric) if fabric else Hints(model=model)
         )
-        paths = _config_files(files)
+        paths = _config_files(files, vendor, overlay)
     except RoceCfgError as exc:
         _fail(exc)
     if not paths:
@@ -259,7 +261,7 @@ def lint_cmd(
     with _progress("linting") as tick:
         try:
             result = lint(
-                paths,
+                _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
                 intent=intent,
                 fabric=fabric,
                 options=options,
