@@ -28,9 +28,11 @@ from roce_cfg.deadlock.run import Plan as DeadlockPlan
 from roce_cfg.deadlock.run import run as run_deadlock
 from roce_cfg.deploy import fanout
 from roce_cfg.deploy.inventory import load as load_inventory
-from roce_cfg.deploy.push import Credentials
+from roce_cfg.deploy.push import FAILED as PUSH_FAILED
+from roce_cfg.deploy.push import Credentials, Outcome
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
 from roce_cfg.generate import Written, write_generated
+from roce_cfg.inputs import config_files
 from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
 from roce_cfg.lab.run import start as start_lab
@@ -44,6 +46,7 @@ from roce_cfg.report import markdown as markdown_docs
 from roce_cfg.report.data import gather as gather_report
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
+EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
 PROGRESS_FROM = 50
 
 app = typer.Typer(
@@ -84,6 +87,10 @@ def generate_cmd(
     strict_syntax: Annotated[
         bool, typer.Option("--strict-syntax", help="Refuse vendor syntax that has no source.")
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Replace an output folder that holds other files, whole."),
+    ] = False,
     vendor_dir: VendorDir = None,
 ) -> None:
     """Write every switch's configuration and fabric.json from one intent."""
@@ -97,6 +104,7 @@ def generate_cmd(
                 only=only,
                 strict_syntax=strict_syntax,
                 progress=tick,
+                force=force,
             )
         except RoceCfgError as exc:
             _fail(exc)
@@ -140,18 +148,14 @@ def _summary(result: Written, output: Path) -> None:
     out.print(table)
 
 
-def _config_files(paths: list[Path]) -> list[Path]:
-    """Files as given; a directory stands for the config files in it (not fabric.json)."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(
-                p
-                for p in sorted(path.iterdir())
-                if p.is_file() and not p.name.startswith(".") and p.suffix != ".json"
-            )
-        else:
-            files.append(path)
+def _config_files(
+    paths: list[Path], vendor: Vendor | None, overlay: Path | None, fabric: bool = False
+) -> list[Path]:
+    """Files as given; a directory stands for the switch configs in it (and fabric.json when
+    ``fabric``). Other files of a directory are skipped with a one-line notice."""
+    files, notices = config_files(paths, vendor, overlay, fabric)
+    for notice in notices:
+        err.print(f"roce-cfg: note: {notice}", markup=False)
     return files
 
 
@@ -182,7 +186,7 @@ def parse_cmd(
         hints: Hints | dict[str, Hints] = (
             hints_from_fabric(fabric) if fabric else Hints(model=model)
         )
-        paths = _config_files(files)
+        paths = _config_files(files, vendor, overlay)
     except RoceCfgError as exc:
         _fail(exc)
     if not paths:
@@ -257,7 +261,7 @@ def lint_cmd(
     with _progress("linting") as tick:
         try:
             result = lint(
-                paths,
+                _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
                 intent=intent,
                 fabric=fabric,
                 options=options,
@@ -467,6 +471,12 @@ def push_cmd(
     batch: Annotated[
         str, typer.Option("--batch", help="Canary batches, e.g. '1,10%,100%'; stops at a failure.")
     ] = "100%",
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune", help="Also remove peers, VLANs, networks of managed kinds not in the intent."
+        ),
+    ] = False,
     vendor_dir: VendorDir = None,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
@@ -475,29 +485,51 @@ def push_cmd(
         creds = _credentials()
         with _progress("pushing") as tick:
             outcomes = fanout.run(
-                targets, configs, creds, apply=apply, workers=workers, batch=batch, progress=tick
-            )
+                targets, configs, creds, apply=apply, workers=workers, batch=batch,
+                prune=prune, progress=tick,
+            )  # fmt: skip
     except RoceCfgError as exc:
         _fail(exc)
+    _push_report(outcomes, apply, prune)
+    skipped = len(targets) - len(outcomes)
+    if skipped:
+        out.print(f"{skipped} switch(es) not attempted: an earlier batch failed", markup=False)
+    if any(o.status == "rollback-failed" for o in outcomes):
+        raise typer.Exit(EXIT_ROLLBACK_FAILED)
+    if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
+        raise typer.Exit(EXIT_PUSH)
+
+
+def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
+    out.print(
+        "# --prune: peers, VLANs and networks of managed kinds that the intent does not name "
+        "are removed" if prune else "# unmanaged lines are left alone (--prune removes objects "
+        "of managed kinds that the intent does not name)",
+        markup=False,
+    )  # fmt: skip
     for o in outcomes:
         if o.diff and not apply:
             out.print(o.diff, markup=False, end="")
             out.print(f"# {o.host}: {len(o.commands)} commands", markup=False)
             for c in o.commands:
                 out.print(f"  {c}", markup=False)
+        if o.pruned:
+            out.print(f"# {o.host}: {len(o.pruned)} removed by --prune", markup=False)
+            for c in o.pruned:
+                out.print(f"  {c}", markup=False)
     table = Table(title=f"push {'(applied)' if apply else '(dry run: nothing sent)'}")
     for col in ("switch", "result", "commands", "seconds", "error"):
         table.add_column(col, overflow="fold")
     for o in outcomes:
-        style = {"rolled back": "red", "failed": "red", "changed": "green"}.get(o.status, "")
+        style = "red" if o.status in PUSH_FAILED else "green" if o.status == "changed" else ""
         table.add_row(o.host, f"[{style}]{o.status}[/{style}]" if style else o.status,
                       str(len(o.commands)), f"{o.seconds:.1f}", o.error)  # fmt: skip
     out.print(table)
-    skipped = len(targets) - len(outcomes)
-    if skipped:
-        out.print(f"{skipped} switch(es) not attempted: an earlier batch failed", markup=False)
-    if any(o.status in ("failed", "rolled back") for o in outcomes) or skipped:
-        raise typer.Exit(EXIT_PUSH)
+    for o in outcomes:
+        if o.status == "rollback-failed":
+            out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
+            for line in o.left:
+                out.print(f"  {line}", markup=False)
 
 
 @app.command("lab")

@@ -138,10 +138,12 @@ def write_generated(
     only: str | None = None,
     strict_syntax: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    force: bool = False,
 ) -> Written:
     """``generate`` straight to disk: each switch is designed, rendered and staged in turn and
     then dropped, so memory holds the topology and one switch, not every switch's model and
-    text. Nothing lands in ``output`` unless every switch succeeded."""
+    text. Nothing lands in ``output`` unless every switch succeeded; a folder holding files
+    roce-cfg did not write is refused unless ``force`` (see ``output.staged``)."""
     loaded = load_intent(intent_path)
     profiles = _profiles(loaded, overlay)
     render = _Render(profiles, overlay)
@@ -150,7 +152,8 @@ def write_generated(
     try:
         designer = Designer(loaded.intent, profiles)
         total = len(designer.topo.switches)
-        with staged(output) as put:
+        # The folder becomes this output (--only: joins roce-cfg's previous output there).
+        with staged(output, "replace" if only is None else "update", force) as put:
             for n, device in enumerate(designer.devices(), 1):
                 if progress is not None:
                     progress(n, total)

@@ -48,7 +48,7 @@ def _blocks(text: str) -> dict[str, list[str]]:
 def test_pod_writes_8_leaves_4_spines(pod_out: Path) -> None:
     names = sorted(p.name for p in pod_out.iterdir())
     assert names == sorted(
-        ["fabric.json"]
+        [".roce-cfg-manifest.json", "fabric.json"]
         + [f"leaf-{i}.cfg" for i in range(1, 9)]
         + [f"spine-{i}.cfg" for i in range(1, 5)]
     )
@@ -122,7 +122,8 @@ def test_only_and_json_format(tmp_path: Path) -> None:
         "generate", str(POD), "-o", str(tmp_path / "o"), "--only", "spine-2", "--format", "json"
     )
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["fabric.json", "spine-2.json"]
+    names = sorted(p.name for p in (tmp_path / "o").iterdir())
+    assert names == [".roce-cfg-manifest.json", "fabric.json", "spine-2.json"]
     model = json.loads((tmp_path / "o" / "spine-2.json").read_text())
     assert model["hostname"] == "spine-2" and model["bgp"]["asn"] == 65000
 

@@ -12,7 +12,7 @@ from nornir.core.task import Result, Task
 from nornir.plugins.runners import ThreadedRunner
 
 from roce_cfg.deploy.inventory import Target
-from roce_cfg.deploy.push import Credentials, Outcome, push
+from roce_cfg.deploy.push import FAILED, Credentials, Outcome, push
 from roce_cfg.errors import InputError
 
 
@@ -47,6 +47,7 @@ def run(
     workers: int = 10,
     batch: str = "100%",
     timeout: float = 60.0,
+    prune: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Outcome]:
     """Push every target's ``<name>.cfg`` from ``configs``; stop after a batch that failed."""
@@ -61,13 +62,11 @@ def run(
 
     def task(task: Task) -> Result:
         t = by_name[task.host.name]
-        outcome = push(t, intended[t.name], creds, apply, timeout)
+        outcome = push(t, intended[t.name], creds, apply, timeout, prune)
         outcomes.append(outcome)
         if progress is not None:
             progress(len(outcomes), len(targets))
-        return Result(
-            host=task.host, result=outcome, failed=outcome.status in ("failed", "rolled back")
-        )
+        return Result(host=task.host, result=outcome, failed=outcome.status in FAILED)
 
     done = 0
     for end in batches(batch, len(targets)):

@@ -17,7 +17,9 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.transport import connect
 from roce_cfg.deploy.tree import Tree, remediation
 
-Status = Literal["no changes", "planned", "changed", "rolled back", "failed"]
+Status = Literal["no changes", "planned", "changed", "rolled back", "rollback-failed", "failed"]
+# Outcomes that stop a canary rollout and make push exit non-zero.
+FAILED: tuple[Status, ...] = ("failed", "rolled back", "rollback-failed")
 
 
 @dataclass
@@ -28,6 +30,10 @@ class Outcome:
     diff: str = ""
     error: str = ""
     seconds: float = 0.0
+    pruned: list[str] = field(default_factory=list)  # commands there only because of --prune
+    # rollback-failed: how the switch still differs from before the push ('+' added by the push,
+    # '-' removed by it), or '?' lines (the commands sent) when it could not be read at all.
+    left: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -39,10 +45,10 @@ class Credentials:
         return f"Credentials(username={self.username!r}, password=<redacted>)"
 
 
-def plan(target: Target, running: str, intended: str) -> tuple[list[str], str]:
+def plan(target: Target, running: str, intended: str, prune: bool = False) -> tuple[list[str], str]:
     have = Tree.from_text(running, target.profile)
     want = Tree.from_text(intended, target.profile)
-    commands = remediation(have, want)
+    commands = remediation(have, want, prune)
     after = copy.deepcopy(have)
     after.apply(commands)
     diff = "".join(
@@ -56,8 +62,23 @@ def plan(target: Target, running: str, intended: str) -> tuple[list[str], str]:
     return commands, diff
 
 
+def pruned(target: Target, running: str, intended: str, commands: list[str]) -> list[str]:
+    """The negations in ``commands`` that only --prune asked for (objects the intent lacks)."""
+    p = target.profile
+    kept = set(remediation(Tree.from_text(running, p), Tree.from_text(intended, p)))
+    return [c for c in commands if c.startswith(p.negation) and c not in kept]
+
+
 class PushError(Exception):
     pass
+
+
+class RollbackError(PushError):
+    """The rollback itself failed; ``left`` says how the switch differs from before."""
+
+    def __init__(self, message: str, left: list[str]) -> None:
+        super().__init__(message)
+        self.left = left
 
 
 def _errors(target: Target) -> str:
@@ -120,12 +141,16 @@ def _running(conn: BaseConnection, target: Target) -> str:
 
 
 def push(
-    target: Target, intended: str, creds: Credentials, apply: bool, timeout: float = 60.0
+    target: Target,
+    intended: str,
+    creds: Credentials,
+    apply: bool,
+    timeout: float = 60.0,
+    prune: bool = False,
 ) -> Outcome:
     """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all."""
     start = time.perf_counter()
     outcome = Outcome(target.name, "failed")
-    before = ""
     try:
         conn = connect(target.profile, target.address, target.port, creds.username, creds.password)
     except Exception as exc:
@@ -134,22 +159,15 @@ def push(
         return outcome
     try:
         before = _running(conn, target)
-        outcome.commands, outcome.diff = plan(target, before, intended)
+        outcome.commands, outcome.diff = plan(target, before, intended, prune)
+        if prune:
+            outcome.pruned = pruned(target, before, intended, outcome.commands)
         if not outcome.commands:
             outcome.status = "no changes"
         elif not apply:
             outcome.status = "planned"
         else:
-            try:
-                _send(conn, target, outcome.commands, timeout)
-                left, _ = plan(target, _running(conn, target), intended)
-                if left:
-                    raise PushError(f"verify: {len(left)} command(s) still differ after the push")
-                outcome.status = "changed"
-            except Exception as exc:
-                outcome.error = _why(exc)
-                conn = _rollback(conn, target, creds, before, timeout)
-                outcome.status = "rolled back"
+            conn = _apply(conn, target, creds, before, intended, outcome, timeout, prune)
     except Exception as exc:
         outcome.error = outcome.error or _why(exc)
     finally:
@@ -159,10 +177,44 @@ def push(
     return outcome
 
 
+def _apply(
+    conn: BaseConnection,
+    target: Target,
+    creds: Credentials,
+    before: str,
+    intended: str,
+    outcome: Outcome,
+    timeout: float,
+    prune: bool,
+) -> BaseConnection:
+    """Send, verify, and on any failure roll back; the outcome records both errors."""
+    try:
+        _send(conn, target, outcome.commands, timeout)
+        left, _ = plan(target, _running(conn, target), intended, prune)
+        if left:
+            raise PushError(f"verify: {len(left)} command(s) still differ after the push")
+        outcome.status = "changed"
+        return conn
+    except Exception as exc:
+        outcome.error = _why(exc)
+    try:
+        conn = _rollback(conn, target, creds, before, timeout)
+        outcome.status = "rolled back"
+    except RollbackError as exc:
+        outcome.status, outcome.left = "rollback-failed", exc.left
+        outcome.error += f"; rollback failed: {exc}"
+    except Exception as exc:  # not even the state could be read: what was sent may be there
+        outcome.status = "rollback-failed"
+        outcome.left = [f"? {c}" for c in outcome.commands]
+        outcome.error += f"; rollback failed: {_why(exc)}"
+    return conn
+
+
 def _rollback(
     conn: BaseConnection, target: Target, creds: Credentials, before: str, timeout: float
 ) -> BaseConnection:
-    """Back to ``before``: drop an uncommitted candidate, then push the inverse remediation."""
+    """Back to ``before``: drop an uncommitted candidate, then push the inverse remediation.
+    It prunes: an object the push added (a new peer) goes too, though ``before`` lacks it."""
     p = target.profile
     with contextlib.suppress(Exception):
         if conn.check_config_mode():
@@ -174,13 +226,45 @@ def _rollback(
     except Exception:
         conn = connect(p, target.address, target.port, creds.username, creds.password)
         now = _running(conn, target)
-    back, _ = plan(target, now, before)
-    if back:
-        _send(conn, target, back, timeout)
-    left, _ = plan(target, _running(conn, target), before)
-    if left:
-        raise PushError(f"rollback left {len(left)} command(s) different from before")
+    back, _ = plan(target, now, before, prune=True)
+    try:
+        if back:
+            _send(conn, target, back, timeout)
+        now = _running(conn, target)
+    except Exception as exc:
+        raise RollbackError(_why(exc), _left(conn, target, creds, before, now)) from exc
+    if plan(target, now, before, prune=True)[0]:
+        raise RollbackError("the switch still differs from before", _changes(target, before, now))
     return conn
+
+
+def _left(
+    conn: BaseConnection, target: Target, creds: Credentials, before: str, last: str
+) -> list[str]:
+    """How the switch differs from ``before`` after a broken rollback: read again (on a new
+    connection if the old one is gone); failing that, the last state read."""
+    p = target.profile
+    with contextlib.suppress(Exception):
+        return _changes(target, before, _running(conn, target))
+    with contextlib.suppress(Exception):
+        fresh = connect(p, target.address, target.port, creds.username, creds.password)
+        try:
+            return _changes(target, before, _running(fresh, target))
+        finally:
+            fresh.disconnect()
+    return _changes(target, before, last)
+
+
+def _changes(target: Target, before: str, now: str) -> list[str]:
+    """Lines of ``now`` that ``before`` lacks ('+') and the reverse ('-'), as the switch
+    prints them."""
+    a = Tree.from_text(before, target.profile).render().splitlines()
+    b = Tree.from_text(now, target.profile).render().splitlines()
+    return [
+        d[0] + " " + d[1:].strip()
+        for d in difflib.unified_diff(a, b, lineterm="", n=0)
+        if d[:1] in "+-" and not d.startswith(("+++", "---"))
+    ]
 
 
 def _why(exc: BaseException) -> str:

@@ -9,11 +9,12 @@ value replaces, the negation prefix, the command that leaves a view and the save
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from roce_cfg.parse.blocks import split
-from roce_cfg.parse.text import SEPARATOR, clean
-from roce_cfg.platforms.profile import VendorProfile
+from roce_cfg.parse.text import clean
+from roce_cfg.platforms.profile import ManagedObject, VendorProfile
 
 
 @dataclass
@@ -36,11 +37,10 @@ class Tree:
     @classmethod
     def from_text(cls, text: str, profile: VendorProfile) -> Tree:
         tree = cls(profile)
+        # Separators stay: '#' at column 0 ends a Comware view, and the global command after
+        # it is indented one space like the view's own lines (split drops them itself).
         lines = [
-            ln
-            for ln in clean(text)
-            if not SEPARATOR.match(ln.text)
-            and not any(p.match(ln.text.strip()) for p in tree._layout)
+            ln for ln in clean(text) if not any(p.match(ln.text.strip()) for p in tree._layout)
         ]
         tree._load(tree.root, lines)
         return tree
@@ -154,25 +154,27 @@ def _key(line: str, neg: str) -> str:
     return re.sub(r"\d+", "#", line[len(neg) :] if line.startswith(neg) else line)
 
 
-def remediation(running: Tree, intended: Tree) -> list[str]:
+def remediation(running: Tree, intended: Tree, prune: bool = False) -> list[str]:
     """Commands that bring ``running`` to ``intended`` for everything roce-cfg manages.
 
-    A running line is managed when the intended config has a line of the same shape in the same
-    view (same words, any numbers); other lines and views are left alone. Within a view,
-    removals come first, then additions in the intended order (tables before their users,
-    no-drop before the watchdog, as the templates order them)."""
-    return _diff(running.root, intended.root, intended.profile)
+    Which running lines are managed is the vendor's ``managed`` scope (see ``_owner``); other
+    lines and views are left alone. Within a view, removals come first, then additions in the
+    intended order (tables before their users, no-drop before the watchdog, as the templates
+    order them). ``prune`` also removes objects of a managed kind the intent does not name."""
+    return _diff(running.root, intended.root, intended.profile, (), prune)
 
 
-def _diff(have: Node, want: Node, profile: VendorProfile) -> list[str]:
+def _diff(
+    have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool
+) -> list[str]:
     neg = profile.negation
-    keys = {_key(c.line, neg) for c in want.children}
+    ours = _owner(want, profile, path, prune)
     wanted = {c.line for c in want.children}
     single = profile.cli.single_valued
     replaced = {p for p in single for c in want.children if c.line.startswith(p)}
     out: list[str] = []
     for c in have.children:
-        if c.line in wanted or _key(c.line, neg) not in keys:
+        if c.line in wanted or not ours(c.line):
             continue
         if c.children:
             continue  # a view of the same shape under another name (another VLAN): not ours
@@ -185,7 +187,57 @@ def _diff(have: Node, want: Node, profile: VendorProfile) -> list[str]:
             if h is None:
                 out.append(w.line)
             continue
-        inner = _diff(h if h is not None else Node(w.line), w, profile)
+        inner = _diff(h if h is not None else Node(w.line), w, profile, (*path, w.line), prune)
         if inner or h is None:
             out += [w.line, *inner, profile.cli.view_exit]
     return out
+
+
+# -- managed scope: which running lines are roce-cfg's ---------------------------------------
+# Kept apart from the diff so that the scope rules (data: vendors/<vendor>.yaml 'managed') and
+# the negation forms can change independently.
+
+
+def _owner(
+    want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool
+) -> Callable[[str], bool]:
+    """Whether a running line of the view at ``path``, absent from the intent, is roce-cfg's.
+
+    A line is a candidate when the intended view has a line of the same shape (same words, any
+    numbers). If it names an object (a managed kind: BGP peer, VLAN, interface), it is ours only
+    when the intended view names the same object; ``prune`` also takes objects the intent does
+    not name, where the kind allows it."""
+    neg = profile.negation
+    shapes = {_key(c.line, neg) for c in want.children}
+    kinds = _kinds(profile, path)
+    named = {n for c in want.children if (n := _object(kinds, c.line, neg)) is not None}
+
+    def ours(line: str) -> bool:
+        if _key(line, neg) not in shapes:
+            return False
+        name = _object(kinds, line, neg)
+        if name is None or name in named:
+            return True
+        return prune and kinds[name[0]].prune
+
+    return ours
+
+
+def _kinds(profile: VendorProfile, path: tuple[str, ...]) -> list[ManagedObject]:
+    """The object kinds of the view at ``path`` (its enclosing view lines, outermost first)."""
+    return [
+        o
+        for o in profile.managed.objects
+        if len(o.within) == len(path)
+        and all(re.match(w, p) for w, p in zip(o.within, path, strict=True))
+    ]
+
+
+def _object(kinds: list[ManagedObject], line: str, neg: str) -> tuple[int, str] | None:
+    """(kind, key) of the object a line names, or None; a negated line names the same one."""
+    text = line[len(neg) :] if line.startswith(neg) else line
+    for i, kind in enumerate(kinds):
+        m = re.match(kind.line, text)
+        if m:
+            return i, m.group("key")
+    return None

@@ -131,6 +131,25 @@ class CliSpec(_Data):
     discard: str | None = Field(default=None, description="drops an uncommitted candidate")
 
 
+class ManagedObject(_Data):
+    """A kind of line that names one object (a BGP peer, a VLAN, an interface): roce-cfg owns
+    the object in a view only when the intended config names the same object there."""
+
+    within: tuple[str, ...] = Field(
+        default=(), description="regexes of the enclosing view lines, outermost first (root: [])"
+    )
+    line: str = Field(description="regex of the line; the group 'key' names the object")
+    prune: bool = Field(
+        default=True, description="push --prune may remove objects of this kind not intended"
+    )
+
+
+class ManagedScope(_Data):
+    """Which running lines push may change (hier_config's idea of a managed scope)."""
+
+    objects: tuple[ManagedObject, ...] = ()
+
+
 class LintSpec(_Data):
     apply_steps: tuple[ApplyStep, ...] = ()
 
@@ -159,6 +178,7 @@ class VendorProfile(_Data):
     parse: ParseSpec
     cli: CliSpec
     lint: LintSpec = LintSpec()
+    managed: ManagedScope = ManagedScope()
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")
 

@@ -1,0 +1,91 @@
+"""A rollback that fails is its own outcome (rollback-failed, exit 4) and says what is left."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from roce_cfg.deploy.inventory import Target
+from roce_cfg.deploy.push import Credentials, push
+from roce_cfg.generate import generate
+from roce_cfg.intent.models import Vendor
+from roce_cfg.lab.cli import Faults, Switch
+from roce_cfg.lab.server import Lab
+from roce_cfg.platforms.profile import load_profile
+from tests.helpers import SCENARIOS, run
+
+USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
+CREDS = Credentials(USER, PASSWORD)
+# VRP is left out: its push fails before 'commit', the candidate is dropped and nothing needs
+# rolling back (test_push.py covers that); the others apply each line as it is typed.
+IMMEDIATE = [v for v in Vendor if not load_profile(v).commit]
+
+
+def _start(vendor: Vendor) -> tuple[str, str]:
+    """The intended leaf and a running one whose first two server ports have old descriptions."""
+    text = generate(SCENARIOS[f"pod-small-{vendor.value}"]).configs["leaf-1"]
+    running = text.replace(" description server-1:nic0", " description spare", 1).replace(
+        " description server-2:nic0", " description spare too", 1
+    )
+    return text, running
+
+
+@pytest.mark.parametrize("vendor", IMMEDIATE, ids=[v.value for v in IMMEDIATE])
+def test_a_rollback_that_is_rejected_too_is_rollback_failed_with_the_lines_left(
+    vendor: Vendor,
+) -> None:
+    profile = load_profile(vendor)
+    text, running = _start(vendor)
+    sw = Switch.start("leaf-1", profile, running)
+    # The push fails at port 2; putting port 1's old description back is refused as well.
+    sw.faults = Faults(reject=r"description (server-2:nic0|spare$)")
+    with Lab([sw], USER, PASSWORD) as lab:
+        target = Target("leaf-1", "127.0.0.1", lab.endpoints["leaf-1"].port, profile)
+        outcome = push(target, text, CREDS, apply=True)
+    assert outcome.status == "rollback-failed"
+    assert "description server-2:nic0" in outcome.error  # the push's own error is kept
+    assert "rollback failed: PushError: rejected at command: description spare" in outcome.error
+    assert "+ description server-1:nic0" in outcome.left
+    assert "- description spare" in outcome.left
+    assert all(line[:2] in ("+ ", "- ") for line in outcome.left)
+    assert "description server-1:nic0" in sw.running.render()  # and that is the truth
+
+
+def test_a_switch_that_drops_every_session_during_rollback_is_rollback_failed() -> None:
+    profile = load_profile(Vendor.H3C)
+    text, running = _start(Vendor.H3C)
+    sw = Switch.start("leaf-1", profile, running)
+    with Lab([sw], USER, PASSWORD) as lab:
+        target = Target("leaf-1", "127.0.0.1", lab.endpoints["leaf-1"].port, profile)
+        sw.faults = Faults(drop_after=sw.commands + 2)  # every later config command hangs up
+        outcome = push(target, text, CREDS, apply=True, timeout=3)
+    assert outcome.status == "rollback-failed", outcome.error
+    assert "rollback failed" in outcome.error
+    # Read again on a new session: the first description went through, the second did not.
+    assert outcome.left == ["- description spare", "+ description server-1:nic0"]
+
+
+def test_push_exits_4_and_prints_what_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    profile = load_profile(Vendor.ZTE)
+    text, running = _start(Vendor.ZTE)
+    configs = tmp_path / "out"
+    configs.mkdir()
+    (configs / "leaf-1.cfg").write_text(text)
+    sw = Switch.start("leaf-1", profile, running)
+    sw.faults = Faults(reject=r"description (server-2:nic0|spare$)")
+    with Lab([sw], USER, PASSWORD) as lab:
+        inventory = tmp_path / "inv.yaml"
+        port = lab.endpoints["leaf-1"].port
+        inventory.write_text(f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, "
+                             "data: {vendor: zte}}\n")  # fmt: skip
+        monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
+        monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
+        result = run("push", str(configs), "-i", str(inventory), "--apply")
+    assert result.exit_code == 4, result.output
+    assert "rollback-failed" in result.stdout
+    assert "# leaf-1: rollback failed; left on the switch:" in result.stdout
+    assert "  + description server-1:nic0" in result.stdout
+    assert PASSWORD not in result.output
