@@ -1,0 +1,395 @@
+"""Per-vendor CLI grammar (``vendors/<vendor>.grammar.yaml``) and the checker of rendered lines.
+
+A grammar lists every command roce-cfg emits, reads or negates: the view it is typed in, its
+syntax with typed parameters and ranges, the models that support it, the view it opens, its undo
+form, its default and its source (or ``unsourced``). The checker walks a rendered config the way
+the switch's CLI would — a block opener enters a view, a separator or a shallower line leaves it —
+and refuses a line no command of its view accepts, a value out of range, or a command the model
+is documented not to support.
+
+Syntax notation (a subset of the vendors' own): literal words; ``<name:type>`` parameters with
+``type`` one of ``int`` (``int 0-7``, ``int 10|100``), ``word``, ``text`` (rest of the line),
+``ipv4``, ``mask``, ``vlans`` (a VLAN list such as ``101 to 104 200``); ``<name:type>+`` for one
+or more; ``{ a | b }`` alternatives; ``[ ... ]`` optional parts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from roce_cfg.errors import InputError
+from roce_cfg.intent.yamlsrc import load_yaml, read_text
+from roce_cfg.resources import vendors_dir
+
+STATUSES = ("sourced", "partial", "unsourced")
+
+_TYPES = {
+    "int": r"\d+",
+    "word": r"\S+",
+    "text": r".+",
+    "ipv4": r"\d{1,3}(?:\.\d{1,3}){3}",
+    "mask": r"\d{1,3}(?:\.\d{1,3}){3}",
+    "vlans": r"\d+(?: to \d+)?(?: \d+(?: to \d+)?)*",
+}
+_TOKEN = re.compile(r"<[^>]+>\+?|[{}\[\]|]|[^\s{}\[\]|<]+")
+
+
+class GrammarError(InputError):
+    """A grammar file that cannot be read as one."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str
+    allowed: tuple[tuple[int, int], ...] = ()  # inclusive ranges; empty = any
+    many: bool = False
+    by_model: tuple[tuple[tuple[str, ...], tuple[tuple[int, int], ...]], ...] = ()
+
+    def bad(self, raw: str, model: str | None = None) -> str | None:
+        """Why ``raw`` is not a value of this parameter (None when it is)."""
+        allowed = self.allowed
+        for models, rng in self.by_model:
+            if model in models:
+                allowed = rng
+        if not allowed or self.kind not in ("int", "vlans"):
+            return None
+        for token in raw.split():
+            if token == "to":
+                continue
+            n = int(token)
+            if not any(lo <= n <= hi for lo, hi in allowed):
+                return f"{self.name} {n} out of range {_show(allowed)}"
+        return None
+
+
+def _show(allowed: tuple[tuple[int, int], ...]) -> str:
+    return "|".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in allowed)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    views: tuple[str, ...]
+    syntax: str
+    regex: re.Pattern[str]
+    params: dict[str, Param]
+    first: tuple[str, ...]  # the words a line of this command can start with
+    status: str
+    source: str = ""
+    note: str = ""
+    models: tuple[str, ...] | None = None  # source's model names; None = every model it covers
+    opens: str | None = None
+    sets: str | None = None  # the current view becomes this (Huawei 'undo portswitch')
+    exits: bool = False
+    undo: str | None = None
+    default: str | None = None
+    section: str = ""
+
+    def sourced_for(self, model: str | None) -> bool:
+        """Sourced, and the source covers ``model`` (its name in the source)."""
+        if self.status != "sourced" or model is None:
+            return False
+        return self.models is None or model in self.models
+
+
+@dataclass(frozen=True)
+class Violation:
+    line_no: int
+    line: str
+    view: str
+    rule: str
+
+    def __str__(self) -> str:
+        return f"line {self.line_no} '{self.line.strip()}' (view {self.view}): {self.rule}"
+
+
+@dataclass
+class Checked:
+    """What the checker found in one config: violations and the commands each section used."""
+
+    violations: list[Violation] = field(default_factory=list)
+    used: dict[str, set[str]] = field(default_factory=dict)  # section -> command names
+
+
+@dataclass
+class Grammar:
+    vendor: str
+    root: str
+    separators: tuple[str, ...]
+    ignore: tuple[re.Pattern[str], ...]
+    models: dict[str, str | None]  # our model name -> the source's name (None: not covered)
+    commands: list[Command]
+    sources: dict[str, str]
+    _index: dict[tuple[str, str], list[Command]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for c in self.commands:
+            for v in c.views:
+                for first in c.first:
+                    self._index.setdefault((v, first), []).append(c)
+
+    def source_model(self, model: str) -> str | None:
+        return self.models.get(model)
+
+    def candidates(self, view: str, line: str) -> list[Command]:
+        first = line.split(maxsplit=1)[0] if line.strip() else ""
+        return self._index.get((view, first), [])
+
+    def match(self, view: str, line: str) -> tuple[Command | None, dict[str, str]]:
+        text = " " + " ".join(line.split())
+        for c in self.candidates(view, line):
+            m = c.regex.match(text)
+            if m:
+                return c, {k: v.strip() for k, v in m.groupdict().items() if v is not None}
+        return None, {}
+
+    def coverage(self) -> dict[str, int]:
+        counts = dict.fromkeys(STATUSES, 0)
+        for c in self.commands:
+            counts[c.status] += 1
+        return counts
+
+    def defaults(self) -> dict[str, str]:
+        """Command name -> the value a running-config omits (what the switch does unconfigured)."""
+        return {c.name: c.default for c in self.commands if c.default is not None}
+
+    def check(self, text: str, model: str) -> Checked:
+        """Every line of ``text`` against this grammar, for ``model`` (our model name)."""
+        src_model = self.models.get(model)
+        known_model = model in self.models
+        out = Checked()
+        stack: list[tuple[int, str]] = []  # (indent of the opener, view it opened)
+        cache: dict[tuple[str, str], tuple[Command | None, str | None]] = {}
+        for no, raw in enumerate(text.splitlines(), 1):
+            body = raw.strip()
+            if not body or any(p.match(raw) for p in self.ignore):
+                continue
+            indent = len(raw) - len(raw.lstrip(" "))
+            popped: str | None = None
+            while stack and stack[-1][0] >= indent:
+                popped = stack.pop()[1]
+            if body in self.separators:
+                continue
+            view = stack[-1][1] if stack else self.root
+            key = (view, raw)
+            hit = cache.get(key)
+            if hit is None:
+                hit = self._one(view, raw, src_model, known_model)
+                if hit[0] is None and popped is not None:
+                    # an exit command ('exit-address-family') sits at its view's own indent
+                    again = self._one(popped, raw, src_model, known_model)
+                    if again[0] is not None and again[0].exits:
+                        hit = again
+                cache[key] = hit
+            cmd, rule = hit
+            if rule is not None:
+                out.violations.append(Violation(no, raw, view, rule))
+                continue
+            assert cmd is not None
+            out.used.setdefault(cmd.section, set()).add(cmd.name)
+            if cmd.opens:
+                stack.append((indent, cmd.opens))
+            elif cmd.sets and stack:
+                stack[-1] = (stack[-1][0], cmd.sets)
+        return out
+
+    def _one(
+        self, view: str, raw: str, src_model: str | None, known_model: bool
+    ) -> tuple[Command | None, str | None]:
+        cmd, values = self.match(view, raw)
+        if cmd is None:
+            views = {v for c in self.commands for v in c.views}
+            elsewhere = sorted(v for v in views if self.match(v, raw)[0])
+            if elsewhere:
+                return None, f"wrong view: accepted only in {', '.join(elsewhere)}"
+            near = self.candidates(view, raw)
+            if near:
+                return None, f"wrong parameter: no syntax of '{near[0].name}' accepts it"
+            return None, "unknown command: no grammar entry accepts it"
+        for name, value in values.items():
+            param = cmd.params.get(name)
+            why = param.bad(value, src_model) if param else None
+            if why:
+                return None, f"out of range: {why} ({cmd.name})"
+        if cmd.models is not None and known_model and src_model is not None:
+            if src_model not in cmd.models:
+                return None, f"unsupported on model {src_model}: {cmd.name} ({cmd.source})"
+        return cmd, None
+
+
+def _param(spec: str) -> Param:
+    many = spec.endswith("+")
+    name, _, kind = spec.strip("<>+").partition(":")
+    kind = kind.strip() or "word"
+    if kind.startswith("/") and kind.endswith("/"):
+        return Param(name.replace("-", "_"), kind, (), many)
+    base, _, rng = kind.partition(" ")
+    if base not in _TYPES:
+        raise ValueError(f"unknown parameter type '{base}' in <{spec}>")
+    return Param(name.replace("-", "_"), base, _ranges(rng), many)
+
+
+def _ranges(text: str) -> tuple[tuple[int, int], ...]:
+    """``'0-7'`` / ``'10|100|500'`` / ``'1-8|16'`` -> inclusive ranges."""
+    allowed: list[tuple[int, int]] = []
+    for part in filter(None, text.strip().split("|")):
+        lo, _, hi = part.partition("-")
+        allowed.append((int(lo), int(hi or lo)))
+    return tuple(allowed)
+
+
+def compile_syntax(syntax: str) -> tuple[re.Pattern[str], dict[str, Param]]:
+    """The regex matching ``' ' + normalised line`` for ``syntax``, and its parameters."""
+    tokens = _TOKEN.findall(syntax)
+    params: dict[str, Param] = {}
+    pos = 0
+
+    def seq(stop: tuple[str, ...]) -> str:
+        nonlocal pos
+        parts: list[str] = []
+        while pos < len(tokens) and tokens[pos] not in stop:
+            tok = tokens[pos]
+            pos += 1
+            if tok == "{":
+                alts = [seq(("|", "}"))]
+                while tokens[pos] == "|":
+                    pos += 1
+                    alts.append(seq(("|", "}")))
+                pos += 1
+                parts.append("(?:" + "|".join(alts) + ")")
+            elif tok == "[":
+                inner = seq(("]",))
+                pos += 1
+                parts.append(f"(?:{inner})?")
+            elif tok.startswith("<"):
+                p = _param(tok)
+                params[p.name] = p
+                one = p.kind[1:-1] if p.kind.startswith("/") else _TYPES[p.kind]
+                body = f"(?: {one})+" if p.many else f" {one}"
+                parts.append(f"(?P<{p.name}>{body})")
+            else:
+                parts.append(" " + re.escape(tok))
+        return "".join(parts)
+
+    pattern = seq(())
+    return re.compile(pattern + "$"), params
+
+
+def _firsts(tokens: list[str]) -> set[str]:
+    """Literal words a syntax can begin with (through a leading ``[ ... ]`` or ``{ a | b }``)."""
+    if not tokens:
+        return set()
+    tok = tokens[0]
+    if tok in ("[", "{"):
+        close = "]" if tok == "[" else "}"
+        depth, i, alts, start = 0, 0, [], 1
+        for i, t in enumerate(tokens):
+            if t in ("[", "{"):
+                depth += 1
+            elif t in ("]", "}"):
+                depth -= 1
+                if depth == 0:
+                    break
+            elif t == "|" and depth == 1:
+                alts.append(tokens[start:i])
+                start = i + 1
+        alts.append(tokens[start:i])
+        out = set().union(*(_firsts(a) for a in alts))
+        if close == "]":
+            out |= _firsts(tokens[i + 1 :])
+        return out
+    return {tok}
+
+
+def _command(vendor: str, raw: dict[str, Any], path: str) -> Command:
+    try:
+        syntax = str(raw["syntax"])
+        views = raw["view"]
+        regex, params = compile_syntax(syntax)
+    except (KeyError, ValueError, re.error, IndexError) as exc:
+        raise GrammarError(f"command {raw.get('name', raw)!r}: {exc}", file=path) from None
+    source = str(raw.get("source", ""))
+    status = raw.get("status") or ("sourced" if source else "unsourced")
+    if status not in STATUSES:
+        raise GrammarError(f"command {raw.get('name')!r}: status {status!r}", file=path)
+    models = raw.get("models")
+    first = tuple(sorted(_firsts(_TOKEN.findall(syntax))))
+    for pname, per_model in (raw.get("ranges") or {}).items():
+        key = pname.replace("-", "_")
+        if key not in params:
+            raise GrammarError(
+                f"command {raw.get('name')!r}: ranges of unknown <{pname}>", file=path
+            )
+        rows = tuple((tuple(str(m) for m in ms), _ranges(str(r))) for r, ms in per_model.items())
+        params[key] = replace(params[key], by_model=rows)
+    return Command(
+        name=str(raw.get("name", syntax)),
+        views=tuple(views if isinstance(views, list) else [views]),
+        syntax=syntax,
+        regex=regex,
+        params=params,
+        first=first,
+        status=status,
+        source=source,
+        note=str(raw.get("note", "")),
+        models=tuple(models) if models is not None else None,
+        opens=raw.get("opens"),
+        sets=raw.get("sets"),
+        exits=bool(raw.get("exits", False)),
+        undo=raw.get("undo"),
+        default=None if raw.get("default") is None else str(raw.get("default")),
+        section=str(raw.get("section", "")),
+    )
+
+
+def grammar_path(vendor: str, overlay: Path | None = None) -> Path:
+    if overlay is not None:
+        user = overlay / "vendors" / f"{vendor}.grammar.yaml"
+        if user.exists():
+            return user
+    return vendors_dir() / f"{vendor}.grammar.yaml"
+
+
+@cache
+def _load(path: Path) -> Grammar:
+    data, _ = load_yaml(read_text(path, "vendor grammar"), str(path))
+    if not isinstance(data, dict):
+        raise GrammarError("must be a YAML mapping", file=str(path))
+    vendor = str(data.get("vendor", path.name.split(".")[0]))
+    commands = [_command(vendor, c, str(path)) for c in data.get("commands", [])]
+    return Grammar(
+        vendor=vendor,
+        root=str(data.get("root", "system")),
+        separators=tuple(data.get("separators", [])),
+        ignore=tuple(re.compile(p) for p in data.get("ignore", [])),
+        models=dict(data.get("models", {})),
+        commands=commands,
+        sources=dict(data.get("sources", {})),
+    )
+
+
+def load_grammar(vendor: str, overlay: Path | None = None) -> Grammar:
+    """The grammar of ``vendor`` (an overlay's own grammar file replaces ours when it has one)."""
+    return _load(grammar_path(vendor, overlay).resolve())
+
+
+def defaults(vendor: str) -> dict[str, str]:
+    """Command name -> the default a running-config leaves out, per the vendor's grammar."""
+    return load_grammar(vendor).defaults()
+
+
+def grade(grammar: Grammar, model: str, used: dict[str, set[str]]) -> dict[str, str]:
+    """Section -> ``verified`` when every command it used is sourced for ``model``, ``partial``
+    when some are, ``unverified`` when none is."""
+    by_name = {c.name: c for c in grammar.commands}
+    src_model = grammar.source_model(model)
+    out: dict[str, str] = {}
+    for section, names in used.items():
+        ok = [by_name[n].sourced_for(src_model) for n in names]
+        out[section] = "verified" if all(ok) else "partial" if any(ok) else "unverified"
+    return out
