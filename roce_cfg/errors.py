@@ -46,6 +46,10 @@ class SyntaxProvenanceError(RoceCfgError):
     """--strict-syntax refused to emit a section whose vendor syntax has no source."""
 
 
+class GrammarViolation(RoceCfgError):
+    """A rendered line the vendor's grammar does not accept (generate writes nothing)."""
+
+
 class PlanError(RoceCfgError):
     """The intent is well-formed but cannot be built; ``loc`` is the intent field to blame."""
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from roce_cfg.design import Designer, design
-from roce_cfg.errors import PlanError, SyntaxProvenanceError
+from roce_cfg.errors import GrammarViolation, PlanError, SyntaxProvenanceError
+from roce_cfg.grammar import Grammar, grade, grammar_path, load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.intent.models import Vendor
@@ -64,7 +65,18 @@ class _Render:
     def __init__(self, profiles: dict[Vendor, VendorProfile], overlay: Path | None) -> None:
         self.profiles = profiles
         self.renderers = {v: Renderer(p, overlay) for v, p in profiles.items()}
+        self.grammars: dict[Vendor, Grammar] = {v: load_grammar(v.value, overlay) for v in profiles}
+        # An overlay's own templates are checked only against the overlay's own grammar: with
+        # templates and no grammar of its own, the operator's lines are theirs to vouch for.
+        self.enforce = {
+            v: overlay is None
+            or not (overlay / "templates" / v.value).is_dir()
+            or grammar_path(v.value, overlay).is_relative_to(overlay)
+            for v in profiles
+        }
         self.used: dict[tuple[Vendor, str], int] = defaultdict(int)
+        # worst grade per (vendor, section) of the commands it emitted, for the models used
+        self.graded: dict[tuple[Vendor, str], str] = {}
 
     def __call__(self, device: DeviceConfig) -> str:
         _, model = self.profiles[device.vendor].model_spec(device.model)
@@ -73,12 +85,26 @@ class _Render:
             out.sections.add("breakout")
         for name in out.sections:
             self.used[(device.vendor, name)] += 1
+        grammar = self.grammars[device.vendor]
+        checked = grammar.check(out.text, device.model)
+        if checked.violations and self.enforce[device.vendor]:
+            bad = checked.violations[0]
+            more = len(checked.violations) - 1
+            raise GrammarViolation(
+                f"{device.hostname}: {bad}"
+                + (f" (and {more} more)" if more else "")
+                + f"; vendors/{device.vendor.value}.grammar.yaml; nothing written"
+            )
+        for section, status in grade(grammar, device.model, checked.used).items():
+            key = (device.vendor, section)
+            self.graded[key] = _worse(self.graded.get(key, "verified"), status)
         return out.text
 
     def syntax(self, strict: bool) -> tuple[tuple[SectionUse, ...], list[SectionUse]]:
         """Provenance of every section used, and the unverified ones (refused if ``strict``)."""
         syntax = tuple(
-            _use(self.profiles[v], v, name, n) for (v, name), n in sorted(self.used.items())
+            _use(self.profiles[v], v, name, n, self.graded.get((v, name)))
+            for (v, name), n in sorted(self.used.items())
         )
         warnings = [s for s in syntax if s.status == "unverified"]
         if strict and warnings:
@@ -183,7 +209,18 @@ def _plan_json(fabric: Fabric) -> str:
     return json.dumps(plan, indent=2, sort_keys=True) + "\n"
 
 
-def _use(profile: VendorProfile, vendor: Vendor, name: str, switches: int) -> SectionUse:
+_RANK = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}
+
+
+def _worse(a: str, b: str) -> str:
+    return a if _RANK.get(a, 2) >= _RANK.get(b, 2) else b
+
+
+def _use(
+    profile: VendorProfile, vendor: Vendor, name: str, switches: int, graded: str | None = None
+) -> SectionUse:
+    """A section's provenance: the profile's status, lowered to what the grammar grades the
+    commands it emitted for the models used (``verified`` only if every one is sourced)."""
     prov = profile.sections.get(name)
     if prov is None:
         return SectionUse(
@@ -193,12 +230,18 @@ def _use(profile: VendorProfile, vendor: Vendor, name: str, switches: int) -> Se
             note="section has no provenance entry in the vendor profile",
             switches=switches,
         )
+    status = prov.status
+    note = prov.note
+    if graded is not None and status != "user" and _worse(status, graded) != status:
+        status = graded
+        extra = "grammar: not every command of this section is sourced for the models used"
+        note = f"{note}; {extra}" if note else extra
     return SectionUse(
         vendor=vendor,
         section=name,
-        status=prov.status,
+        status=status,
         source=prov.source,
-        note=prov.note,
+        note=note,
         switches=switches,
     )
 

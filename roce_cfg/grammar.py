@@ -148,6 +148,18 @@ class Grammar:
                 return c, {k: v.strip() for k, v in m.groupdict().items() if v is not None}
         return None, {}
 
+    def supports(self, name: str, model: str, named: bool = False) -> bool:
+        """Whether command ``name`` exists and its source does not rule ``model`` out (a model
+        the source does not name is not ruled out, unless ``named``: then the source must name
+        the model as supporting it)."""
+        src_model = self.models.get(model)
+        for c in self.commands:
+            if c.name == name:
+                if src_model is None:
+                    return not named
+                return c.models is None or src_model in c.models
+        return False
+
     def coverage(self) -> dict[str, int]:
         counts = dict.fromkeys(STATUSES, 0)
         for c in self.commands:
@@ -216,9 +228,9 @@ class Grammar:
             why = param.bad(value, src_model) if param else None
             if why:
                 return None, f"out of range: {why} ({cmd.name})"
-        if cmd.models is not None and known_model and src_model is not None:
-            if src_model not in cmd.models:
-                return None, f"unsupported on model {src_model}: {cmd.name} ({cmd.source})"
+        limited = cmd.models is not None and known_model and src_model is not None
+        if limited and src_model not in (cmd.models or ()):
+            return None, f"unsupported on model {src_model}: {cmd.name} ({cmd.source})"
         return cmd, None
 
 
@@ -384,12 +396,18 @@ def defaults(vendor: str) -> dict[str, str]:
 
 
 def grade(grammar: Grammar, model: str, used: dict[str, set[str]]) -> dict[str, str]:
-    """Section -> ``verified`` when every command it used is sourced for ``model``, ``partial``
-    when some are, ``unverified`` when none is."""
+    """Section -> ``verified`` when every command it used is sourced for ``model``,
+    ``unverified`` when none has a source at all, ``partial`` otherwise (a source that does not
+    name the model, a range or unit unconfirmed, or a mix)."""
     by_name = {c.name: c for c in grammar.commands}
     src_model = grammar.source_model(model)
     out: dict[str, str] = {}
     for section, names in used.items():
-        ok = [by_name[n].sourced_for(src_model) for n in names]
-        out[section] = "verified" if all(ok) else "partial" if any(ok) else "unverified"
+        cmds = [by_name[n] for n in names]
+        if all(c.sourced_for(src_model) for c in cmds):
+            out[section] = "verified"
+        elif all(c.status == "unsourced" for c in cmds):
+            out[section] = "unverified"
+        else:
+            out[section] = "partial"
     return out

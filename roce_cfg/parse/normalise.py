@@ -225,6 +225,18 @@ def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
             restore_ms=int(first["restore_ms"]),
             action=actions[action],
         )
+    timer = as_list(raw.get("watchdog_timer"))
+    if timer:  # milliseconds given directly (Huawei 'dcb pfc deadlock-detect timer')
+        action_raw = as_list(raw.get("watchdog_action"))
+        word = str(action_raw[0].get("action", "")) if action_raw else ""
+        if word not in actions:
+            raise Unreadable(f"unknown or missing watchdog action '{word}'")
+        recovery = as_list(raw.get("watchdog_recovery_timer"))
+        return WatchdogCfg(
+            detect_ms=int(timer[0]["detect_ms"]),
+            restore_ms=int(recovery[0]["restore_ms"]) if recovery else 0,
+            action=actions[word],
+        )
     detect = as_list(raw.get("watchdog_detect"))
     restore = as_list(raw.get("watchdog_restore"))
     gran = as_list(raw.get("watchdog"))
@@ -431,7 +443,9 @@ def build(
                 breakout_of=_breakout_parent(ctx, name),
                 shutdown=bool(item.get("shutdown")),
                 qos=PortQos(
-                    trust_dscp=bool(item.get("trust_dscp")),
+                    # a routed port may trust DSCP without saying so (Huawei Layer-3 ports)
+                    trust_dscp=bool(item.get("trust_dscp"))
+                    or (mode == "routed" and spec.routed_trusts_dscp),
                     pfc=pfc,
                     no_drop=no_drop,
                     headroom=headroom,

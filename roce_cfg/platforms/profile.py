@@ -98,6 +98,10 @@ class ParseSpec(_Data):
         default=False, description="a queue bound to a WRED profile also needs its own 'ecn' line"
     )
     watchdog_actions: dict[str, Literal["drop", "forward"]] = Field(default_factory=dict)
+    routed_trusts_dscp: bool = Field(
+        default=False,
+        description="a Layer-3 port trusts DSCP with no trust line (Huawei [HW-CR] trust)",
+    )
     default_mtu: int = Field(
         default=1500, description="MTU of a port with no MTU line (vendor factory default)"
     )

@@ -17,6 +17,7 @@ import jinja2
 from jinja2 import nodes
 
 from roce_cfg.errors import InputError
+from roce_cfg.grammar import load_grammar
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.platforms.timers import watchdog_steps
@@ -72,6 +73,7 @@ class Renderer:
 
     def __init__(self, profile: VendorProfile, overlay: Path | None = None) -> None:
         self.profile = profile
+        self.grammar = load_grammar(profile.vendor.value, overlay)
         paths = []
         if overlay is not None:
             paths.append(overlay / "templates" / profile.vendor.value)
@@ -99,6 +101,8 @@ class Renderer:
             "m": model,
             "headroom_unit": self.profile.unit_bytes(self.profile.headroom_unit_bytes, model),
             "ecn_unit": self.profile.unit_bytes(self.profile.ecn_unit_bytes, model),
+            # templates pick a command form by what the grammar says the model supports
+            "supports": lambda name, named=False: self.grammar.supports(name, device.model, named),
         }
 
         # A 128-port switch renders each port section 128 times with two or three distinct
