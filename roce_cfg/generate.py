@@ -230,7 +230,7 @@ def _use(
             note="section has no provenance entry in the vendor profile",
             switches=switches,
         )
-    status = prov.status
+    status: str = prov.status
     note = prov.note
     if graded is not None and status != "user" and _worse(status, graded) != status:
         status = graded
