@@ -210,6 +210,35 @@ class Grammar:
                 stack[-1] = (stack[-1][0], cmd.sets)
         return out
 
+    def check_session(
+        self, commands: list[str], model: str, exit_word: str, negation: str
+    ) -> list[Violation]:
+        """Commands typed one by one (a push): views change only by a command that opens one
+        and by ``exit_word``, never by indentation; a negated line is checked as its positive
+        form in the same view."""
+        src_model = self.models.get(model)
+        known = model in self.models
+        stack: list[str] = []
+        out: list[Violation] = []
+        for no, line in enumerate(commands, 1):
+            body = line.strip()
+            if body == exit_word:
+                if stack:
+                    stack.pop()
+                continue
+            view = stack[-1] if stack else self.root
+            cmd, rule = self._one(view, body, src_model, known)
+            if cmd is None and body.startswith(negation):
+                cmd, rule = self._one(view, body[len(negation) :], src_model, known)
+            if rule is not None or cmd is None:
+                out.append(Violation(no, line, view, rule or "unknown command"))
+                continue
+            if cmd.opens:
+                stack.append(cmd.opens)
+            elif cmd.sets and stack:
+                stack[-1] = cmd.sets
+        return out
+
     def _one(
         self, view: str, raw: str, src_model: str | None, known_model: bool
     ) -> tuple[Command | None, str | None]:

@@ -15,7 +15,7 @@ from roce_cfg.design import design
 from roce_cfg.errors import PlanError
 from roce_cfg.grammar import compile_syntax, load_grammar
 from roce_cfg.intent.checks import check
-from roce_cfg.intent.models import Intent
+from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.render import Renderer
 from tests.helpers import ROOT, run
@@ -104,7 +104,10 @@ def test_huawei_model_limits_and_per_model_ranges() -> None:
 
 def test_h3c_global_command_inside_a_map_table_view_is_refused_without_separator() -> None:
     g = load_grammar("h3c")
-    text = "qos map-table dot1p-lp\n import 3 export 3\n priority-flow-control deadlock precision normal\n"
+    text = (
+        "qos map-table dot1p-lp\n import 3 export 3\n"
+        " priority-flow-control deadlock precision normal\n"
+    )
     bad = g.check(text, "S9855-32D").violations
     assert bad and bad[0].view == "map-table" and "wrong view" in bad[0].rule
     assert not g.check(text.replace(" priority", "#\n priority"), "S9855-32D").violations
@@ -154,3 +157,21 @@ def test_every_vendor_grammar_loads_and_counts() -> None:
         counts = load_grammar(vendor).coverage()
         assert sum(counts.values()) > 20
     assert load_grammar("huawei").defaults()["mtu (interface view)"] == "1500"
+
+
+@pytest.mark.parametrize(
+    "scenario", ["pod-small-huawei", "pod-small-h3c", "pod-small-ruijie", "pod-small-zte"]
+)
+def test_remediation_types_every_line_in_its_own_view(scenario: str) -> None:
+    """A push from an empty switch leaves each view before a global command (H3C's map-table)."""
+    from roce_cfg.deploy.tree import Tree, remediation
+
+    cfg = ROOT / "golden" / scenario / "leaf-1.cfg"
+    vendor, model = _meta(cfg)
+    profile = load_profile(next(v for v in Vendor if v.value == vendor))
+    commands = remediation(Tree(profile), Tree.from_text(cfg.read_text(), profile))
+    assert len(commands) > 50
+    bad = load_grammar(vendor).check_session(
+        commands, model, profile.cli.view_exit, profile.negation
+    )
+    assert not bad, "\n".join(str(v) for v in bad[:10])
