@@ -71,7 +71,7 @@ def _show(allowed: tuple[tuple[int, int], ...]) -> str:
     return "|".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in allowed)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Command:
     name: str
     views: tuple[str, ...]
@@ -126,8 +126,14 @@ class Grammar:
     commands: list[Command]
     sources: dict[str, str]
     _index: dict[tuple[str, str], list[Command]] = field(default_factory=dict)
+    _memo: dict[str, dict[tuple[str, str], tuple[Command | None, str | None]]] = field(
+        default_factory=dict
+    )
+    _ignore: re.Pattern[str] | None = None
 
     def __post_init__(self) -> None:
+        if self.ignore:
+            self._ignore = re.compile("|".join(f"(?:{p.pattern})" for p in self.ignore))
         for c in self.commands:
             for v in c.views:
                 for first in c.first:
@@ -176,18 +182,26 @@ class Grammar:
         known_model = model in self.models
         out = Checked()
         stack: list[tuple[int, str]] = []  # (indent of the opener, view it opened)
-        cache: dict[tuple[str, str], tuple[Command | None, str | None]] = {}
+        # Lines repeat across ports and switches: one answer per (model, view, line), kept
+        # between calls (generate checks every switch of a fabric with one grammar).
+        if len(self._memo) > 500_000:
+            self._memo.clear()
+        cache = self._memo.setdefault(model, {})
+        ignore = self._ignore
+        separators = self.separators
+        root = self.root
+        used: set[Command] = set()
         for no, raw in enumerate(text.splitlines(), 1):
-            body = raw.strip()
-            if not body or any(p.match(raw) for p in self.ignore):
+            left = raw.lstrip(" ")
+            if not left or left.isspace() or (ignore is not None and ignore.match(raw)):
                 continue
-            indent = len(raw) - len(raw.lstrip(" "))
+            indent = len(raw) - len(left)
             popped: str | None = None
             while stack and stack[-1][0] >= indent:
                 popped = stack.pop()[1]
-            if body in self.separators:
+            if left.rstrip() in separators:
                 continue
-            view = stack[-1][1] if stack else self.root
+            view = stack[-1][1] if stack else root
             key = (view, raw)
             hit = cache.get(key)
             if hit is None:
@@ -203,11 +217,13 @@ class Grammar:
                 out.violations.append(Violation(no, raw, view, rule))
                 continue
             assert cmd is not None
-            out.used.setdefault(cmd.section, set()).add(cmd.name)
+            used.add(cmd)
             if cmd.opens:
                 stack.append((indent, cmd.opens))
             elif cmd.sets and stack:
                 stack[-1] = (stack[-1][0], cmd.sets)
+        for cmd in used:
+            out.used.setdefault(cmd.section, set()).add(cmd.name)
         return out
 
     def check_session(
