@@ -622,30 +622,107 @@ def schema_cmd(
 @app.command("vendors")
 def vendors_cmd(
     vendor_dir: VendorDir = None,
-    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+    fmt: Annotated[Literal["text", "json", "markdown"], typer.Option("--format")] = "text",
 ) -> None:
-    """Show, per vendor and template section, whether its syntax is verified and by what."""
+    """Show, per vendor and template section, whether its syntax is verified and by what: the
+    profile's claim, lowered to what the vendor grammar's commands support per model, and how
+    many of the grammar's commands are sourced, partial or unsourced."""
+    from roce_cfg.grammar import STATUSES, load_grammar, section_grades
+
+    overlay = overlay_dir(vendor_dir)
     try:
-        profiles = load_profiles(overlay_dir(vendor_dir))
+        profiles = load_profiles(overlay)
+        grammars = {v: load_grammar(v.value, overlay) for v in profiles}
     except RoceCfgError as exc:
         _fail(exc)
-    rows = [
-        (v.value, name, s.status, s.source, s.note)
-        for v, p in profiles.items()
-        for name, s in p.sections.items()
-    ]
+    rank = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}
+    rows: list[dict[str, object]] = []
+    totals: dict[str, dict[str, int]] = {}
+    for v, p in profiles.items():
+        grades = section_grades(grammars[v], sorted(p.models))
+        totals[v.value] = grammars[v].coverage()
+        for name, s in p.sections.items():
+            g = grades.get(name)
+            status: str = s.status
+            if g is not None and s.status != "user" and rank[g.status] > rank[s.status]:
+                status = g.status
+            rows.append(
+                {
+                    "vendor": v.value,
+                    "section": name,
+                    "status": status,
+                    "source": s.source,
+                    "note": s.note,
+                    "profile_status": s.status,
+                    "by_model": g.by_model if g else {},
+                    "commands": g.commands if g else dict.fromkeys(STATUSES, 0),
+                }
+            )
     if fmt == "json":
-        keys = ("vendor", "section", "status", "source", "note")
-        out.print(
-            json.dumps([dict(zip(keys, r, strict=True)) for r in rows], indent=2), markup=False
-        )
+        out.print(json.dumps(rows, indent=2), markup=False)
+        return
+    if fmt == "markdown":
+        out.print(_vendors_markdown(rows, totals), markup=False, soft_wrap=True)
         return
     table = Table(title="Vendor syntax provenance")
-    for col in ("vendor", "section", "status", "source / note"):
+    for col in ("vendor", "section", "status", "commands s/p/u", "source / note / per model"):
         table.add_column(col, overflow="fold")
-    for vendor, name, status, source, note in rows:
-        table.add_row(vendor, name, status, "; ".join(x for x in (source, note) if x))
+    for r in rows:
+        c = r["commands"]
+        assert isinstance(c, dict)
+        lower = {m: g for m, g in dict(r["by_model"]).items() if g and g != "verified"}  # type: ignore[call-overload]
+        detail = "; ".join(
+            x
+            for x in (
+                str(r["source"]),
+                str(r["note"]),
+                ", ".join(f"{g} on {m}" for m, g in sorted(lower.items())),
+            )
+            if x
+        )
+        counts = "/".join(str(c[k]) for k in STATUSES)
+        table.add_row(str(r["vendor"]), str(r["section"]), str(r["status"]), counts, detail)
     out.print(table)
+    cov = Table(title="Vendor grammar: commands sourced / partial / unsourced")
+    for col in ("vendor", *STATUSES):
+        cov.add_column(col)
+    for vendor, total in totals.items():
+        cov.add_row(vendor, *(str(total[k]) for k in STATUSES))
+    out.print(cov)
+
+
+def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str, int]]) -> str:
+    """The README's provenance table (regenerate with ``roce-cfg vendors --format markdown``)."""
+    rank = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}
+    lines = [
+        "| vendor | model | verified | partial | unverified (warned) |",
+        "|---|---|---|---|---|",
+    ]
+    for vendor in totals:
+        mine = [r for r in rows if r["vendor"] == vendor]
+        models = sorted({m for r in mine for m in dict(r["by_model"])})  # type: ignore[call-overload]
+        for model in models:
+            status: dict[str, str] = {}
+            for r in mine:
+                claim = str(r["profile_status"])
+                g = dict(r["by_model"]).get(model) or claim  # type: ignore[call-overload]
+                status[str(r["section"])] = g if rank[g] > rank[claim] else claim
+            cells = [
+                ", ".join(n for n, s in status.items() if s == want)
+                for want in rank
+                if want != "user"
+            ]
+            lines.append(f"| {vendor} | {model} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "| vendor | grammar commands sourced | partial | unsourced |",
+        "|---|---|---|---|",
+    ]
+    for vendor, counts in totals.items():
+        lines.append(
+            f"| {vendor} | {counts['sourced']} | {counts['partial']} | {counts['unsourced']} |"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
