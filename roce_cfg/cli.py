@@ -554,6 +554,11 @@ def lab_cmd(
         "Ctrl-C stops them.",
         markup=False,
     )
+    from roce_cfg.lab.run import unsourced_note
+
+    note = unsourced_note(lab.switches)
+    if note:
+        out.print(note, markup=False)
     try:
         while True:
             time.sleep(3600)

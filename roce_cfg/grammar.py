@@ -125,6 +125,7 @@ class Grammar:
     models: dict[str, str | None]  # our model name -> the source's name (None: not covered)
     commands: list[Command]
     sources: dict[str, str]
+    errors: dict[str, str] = field(default_factory=dict)  # rule kind -> the switch's error text
     _index: dict[tuple[str, str], list[Command]] = field(default_factory=dict)
     _memo: dict[str, dict[tuple[str, str], tuple[Command | None, str | None]]] = field(
         default_factory=dict
@@ -225,6 +226,20 @@ class Grammar:
         for cmd in used:
             out.used.setdefault(cmd.section, set()).add(cmd.name)
         return out
+
+    def judge(
+        self, view: str, line: str, model: str, negation: str
+    ) -> tuple[Command | None, str | None]:
+        """One typed line in ``view``: the command it is, or why the switch refuses it. A
+        negated line is the command's undo form when its positive form is accepted there."""
+        src_model = self.models.get(model)
+        known = model in self.models
+        cmd, rule = self._one(view, line, src_model, known)
+        if cmd is None and line.startswith(negation):
+            again = self._one(view, line[len(negation) :], src_model, known)
+            if again[0] is not None:
+                return again
+        return cmd, rule
 
     def check_session(
         self, commands: list[str], model: str, exit_word: str, negation: str
@@ -337,6 +352,19 @@ def compile_syntax(syntax: str) -> tuple[re.Pattern[str], dict[str, Param]]:
     return re.compile(pattern + "$"), params
 
 
+def rule_kind(rule: str) -> str:
+    """'unknown', 'view', 'parameter', 'range' or 'model': which error text a switch answers."""
+    for prefix, kind in (
+        ("wrong view", "view"),
+        ("wrong parameter", "parameter"),
+        ("out of range", "range"),
+        ("unsupported on model", "model"),
+    ):
+        if rule.startswith(prefix):
+            return kind
+    return "unknown"
+
+
 def _firsts(tokens: list[str]) -> set[str]:
     """Literal words a syntax can begin with (through a leading ``[ ... ]`` or ``{ a | b }``)."""
     if not tokens:
@@ -427,6 +455,7 @@ def _load(path: Path) -> Grammar:
         models=dict(data.get("models", {})),
         commands=commands,
         sources=dict(data.get("sources", {})),
+        errors={str(k): str(v) for k, v in (data.get("errors") or {}).items()},
     )
 
 

@@ -8,7 +8,8 @@ import copy
 import re
 from dataclasses import dataclass, field
 
-from roce_cfg.deploy.tree import Tree
+from roce_cfg.deploy.tree import Node, Tree
+from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -34,16 +35,32 @@ class Switch:
     faults: Faults = field(default_factory=Faults)
     saved: str = ""
     commands: int = 0
+    model: str = ""  # the model the grammar's model limits and ranges apply to ("" = unnamed)
+    # "unsourced" mode: accept commands the vendor grammar marks unsourced (Ruijie, ZTE lossless
+    # commands), which a strict emulator would refuse as unknown. 'roce-cfg lab' prints it.
+    unsourced: bool = True
+
+    @property
+    def grammar(self) -> Grammar:
+        return load_grammar(self.profile.vendor.value)
 
     @classmethod
-    def start(cls, hostname: str, profile: VendorProfile, text: str | None = None) -> Switch:
+    def start(
+        cls,
+        hostname: str,
+        profile: VendorProfile,
+        text: str | None = None,
+        *,
+        model: str = "",
+        unsourced: bool = True,
+    ) -> Switch:
         if text:
             tree = Tree.from_text(text, profile)
         else:
             tree = Tree(profile)
             word = "sysname" if profile.cli.layout in ("comware", "vrp") else "hostname"
             tree.apply([f"{word} {hostname}"])
-        sw = cls(hostname, profile, tree)
+        sw = cls(hostname, profile, tree, model=model, unsourced=unsourced)
         sw.saved = tree.render()
         return sw
 
@@ -54,6 +71,7 @@ class Session:
         self.layout = switch.profile.cli.layout
         self.config = False
         self.views: list[str] = []
+        self.gviews: list[str] = []  # the grammar's name of each entered view
         self.candidate: Tree | None = None  # VRP: uncommitted changes
         self.question: str | None = None
         self.closed = False
@@ -137,10 +155,12 @@ class Session:
                     "Warning: Uncommitted configurations found. Are you sure to commit them "
                     "before exiting? [Y(yes)/N(no)/C(cancel)]:"
                 )
-            self.config, self.views = False, []
+            self.config, self.views, self.gviews = False, [], []
             return ""
         if text == cli.view_exit:
             self.views.pop()
+            if self.gviews:
+                self.gviews.pop()
             return ""
         faults = self.sw.faults
         self.sw.commands += 1
@@ -152,11 +172,47 @@ class Session:
         tree = self.candidate if self.candidate is not None else self.sw.running
         kind = tree.view_kind(text)
         if self.views and kind is not None and kind == tree.view_kind(self.views[0]):
-            self.views = []  # 'interface B' typed inside interface A moves over to B
+            self.views, self.gviews = [], []  # 'interface B' typed inside interface A moves to B
+        cmd, refusal = self._judge(text)
+        if refusal is not None:
+            return refusal
+        if cmd is not None and cmd.exits:
+            if self.views:
+                self.views.pop()
+                self.gviews.pop()
+            return ""
         tree.apply([*self.views, text] if self.views else [text])
         if tree.is_view(text):
             self.views.append(text)
+            self.gviews.append(self._entered(tree, cmd))
+        elif cmd is not None and cmd.sets and self.gviews:
+            self.gviews[-1] = cmd.sets
         return ""
+
+    def _judge(self, text: str) -> tuple[Command | None, str | None]:
+        """The grammar's verdict on a line typed in the current view, as the switch prints it."""
+        grammar = self.sw.grammar
+        view = self.gviews[-1] if self.gviews else grammar.root
+        cmd, rule = grammar.judge(view, text, self.sw.model, self.sw.profile.negation)
+        if rule is not None:
+            return None, self._error(text, grammar.errors.get(rule_kind(rule)))
+        if cmd is not None and cmd.status == "unsourced" and not self.sw.unsourced:
+            return None, self._error(text, grammar.errors.get("unknown"))
+        return cmd, None
+
+    def _entered(self, tree: Tree, cmd: Command | None) -> str:
+        """The grammar view just entered; a view whose saved lines switch it (Huawei's
+        'undo portswitch', Comware's 'port link-mode route') re-enters as switched."""
+        grammar = self.sw.grammar
+        view = cmd.opens if cmd is not None and cmd.opens else grammar.root
+        node: Node | None = tree.root
+        for line in self.views:
+            node = node.find(line) if node is not None else None
+        for child in node.children if node is not None else []:
+            found, _ = grammar.match(view, child.line)
+            if found is not None and found.sets:
+                view = found.sets
+        return view
 
     def _answer(self, text: str) -> str:
         kind, self.question = self.question, None
@@ -176,8 +232,8 @@ class Session:
             out = ""
         return (out + "\r\n" if out else "") + self.prompt()
 
-    def _error(self, text: str) -> str:
-        err = self.sw.profile.cli.error
+    def _error(self, text: str, err: str | None = None) -> str:
+        err = err or self.sw.profile.cli.error
         if "^" in err:
             return " " * (len(self.prompt()) + 1) + "^\r\n" + err
         return err

@@ -29,7 +29,7 @@ def switches(intent: Path, start: str) -> list[Switch]:
             if not path.is_file():
                 raise InputError(f"--start: no saved config for {device.hostname}", file=str(path))
             text = path.read_text(encoding="utf-8")
-        out.append(Switch.start(device.hostname, profile, text))
+        out.append(Switch.start(device.hostname, profile, text, model=device.model))
     return out
 
 
@@ -46,6 +46,23 @@ def inventory(lab: Lab) -> str:
         "# Written by roce-cfg lab: emulated switches on 127.0.0.1; credentials from the env.\n"
     )
     return header + yaml.safe_dump({"hosts": hosts}, sort_keys=False)
+
+
+def unsourced_note(switches: list[Switch]) -> str | None:
+    """The line 'roce-cfg lab' prints when its emulators run in "unsourced" mode: they accept
+    commands no source backs, which a real switch may refuse."""
+    counts = {
+        sw.profile.vendor.value: sw.grammar.coverage()["unsourced"]
+        for sw in switches
+        if sw.unsourced and sw.grammar.coverage()["unsourced"]
+    }
+    if not counts:
+        return None
+    listed = ", ".join(f"{v} ({n} commands)" for v, n in sorted(counts.items()))
+    return (
+        f'"unsourced" mode: the emulators accept the commands their grammar marks unsourced for '
+        f"{listed}; a real switch may refuse them (vendors/<vendor>.grammar.yaml)"
+    )
 
 
 def start(intent: Path, how: str, username: str, password: str) -> tuple[Lab, str]:

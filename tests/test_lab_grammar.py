@@ -1,0 +1,161 @@
+"""The emulators answer as the vendor does: a line the grammar refuses gets the vendor's error
+text, views are tracked as the switch tracks them, unsourced commands need the named mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from roce_cfg.intent.models import Vendor
+from roce_cfg.lab.cli import Session, Switch
+from roce_cfg.platforms.profile import load_profile
+
+
+def _session(vendor: Vendor, model: str = "", unsourced: bool = True) -> Session:
+    profile = load_profile(vendor)
+    s = Session(Switch.start("sw", profile, model=model, unsourced=unsourced))
+    for line in profile.config_enter:
+        s.feed(line)
+    return s
+
+
+# (vendor, model, lines to reach the view, the broken line, the vendor's error text)
+BROKEN = [
+    (
+        Vendor.HUAWEI,
+        "CE8851-32CQ8DQ-P",
+        ["dcb pfc"],
+        "priority 3 deadlok-detect time 1",
+        "Error: Wrong parameter found at '^' position.",
+    ),
+    (
+        Vendor.HUAWEI,
+        "CE8851-32CQ8DQ-P",
+        [],
+        "dcb pfc deadlock-detect interval 100",
+        "Error: Unrecognized command found at '^' position.",
+    ),
+    (
+        Vendor.HUAWEI,
+        "CE8851-32CQ8DQ-P",
+        ["dcb pfc"],
+        "priority 6",
+        "Error: Wrong parameter found at '^' position.",
+    ),
+    (
+        Vendor.HUAWEI,
+        "CE8851-32CQ8DQ-P",
+        ["interface 100GE1/0/1", "undo portswitch"],
+        "trust dscp",
+        "Error: Unrecognized command found at '^' position.",
+    ),
+    (
+        Vendor.H3C,
+        "S9855-32D",
+        ["qos map-table dot1p-lp"],
+        "priority-flow-control deadlock precision normal",
+        "% Unrecognized command found at '^' position.",
+    ),
+    (
+        Vendor.H3C,
+        "S9855-32D",
+        ["qos wred queue table ROCE"],
+        "queue 9 ecn",
+        "% Wrong parameter found at '^' position.",
+    ),
+    (
+        Vendor.RUIJIE,
+        "",
+        [],
+        "mls qos map dscp-cos 26 48 to 3 6",
+        "% Invalid input detected at '^' marker.",
+    ),
+    (
+        Vendor.ZTE,
+        "",
+        ["router bgp 65001", "address-family ipv4"],
+        "maximum-paths 8",
+        "%Error 20200: Invalid input detected.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("vendor", "model", "path", "line", "error"), BROKEN)
+def test_broken_line_gets_the_vendors_error(
+    vendor: Vendor, model: str, path: list[str], line: str, error: str
+) -> None:
+    s = _session(vendor, model)
+    for step in path:
+        answer = s.feed(step)
+        assert "Error" not in answer and "%" not in answer, answer
+    answer = s.feed(line)
+    assert error in answer, answer
+    assert line not in s.sw.running.render()
+
+
+def test_a_huawei_port_stays_layer3_when_entered_again() -> None:
+    s = _session(Vendor.HUAWEI, "CE6885-48YS8CQ")
+    for line in ["interface 25GE1/0/1", "undo portswitch", "quit", "interface 25GE1/0/1"]:
+        assert "Error" not in s.feed(line)
+    assert "Error: Unrecognized command" in s.feed("trust dscp")
+    assert "Error" not in s.feed("trust upstream ROCE")
+    assert "Error" not in s.feed("portswitch")
+    assert "Error" not in s.feed("trust dscp")  # Layer 2 again
+
+
+def test_unsourced_commands_need_the_unsourced_mode() -> None:
+    line = "mls qos map dscp-cos 26 to 3"
+    assert "%" not in _session(Vendor.RUIJIE).feed(line)
+    strict = _session(Vendor.RUIJIE, unsourced=False)
+    assert "% Unknown command." in strict.feed(line)
+    # a sourced Ruijie command is accepted either way
+    assert "%" not in strict.feed("vlan 10")
+
+
+def test_lab_names_the_unsourced_mode() -> None:
+    from roce_cfg.lab.run import unsourced_note
+
+    switches = [
+        Switch.start("a", load_profile(Vendor.RUIJIE)),
+        Switch.start("b", load_profile(Vendor.HUAWEI)),
+    ]
+    note = unsourced_note(switches)
+    assert note is not None and '"unsourced" mode' in note and "ruijie (" in note
+    assert "huawei" not in note
+    assert unsourced_note([Switch.start("c", load_profile(Vendor.RUIJIE), unsourced=False)]) is None
+
+
+GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*/*.cfg"))
+
+
+def _one_per_kind() -> list[Path]:
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for cfg in GOLDEN:
+        meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
+        key = (cfg.parent.name, meta["vendor"], meta["role"])
+        if key not in seen:
+            seen.add(key)
+            out.append(cfg)
+    return out
+
+
+@pytest.mark.parametrize("cfg", _one_per_kind(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_golden_push_into_a_strict_emulator_converges(cfg: Path) -> None:
+    """Every remediation line of a push from an empty switch is accepted in the view it is
+    typed in, with the model's limits; the switch then holds the golden config."""
+    from roce_cfg.deploy.tree import Tree, remediation
+
+    meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
+    vendor = Vendor(meta["vendor"])
+    s = _session(vendor, meta["model"])
+    profile = s.sw.profile
+    intended = Tree.from_text(cfg.read_text(), profile)
+    for line in remediation(s.sw.running, intended):
+        answer = s.feed(line)
+        assert "Error" not in answer and "%" not in answer, (line, answer)
+    for line in profile.commit:  # VRP: the candidate becomes running
+        s.feed(line)
+    assert remediation(s.sw.running, intended) == []
