@@ -89,6 +89,25 @@ class Command:
     undo: str | None = None
     default: str | None = None
     section: str = ""
+    undo_regex: re.Pattern[str] | None = None
+
+    def undo_line(self, values: dict[str, str]) -> str | None:
+        """This command's undo form filled with a line's values (None when it has none, or it
+        names a value the line does not give)."""
+        if self.undo is None:
+            return None
+        missing = False
+
+        def fill(m: re.Match[str]) -> str:
+            nonlocal missing
+            key = m.group(1).split(":")[0].replace("-", "_")
+            if key not in values:
+                missing = True
+                return ""
+            return values[key]
+
+        text = re.sub(r"<([^>]+)>", fill, self.undo)
+        return None if missing else " ".join(text.split())
 
     def sourced_for(self, model: str | None) -> bool:
         """Sourced, and the source covers ``model`` (its name in the source)."""
@@ -131,12 +150,14 @@ class Grammar:
         default_factory=dict
     )
     _ignore: re.Pattern[str] | None = None
+    _by_view: dict[str, list[Command]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.ignore:
             self._ignore = re.compile("|".join(f"(?:{p.pattern})" for p in self.ignore))
         for c in self.commands:
             for v in c.views:
+                self._by_view.setdefault(v, []).append(c)
                 for first in c.first:
                     self._index.setdefault((v, first), []).append(c)
 
@@ -239,7 +260,31 @@ class Grammar:
             again = self._one(view, line[len(negation) :], src_model, known)
             if again[0] is not None:
                 return again
+            text = " " + " ".join(line.split())
+            for c in self._by_view.get(view, ()):
+                if c.undo_regex is not None and c.undo_regex.match(text):
+                    return c, None
         return cmd, rule
+
+    def view_of(self, path: tuple[str, ...], lines: list[str]) -> str:
+        """The view reached by typing the openers of ``path`` from the root, switched by any of
+        ``lines`` (the view's own lines) that switch it."""
+        view = self.root
+        for opener in path:
+            cmd, _ = self.match(view, opener)
+            if cmd is None or not cmd.opens:
+                return view
+            view = cmd.opens
+        for line in lines:
+            cmd, _ = self.match(view, line)
+            if cmd is not None and cmd.sets:
+                view = cmd.sets
+        return view
+
+    def undo_for(self, view: str, line: str) -> str | None:
+        """The grammar's undo form of ``line`` typed in ``view`` (None: none recorded)."""
+        cmd, values = self.match(view, line)
+        return cmd.undo_line(values) if cmd is not None else None
 
     def check_session(
         self, commands: list[str], model: str, exit_word: str, negation: str
@@ -402,6 +447,12 @@ def _command(vendor: str, raw: dict[str, Any], path: str) -> Command:
     status = raw.get("status") or ("sourced" if source else "unsourced")
     if status not in STATUSES:
         raise GrammarError(f"command {raw.get('name')!r}: status {status!r}", file=path)
+    undo_regex = None
+    if raw.get("undo"):
+        try:
+            undo_regex, _ = compile_syntax(str(raw["undo"]))
+        except (ValueError, re.error, IndexError) as exc:
+            raise GrammarError(f"command {raw.get('name')!r} undo: {exc}", file=path) from None
     models = raw.get("models")
     first = tuple(sorted(_firsts(_TOKEN.findall(syntax))))
     for pname, per_model in (raw.get("ranges") or {}).items():
@@ -429,6 +480,7 @@ def _command(vendor: str, raw: dict[str, Any], path: str) -> Command:
         undo=raw.get("undo"),
         default=None if raw.get("default") is None else str(raw.get("default")),
         section=str(raw.get("section", "")),
+        undo_regex=undo_regex,
     )
 
 

@@ -175,3 +175,25 @@ def test_remediation_types_every_line_in_its_own_view(scenario: str) -> None:
         commands, model, profile.cli.view_exit, profile.negation
     )
     assert not bad, "\n".join(str(v) for v in bad[:10])
+
+
+def test_remediation_negates_with_the_grammar_undo_form() -> None:
+    from roce_cfg.deploy.tree import Tree, remediation
+
+    profile = load_profile(Vendor.HUAWEI)
+    g = load_grammar("huawei")
+    assert g.undo_for("interface-l2", "port default vlan 101") == "undo port default vlan"
+    running = Tree.from_text(
+        "#\ninterface 25GE1/0/1\n port link-type access\n port default vlan 101\n"
+        " jumboframe enable 9000\n#\nreturn\n",
+        profile,
+    )
+    intended = Tree.from_text(
+        "#\ninterface 25GE1/0/1\n port link-type access\n port default vlan 102\n#\nreturn\n",
+        profile,
+    )
+    commands = remediation(running, intended)
+    assert "port default vlan 102" in commands
+    running.apply(commands)
+    assert remediation(running, intended) == []
+    assert "port default vlan 101" not in running.render()

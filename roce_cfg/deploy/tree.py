@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from roce_cfg.grammar import load_grammar
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean
 from roce_cfg.platforms.profile import ManagedObject, VendorProfile
@@ -91,7 +92,8 @@ class Tree:
         neg = self.profile.negation
         if line.startswith(neg):
             target = line[len(neg) :]
-            gone = [c for c in view.children if c.line == target]
+            # 'undo port default vlan' clears 'port default vlan 101' (values dropped)
+            gone = [c for c in view.children if c.line == target or c.line.startswith(target + " ")]
             if gone:
                 view.children = [c for c in view.children if c not in gone]
                 return
@@ -164,10 +166,23 @@ def remediation(running: Tree, intended: Tree, prune: bool = False) -> list[str]
     return _diff(running.root, intended.root, intended.profile, (), prune)
 
 
+def _undo(grammar_form: str | None, plain: str) -> str:
+    """The grammar's undo form when it is the plain negation with only its values dropped
+    ('undo port default vlan', 'undo jumboframe enable'): a wider one ('undo peer <ip>') would
+    take lines with it that the diff negates on their own."""
+    if grammar_form and plain.startswith(grammar_form + " "):
+        dropped = plain[len(grammar_form) :].split()
+        if not any(re.search(r"[a-z]", w, re.IGNORECASE) for w in dropped):
+            return grammar_form
+    return plain
+
+
 def _diff(
     have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool
 ) -> list[str]:
     neg = profile.negation
+    grammar = load_grammar(profile.vendor.value)
+    view = grammar.view_of(path, [c.line for c in have.children])
     ours = _owner(want, profile, path, prune)
     wanted = {c.line for c in want.children}
     single = profile.cli.single_valued
@@ -180,7 +195,10 @@ def _diff(
             continue  # a view of the same shape under another name (another VLAN): not ours
         if any(c.line.startswith(p) for p in replaced):
             continue  # the new value replaces it; 'undo mtu 9000' is not even valid Comware
-        out.append(c.line[len(neg) :] if c.line.startswith(neg) else neg + c.line)
+        if c.line.startswith(neg):
+            out.append(c.line[len(neg) :])
+        else:
+            out.append(_undo(grammar.undo_for(view, c.line), neg + c.line))
     for w in want.children:
         h = have.find(w.line)
         if not w.children:
