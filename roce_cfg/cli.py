@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
-import yaml
-from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
@@ -36,7 +34,7 @@ from roce_cfg.inputs import config_files
 from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
 from roce_cfg.lab.run import start as start_lab
-from roce_cfg.output import write_all, write_file
+from roce_cfg.output import console, emit, emit_doc, write_all, write_file
 from roce_cfg.parse import FORMAT as PARSE_FORMAT
 from roce_cfg.parse import Hints, ParsedConfig, parse_file
 from roce_cfg.parse.hints import hints_from_fabric
@@ -55,8 +53,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics.",
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# Every print goes through roce_cfg/output.py's redactor.
+out = console(highlight=False, soft_wrap=True)
+err = console(stderr=True, highlight=False, soft_wrap=True)
 
 VendorDir = Annotated[
     Path | None,
@@ -213,10 +212,7 @@ def parse_cmd(
             for block in p.opaque:
                 err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
     doc = {"format": PARSE_FORMAT, "configs": [p.model_dump(mode="json") for p in parsed]}
-    if fmt == "yaml":
-        sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
-    else:
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+    emit_doc(doc, fmt)
 
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -280,11 +276,11 @@ def lint_cmd(
 def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
     """Findings in the machine formats lint and deadlock share, or the command's own text."""
     if fmt == "json":
-        sys.stdout.write(report_fmt.to_json(result))
+        emit(report_fmt.to_json(result), kind="json")
     elif fmt == "sarif":
-        sys.stdout.write(report_fmt.to_sarif(result, rules(), Path.cwd()))
+        emit(report_fmt.to_sarif(result, rules(), Path.cwd()), kind="json")
     elif fmt == "junit":
-        sys.stdout.write(report_fmt.to_junit(result))
+        emit(report_fmt.to_junit(result), kind="markup")
     else:
         text()
 
