@@ -98,7 +98,7 @@ def rules(vendor: str | None = None) -> tuple[SecretRule, ...]:
     return tuple(found)
 
 
-def _line(line: str, table: Iterable[SecretRule]) -> str:
+def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
     for rule in table:
         if rule.pattern.search(line) is None:
             continue
@@ -107,12 +107,12 @@ def _line(line: str, table: Iterable[SecretRule]) -> str:
             spans.extend(m.span(g) for g in range(1, rule.pattern.groups + 1) if m.start(g) >= 0)
         for start, end in sorted(spans, reverse=True):
             line = line[:start] + REDACTED + line[end:]
-    for fallback in _FALLBACK:
-        line = fallback.sub(lambda m: f"{m['kw']}{m['sp']}{REDACTED}", line)
+    for keyword in _FALLBACK if fallback else ():
+        line = keyword.sub(lambda m: f"{m['kw']}{m['sp']}{REDACTED}", line)
     return line
 
 
-def redact(text: str, vendor: str | None = None) -> str:
+def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
     """Every secret of ``text`` replaced, line by line; ``vendor`` None: every vendor's table.
 
     >>> redact(" password hash $h$6$abc==")
@@ -137,7 +137,7 @@ def redact(text: str, vendor: str | None = None) -> str:
     if not text:
         return text
     table = rules(vendor) or rules()
-    return "\n".join(_line(line, table) for line in text.split("\n"))
+    return "\n".join(_line(line, table, fallback) for line in text.split("\n"))
 
 
 def redact_tree(value: Any, vendor: str | None = None) -> Any:

@@ -16,6 +16,7 @@ from netmiko import BaseConnection
 from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.transport import connect
 from roce_cfg.deploy.tree import Tree, remediation
+from roce_cfg.redact import redact
 
 Status = Literal["no changes", "planned", "changed", "rolled back", "rollback-failed", "failed"]
 # Outcomes that stop a canary rollout and make push exit non-zero.
@@ -156,7 +157,7 @@ def push(
     except Exception as exc:
         outcome.error = _why(exc)
         outcome.seconds = time.perf_counter() - start
-        return outcome
+        return _redacted(outcome, target)
     try:
         before = _running(conn, target)
         outcome.commands, outcome.diff = plan(target, before, intended, prune)
@@ -174,6 +175,18 @@ def push(
         with contextlib.suppress(Exception):
             conn.disconnect()
     outcome.seconds = time.perf_counter() - start
+    return _redacted(outcome, target)
+
+
+def _redacted(outcome: Outcome, target: Target) -> Outcome:
+    """The running config holds credentials: what the outcome quotes of it (the diff, commands,
+    errors naming a command, what a failed rollback left) is redacted before anyone sees it.
+    The commands were sent as they were; only their record is redacted."""
+    vendor = target.profile.vendor.value
+    outcome.diff = redact(outcome.diff, vendor)
+    outcome.error = redact(outcome.error, vendor)
+    for lines in (outcome.commands, outcome.pruned, outcome.left):
+        lines[:] = [redact(c, vendor) for c in lines]
     return outcome
 
 
