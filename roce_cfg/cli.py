@@ -34,7 +34,7 @@ from roce_cfg.inputs import config_files
 from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
 from roce_cfg.lab.run import start as start_lab
-from roce_cfg.output import console, emit, emit_doc, write_all, write_file
+from roce_cfg.output import console, emit, emit_doc, redact_tracebacks, write_all, write_file
 from roce_cfg.parse import FORMAT as PARSE_FORMAT
 from roce_cfg.parse import Hints, ParsedConfig, parse_file
 from roce_cfg.parse.hints import hints_from_fabric
@@ -645,6 +645,7 @@ def vendors_cmd(
 
 
 def main() -> None:
+    redact_tracebacks()
     try:
         app()
     except RoceCfgError as exc:  # raised outside a command's own handling

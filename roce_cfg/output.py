@@ -104,6 +104,18 @@ def emit_doc(doc: Any, fmt: Literal["json", "yaml"]) -> None:
         sys.stdout.write(json.dumps(clean, indent=2) + "\n")
 
 
+def redact_tracebacks() -> None:
+    """An uncaught exception's traceback quotes values, config lines among them: printed
+    redacted like everything else."""
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: Any) -> None:
+        import traceback
+
+        sys.stderr.write(redact_text("".join(traceback.format_exception(kind, exc, tb))))
+
+    sys.excepthook = hook
+
+
 class _Redacting:
     """A stream for rich: resolves sys.stdout/sys.stderr at each write (test runners swap
     them) and redacts what rich rendered, a whole print at a time."""

@@ -54,7 +54,7 @@ _FALLBACK = [
 # Every secret-bearing line holds one of these words (each table pattern must name one, checked
 # when it loads): a line without any is passed over at the cost of a few substring tests.
 HINTS = ("pass", "secret", "cipher", "communit", "key", "auth", "securityname", "version",
-         "encrypted", "privacy", "priv ", "priv\\s")  # fmt: skip
+         "encrypted", "privacy", "priv ", "priv\t", "priv\\s")  # fmt: skip
 
 
 def _hinted(text: str) -> bool:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -248,3 +250,15 @@ def test_the_bypass_check_can_fail() -> None:
     assert {"write", "open", "print", "Console"} <= set(names)
     assert _redacting_consoles(tree) == set()
     assert _redacting_consoles(ast.parse("out = console(stderr=True)")) == {"out"}
+
+
+def test_an_uncaught_exception_is_printed_redacted() -> None:
+    """What main() installs: a traceback quoting a config line shows it redacted."""
+    code = (
+        "from roce_cfg.output import redact_tracebacks\n"
+        "redact_tracebacks()\n"
+        "raise ValueError('bad line: snmp-agent community read simple PLANTED-x')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and "ValueError" in done.stderr
+    assert MARK not in done.stderr and REDACTED in done.stderr
