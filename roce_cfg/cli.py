@@ -473,16 +473,27 @@ def push_cmd(
             "--prune", help="Also remove peers, VLANs, networks of managed kinds not in the intent."
         ),
     ] = False,
+    timeouts: Annotated[
+        str,
+        typer.Option(
+            "--timeouts",
+            help="Seconds per step, e.g. 'connect=5,prompt=10' (steps: connect, banner, auth, "
+            "prompt, command; defaults 10, 15, 15, 20, 120).",
+        ),
+    ] = "",
     vendor_dir: VendorDir = None,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
+    from roce_cfg.deploy.transport import Timeouts
+
     try:
+        steps = Timeouts.parse(timeouts)
         targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
         creds = _credentials()
         with _progress("pushing") as tick:
             outcomes = fanout.run(
                 targets, configs, creds, apply=apply, workers=workers, batch=batch,
-                prune=prune, progress=tick,
+                prune=prune, progress=tick, timeouts=steps,
             )  # fmt: skip
     except RoceCfgError as exc:
         _fail(exc)
@@ -518,7 +529,8 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
         table.add_column(col, overflow="fold")
     for o in outcomes:
         style = "red" if o.status in PUSH_FAILED else "green" if o.status == "changed" else ""
-        table.add_row(o.host, f"[{style}]{o.status}[/{style}]" if style else o.status,
+        status = f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status
+        table.add_row(o.host, f"[{style}]{status}[/{style}]" if style else status,
                       str(len(o.commands)), f"{o.seconds:.1f}", o.error)  # fmt: skip
     out.print(table)
     for o in outcomes:
