@@ -35,15 +35,20 @@ class SecretRule:
 
 # keyword [qualifier] secret: 'password hash $h$..', 'password cipher %^%#..', 'secret 5 $1$..',
 # 'snmp-agent community read cipher ..', 'community public', 'key 7 0822..', 'authentication-key ..'
+_QUALIFIERS = (
+    r"(?:\d|cipher|simple|hash|plain|encrypted|irreversible-cipher|read|write|ro|rw"
+    r"|authentication|accounting|authorization)"
+)
 _FALLBACK = [
     re.compile(
         r"(?P<kw>\b(?:password|passwd|secret|cipher|community|key-string|authentication-key"
-        r"|pre-shared-key|shared-key|key|irreversible-cipher|encrypted)\b)"
-        r"(?P<sp>\s+(?:(?:\d|cipher|simple|hash|plain|encrypted|irreversible-cipher|read|write"
-        r"|ro|rw|0|5|7|authentication|accounting|authorization)\s+)*)"
+        r"|pre-shared-key|shared-key|irreversible-cipher|encrypted)\b)"
+        rf"(?P<sp>\s+(?:{_QUALIFIERS}\s+)*)"
         r"(?P<secret>\S+)",
         re.IGNORECASE,
     ),
+    # A bare 'key' is a word of prose too ('unknown key ...'): only with a qualifier after it.
+    re.compile(rf"(?P<kw>\bkey)(?P<sp>(?:\s+{_QUALIFIERS})+\s+)(?P<secret>\S+)", re.IGNORECASE),
     # SNMPv1/v2c trap hosts carry the community as a bare word after the version.
     re.compile(
         r"(?P<kw>\bversion\s+(?:1|2c|v1|v2c))(?P<sp>\s+)(?P<secret>(?!encrypted\b|cipher\b|v\d)\S+)"
@@ -148,6 +153,10 @@ def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
     'snmp-agent sys-info version v2c v3'
     >>> redact(" description uplink to spine-1")
     ' description uplink to spine-1'
+    >>> redact("fabric.x: unknown key 'x'; did you mean 'y'?")
+    "fabric.x: unknown key 'x'; did you mean 'y'?"
+    >>> redact("radius-server key 7 0822455D0A16")
+    'radius-server key 7 <redacted>'
     >>> redact(" key authentication simple Rad1us", "h3c")
     ' key authentication simple <redacted>'
     >>> redact("snmp-agent usm-user v3 u g authentication-mode sha A1 privacy-mode aes128 P1")
