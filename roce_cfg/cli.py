@@ -576,7 +576,7 @@ def rules_cmd(fmt: Annotated[Literal["text", "json"], typer.Option("--format")] 
     if fmt == "json":
         keys = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits")
         rows = [{k: getattr(r, k) for k in keys} for r in all_rules]
-        out.print(json.dumps(rows, indent=2), markup=False)
+        emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
     table = Table(title="roce-cfg lint rules")
     for col in ("ID", "name", "severity", "scope", "what"):
@@ -622,9 +622,9 @@ def schema_cmd(
             },
             "$defs": {**schema.pop("$defs", {}), "ParsedConfig": schema},
         }
-        out.print(json.dumps(doc, indent=2), markup=False)
+        emit(json.dumps(doc, indent=2) + "\n", kind="json")
         return
-    out.print(json.dumps(Intent.model_json_schema(), indent=2), markup=False)
+    emit(json.dumps(Intent.model_json_schema(), indent=2) + "\n", kind="json")
 
 
 @app.command("vendors")
@@ -637,16 +637,23 @@ def vendors_cmd(
         profiles = load_profiles(overlay_dir(vendor_dir))
     except RoceCfgError as exc:
         _fail(exc)
+    from roce_cfg.redact import rules as secret_rules
+
     rows = [
         (v.value, name, s.status, s.source, s.note)
         for v, p in profiles.items()
         for name, s in p.sections.items()
     ]
+    # What redaction treats as a secret is a claim about the vendor's CLI too (secrets tables).
+    rows += [
+        (r.vendor, f"secrets: {r.name}", "verified" if r.source else "unverified", r.source or "",
+         "" if r.source else "no vendor document found; redacted defensively")
+        for r in secret_rules()
+    ]  # fmt: skip
     if fmt == "json":
         keys = ("vendor", "section", "status", "source", "note")
-        out.print(
-            json.dumps([dict(zip(keys, r, strict=True)) for r in rows], indent=2), markup=False
-        )
+        doc = [dict(zip(keys, r, strict=True)) for r in rows]
+        emit(json.dumps(doc, indent=2) + "\n", kind="json")
         return
     table = Table(title="Vendor syntax provenance")
     for col in ("vendor", "section", "status", "source / note"):

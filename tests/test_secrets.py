@@ -6,6 +6,7 @@ writes anywhere except through roce_cfg/output.py, which redacts."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -214,6 +215,14 @@ def test_every_write_goes_through_the_redacting_output_layer() -> None:
         consoles = _redacting_consoles(tree)
         for name, line, call in _calls(tree):
             f = call.func
+            if name == "print" and any(
+                isinstance(a, ast.Call) and getattr(a.func, "attr", "") == "dumps"
+                for a in call.args
+            ):
+                # JSON through a console gets line-wise text redaction, which can cut a string
+                # open: JSON leaves through emit(..., kind="json") (redacted string by string).
+                bypass.append(f"{rel}:{line}: print(json.dumps(...))")
+                continue
             if (
                 name == "print"
                 and isinstance(f, ast.Attribute)
@@ -292,3 +301,13 @@ def test_any_secret_in_any_form_is_redacted_whole(
     assume(secret.lower() not in QUALIFIER_WORDS)
     got = redact(_TOKEN.sub(lambda _: secret, line), vendor.value, fallback=False)
     assert got == _TOKEN.sub(REDACTED, line)
+
+
+def test_vendors_lists_the_secrets_tables_with_their_sources() -> None:
+    result = run("vendors", "--format", "json")
+    assert result.exit_code == 0
+    rows = json.loads(result.stdout)  # valid JSON: redaction never cuts a string open
+    secrets = [r for r in rows if r["section"].startswith("secrets: ")]
+    assert {r["vendor"] for r in secrets} == {v.value for v in VENDORS}
+    assert all(r["status"] == ("verified" if r["source"] else "unverified") for r in secrets)
+    assert all(REDACTED not in r["source"] for r in secrets)  # citations read as written
