@@ -113,8 +113,13 @@ def load_table(path: Path) -> list[SecretRule]:
 @cache
 def rules(vendor: str | None = None) -> tuple[SecretRule, ...]:
     """The table of one vendor, or of every vendor when the vendor is not known."""
+    files = _table_files()
+    if not files:  # a broken install must not quietly print secrets
+        from roce_cfg.resources import vendors_dir
+
+        raise InputError(f"no *{SUFFIX} secrets tables (broken install?)", file=str(vendors_dir()))
     found: list[SecretRule] = []
-    for path in _table_files():
+    for path in files:
         if vendor is None or path.name == f"{vendor}{SUFFIX}":
             found.extend(load_table(path))
     return tuple(found)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from roce_cfg.errors import InputError
 from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
@@ -311,3 +312,19 @@ def test_vendors_lists_the_secrets_tables_with_their_sources() -> None:
     assert {r["vendor"] for r in secrets} == {v.value for v in VENDORS}
     assert all(r["status"] == ("verified" if r["source"] else "unverified") for r in secrets)
     assert all(REDACTED not in r["source"] for r in secrets)  # citations read as written
+
+
+def test_missing_tables_are_an_error_not_a_quiet_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+    import roce_cfg.redact as redact_module
+
+    monkeypatch.setattr(redact_module, "_table_files", list)
+    redact_module.rules.cache_clear()
+    try:
+        with pytest.raises(InputError, match="secrets tables"):
+            redact("snmp-agent community read simple x")
+    finally:
+        monkeypatch.undo()
+        redact_module.rules.cache_clear()
+    assert redact("snmp-agent community read simple x") == (
+        "snmp-agent community read simple <redacted>"
+    )
