@@ -325,6 +325,6 @@ def test_missing_tables_are_an_error_not_a_quiet_leak(monkeypatch: pytest.Monkey
     finally:
         monkeypatch.undo()
         redact_module.rules.cache_clear()
-    assert redact("snmp-agent community read simple x") == (
+    assert redact("snmp-agent community read simple x", "h3c") == (
         "snmp-agent community read simple <redacted>"
     )
