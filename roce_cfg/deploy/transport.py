@@ -172,13 +172,17 @@ def connect(
 
 def _tcp(host: str, port: int, timeout: float) -> socket.socket:
     try:
-        return socket.create_connection((host, port), timeout=timeout)
+        sock = socket.create_connection((host, port), timeout=timeout)
     except TimeoutError:
         raise Unusable(
             "timeout", f"no TCP connection to {host}:{port} within {timeout:g} s"
         ) from None
     except OSError as exc:
         raise Unusable("unreachable", f"{host}:{port}: {exc.strerror or exc}") from None
+    # As OpenSSH does for interactive sessions: without it, each small write of the CLI dialogue
+    # waits on the peer's delayed ACK (measured on the emulators: a login 267 -> 185 ms).
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
 
 
 def _banner(sock: socket.socket, host: str, port: int, timeout: float) -> None:
