@@ -67,10 +67,23 @@ def _hinted(text: str) -> bool:
     return any(h in lower for h in HINTS)
 
 
+_OVERLAYS: list[Path] = []
+
+
+def use_overlay(folder: Path) -> None:
+    """Also apply ``folder/vendors/<vendor>.secrets.yaml`` (--vendor-dir): an overlay adds
+    secret forms to a vendor's table, it never removes the bundled ones."""
+    if folder not in _OVERLAYS:
+        _OVERLAYS.append(folder)
+        rules.cache_clear()
+
+
 def _table_files() -> list[Path]:
     from roce_cfg.resources import vendors_dir
 
-    return sorted(vendors_dir().glob(f"*{SUFFIX}"))
+    bundled = sorted(vendors_dir().glob(f"*{SUFFIX}"))
+    extra = [p for o in _OVERLAYS for p in sorted((o / "vendors").glob(f"*{SUFFIX}"))]
+    return bundled + extra if bundled else []
 
 
 def load_table(path: Path) -> list[SecretRule]:

@@ -328,3 +328,32 @@ def test_missing_tables_are_an_error_not_a_quiet_leak(monkeypatch: pytest.Monkey
     assert redact("snmp-agent community read simple x", "h3c") == (
         "snmp-agent community read simple <redacted>"
     )
+
+
+def test_an_overlay_adds_secret_forms(tmp_path: Path) -> None:
+    """--vendor-dir's vendors/<vendor>.secrets.yaml adds to the bundled table."""
+    import roce_cfg.redact as redact_module
+
+    overlay = tmp_path / "overlay"
+    (overlay / "vendors").mkdir(parents=True)
+    (overlay / "vendors" / "h3c.secrets.yaml").write_text(
+        "vendor: h3c\nsecrets:\n  - name: a site's own token (test only)\n"
+        "    match: '\\bcustom-auth\\s+token\\s+(\\S+)'\n    source: null\n"
+    )
+    text = (
+        (DATA / "h3c.cfg")
+        .read_text()
+        .replace(" snmp-agent\n", " snmp-agent\n custom-auth token PLANTED-overlay-token\n", 1)
+    )
+    config = tmp_path / "leaf-1.cfg"
+    config.write_text(text)
+    try:
+        plain = run("parse", str(config))
+        assert "PLANTED-overlay-token" in plain.stdout  # no bundled form knows it
+        with_overlay = run("parse", str(config), "--vendor-dir", str(overlay))
+        assert with_overlay.exit_code == 0, with_overlay.output
+        assert MARK not in _outputs(with_overlay)
+        assert "custom-auth token <redacted>" in with_overlay.stdout
+    finally:
+        redact_module._OVERLAYS.clear()
+        redact_module.rules.cache_clear()
