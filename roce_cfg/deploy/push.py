@@ -149,7 +149,11 @@ def _read_prompts(conn: BaseConnection, count: int, timeout: float) -> str:
 
 
 def _running(conn: BaseConnection, target: Target, timeout: float = 120.0) -> str:
-    return str(conn.send_command(target.profile.cli.show_running, read_timeout=timeout))
+    command = target.profile.cli.show_running
+    try:
+        return str(conn.send_command(command, read_timeout=timeout))
+    except ReadTimeout:  # netmiko waits for the echo, then the answer: each up to the timeout
+        raise NoAnswer(f"no answer to '{command}' within {timeout:g} s") from None
 
 
 def _connect(target: Target, creds: Credentials, steps: Timeouts) -> BaseConnection:
