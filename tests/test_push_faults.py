@@ -36,6 +36,7 @@ HOSTS: dict[str, tuple[Faults, str]] = {
     "wrong-login": (Faults(refuse_login=True), "auth-failed"),
     "silent-cli": (Faults(after_login="silent"), "no-prompt"),
     "noise-cli": (Faults(after_login="garbage"), "garbage"),
+    "flood-cli": (Faults(after_login="flood"), "garbage"),
     "hangs": (Faults(hang_on="display current-configuration"), "timeout"),
 }
 

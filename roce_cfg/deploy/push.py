@@ -153,7 +153,9 @@ def _running(conn: BaseConnection, target: Target, timeout: float = 120.0) -> st
     try:
         return str(conn.send_command(command, read_timeout=timeout))
     except ReadTimeout:  # netmiko waits for the echo, then the answer: each up to the timeout
-        raise NoAnswer(f"no answer to '{command}' within {timeout:g} s") from None
+        raise NoAnswer(
+            f"no answer to '{command}' (waited {timeout:g} s for its echo, then its output)"
+        ) from None
 
 
 def _connect(target: Target, creds: Credentials, steps: Timeouts) -> BaseConnection:

@@ -260,6 +260,12 @@ def _login(
         thread.join(0.05)
         step, since = progress["step"], progress["since"]
         limit = steps.auth if step == "login" else steps.prompt
+        if thread.is_alive() and step == "prompt" and progress["bytes"] > PROMPT_BYTES:
+            with contextlib.suppress(OSError):
+                sock.close()  # a flood: netmiko would keep all of it while it looks for a prompt
+            raise Unusable(
+                "garbage", f"{host}:{port}: logged in, then {PROMPT_BYTES} bytes and no prompt"
+            )
         if thread.is_alive() and time.monotonic() - since > limit:
             with contextlib.suppress(OSError):
                 sock.close()  # the abandoned attempt dies with its socket
@@ -287,6 +293,9 @@ def _watched(base: type[BaseConnection], progress: dict[str, Any]) -> type[BaseC
     return Watched
 
 
+# What a switch may say between login and its first prompt (a banner, a message of the day)
+# before it counts as garbage.
+PROMPT_BYTES = 1 << 20
 # Something a prompt ends with, at the end of a line: '<leaf-1>', '[~leaf-1]', 'leaf-1#'.
 _PROMPTISH = re.compile(r"[>\]#]\s*$", re.MULTILINE)
 

@@ -21,9 +21,9 @@ class Faults:
     refuse_login: bool = False
     # Hosts that are no usable switch CLI, for push's per-host outcomes. 'silent': the TCP
     # connection is accepted and nothing is ever said; 'garbage': text that is neither an SSH
-    # banner (before_ssh) nor a prompt (after_login).
+    # banner (before_ssh) nor a prompt (after_login); 'flood': garbage without end.
     before_ssh: Literal["silent", "garbage"] | None = None
-    after_login: Literal["silent", "garbage"] | None = None
+    after_login: Literal["silent", "garbage", "flood"] | None = None
     hang_on: str | None = None  # regex: lines that are never answered (not even echoed)
 
 

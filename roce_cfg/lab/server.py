@@ -77,6 +77,10 @@ def _handler(switch: Switch) -> Callable[[asyncssh.SSHServerProcess[str]], objec
 async def _no_prompt(process: asyncssh.SSHServerProcess[str], mode: str) -> None:
     """Logged in, but never a prompt: silence, or noise answering every line."""
     try:
+        if mode == "flood":
+            while True:
+                process.stdout.write(GARBAGE * 200)
+                await process.stdout.drain()
         if mode == "garbage":
             process.stdout.write(GARBAGE)
         while await process.stdin.read(4096):
