@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
-import yaml
-from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
@@ -36,7 +34,7 @@ from roce_cfg.inputs import config_files
 from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
 from roce_cfg.lab.run import start as start_lab
-from roce_cfg.output import write_all, write_file
+from roce_cfg.output import console, emit, emit_doc, redact_tracebacks, write_all, write_file
 from roce_cfg.parse import FORMAT as PARSE_FORMAT
 from roce_cfg.parse import Hints, ParsedConfig, parse_file
 from roce_cfg.parse.hints import hints_from_fabric
@@ -55,8 +53,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics.",
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# Every print goes through roce_cfg/output.py's redactor.
+out = console(highlight=False, soft_wrap=True)
+err = console(stderr=True, highlight=False, soft_wrap=True)
 
 VendorDir = Annotated[
     Path | None,
@@ -213,10 +212,7 @@ def parse_cmd(
             for block in p.opaque:
                 err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
     doc = {"format": PARSE_FORMAT, "configs": [p.model_dump(mode="json") for p in parsed]}
-    if fmt == "yaml":
-        sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
-    else:
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+    emit_doc(doc, fmt)
 
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -280,11 +276,11 @@ def lint_cmd(
 def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
     """Findings in the machine formats lint and deadlock share, or the command's own text."""
     if fmt == "json":
-        sys.stdout.write(report_fmt.to_json(result))
+        emit(report_fmt.to_json(result), kind="json")
     elif fmt == "sarif":
-        sys.stdout.write(report_fmt.to_sarif(result, rules(), Path.cwd()))
+        emit(report_fmt.to_sarif(result, rules(), Path.cwd()), kind="json")
     elif fmt == "junit":
-        sys.stdout.write(report_fmt.to_junit(result))
+        emit(report_fmt.to_junit(result), kind="markup")
     else:
         text()
 
@@ -477,16 +473,27 @@ def push_cmd(
             "--prune", help="Also remove peers, VLANs, networks of managed kinds not in the intent."
         ),
     ] = False,
+    timeouts: Annotated[
+        str,
+        typer.Option(
+            "--timeouts",
+            help="Seconds per step, e.g. 'connect=5,prompt=10' (steps: connect, banner, auth, "
+            "prompt, command; defaults 10, 15, 15, 20, 120).",
+        ),
+    ] = "",
     vendor_dir: VendorDir = None,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
+    from roce_cfg.deploy.transport import Timeouts
+
     try:
+        steps = Timeouts.parse(timeouts)
         targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
         creds = _credentials()
         with _progress("pushing") as tick:
             outcomes = fanout.run(
                 targets, configs, creds, apply=apply, workers=workers, batch=batch,
-                prune=prune, progress=tick,
+                prune=prune, progress=tick, timeouts=steps,
             )  # fmt: skip
     except RoceCfgError as exc:
         _fail(exc)
@@ -522,7 +529,8 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
         table.add_column(col, overflow="fold")
     for o in outcomes:
         style = "red" if o.status in PUSH_FAILED else "green" if o.status == "changed" else ""
-        table.add_row(o.host, f"[{style}]{o.status}[/{style}]" if style else o.status,
+        status = f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status
+        table.add_row(o.host, f"[{style}]{status}[/{style}]" if style else status,
                       str(len(o.commands)), f"{o.seconds:.1f}", o.error)  # fmt: skip
     out.print(table)
     for o in outcomes:
@@ -573,7 +581,7 @@ def rules_cmd(fmt: Annotated[Literal["text", "json"], typer.Option("--format")] 
     if fmt == "json":
         keys = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits")
         rows = [{k: getattr(r, k) for k in keys} for r in all_rules]
-        out.print(json.dumps(rows, indent=2), markup=False)
+        emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
     table = Table(title="roce-cfg lint rules")
     for col in ("ID", "name", "severity", "scope", "what"):
@@ -619,9 +627,9 @@ def schema_cmd(
             },
             "$defs": {**schema.pop("$defs", {}), "ParsedConfig": schema},
         }
-        out.print(json.dumps(doc, indent=2), markup=False)
+        emit(json.dumps(doc, indent=2) + "\n", kind="json")
         return
-    out.print(json.dumps(Intent.model_json_schema(), indent=2), markup=False)
+    emit(json.dumps(Intent.model_json_schema(), indent=2) + "\n", kind="json")
 
 
 @app.command("vendors")
@@ -663,8 +671,24 @@ def vendors_cmd(
                     "commands": g.commands if g else dict.fromkeys(STATUSES, 0),
                 }
             )
+    # What redaction treats as a secret is a claim about the vendor's CLI too (secrets tables).
+    from roce_cfg.redact import rules as secret_rules
+
+    for rule in secret_rules():
+        rows.append(
+            {
+                "vendor": rule.vendor,
+                "section": f"secrets: {rule.name}",
+                "status": "verified" if rule.source else "unverified",
+                "source": rule.source or "",
+                "note": "" if rule.source else "no vendor document found; redacted defensively",
+                "profile_status": "verified" if rule.source else "unverified",
+                "by_model": {},
+                "commands": dict.fromkeys(STATUSES, 0),
+            }
+        )
     if fmt == "json":
-        out.print(json.dumps(rows, indent=2), markup=False)
+        emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
     if fmt == "markdown":
         out.print(_vendors_markdown(rows, totals), markup=False, soft_wrap=True)
@@ -704,7 +728,12 @@ def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str,
         "|---|---|---|---|---|",
     ]
     for vendor in totals:
-        mine = [r for r in rows if r["vendor"] == vendor]
+        # Secrets tables are listed by the table view; the README's grid is about sections.
+        mine = [
+            r
+            for r in rows
+            if r["vendor"] == vendor and not str(r["section"]).startswith("secrets: ")
+        ]
         models = sorted({m for r in mine for m in dict(r["by_model"])})  # type: ignore[call-overload]
         for model in models:
             status: dict[str, str] = {}
@@ -731,6 +760,7 @@ def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str,
 
 
 def main() -> None:
+    redact_tracebacks()
     try:
         app()
     except RoceCfgError as exc:  # raised outside a command's own handling

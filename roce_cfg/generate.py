@@ -179,7 +179,9 @@ def write_generated(
         designer = Designer(loaded.intent, profiles)
         total = len(designer.topo.switches)
         # The folder becomes this output (--only: joins roce-cfg's previous output there).
-        with staged(output, "replace" if only is None else "update", force) as put:
+        # Intended configs rendered from the intent (which holds no secrets): push sends
+        # them as written, so they are not redacted.
+        with staged(output, "replace" if only is None else "update", force, redact=False) as put:
             for n, device in enumerate(designer.devices(), 1):
                 if progress is not None:
                     progress(n, total)

@@ -1,4 +1,12 @@
-"""Write a set of files into a directory so that either all of them land or none does.
+"""Everything roce-cfg writes leaves through this module, and every byte of it is redacted.
+
+Files (``staged``, ``write_all``, ``write_file``), stdout and stderr (``emit`` and the consoles
+of ``console``): secrets are replaced by roce_cfg/redact.py on the way out, by the file's
+kind (text, JSON, YAML, HTML/XML/SVG). The only exception is ``redact=False`` for the intended
+configs generate renders from an intent (they hold no secrets and push sends them byte-exact);
+tests/test_secrets.py fails when code elsewhere writes on its own.
+
+Writing a set of files into a directory so that either all of them land or none does:
 
 ``generate`` owns its output folder: a manifest (``.roce-cfg-manifest.json``) lists what it
 wrote, a folder holding anything else is refused unless forced, and a new output replaces the
@@ -10,13 +18,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from roce_cfg.errors import InputError
+from roce_cfg.redact import redact as redact_text
+from roce_cfg.redact import redact_markup, redact_tree
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 MANIFEST = ".roce-cfg-manifest.json"
 MANIFEST_FORMAT = "roce-cfg/output/v1"
@@ -31,16 +45,113 @@ def _umask() -> int:
     return current
 
 
-def write_all(target: Path, files: dict[str, str]) -> None:
+Kind = Literal["text", "json", "yaml", "markup"]
+_KINDS: dict[str, Kind] = {
+    ".json": "json",
+    ".sarif": "json",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".html": "markup",
+    ".htm": "markup",
+    ".svg": "markup",
+    ".xml": "markup",
+}
+
+
+def kind_of(name: str) -> Kind:
+    return _KINDS.get(Path(name).suffix.lower(), "text")
+
+
+def scrub(text: str, kind: Kind = "text") -> str:
+    """``text`` with every secret redacted; JSON and YAML are decoded and redacted string by
+    string (a secret never swallows a quote), markup only between its tags.
+
+    >>> scrub('{"a": "snmp-server community public ro"}', "json")
+    '{"a": "snmp-server community <redacted> ro"}'
+    """
+    if kind == "markup":
+        return redact_markup(text)
+    if kind in ("json", "yaml"):
+        import yaml
+
+        try:
+            doc = json.loads(text) if kind == "json" else yaml.safe_load(text)
+        except ValueError:  # yaml.YAMLError and json's error are both ValueErrors
+            return redact_text(text)
+        clean = redact_tree(doc)
+        if clean == doc:
+            return text  # unchanged: keep the writer's own layout
+        if kind == "json":
+            indent = 2 if text.lstrip().startswith(("{\n", "[\n")) else None
+            return json.dumps(clean, indent=indent) + ("\n" if text.endswith("\n") else "")
+        return str(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True))
+    return redact_text(text)
+
+
+def emit(text: str, *, stderr: bool = False, kind: Kind = "text") -> None:
+    """Print to stdout (or stderr), redacted."""
+    (sys.stderr if stderr else sys.stdout).write(scrub(text, kind))
+
+
+def emit_doc(doc: Any, fmt: Literal["json", "yaml"]) -> None:
+    """A JSON or YAML document on stdout, every string in it redacted before it is dumped."""
+    import yaml
+
+    clean = redact_tree(doc)
+    if fmt == "yaml":
+        sys.stdout.write(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True))
+    else:
+        sys.stdout.write(json.dumps(clean, indent=2) + "\n")
+
+
+def redact_tracebacks() -> None:
+    """An uncaught exception's traceback quotes values, config lines among them: printed
+    redacted like everything else."""
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: Any) -> None:
+        import traceback
+
+        sys.stderr.write(redact_text("".join(traceback.format_exception(kind, exc, tb))))
+
+    sys.excepthook = hook
+
+
+class _Redacting:
+    """A stream for rich: resolves sys.stdout/sys.stderr at each write (test runners swap
+    them) and redacts what rich rendered, a whole print at a time."""
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+
+    @property
+    def _stream(self) -> Any:
+        return sys.stderr if self._stderr else sys.stdout
+
+    def write(self, text: str) -> int:
+        self._stream.write(redact_text(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:  # isatty, flush, encoding, fileno
+        return getattr(self._stream, name)
+
+
+def console(stderr: bool = False, **options: Any) -> Console:
+    """A rich Console whose every print is redacted (rich is imported only when used)."""
+    from rich.console import Console
+
+    return Console(file=_Redacting(stderr), stderr=stderr, **options)  # type: ignore[arg-type]
+
+
+def write_all(target: Path, files: dict[str, str], redact: bool = True) -> None:
     """Stage every file in a sibling temporary directory, then move them into ``target``."""
-    with staged(target) as put:
+    with staged(target, redact=redact) as put:
         for name, text in files.items():
             put(name, text)
 
 
 @contextmanager
 def staged(
-    target: Path, mode: Mode = "merge", force: bool = False
+    target: Path, mode: Mode = "merge", force: bool = False, redact: bool = True
 ) -> Iterator[Callable[[str, str], None]]:
     """``put(name, text)`` files into a sibling temporary directory; when the block ends
     without an exception they move into ``target``, otherwise none of them does.
@@ -65,7 +176,7 @@ def staged(
 
     def put(name: str, text: str) -> None:
         try:
-            (staging / name).write_text(text, encoding="utf-8")
+            (staging / name).write_text(scrub(text, kind_of(name)) if redact else text, "utf-8")
         except OSError as exc:
             raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
         names.append(name)
@@ -129,7 +240,8 @@ def _swap(staging: Path, target: Path) -> None:
 
 
 def write_file(target: Path, text: str) -> None:
-    """Write one file atomically: a temporary file beside it, renamed over it."""
+    """Write one file atomically (a temporary file beside it, renamed over it), redacted."""
+    text = scrub(text, kind_of(target.name))
     if target.is_dir():
         raise InputError("is a directory, expected a file name", file=str(target))
     try:

@@ -13,6 +13,7 @@ from nornir.plugins.runners import ThreadedRunner
 
 from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import FAILED, Credentials, Outcome, push
+from roce_cfg.deploy.transport import Timeouts
 from roce_cfg.errors import InputError
 
 
@@ -49,6 +50,7 @@ def run(
     timeout: float = 60.0,
     prune: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    timeouts: Timeouts | None = None,
 ) -> list[Outcome]:
     """Push every target's ``<name>.cfg`` from ``configs``; stop after a batch that failed."""
     intended = {}
@@ -62,7 +64,7 @@ def run(
 
     def task(task: Task) -> Result:
         t = by_name[task.host.name]
-        outcome = push(t, intended[t.name], creds, apply, timeout, prune)
+        outcome = push(t, intended[t.name], creds, apply, timeout, prune, timeouts)
         outcomes.append(outcome)
         if progress is not None:
             progress(len(outcomes), len(targets))

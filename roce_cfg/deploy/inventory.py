@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from roce_cfg.deploy import shape
 from roce_cfg.errors import InputError
 from roce_cfg.intent.models import Vendor
 from roce_cfg.intent.yamlsrc import load_yaml, read_text
@@ -23,6 +24,8 @@ class Target:
     address: str
     port: int
     profile: VendorProfile
+    # connection_options.netmiko.extras that roce-cfg passes on (deploy/transport.py)
+    extras: tuple[tuple[str, Any], ...] = ()
 
 
 def _merged(
@@ -42,10 +45,7 @@ def _merged(
 
 def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> list[Target]:
     doc, _ = load_yaml(read_text(path, "inventory"), str(path))
-    if not isinstance(doc, dict) or not isinstance(doc.get("hosts"), dict):
-        raise InputError(
-            "an inventory is a mapping with 'hosts' (and 'groups', 'defaults')", file=str(path)
-        )
+    shape.check(doc, str(path))
     groups = doc.get("groups") or {}
     defaults = doc.get("defaults") or {}
     for where, item in [("defaults", defaults), *(("groups." + k, v) for k, v in groups.items()),
@@ -78,6 +78,7 @@ def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> l
                 str(host.get("hostname") or name),
                 int(host.get("port") or 22),
                 profiles[vendor],
+                shape.extras_of(host, f"hosts.{name}", str(path)),
             )
         )
     if not targets:

@@ -11,11 +11,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from netmiko import BaseConnection
+from netmiko import BaseConnection, ReadTimeout
 
 from roce_cfg.deploy.inventory import Target
-from roce_cfg.deploy.transport import connect
+from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
+from roce_cfg.redact import redact
 
 Status = Literal["no changes", "planned", "changed", "rolled back", "rollback-failed", "failed"]
 # Outcomes that stop a canary rollout and make push exit non-zero.
@@ -34,6 +35,9 @@ class Outcome:
     # rollback-failed: how the switch still differs from before the push ('+' added by the push,
     # '-' removed by it), or '?' lines (the commands sent) when it could not be read at all.
     left: list[str] = field(default_factory=list)
+    # Why it failed, in one word: unreachable, timeout, garbage, auth-failed, no-prompt (the
+    # steps of reaching it, see transport.Unusable), rejected, error.
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,15 @@ def pruned(target: Target, running: str, intended: str, commands: list[str]) -> 
 
 
 class PushError(Exception):
-    pass
+    kind = "error"
+
+
+class Rejected(PushError):
+    kind = "rejected"
+
+
+class NoAnswer(PushError):
+    kind = "timeout"
 
 
 class RollbackError(PushError):
@@ -113,7 +125,7 @@ def _send(conn: BaseConnection, target: Target, commands: list[str], timeout: fl
                 if at < 0 or at > bad.start():
                     break
                 culprit, pos = c.strip(), at + len(c.strip())
-            raise PushError(f"rejected at command: {culprit} ({bad.group(0).strip()})")
+            raise Rejected(f"rejected at command: {culprit} ({bad.group(0).strip()})")
     if p.commit:
         conn.commit()
     conn.exit_config_mode()
@@ -129,15 +141,28 @@ def _read_prompts(conn: BaseConnection, count: int, timeout: float) -> str:
             output += chunk
             continue
         if time.monotonic() > deadline:
-            raise PushError(f"no answer from the switch within {timeout:g} s")
+            raise NoAnswer(f"no answer from the switch within {timeout:g} s")
         if getattr(conn.remote_conn, "closed", False):  # is_alive() would write to the CLI
             raise PushError("the switch closed the connection")
         time.sleep(0.005)
     return output
 
 
-def _running(conn: BaseConnection, target: Target) -> str:
-    return str(conn.send_command(target.profile.cli.show_running, read_timeout=120))
+def _running(conn: BaseConnection, target: Target, timeout: float = 120.0) -> str:
+    command = target.profile.cli.show_running
+    try:
+        return str(conn.send_command(command, read_timeout=timeout))
+    except ReadTimeout:  # netmiko waits for the echo, then the answer: each up to the timeout
+        raise NoAnswer(
+            f"no answer to '{command}' (waited {timeout:g} s for its echo, then its output)"
+        ) from None
+
+
+def _connect(target: Target, creds: Credentials, steps: Timeouts) -> BaseConnection:
+    return connect(
+        target.profile, target.address, target.port, creds.username, creds.password, steps,
+        target.extras,
+    )  # fmt: skip
 
 
 def push(
@@ -147,18 +172,21 @@ def push(
     apply: bool,
     timeout: float = 60.0,
     prune: bool = False,
+    timeouts: Timeouts | None = None,
 ) -> Outcome:
-    """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all."""
+    """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all.
+    ``timeouts`` bounds each step (``timeout``: each answer, when ``timeouts`` is not given)."""
+    steps = timeouts if timeouts is not None else Timeouts(command=timeout)
     start = time.perf_counter()
     outcome = Outcome(target.name, "failed")
     try:
-        conn = connect(target.profile, target.address, target.port, creds.username, creds.password)
+        conn = _connect(target, creds, steps)
     except Exception as exc:
-        outcome.error = _why(exc)
+        outcome.error, outcome.kind = _why(exc), _kind(exc)
         outcome.seconds = time.perf_counter() - start
-        return outcome
+        return _redacted(outcome, target)
     try:
-        before = _running(conn, target)
+        before = _running(conn, target, steps.command)
         outcome.commands, outcome.diff = plan(target, before, intended, prune)
         if prune:
             outcome.pruned = pruned(target, before, intended, outcome.commands)
@@ -167,13 +195,26 @@ def push(
         elif not apply:
             outcome.status = "planned"
         else:
-            conn = _apply(conn, target, creds, before, intended, outcome, timeout, prune)
+            conn = _apply(conn, target, creds, before, intended, outcome, steps, prune)
     except Exception as exc:
-        outcome.error = outcome.error or _why(exc)
+        if not outcome.error:
+            outcome.error, outcome.kind = _why(exc), _kind(exc)
     finally:
         with contextlib.suppress(Exception):
             conn.disconnect()
     outcome.seconds = time.perf_counter() - start
+    return _redacted(outcome, target)
+
+
+def _redacted(outcome: Outcome, target: Target) -> Outcome:
+    """The running config holds credentials: what the outcome quotes of it (the diff, commands,
+    errors naming a command, what a failed rollback left) is redacted before anyone sees it.
+    The commands were sent as they were; only their record is redacted."""
+    vendor = target.profile.vendor.value
+    outcome.diff = redact(outcome.diff, vendor)
+    outcome.error = redact(outcome.error, vendor)
+    for lines in (outcome.commands, outcome.pruned, outcome.left):
+        lines[:] = [redact(c, vendor) for c in lines]
     return outcome
 
 
@@ -184,21 +225,21 @@ def _apply(
     before: str,
     intended: str,
     outcome: Outcome,
-    timeout: float,
+    steps: Timeouts,
     prune: bool,
 ) -> BaseConnection:
     """Send, verify, and on any failure roll back; the outcome records both errors."""
     try:
-        _send(conn, target, outcome.commands, timeout)
-        left, _ = plan(target, _running(conn, target), intended, prune)
+        _send(conn, target, outcome.commands, steps.command)
+        left, _ = plan(target, _running(conn, target, steps.command), intended, prune)
         if left:
             raise PushError(f"verify: {len(left)} command(s) still differ after the push")
         outcome.status = "changed"
         return conn
     except Exception as exc:
-        outcome.error = _why(exc)
+        outcome.error, outcome.kind = _why(exc), _kind(exc)
     try:
-        conn = _rollback(conn, target, creds, before, timeout)
+        conn = _rollback(conn, target, creds, before, steps)
         outcome.status = "rolled back"
     except RollbackError as exc:
         outcome.status, outcome.left = "rollback-failed", exc.left
@@ -211,7 +252,7 @@ def _apply(
 
 
 def _rollback(
-    conn: BaseConnection, target: Target, creds: Credentials, before: str, timeout: float
+    conn: BaseConnection, target: Target, creds: Credentials, before: str, steps: Timeouts
 ) -> BaseConnection:
     """Back to ``before``: drop an uncommitted candidate, then push the inverse remediation.
     It prunes: an object the push added (a new peer) goes too, though ``before`` lacks it."""
@@ -222,34 +263,38 @@ def _rollback(
                 conn.send_command_timing(p.cli.discard)
             conn.exit_config_mode()
     try:
-        now = _running(conn, target)
+        now = _running(conn, target, steps.command)
     except Exception:
-        conn = connect(p, target.address, target.port, creds.username, creds.password)
-        now = _running(conn, target)
+        conn = _connect(target, creds, steps)
+        now = _running(conn, target, steps.command)
     back, _ = plan(target, now, before, prune=True)
     try:
         if back:
-            _send(conn, target, back, timeout)
-        now = _running(conn, target)
+            _send(conn, target, back, steps.command)
+        now = _running(conn, target, steps.command)
     except Exception as exc:
-        raise RollbackError(_why(exc), _left(conn, target, creds, before, now)) from exc
+        raise RollbackError(_why(exc), _left(conn, target, creds, before, now, steps)) from exc
     if plan(target, now, before, prune=True)[0]:
         raise RollbackError("the switch still differs from before", _changes(target, before, now))
     return conn
 
 
 def _left(
-    conn: BaseConnection, target: Target, creds: Credentials, before: str, last: str
+    conn: BaseConnection,
+    target: Target,
+    creds: Credentials,
+    before: str,
+    last: str,
+    steps: Timeouts,
 ) -> list[str]:
     """How the switch differs from ``before`` after a broken rollback: read again (on a new
     connection if the old one is gone); failing that, the last state read."""
-    p = target.profile
     with contextlib.suppress(Exception):
-        return _changes(target, before, _running(conn, target))
+        return _changes(target, before, _running(conn, target, steps.command))
     with contextlib.suppress(Exception):
-        fresh = connect(p, target.address, target.port, creds.username, creds.password)
+        fresh = _connect(target, creds, steps)
         try:
-            return _changes(target, before, _running(fresh, target))
+            return _changes(target, before, _running(fresh, target, steps.command))
         finally:
             fresh.disconnect()
     return _changes(target, before, last)
@@ -267,9 +312,22 @@ def _changes(target: Target, before: str, now: str) -> list[str]:
     ]
 
 
+def _kind(exc: BaseException) -> str:
+    if isinstance(exc, Unusable | PushError):
+        return exc.kind
+    if isinstance(exc, ReadTimeout | TimeoutError):
+        return "timeout"
+    return "error"
+
+
 def _why(exc: BaseException) -> str:
+    if isinstance(exc, Unusable):
+        if exc.kind == "auth-failed":
+            return f"{exc} (check ROCE_CFG_USERNAME / ROCE_CFG_PASSWORD)"
+        return str(exc)
     text = str(exc).strip().splitlines()
     first = text[0] if text else type(exc).__name__
     if "Authentication" in type(exc).__name__ or "uthentication" in first:
         return "authentication failed (check ROCE_CFG_USERNAME / ROCE_CFG_PASSWORD)"
-    return f"{type(exc).__name__}: {first}"[:300]
+    name = "PushError" if isinstance(exc, PushError) else type(exc).__name__
+    return f"{name}: {first}"[:300]

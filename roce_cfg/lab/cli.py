@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from roce_cfg.deploy.tree import Node, Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
@@ -19,6 +20,16 @@ class Faults:
     drop_after: int | None = None  # close the connection after this many config commands
     delay_s: float = 0.0  # wait before every answer
     refuse_login: bool = False
+    # Hosts that are no usable switch CLI, for push's per-host outcomes. 'silent': the TCP
+    # connection is accepted and nothing is ever said; 'garbage': text that is neither an SSH
+    # banner (before_ssh) nor a prompt (after_login); 'flood': garbage without end.
+    before_ssh: Literal["silent", "garbage"] | None = None
+    after_login: Literal["silent", "garbage", "flood"] | None = None
+    hang_on: str | None = None  # regex: lines that are never answered (not even echoed)
+
+
+# What a garbage host says: no SSH banner, no prompt terminator ('>', ']', '#').
+GARBAGE = "%%% line noise 0x5f3e ~~ ^^ ~~ (no prompt here) %%%\r\n"
 
 
 class Dropped(Exception):

@@ -4,13 +4,15 @@ enough for netmiko: byte-exact echo, CR/LF handling, prompts without a trailing 
 from __future__ import annotations
 
 import asyncio
+import functools
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import asyncssh
 
-from roce_cfg.lab.cli import Dropped, Session, Switch
+from roce_cfg.lab.cli import GARBAGE, Dropped, Session, Switch
 
 
 class _Server(asyncssh.SSHServer):
@@ -31,6 +33,10 @@ class _Server(asyncssh.SSHServer):
 
 def _handler(switch: Switch) -> Callable[[asyncssh.SSHServerProcess[str]], object]:
     async def handle(process: asyncssh.SSHServerProcess[str]) -> None:
+        mode = switch.faults.after_login
+        if mode is not None:
+            await _no_prompt(process, mode)
+            return
         session = Session(switch)
         process.stdout.write(session.banner())
         pending = ""
@@ -51,6 +57,8 @@ def _handler(switch: Switch) -> Callable[[asyncssh.SSHServerProcess[str]], objec
                         pending = pending[1:]
                     if switch.faults.delay_s:
                         await asyncio.sleep(switch.faults.delay_s)
+                    if switch.faults.hang_on and re.search(switch.faults.hang_on, line):
+                        continue
                     try:
                         answer = session.feed(line)
                     except Dropped:
@@ -64,6 +72,36 @@ def _handler(switch: Switch) -> Callable[[asyncssh.SSHServerProcess[str]], objec
         process.exit(0)
 
     return handle
+
+
+async def _no_prompt(process: asyncssh.SSHServerProcess[str], mode: str) -> None:
+    """Logged in, but never a prompt: silence, or noise answering every line."""
+    try:
+        if mode == "flood":
+            while True:
+                process.stdout.write(GARBAGE * 200)
+                await process.stdout.drain()
+        if mode == "garbage":
+            process.stdout.write(GARBAGE)
+        while await process.stdin.read(4096):
+            if mode == "garbage":
+                process.stdout.write(GARBAGE * 3)
+    except (asyncssh.Error, BrokenPipeError, ConnectionError):
+        pass
+    process.exit(0)
+
+
+async def _not_ssh(mode: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """A TCP port that is no SSH server: says nothing, or noise instead of a banner."""
+    try:
+        if mode == "garbage":
+            writer.write(GARBAGE.encode() * 3)
+            await writer.drain()
+        while await reader.read(4096):
+            pass
+    except ConnectionError:
+        pass
+    writer.close()
 
 
 @dataclass
@@ -83,10 +121,19 @@ class Lab:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._servers: list[asyncssh.SSHAcceptor] = []
+        self._plain: list[asyncio.Server] = []
 
     async def _start(self) -> None:
         key = asyncssh.generate_private_key("ssh-ed25519")
         for sw in self.switches:
+            if sw.faults.before_ssh is not None:
+                plain = await asyncio.start_server(
+                    functools.partial(_not_ssh, sw.faults.before_ssh), "127.0.0.1", 0
+                )
+                self._plain.append(plain)
+                port = plain.sockets[0].getsockname()[1]
+                self.endpoints[sw.hostname] = Endpoint(sw.hostname, port, sw)
+                continue
             server = await asyncssh.create_server(
                 lambda sw=sw: _Server(sw, self.username, self.password),
                 "127.0.0.1",
@@ -110,6 +157,15 @@ class Lab:
             for s in self._servers:
                 s.close()
                 await s.wait_closed()
+            for p in self._plain:
+                p.close()
+            # Sessions still open (a host that never shows a prompt keeps its client waiting)
+            # end with the lab, not as tasks destroyed while pending.
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            if tasks:
+                await asyncio.wait(tasks, timeout=5)
 
         asyncio.run_coroutine_threadsafe(close(), self._loop).result(timeout=30)
         self._loop.call_soon_threadsafe(self._loop.stop)

@@ -21,10 +21,10 @@ from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.normalise import Context, Role, Unreadable, as_list, build
-from roce_cfg.parse.redact import redact
 from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import Line, clean, decode, unwrap
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, load_profile, load_profiles
+from roce_cfg.redact import redact
 
 FORMAT = "roce-cfg/parse/v1"
 # A terminal capture often starts with the command that printed the config and ends with the
@@ -354,13 +354,13 @@ def finish(
         vendor_from=prep.vendor_from,
         model_from=model_from,
         role_from="given" if hint.role else "inferred",
-        device=_redacted(device),
+        device=_redacted(device, vendor.value),
         opaque=tuple(
             OpaqueBlock(
                 line=b.header.no,
                 end_line=b.end,
-                header=redact(b.header.text),
-                text="\n".join(redact(ln.text) for ln in b.lines),
+                header=redact(b.header.text, vendor.value),
+                text=redact("\n".join(ln.text for ln in b.lines), vendor.value),
             )
             for b in opaque
         ),
@@ -388,12 +388,12 @@ def _check_complete(lines: list[Line], profile: VendorProfile, file: str) -> Non
         )
 
 
-def _redacted(device: DeviceConfig) -> DeviceConfig:
+def _redacted(device: DeviceConfig, vendor: str) -> DeviceConfig:
     """Descriptions are free text; an operator may have pasted a key into one."""
     changed = False
     ifaces = list(device.interfaces)
     for n, i in enumerate(ifaces):
-        clean = redact(i.description) if i.description else i.description
+        clean = redact(i.description, vendor) if i.description else i.description
         if clean != i.description:
             ifaces[n] = i.model_copy(update={"description": clean})
             changed = True

@@ -208,10 +208,13 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 
 def overlay_dir(explicit: Path | None) -> Path | None:
-    if explicit is not None:
-        return explicit
     env = os.environ.get(OVERLAY_ENV)
-    return Path(env) if env else None
+    found = explicit if explicit is not None else Path(env) if env else None
+    if found is not None:
+        from roce_cfg.redact import use_overlay
+
+        use_overlay(found)  # its secrets tables apply to everything printed from here on
+    return found
 
 
 @cache

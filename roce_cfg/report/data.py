@@ -20,6 +20,7 @@ from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.output import write_all
 from roce_cfg.parse.hints import load_fabric
+from roce_cfg.redact import redact
 
 
 @dataclass
@@ -74,7 +75,7 @@ def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
         generated = generate(source)
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "configs"
-            write_all(folder, output_files(generated))
+            write_all(folder, output_files(generated), redact=False)  # intended configs
             result = lint([folder], intent=source, designed=generated.fabric)
             findings = [
                 f.model_copy(
@@ -96,7 +97,10 @@ def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
     src = from_parsed([v.parsed for v in result.views.values()], planned, 26, str(folder))
     data = _data(folder.name, str(folder), result.views, result.findings, src, plan)
     data.plan = planned
-    data.configs = {name: v.text for name, v in result.views.items()}
+    # Saved running-configs hold credentials; the documents show them redacted.
+    data.configs = {
+        name: redact(v.text, v.parsed.config.vendor.value) for name, v in result.views.items()
+    }
     return data
 
 

@@ -1,0 +1,213 @@
+"""The one redactor: secrets become ``<redacted>`` in everything roce-cfg prints or stores.
+
+What is a secret is data: ``vendors/<vendor>.secrets.yaml`` lists each vendor's secret-bearing
+commands (local users, super/enable passwords, SNMP communities and v3 keys, trap hosts,
+RADIUS/TACACS keys, NTP keys, BGP peer passwords) with a pattern whose capturing groups are the
+secret arguments. A keyword fallback catches the usual shapes no table names yet.
+
+``redact(text, vendor)`` works on plain text, line by line; ``redact_tree`` on decoded JSON/YAML
+data; ``redact_markup`` on HTML/XML/SVG text (only between tags, so a secret never swallows
+markup). roce_cfg/output.py applies them to every byte that leaves the process.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from roce_cfg.errors import InputError
+
+REDACTED = "<redacted>"
+SUFFIX = ".secrets.yaml"
+
+
+@dataclass(frozen=True)
+class SecretRule:
+    vendor: str
+    name: str
+    pattern: re.Pattern[str]
+    source: str | None
+
+
+# keyword [qualifier] secret: 'password hash $h$..', 'password cipher %^%#..', 'secret 5 $1$..',
+# 'snmp-agent community read cipher ..', 'community public', 'key 7 0822..', 'authentication-key ..'
+_QUALIFIERS = (
+    r"(?:\d|cipher|simple|hash|plain|encrypted|irreversible-cipher|read|write|ro|rw"
+    r"|authentication|accounting|authorization)"
+)
+_FALLBACK = [
+    re.compile(
+        r"(?P<kw>\b(?:password|passwd|secret|cipher|community|key-string|authentication-key"
+        r"|pre-shared-key|shared-key|irreversible-cipher|encrypted)\b)"
+        rf"(?P<sp>\s+(?:{_QUALIFIERS}\s+)*)"
+        r"(?P<secret>\S+)",
+        re.IGNORECASE,
+    ),
+    # A bare 'key' is a word of prose too ('unknown key ...'): only with a qualifier after it.
+    re.compile(rf"(?P<kw>\bkey)(?P<sp>(?:\s+{_QUALIFIERS})+\s+)(?P<secret>\S+)", re.IGNORECASE),
+    # SNMPv1/v2c trap hosts carry the community as a bare word after the version.
+    re.compile(
+        r"(?P<kw>\bversion\s+(?:1|2c|v1|v2c))(?P<sp>\s+)(?P<secret>(?!encrypted\b|cipher\b|v\d)\S+)"
+    ),
+]
+
+
+# Every secret-bearing line holds one of these words (each table pattern must name one, checked
+# when it loads): a line without any is passed over at the cost of a few substring tests.
+HINTS = ("pass", "secret", "cipher", "communit", "key", "auth", "securityname", "version",
+         "encrypted", "privacy", "priv ", "priv\t", "priv\\s")  # fmt: skip
+
+
+def _hinted(text: str) -> bool:
+    lower = text.lower()  # substring tests in C: ten of them cost less than one regex scan
+    return any(h in lower for h in HINTS)
+
+
+_OVERLAYS: list[Path] = []
+
+
+def use_overlay(folder: Path) -> None:
+    """Also apply ``folder/vendors/<vendor>.secrets.yaml`` (--vendor-dir): an overlay adds
+    secret forms to a vendor's table, it never removes the bundled ones."""
+    if folder not in _OVERLAYS:
+        _OVERLAYS.append(folder)
+        rules.cache_clear()
+
+
+def _table_files() -> list[Path]:
+    from roce_cfg.resources import vendors_dir
+
+    bundled = sorted(vendors_dir().glob(f"*{SUFFIX}"))
+    extra = [p for o in _OVERLAYS for p in sorted((o / "vendors").glob(f"*{SUFFIX}"))]
+    return bundled + extra if bundled else []
+
+
+def load_table(path: Path) -> list[SecretRule]:
+    """One vendor's table; a malformed one is a one-line error naming the file and entry."""
+    from roce_cfg.intent.yamlsrc import load_yaml, read_text
+
+    doc, _ = load_yaml(read_text(path, "secrets table"), str(path))
+    entries = doc.get("secrets") if isinstance(doc, dict) else None
+    if not isinstance(entries, list):
+        raise InputError("a secrets table is a mapping with a 'secrets' list", file=str(path))
+    vendor = str(doc.get("vendor") or path.name[: -len(SUFFIX)])
+    rules = []
+    for n, entry in enumerate(entries):
+        where = f"secrets[{n}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("match"), str):
+            raise InputError("needs 'name' and 'match'", file=str(path), path=where)
+        try:
+            pattern = re.compile(entry["match"])
+        except re.error as exc:
+            raise InputError(f"match: {exc}", file=str(path), path=where) from None
+        if not _hinted(entry["match"]):
+            raise InputError(
+                f"match: names none of the words a secret-bearing line holds ({', '.join(HINTS)})",
+                file=str(path),
+                path=where,
+            )
+        if pattern.groups == 0:
+            raise InputError(
+                "match: no capturing group, so no secret to redact", file=str(path), path=where
+            )
+        source = entry.get("source")
+        rules.append(
+            SecretRule(
+                vendor, str(entry.get("name", where)), pattern, str(source) if source else None
+            )
+        )
+    return rules
+
+
+@cache
+def rules(vendor: str | None = None) -> tuple[SecretRule, ...]:
+    """The table of one vendor, or of every vendor when the vendor is not known."""
+    files = _table_files()
+    if not files:  # a broken install must not quietly print secrets
+        from roce_cfg.resources import vendors_dir
+
+        raise InputError(f"no *{SUFFIX} secrets tables (broken install?)", file=str(vendors_dir()))
+    found: list[SecretRule] = []
+    for path in files:
+        if vendor is None or path.name == f"{vendor}{SUFFIX}":
+            found.extend(load_table(path))
+    return tuple(found)
+
+
+def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
+    if not _hinted(line):
+        return line
+    for rule in table:
+        if rule.pattern.search(line) is None:
+            continue
+        spans: list[tuple[int, int]] = []
+        for m in rule.pattern.finditer(line):
+            spans.extend(m.span(g) for g in range(1, rule.pattern.groups + 1) if m.start(g) >= 0)
+        for start, end in sorted(spans, reverse=True):
+            line = line[:start] + REDACTED + line[end:]
+    for keyword in _FALLBACK if fallback else ():
+        line = keyword.sub(lambda m: f"{m['kw']}{m['sp']}{REDACTED}", line)
+    return line
+
+
+def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
+    """Every secret of ``text`` replaced, line by line; ``vendor`` None: every vendor's table.
+
+    >>> redact(" password hash $h$6$abc==")
+    ' password hash <redacted>'
+    >>> redact("snmp-agent community read cipher %^%#x")
+    'snmp-agent community read cipher <redacted>'
+    >>> redact("snmp-server community public ro")
+    'snmp-server community <redacted> ro'
+    >>> redact("snmp-server host 10.0.0.1 version 2c public")
+    'snmp-server host 10.0.0.1 version 2c <redacted>'
+    >>> redact("snmp-server host 10.0.0.1 version 2c encrypted 5f4e")
+    'snmp-server host 10.0.0.1 version 2c encrypted <redacted>'
+    >>> redact("snmp-agent sys-info version v2c v3")
+    'snmp-agent sys-info version v2c v3'
+    >>> redact(" description uplink to spine-1")
+    ' description uplink to spine-1'
+    >>> redact("fabric.x: unknown key 'x'; did you mean 'y'?")
+    "fabric.x: unknown key 'x'; did you mean 'y'?"
+    >>> redact("radius-server key 7 0822455D0A16")
+    'radius-server key 7 <redacted>'
+    >>> redact(" key authentication simple Rad1us", "h3c")
+    ' key authentication simple <redacted>'
+    >>> redact("snmp-agent usm-user v3 u g authentication-mode sha A1 privacy-mode aes128 P1")
+    'snmp-agent usm-user v3 u g authentication-mode sha <redacted> privacy-mode aes128 <redacted>'
+    """
+    if not text or not _hinted(text):
+        return text
+    table = rules(vendor) or rules()
+    return "\n".join(_line(line, table, fallback) for line in text.split("\n"))
+
+
+def redact_tree(value: Any, vendor: str | None = None) -> Any:
+    """The same data with every string redacted (JSON/YAML documents before they are dumped)."""
+    if isinstance(value, str):
+        return redact(value, vendor)
+    if isinstance(value, dict):
+        return {k: redact_tree(v, vendor) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_tree(v, vendor) for v in value]
+    return value
+
+
+_TAG = re.compile(r"(<[^<>]*>)")
+
+
+def redact_markup(text: str, vendor: str | None = None) -> str:
+    """HTML/XML/SVG: redact the text between tags, never the tags themselves.
+
+    >>> redact_markup('<pre>snmp-server community public ro</pre><p class="x">')
+    '<pre>snmp-server community &lt;redacted&gt; ro</pre><p class="x">'
+    """
+    parts = _TAG.split(text)
+    for i in range(0, len(parts), 2):  # even indexes are text, odd ones tags
+        if parts[i]:
+            parts[i] = redact(parts[i], vendor).replace(REDACTED, "&lt;redacted&gt;")
+    return "".join(parts)
