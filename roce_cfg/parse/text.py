@@ -22,6 +22,15 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # (RGOS, ZXROS), '$' (ZXROS). They carry no configuration.
 SEPARATOR = re.compile(r"^\s*(?:#.*|!.*|\$)\s*$")
 
+# Per-file caps. The largest running-configs (chassis with thousands of ports, long ACLs) are a
+# few MB and ~100,000 lines; commands are under 1,000 characters and nest a few levels deep
+# (ZXROS indents 2 spaces a level). A file past any of these is not a config, and reading it
+# whole would cost time and memory out of proportion: it is refused alone, with the figure.
+MAX_CONFIG_BYTES = 16 << 20
+MAX_LINE_CHARS = 16_384
+MAX_INDENT = 128
+_DEEP = re.compile(rf"^[ \t]{{{MAX_INDENT + 1},}}", re.MULTILINE)
+
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -48,6 +57,7 @@ def decode(data: bytes, file: str) -> str:
             continue
     else:  # pragma: no cover - gb18030 decodes almost anything; kept for safety
         raise InputError("not UTF-8 or GB18030 text", file=file)
+    _check_shape(text, file)
     sample = text[:65536]
     junk = len(_CONTROL.findall(_ANSI.sub("", sample).replace("\b", "")))
     if junk > 8:
@@ -59,6 +69,27 @@ def decode(data: bytes, file: str) -> str:
         if printable < 0.9 * len(sample) or ascii_share < 0.8:
             raise InputError("binary or garbled file, not a saved running-config", file=file)
     return text
+
+
+def _check_shape(text: str, file: str) -> None:
+    """Endless lines and impossibly deep indentation, located."""
+    longest = max(map(len, text.split("\n")))
+    if longest > MAX_LINE_CHARS:
+        at = next(i for i, ln in enumerate(text.split("\n"), 1) if len(ln) > MAX_LINE_CHARS)
+        raise InputError(
+            f"a line of {longest:,} characters; no config command is that long "
+            f"(limit {MAX_LINE_CHARS:,})",
+            file=file,
+            line=at,
+        )
+    deep = _DEEP.search(text)
+    if deep:
+        raise InputError(
+            f"indented {len(deep.group()):,} columns; no config block nests that deep "
+            f"(limit {MAX_INDENT})",
+            file=file,
+            line=text.count("\n", 0, deep.start()) + 1,
+        )
 
 
 def _screen(line: str) -> str:
