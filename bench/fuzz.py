@@ -350,11 +350,11 @@ def _deadlock_cases() -> st.SearchStrategy[Case]:
 
 
 TARGETS: dict[str, Target] = {
-    "intent": Target(_intent, _intents, 120),
-    "generate": Target(_generate, _small_intents, 30),
-    "parse": Target(_parse, _configs, 60),
-    "lint": Target(_lint, _configs, 40),
-    "deadlock": Target(_deadlock, _deadlock_cases, 15),
+    "intent": Target(_intent, _intents, 150),
+    "generate": Target(_generate, _small_intents, 40),
+    "parse": Target(_parse, _configs, 80),
+    "lint": Target(_lint, _configs, 50),
+    "deadlock": Target(_deadlock, _deadlock_cases, 25),
     "inventory": Target(_inventory, lambda: _yaml_of(INVENTORY_SEED), 100),
     "suppressions": Target(_suppressions, lambda: _yaml_of(SUPPRESSIONS_SEED), 100),
 }  # fmt: skip
