@@ -14,6 +14,7 @@ tests/fuzz/test_fuzz.py runs a short, deterministic pass of every target.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import logging
@@ -449,20 +450,31 @@ def run_case(name: str, case: Case) -> Measured:
 
 
 def keep_regression(m: Measured) -> Path:
-    """Store a failing input where the suite replays it."""
+    """Store a failing input where the suite replays it (gzipped when large)."""
     kind, data = m.case
     digest = hashlib.sha256(data).hexdigest()[:16]
     path = REGRESSIONS / m.target / f"{kind}-{digest}.bin"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    if len(data) > 64 * 1024:
+        path = path.with_suffix(".bin.gz")
+        path.write_bytes(gzip.compress(data, mtime=0))
+    else:
+        path.write_bytes(data)
     return path
 
 
 def regression_cases() -> list[tuple[str, Case, Path]]:
     out = []
-    for path in sorted(REGRESSIONS.glob("*/*.bin")):
-        kind = path.stem.split("-", 1)[0]
-        out.append((path.parent.name, (kind, path.read_bytes()), path))
+    for path in sorted(REGRESSIONS.glob("*/*.bin*")):
+        kind = path.name.split("-", 1)[0]
+        data = path.read_bytes()
+        out.append(
+            (
+                path.parent.name,
+                (kind, gzip.decompress(data) if path.suffix == ".gz" else data),
+                path,
+            )
+        )
     return out
 
 
@@ -524,6 +536,8 @@ def explore(
 
 def _signature(m: Measured) -> str:
     """Failure kind: exception type and the innermost frame (one fixture kept per kind)."""
+    if m.outcome.code is not None:  # over a bound, or a wrong exit code
+        return f"{m.target}|{(m.problem or '').split()[0]}"
     lines = (m.problem or "").splitlines()
     frames = [ln.strip() for ln in lines if ln.strip().startswith("File ")]
     return f"{m.target}|{lines[-1].split(':')[0] if lines else ''}|{frames[-1] if frames else ''}"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from roce_cfg.parse.text import MAX_CONFIG_BYTES, MAX_INDENT, MAX_LINE_CHARS
+from roce_cfg.parse.text import MAX_CONFIG_BYTES, MAX_CONFIG_LINES, MAX_INDENT, MAX_LINE_CHARS
 from tests.helpers import ROOT, run
 
 GOOD = ROOT / "golden" / "pod-small-zte"
@@ -23,7 +23,9 @@ def _bad_files(folder: Path) -> dict[str, str]:
     with (folder / "huge.cfg").open("wb") as fh:
         fh.truncate(MAX_CONFIG_BYTES + 1)
     (folder / "blob.cfg").write_bytes(b"\x7fELF\x02\x01\x01\x00" * 1000)
+    (folder / "many.cfg").write_text("hostname x\n" + " vlan 1\n" * MAX_CONFIG_LINES)
     return {
+        "many.cfg": f"{MAX_CONFIG_LINES + 1:,} lines; the largest running-configs are tens",
         "endless.cfg": f"line 2: a line of {MAX_LINE_CHARS + 1:,} characters",
         "deep.cfg": f"indented {MAX_INDENT + 4} columns; no config block nests that deep",
         "huge.cfg": f"too large ({MAX_CONFIG_BYTES + 1:,} bytes",
@@ -46,7 +48,7 @@ def test_a_bad_file_is_skipped_and_the_folder_still_analysed(tmp_path: Path, com
         assert result.stdout.count('"hostname"') == 12  # every good config read
 
 
-@pytest.mark.parametrize("name", ["endless.cfg", "deep.cfg", "huge.cfg", "blob.cfg"])
+@pytest.mark.parametrize("name", ["endless.cfg", "deep.cfg", "huge.cfg", "blob.cfg", "many.cfg"])
 def test_a_bad_file_named_alone_is_exit_2_with_one_line(tmp_path: Path, name: str) -> None:
     reasons = _bad_files(tmp_path)
     result = run("parse", str(tmp_path / name))

@@ -23,10 +23,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 SEPARATOR = re.compile(r"^\s*(?:#.*|!.*|\$)\s*$")
 
 # Per-file caps. The largest running-configs (chassis with thousands of ports, long ACLs) are a
-# few MB and ~100,000 lines; commands are under 1,000 characters and nest a few levels deep
-# (ZXROS indents 2 spaces a level). A file past any of these is not a config, and reading it
-# whole would cost time and memory out of proportion: it is refused alone, with the figure.
+# few MB and tens of thousands of lines (a generated 64-port spine: ~2,000); commands are under
+# 1,000 characters and nest a few levels deep (ZXROS indents 2 spaces a level). A file past any
+# of these is not a config, and reading it whole would cost time and memory out of proportion:
+# it is refused alone, with the figure.
 MAX_CONFIG_BYTES = 16 << 20
+MAX_CONFIG_LINES = 100_000
 MAX_LINE_CHARS = 16_384
 MAX_INDENT = 128
 _DEEP = re.compile(rf"^[ \t]{{{MAX_INDENT + 1},}}", re.MULTILINE)
@@ -72,7 +74,14 @@ def decode(data: bytes, file: str) -> str:
 
 
 def _check_shape(text: str, file: str) -> None:
-    """Endless lines and impossibly deep indentation, located."""
+    """Too many lines, endless lines and impossibly deep indentation, located."""
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if lines > MAX_CONFIG_LINES:
+        raise InputError(
+            f"{lines:,} lines; the largest running-configs are tens of thousands "
+            f"(limit {MAX_CONFIG_LINES:,})",
+            file=file,
+        )
     longest = max(map(len, text.split("\n")))
     if longest > MAX_LINE_CHARS:
         at = next(i for i, ln in enumerate(text.split("\n"), 1) if len(ln) > MAX_LINE_CHARS)
