@@ -90,6 +90,7 @@ def test_overlay_profile_is_guarded(tmp_path: Path) -> None:
         ('{"version": ' + "1" * 4400 + "}", "integer of 4,400 digits (limit 20)"),
         ('{"switches": [1,\n 2,', "not JSON"),
         ("[" + ",".join(["0"] * (1 << 22 | 1)) + "]", "list of 4,194,305 entries"),
+        ('{"switches": [' + ",".join(["{}"] * 8193) + "]}", "switches: 8,193 switches, more than"),
     ],
 )
 def test_fabric_json_is_guarded(tmp_path: Path, text: str, reason: str) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from roce_cfg.design.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.errors import InputError
 from roce_cfg.intent.yamlsrc import FABRIC_JSON, load_json
 from roce_cfg.model.fabric import Fabric
@@ -21,6 +22,20 @@ def load_fabric(path: Path) -> Fabric:
     # A fabric of thousands of switches writes a fabric.json of tens of MB (headroom terms per
     # port); FABRIC_JSON allows that much.
     data = load_json(path, FABRIC_JSON)
+    if isinstance(data, dict):
+        # Bounded by the plan ceilings before validation, the costly part for a large list.
+        for key, most, what in (
+            ("switches", MAX_SWITCHES, "switches"),
+            ("links", MAX_LINKS, "links"),
+            ("nics", MAX_GPUS, "NIC attachments"),
+        ):
+            items = data.get(key)
+            if isinstance(items, list) and len(items) > most:
+                raise InputError(
+                    f"{key}: {len(items):,} {what}, more than the largest fabric roce-cfg "
+                    f"designs ({most:,})",
+                    file=str(path),
+                )
     try:
         fabric = Fabric.model_validate({**data, "devices": []} if isinstance(data, dict) else data)
     except ValidationError as exc:
