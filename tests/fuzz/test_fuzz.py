@@ -42,17 +42,16 @@ def test_every_input_that_ever_failed(name: str, case: Case, path: Path) -> None
     assert m.problem is None, f"{path}: {m.problem}"
 
 
-def test_a_failing_case_is_caught() -> None:
-    """The harness itself can fail: an escaping exception is a problem, not a pass."""
+def test_the_harness_can_fail() -> None:
+    """An escaping exception, a wrong exit code or a case over a bound is a problem, not a pass;
+    a hostile input that ends in one line and exit 2 is a pass."""
     from bench import fuzz
-
-    def boom(case: Case, tmp: Path) -> fuzz.Outcome:
-        raise AssertionError("unreachable")  # pragma: no cover
 
     m = run_case("intent", ("intent", b"name: [\x01"))
     assert m.problem is None and m.outcome.code == 2
-    bad = fuzz.Outcome(None, "Traceback (most recent call last): ...")
-    assert fuzz.Measured("intent", ("intent", b""), bad, 0.1, 0.1, 1.0).problem
-    slow = fuzz.Measured("intent", ("intent", b""), fuzz.Outcome(0), 9.0, 9.0, 1.0)
-    assert "CPU" in (slow.problem or "")
-    del boom
+    case: Case = ("intent", b"")
+    crashed = fuzz.Outcome(None, "Traceback (most recent call last): ...")
+    assert "unhandled exception" in (fuzz.Measured("intent", case, crashed, 0, 0, 0).problem or "")
+    assert "exit code 3" in (fuzz.Measured("intent", case, fuzz.Outcome(3), 0, 0, 0).problem or "")
+    assert "CPU" in (fuzz.Measured("intent", case, fuzz.Outcome(0), 9, 9, 1).problem or "")
+    assert "memory" in (fuzz.Measured("intent", case, fuzz.Outcome(0), 1, 1, 300).problem or "")
