@@ -172,6 +172,10 @@ CONFIG_JUNK = [
 ]  # fmt: skip
 
 
+GROW_TO = 150_000  # lines; the per-file cap is 100,000
+GROW_BYTES = 24 << 20  # the per-file cap is 16 MiB
+
+
 @st.composite
 def config_case(draw: st.DrawFn, seeds: list[bytes]) -> bytes:
     """A seed running-config with 1-6 mutations."""
@@ -210,7 +214,11 @@ def config_case(draw: st.DrawFn, seeds: list[bytes]) -> bytes:
         elif op == "cut":
             lines = lines[: draw(st.integers(0, len(lines)))]
         else:
-            lines = lines * draw(st.integers(2, 40))
+            # Up to just past the line cap: enough to test it, never the harness's own memory.
+            times = draw(st.integers(2, 40))
+            lines = lines * max(1, min(times, GROW_TO // max(1, len(lines))))
+        if sum(map(len, lines)) > GROW_BYTES:
+            break
     return b"\n".join(lines)
 
 
