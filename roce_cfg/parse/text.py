@@ -120,8 +120,11 @@ def _screen(line: str) -> str:
         elif move == "\r":
             cur = 0
         elif code in ("D", "C"):
-            n = int(args.split(";")[0] or 1) if args.replace(";", "").isdigit() else 1
-            cur = max(0, cur - n) if code == "D" else cur + n
+            # No terminal is wider than the longest line allowed: a larger move (ESC[9999...C)
+            # would only pad the line with spaces, or convert a 4,300-digit number.
+            first = args.split(";")[0]
+            n = min(int(first[:6]), MAX_LINE_CHARS) if first.isdigit() else 1
+            cur = max(0, cur - n) if code == "D" else min(cur + n, MAX_LINE_CHARS)
         elif code == "K":
             del buf[cur:]
     return "".join(buf)
