@@ -189,6 +189,11 @@ def run_push(repeats: int) -> Row:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["fuzz"]:
+        from bench.fuzz import main as fuzz
+
+        fuzz(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     ap.add_argument("--fabrics", default="small,large,xl", help="comma-separated: small, large, xl")
     ap.add_argument("--repeats", type=int, default=3, help="runs per stage (median)")

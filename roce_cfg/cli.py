@@ -366,6 +366,8 @@ def deadlock_cmd(
         src = load_deadlock_source(
             source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
         )
+        for notice in src.notices:
+            err.print(f"roce-cfg: note: {notice}", markup=False)
         report, result = run_deadlock(src, plan)
         pictures = {}
         if svg_file is not None:

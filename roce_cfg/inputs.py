@@ -53,7 +53,9 @@ def not_a_config(path: Path, vendor: Vendor | None, overlay: Path | None) -> str
     try:
         text = read_config(path)
     except InputError as exc:
-        return exc.reason
+        # Per-file caps (size, line length, indentation), binary data: this file alone is
+        # skipped and the rest of the folder is read.
+        return f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
     body = "\n".join(line.text for line in clean(text))
     profiles = load_profiles(overlay)
     for v, profile in profiles.items():

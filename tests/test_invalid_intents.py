@@ -43,7 +43,7 @@ def _write_and_generate(tmp_path: Path, name: str, data: bytes):  # type: ignore
 def test_binary_junk(tmp_path: Path) -> None:
     result = _write_and_generate(tmp_path, "junk.yaml", b"\x7fELF\x00\x01\x02garbage")
     assert result.exit_code == 2
-    assert "junk.yaml: binary data, expected text" in result.stderr
+    assert "junk.yaml:1 binary data (NUL byte), expected text" in result.stderr
 
 
 def test_not_utf8(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.analysis.findings import Finding
 from roce_cfg.errors import InputError
-from roce_cfg.intent.yamlsrc import load_yaml, read_text
+from roce_cfg.intent.yamlsrc import SUPPRESSIONS, load_file
 
 INLINE = re.compile(r"roce-cfg:\s*ignore\s+(?P<rules>RC\d{3}(?:\s*,\s*RC\d{3})*)\s*(?P<reason>.*)$")
 DEFAULT_FILE = ".roce-cfg.yaml"
@@ -32,7 +32,7 @@ class LintConfig(BaseModel):
 
 
 def load(path: Path, known_rules: set[str]) -> LintConfig:
-    data, _ = load_yaml(read_text(path, "lint config"), str(path))
+    data, _ = load_file(path, SUPPRESSIONS)
     try:
         config = LintConfig.model_validate(data or {})
     except ValidationError as exc:

@@ -11,6 +11,7 @@ from roce_cfg.analysis import config_files
 from roce_cfg.errors import InputError
 from roce_cfg.generate import plan
 from roce_cfg.heap import bulk_objects
+from roce_cfg.inputs import config_files as switch_configs
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
@@ -30,6 +31,7 @@ class Source:
     files: dict[str, str]  # hostname -> config file (empty for an intent)
     origin: str
     parsed: dict[str, Parsed] = field(default_factory=dict)  # for line numbers in findings
+    notices: list[str] = field(default_factory=list)  # files of a folder that were skipped
 
 
 @bulk_objects()
@@ -40,13 +42,22 @@ def load(
         loaded = load_intent(path)
         fabric, _ = plan(loaded, overlay)
         return from_plan(fabric, loaded.intent.lossless.roce.dscp, str(path))
-    files, fabric_json = config_files([path.parent if path.name == "fabric.json" else path])
+    folder = path.parent if path.name == "fabric.json" else path
+    files, fabric_json = config_files([folder])
+    notices: list[str] = []
+    if folder.is_dir():
+        # As lint and parse: a file past a per-file cap, binary or not a config is skipped
+        # with a notice, and the rest of the folder is analysed.
+        kept, notices = switch_configs([folder], vendor, overlay)
+        files = [f for f in files if f in set(kept)]
     if not files:
         raise InputError("no intent, fabric.json or config files to analyse", file=str(path))
     planned = load_fabric(fabric_json) if fabric_json else None
     hints = hints_from_plan(planned) if planned else None
     parsed = list(parse_many(files, vendor, hints, overlay))
-    return from_parsed(parsed, planned, dscp, str(path))
+    source = from_parsed(parsed, planned, dscp, str(path))
+    source.notices = notices
+    return source
 
 
 def from_parsed(parsed: list[Parsed], planned: Fabric | None, dscp: int, origin: str) -> Source:

@@ -14,7 +14,7 @@ from typing import Any
 from roce_cfg.deploy import shape
 from roce_cfg.errors import InputError
 from roce_cfg.intent.models import Vendor
-from roce_cfg.intent.yamlsrc import load_yaml, read_text
+from roce_cfg.intent.yamlsrc import INVENTORY, load_file
 from roce_cfg.platforms.profile import VendorProfile, load_profiles
 
 
@@ -44,7 +44,7 @@ def _merged(
 
 
 def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> list[Target]:
-    doc, _ = load_yaml(read_text(path, "inventory"), str(path))
+    doc, _ = load_file(path, INVENTORY)
     shape.check(doc, str(path))
     groups = doc.get("groups") or {}
     defaults = doc.get("defaults") or {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from roce_cfg.design import ceilings
 from roce_cfg.design.devices import build_device
 from roce_cfg.design.topology import build
 from roce_cfg.intent.models import Intent, Vendor
@@ -18,6 +19,7 @@ class Designer:
 
     def __init__(self, intent: Intent, profiles: dict[Vendor, VendorProfile]) -> None:
         self.intent = intent
+        ceilings.check(intent)  # before any work proportional to the plan
         self.topo = build(intent, profiles)
         self.asns = {
             s.plan.hostname: s.plan.asn for s in self.topo.switches if s.plan.asn is not None

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from roce_cfg.errors import InputError, IntentErrors, PlanError
 from roce_cfg.intent.checks import check
 from roce_cfg.intent.models import Intent
-from roce_cfg.intent.yamlsrc import Loc, line_of, load_yaml, read_text
+from roce_cfg.intent.yamlsrc import INTENT, Loc, line_of, load_file
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def _dotted(loc: Loc) -> str:
 
 def load_intent(path: Path) -> LoadedIntent:
     file = str(path)
-    data, lines = load_yaml(read_text(path, "intent file"), file)
+    data, lines = load_file(path, INTENT)
     if not isinstance(data, dict):
         raise InputError("must be a YAML mapping of intent sections", file=file, line=1)
     try:

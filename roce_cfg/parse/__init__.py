@@ -22,7 +22,7 @@ from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.normalise import Context, Role, Unreadable, as_list, build
 from roce_cfg.parse.templates import runner
-from roce_cfg.parse.text import Line, clean, decode, unwrap
+from roce_cfg.parse.text import MAX_CONFIG_BYTES, Line, clean, decode, unwrap
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, load_profile, load_profiles
 from roce_cfg.redact import redact
 
@@ -403,13 +403,25 @@ def _redacted(device: DeviceConfig, vendor: str) -> DeviceConfig:
 def read_config(path: Path) -> str:
     """A config file's text; every way reading it can fail is a one-line InputError."""
     try:
-        data = path.read_bytes()
+        size = path.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise InputError(
+                f"too large ({size:,} bytes; a running-config may be {MAX_CONFIG_BYTES:,})",
+                file=str(path),
+            )
+        with path.open("rb") as fh:
+            data = fh.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         raise InputError("no such file", file=str(path)) from None
     except IsADirectoryError:
         raise InputError("is a directory, expected a config file", file=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise InputError(
+            f"too large (over {MAX_CONFIG_BYTES:,} bytes, the limit for a running-config)",
+            file=str(path),
+        )
     return decode(data, str(path))
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from roce_cfg.design.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.errors import InputError
-from roce_cfg.intent.yamlsrc import read_text
+from roce_cfg.intent.yamlsrc import FABRIC_JSON, load_json
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Hints
 
@@ -20,13 +20,24 @@ def hints_from_fabric(path: Path) -> dict[str, Hints]:
 def load_fabric(path: Path) -> Fabric:
     """A fabric.json written by ``generate`` (devices are not in it)."""
     # A fabric of thousands of switches writes a fabric.json of tens of MB (headroom terms per
-    # port); intents stay small, so only this reader allows that much.
-    text = read_text(path, "fabric.json", max_bytes=1 << 30)
+    # port); FABRIC_JSON allows that much.
+    data = load_json(path, FABRIC_JSON)
+    if isinstance(data, dict):
+        # Bounded by the plan ceilings before validation, the costly part for a large list.
+        for key, most, what in (
+            ("switches", MAX_SWITCHES, "switches"),
+            ("links", MAX_LINKS, "links"),
+            ("nics", MAX_GPUS, "NIC attachments"),
+        ):
+            items = data.get(key)
+            if isinstance(items, list) and len(items) > most:
+                raise InputError(
+                    f"{key}: {len(items):,} {what}, more than the largest fabric roce-cfg "
+                    f"designs ({most:,})",
+                    file=str(path),
+                )
     try:
-        data = json.loads(text)
         fabric = Fabric.model_validate({**data, "devices": []} if isinstance(data, dict) else data)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])

@@ -22,6 +22,17 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # (RGOS, ZXROS), '$' (ZXROS). They carry no configuration.
 SEPARATOR = re.compile(r"^\s*(?:#.*|!.*|\$)\s*$")
 
+# Per-file caps. The largest running-configs (chassis with thousands of ports, long ACLs) are a
+# few MB and tens of thousands of lines (a generated 64-port spine: ~2,000); commands are under
+# 1,000 characters and nest a few levels deep (ZXROS indents 2 spaces a level). A file past any
+# of these is not a config, and reading it whole would cost time and memory out of proportion:
+# it is refused alone, with the figure.
+MAX_CONFIG_BYTES = 16 << 20
+MAX_CONFIG_LINES = 100_000
+MAX_LINE_CHARS = 16_384
+MAX_INDENT = 128
+_DEEP = re.compile(rf"^[ \t]{{{MAX_INDENT + 1},}}", re.MULTILINE)
+
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -48,6 +59,7 @@ def decode(data: bytes, file: str) -> str:
             continue
     else:  # pragma: no cover - gb18030 decodes almost anything; kept for safety
         raise InputError("not UTF-8 or GB18030 text", file=file)
+    _check_shape(text, file)
     sample = text[:65536]
     junk = len(_CONTROL.findall(_ANSI.sub("", sample).replace("\b", "")))
     if junk > 8:
@@ -59,6 +71,34 @@ def decode(data: bytes, file: str) -> str:
         if printable < 0.9 * len(sample) or ascii_share < 0.8:
             raise InputError("binary or garbled file, not a saved running-config", file=file)
     return text
+
+
+def _check_shape(text: str, file: str) -> None:
+    """Too many lines, endless lines and impossibly deep indentation, located."""
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if lines > MAX_CONFIG_LINES:
+        raise InputError(
+            f"{lines:,} lines; the largest running-configs are tens of thousands "
+            f"(limit {MAX_CONFIG_LINES:,})",
+            file=file,
+        )
+    longest = max(map(len, text.split("\n")))
+    if longest > MAX_LINE_CHARS:
+        at = next(i for i, ln in enumerate(text.split("\n"), 1) if len(ln) > MAX_LINE_CHARS)
+        raise InputError(
+            f"a line of {longest:,} characters; no config command is that long "
+            f"(limit {MAX_LINE_CHARS:,})",
+            file=file,
+            line=at,
+        )
+    deep = _DEEP.search(text)
+    if deep:
+        raise InputError(
+            f"indented {len(deep.group()):,} columns; no config block nests that deep "
+            f"(limit {MAX_INDENT})",
+            file=file,
+            line=text.count("\n", 0, deep.start()) + 1,
+        )
 
 
 def _screen(line: str) -> str:
@@ -80,8 +120,11 @@ def _screen(line: str) -> str:
         elif move == "\r":
             cur = 0
         elif code in ("D", "C"):
-            n = int(args.split(";")[0] or 1) if args.replace(";", "").isdigit() else 1
-            cur = max(0, cur - n) if code == "D" else cur + n
+            # No terminal is wider than the longest line allowed: a larger move (ESC[9999...C)
+            # would only pad the line with spaces, or convert a 4,300-digit number.
+            first = args.split(";")[0]
+            n = min(int(first[:6]), MAX_LINE_CHARS) if first.isdigit() else 1
+            cur = max(0, cur - n) if code == "D" else min(cur + n, MAX_LINE_CHARS)
         elif code == "K":
             del buf[cur:]
     return "".join(buf)

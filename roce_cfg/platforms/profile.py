@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.errors import InputError
 from roce_cfg.intent.models import Vendor
-from roce_cfg.intent.yamlsrc import load_yaml, read_text
+from roce_cfg.intent.yamlsrc import PROFILE, load_file
 from roce_cfg.resources import vendors_dir
 
 OVERLAY_ENV = "ROCE_CFG_VENDOR_DIR"
@@ -221,12 +221,12 @@ def overlay_dir(explicit: Path | None) -> Path | None:
 def load_profile(vendor: Vendor, overlay: Path | None = None) -> VendorProfile:
     """Bundled profile, with ``overlay/vendors/<vendor>.yaml`` merged over it key by key."""
     path = vendors_dir() / f"{vendor.value}.yaml"
-    data, _ = load_yaml(read_text(path, "vendor profile"), str(path))
+    data, _ = load_file(path, PROFILE)
     user_sections: set[str] = set()
     if overlay is not None:
         user = overlay / "vendors" / f"{vendor.value}.yaml"
         if user.exists():
-            extra, _ = load_yaml(read_text(user, "vendor profile"), str(user))
+            extra, _ = load_file(user, PROFILE)
             if not isinstance(extra, dict):
                 raise InputError("must be a YAML mapping", file=str(user))
             data = _merge(data, extra)

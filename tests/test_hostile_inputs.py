@@ -1,0 +1,108 @@
+"""Every YAML/JSON file roce-cfg reads goes through one guarded loader: hostile shapes end as
+one located line and exit 2, whichever command reads them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from roce_cfg.analysis import suppress
+from roce_cfg.deploy import inventory
+from roce_cfg.errors import InputError
+from roce_cfg.intent.yamlsrc import INVENTORY, SUPPRESSIONS, load_file, load_json
+from roce_cfg.parse.hints import load_fabric
+from tests.helpers import ROOT, run
+
+LAUGHS = "\n".join(
+    ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    + [
+        f"{c}: &{c} [" + ",".join([f"*{p}"] * 9) + "]"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    ]
+)
+HOSTILE = {
+    "recursive": ("hosts: &x {a: *x}\n", "recursive alias"),
+    "laughs": (LAUGHS, "aliases expand to more than"),
+    "bigint": ("hosts:\n  a: {port: " + "7" * 5000 + "}\n", "integer of 5,000 digits"),
+    "control": ("hosts:\n  a: {hostname: \x07}\n", "control character U+0007"),
+    "deep": ("hosts: " + "[" * 2000 + "]" * 2000, "nested deeper than 24 levels"),
+    "date": ("hosts:\n  a: {hostname: 2024-02-31}\n", "unreadable value"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_inventory_and_suppressions_refuse_hostile_yaml(name: str, tmp_path: Path) -> None:
+    text, reason = HOSTILE[name]
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text, encoding="utf-8")
+    for limits in (INVENTORY, SUPPRESSIONS):
+        with pytest.raises(InputError) as exc:
+            load_file(path, limits)
+        assert reason in str(exc.value)
+        assert str(exc.value).startswith(f"{path}:")
+    with pytest.raises(InputError, match=re.escape(reason)):
+        inventory.load(path)
+    with pytest.raises(InputError, match=re.escape(reason)):
+        suppress.load(path, {"RC101"})
+
+
+def test_inventory_host_count_is_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "inv.yaml"
+    path.write_text(
+        "hosts:\n" + "".join(f"  h{i}: {{data: {{vendor: h3c}}}}\n" for i in range(16_385))
+    )
+    with pytest.raises(InputError, match="mapping of 16,385 entries; an inventory means at most"):
+        inventory.load(path)
+
+
+def test_a_file_past_its_size_cap_is_refused_with_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"# x\n" * (70 * 1024))
+    result = run("generate", str(path), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert "too large (286,720 bytes; an intent file may be 262,144)" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_overlay_profile_is_guarded(tmp_path: Path) -> None:
+    (tmp_path / "vendors").mkdir()
+    (tmp_path / "vendors" / "h3c.yaml").write_text("parse: &x {detect: [*x]}\n")
+    result = run(
+        "generate",
+        str(ROOT / "examples" / "pod-small.yaml"),
+        "-o",
+        str(tmp_path / "out"),
+        "--vendor-dir",
+        str(tmp_path),
+    )
+    assert result.exit_code == 2, result.output
+    assert "h3c.yaml:1 recursive alias" in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"switches": ' + "[" * 5000 + "]" * 5000 + "}", "nested deeper than 32 levels"),
+        ('{"version": ' + "1" * 4400 + "}", "integer of 4,400 digits (limit 20)"),
+        ('{"switches": [1,\n 2,', "not JSON"),
+        ("[" + ",".join(["0"] * (1 << 22 | 1)) + "]", "list of 4,194,305 entries"),
+        ('{"switches": [' + ",".join(["{}"] * 8193) + "]}", "switches: 8,193 switches, more than"),
+    ],
+)
+def test_fabric_json_is_guarded(tmp_path: Path, text: str, reason: str) -> None:
+    path = tmp_path / "fabric.json"
+    path.write_text(text)
+    with pytest.raises(InputError, match=re.escape(reason)):
+        load_fabric(path)
+
+
+def test_load_json_reads_a_real_fabric(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run("generate", str(ROOT / "examples" / "pod-small.yaml"), "-o", str(out)).exit_code == 0
+    data = load_json(out / "fabric.json")
+    assert data == json.loads((out / "fabric.json").read_text())
+    assert load_fabric(out / "fabric.json").switches
