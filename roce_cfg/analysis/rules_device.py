@@ -147,11 +147,11 @@ def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
     limits="The CNP DSCP is the intent's, else --cnp-dscp (default 48).",
 )
 def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
-    queue = v.queue_of(v.priority_of(v.options.cnp_dscp))
+    queue = v.queue_of(v.priority_of(v.cnp_dscp))
     for port in v.in_use():
         if v.carries_roce(port) and queue not in port.qos.strict_queues:
             yield Hit(
-                f"CNP (DSCP {v.options.cnp_dscp}) queue {queue} is not strict priority",
+                f"CNP (DSCP {v.cnp_dscp}) queue {queue} is not strict priority",
                 port=port.name,
             )
 
@@ -188,10 +188,10 @@ def dscp_not_trusted(v: DeviceView) -> Iterator[Hit]:
 def roce_dscp_lossy(v: DeviceView) -> Iterator[Hit]:
     if not any(v.carries_roce(p) for p in v.device.interfaces):
         return
-    prio = v.priority_of(v.options.roce_dscp)
+    prio = v.priority_of(v.roce_dscp)
     if prio not in v.device.qos.no_drop:
         yield Hit(
-            f"RoCE DSCP {v.options.roce_dscp} maps to priority {prio}, "
+            f"RoCE DSCP {v.roce_dscp} maps to priority {prio}, "
             f"not a no-drop priority {list(v.device.qos.no_drop)}",
             anchor="dscp_map",
         )
