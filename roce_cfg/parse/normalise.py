@@ -425,7 +425,8 @@ def build(
         ecn.update(port_ecn)
         no_drop = tuple(sorted(set(_listed(item, "no_drop"))))
         if pfc and not no_drop:
-            no_drop = global_no_drop
+            # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
+            no_drop = global_no_drop or spec.defaults.pfc_no_drop
         headroom = tuple(
             PriorityBytes(
                 priority=int(h["priority"]),
