@@ -129,7 +129,21 @@ class DeviceView:
 
     @property
     def cnp_dscp(self) -> int:
-        return DEFAULT_CNP_DSCP if self.options.cnp_dscp is None else self.options.cnp_dscp
+        """The given CNP DSCP, else the config's: a lossy DSCP whose queue is strict priority
+        on the RoCE ports (the lowest such), else 48."""
+        if self.options.cnp_dscp is not None:
+            return self.options.cnp_dscp
+        if "cnp_dscp" not in self.memo:
+            strict = set(self.device.qos.strict_queues)
+            no_drop = set(self.device.qos.no_drop)
+            own = sorted(
+                m.dscp
+                for m in self.device.qos.dscp_map
+                if m.priority not in no_drop and self.queue_of(m.priority) in strict
+            )
+            self.memo["cnp_dscp"] = own[0] if own else DEFAULT_CNP_DSCP
+        dscp: int = self.memo["cnp_dscp"]
+        return dscp
 
     def cable(self, port: Interface) -> tuple[float | None, str]:
         """The port's cable length and where it came from; None when nothing says."""
