@@ -437,6 +437,25 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
             if verbose:
                 for node, cause in zip(c.nodes, c.causes, strict=True):
                     out.print(f"      {report.node_name(node)}: {cause}", markup=False)
+    if report.baseline and report.survived:
+        # A failure can break a healthy-fabric cycle as well as open new ones: say which stay.
+        every = set(range(len(report.baseline)))
+        for kept in report.survived.values():
+            every &= set(kept)
+        out.print(
+            f"healthy-fabric cycles that survive every checked failure: {len(every)} of "
+            f"{len(report.baseline)}",
+            markup=False,
+        )
+        broken = [(sc, k) for sc, k in report.survived.items() if len(k) < len(report.baseline)]
+        for sc, kept in broken[:20]:
+            out.print(
+                f"  after {report.scenario_name(sc)}: {len(kept)} of {len(report.baseline)} "
+                "survive",
+                markup=False,
+            )
+        if len(broken) > 20:
+            out.print(f"  ... and {len(broken) - 20} more failures that break some", markup=False)
     if total == 0:
         out.print("no deadlock cycle", markup=False)
     else:

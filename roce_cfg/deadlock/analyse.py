@@ -34,6 +34,8 @@ class Report:
     baseline: list[Cycle] = field(default_factory=list)
     # scenario (failed link ids) -> cycles it opens that the healthy fabric does not have
     opened: dict[tuple[int, ...], list[Cycle]] = field(default_factory=dict)
+    # scenario -> indexes of the healthy fabric's cycles still closed after it (when it has any)
+    survived: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
 
     def node_name(self, node: Node) -> str:
         s, lid = node
@@ -147,11 +149,25 @@ _shared: tuple[State, list[Cycle], set[Edge]] | None = None
 
 
 def _check(
-    st: State, scenario: tuple[int, ...], known: set[frozenset[Node]], base_extra: set[Edge]
-) -> list[Cycle]:
+    st: State,
+    scenario: tuple[int, ...],
+    known: set[frozenset[Node]],
+    base_extra: set[Edge],
+    base: list[Cycle] | None = None,
+) -> tuple[list[Cycle], tuple[int, ...]]:
+    """The cycles ``scenario`` opens, and which of the healthy fabric's (``base``) survive it."""
     fail(st, list(scenario))
     try:
         extra = _extra(st)
+
+        def closed(c: Cycle) -> bool:
+            ring = list(zip(c.nodes, (*c.nodes[1:], c.nodes[0]), strict=True))
+            return all(
+                st.alive(u) and st.alive(v) and (v in st.edges.get(u, {}) or v in extra.get(u, ()))
+                for u, v in ring
+            )
+
+        survived = tuple(i for i, c in enumerate(base or ()) if closed(c))
         new = set(st.added) | ({(u, v) for u, vs in extra.items() for v in vs} - base_extra)
         new = {
             (u, v)
@@ -159,22 +175,24 @@ def _check(
             if st.alive(u) and st.alive(v) and (v in st.edges.get(u, {}) or v in extra.get(u, ()))
         }
         if not new:
-            return []
+            return [], survived
         found = _find(st, {v for _, v in new}, scenario, new, extra)
-        return [c for c in found if c.key() not in known]
+        return [c for c in found if c.key() not in known], survived
     finally:
         restore(st, list(scenario))
 
 
-def _work(chunk: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[Cycle]]]:
+def _work(
+    chunk: list[tuple[int, ...]],
+) -> list[tuple[tuple[int, ...], list[Cycle], tuple[int, ...]]]:
     assert _shared is not None
     st, base, base_extra = _shared
     known = {c.key() for c in base}
     out = []
     for scenario in chunk:
-        found = _check(st, scenario, known, base_extra)
-        if found:
-            out.append((scenario, found))
+        found, survived = _check(st, scenario, known, base_extra, base)
+        if found or base:
+            out.append((scenario, found, survived))
     return out
 
 
@@ -200,16 +218,23 @@ def analyse(net: Network, scenarios: Iterable[tuple[int, ...]]) -> Report:
             chunks = [todo[i :: n * 8] for i in range(n * 8)]
             with mp.get_context("fork").Pool(n) as pool:
                 for part in pool.imap(_work, chunks):
-                    report.opened.update(part)
+                    for scenario, found, survived in part:
+                        if found:
+                            report.opened[scenario] = found
+                        if report.baseline:
+                            report.survived[scenario] = survived
         finally:
             _shared = None
         report.opened = dict(sorted(report.opened.items()))
+        report.survived = dict(sorted(report.survived.items()))
         return report
     known = {c.key() for c in report.baseline}
     for scenario in todo:
-        found = _check(st, scenario, known, base_extra)
+        found, survived = _check(st, scenario, known, base_extra, report.baseline)
         if found:
             report.opened[scenario] = found
+        if report.baseline:
+            report.survived[scenario] = survived
     return report
 
 
