@@ -67,6 +67,11 @@ def _extra(st: State) -> dict[Node, set[Node]]:
                 if s in _towards(st, w, r.prefix):
                     for lin in st.up_links(s, w):
                         extra.setdefault((s, lin), set()).add((r.via, r.link))
+            # The next hop forwards the prefix by its own routing (BGP or its statics): a static
+            # pointing down to a leaf that sends the traffic back up closes a loop there.
+            for z in _towards(st, r.via, r.prefix):
+                for lout in st.up_links(r.via, z):
+                    extra.setdefault((r.via, r.link), set()).add((z, lout))
     for s, vlans in enumerate(net.vlan_links):
         for links in vlans.values():
             up = [lid for lid in links if lid not in st.failed]
@@ -113,6 +118,13 @@ def _cause(st: State, u: Node, v: Node, extra: dict[Node, set[Node]]) -> str:
             roles = [net.devices[i].role for i in (w, x, y)]
             kind = "valley route" if roles == ["spine", "leaf", "spine"] else "route"
             return f"{kind} to {net.names[d]} ({prefixes}) at {net.names[x]}"
+    for origin, statics in enumerate(net.statics):
+        for r in statics:
+            if (r.via, r.link) == u and r.link not in st.failed:
+                return (
+                    f"{net.names[x]} forwards {r.prefix} on to {net.names[y]} (next hop of a "
+                    f"static route at {net.names[origin]})"
+                )
     return "edge of unknown origin" if u not in extra else "static or flooding edge"
 
 
