@@ -92,8 +92,11 @@ def _towards(st: State, w: int, prefix: IPv4Network) -> set[int]:
     best = -1
     hops: set[int] = set()
     for r in net.statics[w]:
-        if r.link not in st.failed and prefix.subnet_of(r.prefix) and r.prefix.prefixlen > best:
-            best, hops = r.prefix.prefixlen, {r.via}
+        if r.link not in st.failed and prefix.subnet_of(r.prefix):
+            if r.prefix.prefixlen > best:
+                best, hops = r.prefix.prefixlen, {r.via}
+            elif r.prefix.prefixlen == best:
+                hops.add(r.via)  # several next hops for one prefix: each carries some
     for d, table in st.routes.items():
         for p in net.originated[d]:
             if prefix.subnet_of(p) and p.prefixlen > best and (route := table.get(w)):
