@@ -229,10 +229,26 @@ def lint_cmd(
         typer.Option("--fabric", help="fabric.json (found automatically in a directory given)."),
     ] = None,
     cable_length: Annotated[
-        float, typer.Option("--cable-length", help="Metres, where no plan or description says.")
-    ] = 100.0,
-    roce_dscp: Annotated[int, typer.Option("--roce-dscp", min=0, max=63)] = 26,
-    cnp_dscp: Annotated[int, typer.Option("--cnp-dscp", min=0, max=63)] = 48,
+        str | None,
+        typer.Option(
+            "--cable-length",
+            help="Metres where no plan or description says: '30', or per role "
+            "'server=3,fabric=30'. Unset: the shortest plausible cable is checked and "
+            "the rest reported once per switch (RC206).",
+        ),
+    ] = None,
+    roce_dscp: Annotated[
+        int | None,
+        typer.Option(
+            "--roce-dscp",
+            min=0,
+            max=63,
+            help="Unset: the DSCP the configs map to a no-drop priority, else 26.",
+        ),
+    ] = None,
+    cnp_dscp: Annotated[
+        int | None, typer.Option("--cnp-dscp", min=0, max=63, help="Unset: 48.")
+    ] = None,
     fmt: Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")] = "text",
     fail_on: Annotated[
         Literal["error", "warning", "info"],
@@ -251,9 +267,13 @@ def lint_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
-    options = Options(
-        cable_default_m=cable_length, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock
-    )
+    from roce_cfg.analysis.context import parse_cable_lengths
+
+    try:
+        cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
+    except ValueError as exc:
+        _fail(InputError(f"--cable-length: {exc}"))
+    options = Options(cable_m=cables, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock)
     with _progress("linting") as tick:
         try:
             result = lint(
@@ -341,7 +361,16 @@ def deadlock_cmd(
     samples: Annotated[
         int, typer.Option("--samples", min=1, help="Pairs to sample when there are more.")
     ] = 2000,
-    roce_dscp: Annotated[int, typer.Option("--roce-dscp", min=0, max=63)] = 26,
+    roce_dscp: Annotated[
+        int | None,
+        typer.Option(
+            "--roce-dscp",
+            min=0,
+            max=63,
+            help="Unset: the intent's, else the DSCP the configs map to a no-drop priority, "
+            "else 26.",
+        ),
+    ] = None,
     fmt: Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")] = "text",
     vendor: Annotated[
         Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
@@ -406,6 +435,25 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
             if verbose:
                 for node, cause in zip(c.nodes, c.causes, strict=True):
                     out.print(f"      {report.node_name(node)}: {cause}", markup=False)
+    if report.baseline and report.survived:
+        # A failure can break a healthy-fabric cycle as well as open new ones: say which stay.
+        every = set(range(len(report.baseline)))
+        for kept in report.survived.values():
+            every &= set(kept)
+        out.print(
+            f"healthy-fabric cycles that survive every checked failure: {len(every)} of "
+            f"{len(report.baseline)}",
+            markup=False,
+        )
+        broken = [(sc, k) for sc, k in report.survived.items() if len(k) < len(report.baseline)]
+        for sc, kept in broken[:20]:
+            out.print(
+                f"  after {report.scenario_name(sc)}: {len(kept)} of {len(report.baseline)} "
+                "survive",
+                markup=False,
+            )
+        if len(broken) > 20:
+            out.print(f"  ... and {len(broken) - 20} more failures that break some", markup=False)
     if total == 0:
         out.print("no deadlock cycle", markup=False)
     else:

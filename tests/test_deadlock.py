@@ -319,3 +319,17 @@ def test_valley_cycle_is_left_to_the_full_engine() -> None:
     assert _biclique_edges(net) == _routed_edges(net)
     assert not acyclic(net, {})
     assert len(analyse(net, [()]).baseline) == 2
+
+
+def test_the_failure_report_says_which_healthy_cycles_survive() -> None:
+    # stretched-vlan: both healthy cycles run round all four links, so any one failure breaks
+    # both; the report says so instead of only listing what failures open.
+    result = cli("deadlock", str(HERE / "stretched-vlan"), "--fail-links", "all-single")
+    assert "healthy-fabric cycles that survive every checked failure: 0 of 2" in result.stdout
+    assert result.stdout.count(": 0 of 2 survive") == 4
+    src = load(HERE / "stretched-vlan")
+    net = build(src.devices, src.links, src.dscp)
+    report = analyse(net, [(), *single_failures(net)])
+    assert len(report.baseline) == 2
+    assert set(report.survived) == {(lid,) for lid in range(len(net.links))}
+    assert all(kept == () for kept in report.survived.values())

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.design import design
-from roce_cfg.errors import PlanError
+from roce_cfg.errors import PlanError, RoceCfgError
 from roce_cfg.intent.checks import check
 from roce_cfg.intent.models import Intent, Vendor
 from roce_cfg.model.device import DeviceConfig
@@ -180,3 +180,44 @@ def test_cli_parse_of_generated_pod_with_fabric_json_gives_back_the_design(tmp_p
         designed = json.loads((json_dir / f"{host}.json").read_text())
         assert parsed["device"] == designed, host
         assert (parsed["model_from"], parsed["role_from"]) == ("given", "given")
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(intents())
+def test_configs_alone_lint_as_with_their_plan(data: dict[str, Any]) -> None:
+    """Random lossless policies (DSCPs, priorities, ECN, MTU): the generated configs without
+    fabric.json give the findings they give with it (the descriptions and the configs' own
+    policy say what the plan says), and no error."""
+    import tempfile
+
+    from roce_cfg.analysis import lint
+    from roce_cfg.generate import generate
+    from roce_cfg.output import write_all
+
+    data["lossless"]["headroom"] = "auto"  # a fixed figure may be short by design
+    intent = Intent.model_validate(data)
+    assume(not check(intent))
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "intent.yaml"
+        source.write_text(yaml.safe_dump(json.loads(intent.model_dump_json(exclude_none=True))))
+        try:
+            result = generate(source)
+        except RoceCfgError:  # a design that does not fit its switches
+            assume(False)
+            raise
+        files = {f"{h}.cfg": t for h, t in result.configs.items()}
+        write_all(Path(tmp) / "alone", files)
+        files["fabric.json"] = result.fabric.model_dump_json(exclude={"devices"})
+        write_all(Path(tmp) / "planned", files)
+
+        def seen(folder: str) -> list[tuple[str, str, str | None]]:
+            found = lint([Path(tmp) / folder]).findings
+            return sorted((f.rule, f.device, f.port) for f in found if f.severity != "info")
+
+        alone = seen("alone")
+        assert alone == seen("planned")
+        assert not [f for f in alone if f[0] in ("RC109", "RC303", "RC306", "RC201", "RC107")]

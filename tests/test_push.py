@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -62,17 +63,18 @@ def test_dry_run_apply_and_a_second_run_that_changes_nothing(vendor: Vendor) -> 
 def test_a_rejected_command_rolls_back_to_exactly_where_it_started(vendor: Vendor) -> None:
     profile = load_profile(vendor)
     text = _leaf(vendor)
-    start = text.replace(" description server-1:nic0", " description spare", 1).replace(
-        " description server-2:nic0", " description spare too", 1
+    start = re.sub(r" description far:server-1:nic0[^\n]*", " description spare", text, count=1)
+    start = re.sub(
+        r" description far:server-2:nic0[^\n]*", " description spare too", start, count=1
     )
     sw = Switch.start("leaf-1", profile, start)
     before = sw.running.render()
-    sw.faults = Faults(reject=r"description server-2:nic0")
+    sw.faults = Faults(reject=r"description far:server-2:nic0")
     with Lab([sw], USER, PASSWORD) as lab:
         target = Target("leaf-1", "127.0.0.1", lab.endpoints["leaf-1"].port, profile)
         outcome = push(target, text, CREDS, apply=True)
         assert outcome.status == "rolled back"
-        assert "description server-2:nic0" in outcome.error
+        assert "description far:server-2:nic0" in outcome.error
         assert sw.running.render() == before
 
 
@@ -80,14 +82,14 @@ def test_a_dropped_connection_is_reported_and_rolled_back_on_reconnect() -> None
     profile = load_profile(Vendor.H3C)
     text = _leaf(Vendor.H3C)
     sw = Switch.start(
-        "leaf-1", profile, text.replace(" description server-1:nic0", " description x")
+        "leaf-1", profile, text.replace(" description far:server-1:nic0", " description x")
     )
     before = sw.running.render()
     with Lab([sw], USER, PASSWORD) as lab:
         target = Target("leaf-1", "127.0.0.1", lab.endpoints["leaf-1"].port, profile)
         sw.faults = Faults(drop_after=sw.commands + 1)
-        outcome = push(target, text.replace(" description server-2:nic0", " description y"), CREDS,
-                       apply=True, timeout=3)  # fmt: skip
+        wanted = text.replace(" description far:server-2:nic0", " description y")
+        outcome = push(target, wanted, CREDS, apply=True, timeout=3)
         assert outcome.status == "rolled back", outcome.error
         assert sw.running.render() == before
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,9 @@ IMMEDIATE = [v for v in Vendor if not load_profile(v).commit]
 def _start(vendor: Vendor) -> tuple[str, str]:
     """The intended leaf and a running one whose first two server ports have old descriptions."""
     text = generate(SCENARIOS[f"pod-small-{vendor.value}"]).configs["leaf-1"]
-    running = text.replace(" description server-1:nic0", " description spare", 1).replace(
-        " description server-2:nic0", " description spare too", 1
+    running = re.sub(r" description far:server-1:nic0[^\n]*", " description spare", text, count=1)
+    running = re.sub(
+        r" description far:server-2:nic0[^\n]*", " description spare too", running, count=1
     )
     return text, running
 
@@ -39,17 +41,17 @@ def test_a_rollback_that_is_rejected_too_is_rollback_failed_with_the_lines_left(
     text, running = _start(vendor)
     sw = Switch.start("leaf-1", profile, running)
     # The push fails at port 2; putting port 1's old description back is refused as well.
-    sw.faults = Faults(reject=r"description (server-2:nic0|spare$)")
+    sw.faults = Faults(reject=r"description (far:server-2:nic0|spare$)")
     with Lab([sw], USER, PASSWORD) as lab:
         target = Target("leaf-1", "127.0.0.1", lab.endpoints["leaf-1"].port, profile)
         outcome = push(target, text, CREDS, apply=True)
     assert outcome.status == "rollback-failed"
-    assert "description server-2:nic0" in outcome.error  # the push's own error is kept
+    assert "description far:server-2:nic0" in outcome.error  # the push's own error is kept
     assert "rollback failed: PushError: rejected at command: description spare" in outcome.error
-    assert "+ description server-1:nic0" in outcome.left
+    assert "+ description far:server-1:nic0 speed=200G cable=3m" in outcome.left
     assert "- description spare" in outcome.left
     assert all(line[:2] in ("+ ", "- ") for line in outcome.left)
-    assert "description server-1:nic0" in sw.running.render()  # and that is the truth
+    assert "description far:server-1:nic0" in sw.running.render()  # and that is the truth
 
 
 def test_a_switch_that_drops_every_session_during_rollback_is_rollback_failed() -> None:
@@ -63,7 +65,10 @@ def test_a_switch_that_drops_every_session_during_rollback_is_rollback_failed() 
     assert outcome.status == "rollback-failed", outcome.error
     assert "rollback failed" in outcome.error
     # Read again on a new session: the first description went through, the second did not.
-    assert outcome.left == ["- description spare", "+ description server-1:nic0"]
+    assert outcome.left == [
+        "- description spare",
+        "+ description far:server-1:nic0 speed=200G cable=3m",
+    ]
 
 
 def test_push_exits_4_and_prints_what_is_left(
@@ -75,7 +80,7 @@ def test_push_exits_4_and_prints_what_is_left(
     configs.mkdir()
     (configs / "leaf-1.cfg").write_text(text)
     sw = Switch.start("leaf-1", profile, running)
-    sw.faults = Faults(reject=r"description (server-2:nic0|spare$)")
+    sw.faults = Faults(reject=r"description (far:server-2:nic0|spare$)")
     with Lab([sw], USER, PASSWORD) as lab:
         inventory = tmp_path / "inv.yaml"
         port = lab.endpoints["leaf-1"].port
@@ -87,5 +92,5 @@ def test_push_exits_4_and_prints_what_is_left(
     assert result.exit_code == 4, result.output
     assert "rollback-failed" in result.stdout
     assert "# leaf-1: rollback failed; left on the switch:" in result.stdout
-    assert "  + description server-1:nic0" in result.stdout
+    assert "  + description far:server-1:nic0" in result.stdout
     assert PASSWORD not in result.output

@@ -125,6 +125,14 @@ def lint(
             )
         views[view.name] = view
 
+    if options.roce_dscp is None:
+        from roce_cfg.policy import fabric_roce_dscp
+
+        dscp, _ = fabric_roce_dscp((v.device for v in views.values()), None)
+        options = replace(options, roce_dscp=dscp)
+        for view in views.values():
+            view.options = options
+
     if planned is not None:
         links = [
             FabricLink(LinkEnd(k.a_device, k.a_port), LinkEnd(k.b_device, k.b_port), k.cable_m)

@@ -9,18 +9,56 @@ from typing import Any
 
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap
+from roce_cfg.parse.normalise import description_speed
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 
 # 'cable=30m', 'cable 2.5 m', 'cable:100m' in an interface description gives the cable length.
 CABLE_IN_DESCRIPTION = re.compile(r"\bcable\s*[=:]?\s*(\d+(?:\.\d+)?)\s*m\b", re.IGNORECASE)
 ROCE_MIN_MTU = 4200
+# Where nothing says how long a cable is: headroom must cover at least the shortest plausible
+# cable (a 1 m DAC) or the port is short whatever the cable; a 100 m fibre is what is assumed for
+# the 'cannot verify' figure (RC206).
+SHORTEST_CABLE_M = 1.0
+ASSUMED_CABLE_M = 100.0
+DEFAULT_ROCE_DSCP = 26
+DEFAULT_CNP_DSCP = 48
+
+
+def port_role(port: Interface) -> str:
+    """'server' for access ports, 'fabric' for the rest (the keys of --cable-length)."""
+    return "server" if port.mode == "access" else "fabric"
+
+
+def parse_cable_lengths(text: str) -> dict[str, float]:
+    """'30' (every port) or 'server=3,fabric=30' -> {role: metres}; '*' is every role."""
+    out: dict[str, float] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        role, sep, value = part.rpartition("=")
+        role = role.strip() if sep else "*"
+        if role not in ("*", "server", "fabric"):
+            raise ValueError(f"unknown port role {role!r} (server, fabric)")
+        try:
+            metres = float(value)
+        except ValueError:
+            raise ValueError(f"not a length in metres: {value!r}") from None
+        if not 0 <= metres <= 100_000:
+            raise ValueError(f"cable length out of range: {value}")
+        out[role] = metres
+    if not out:
+        raise ValueError("no cable length given")
+    return out
 
 
 @dataclass(frozen=True)
 class Options:
-    cable_default_m: float = 100.0
-    roce_dscp: int = 26
-    cnp_dscp: int = 48
+    # metres per port role ('server', 'fabric', '*' = any) where no plan or description says
+    cable_m: dict[str, float] = field(default_factory=dict)
+    # None: each config's own policy (the DSCPs it maps to a no-drop priority), the fabric's
+    # majority when configs differ, and only then the default 26 / 48.
+    roce_dscp: int | None = None
+    cnp_dscp: int | None = None
     deadlock: bool = False  # also run the deadlock analysis of the healthy fabric (RC501)
     # rail VLAN -> the switches the plan puts it on (fabric.json / intent)
     vlan_switches: dict[int, frozenset[str]] = field(default_factory=dict)
@@ -85,14 +123,47 @@ class DeviceView:
             return True
         return port.ipv4 is not None and port.ipv4.network.prefixlen >= 30
 
-    def cable(self, port: Interface) -> tuple[float, str]:
+    @property
+    def roce_dscp(self) -> int:
+        return DEFAULT_ROCE_DSCP if self.options.roce_dscp is None else self.options.roce_dscp
+
+    @property
+    def cnp_dscp(self) -> int:
+        """The given CNP DSCP, else the config's: a lossy DSCP whose queue is strict priority
+        on the RoCE ports (the lowest such), else 48."""
+        if self.options.cnp_dscp is not None:
+            return self.options.cnp_dscp
+        if "cnp_dscp" not in self.memo:
+            strict = set(self.device.qos.strict_queues)
+            no_drop = set(self.device.qos.no_drop)
+            own = sorted(
+                m.dscp
+                for m in self.device.qos.dscp_map
+                if m.priority not in no_drop and self.queue_of(m.priority) in strict
+            )
+            self.memo["cnp_dscp"] = own[0] if own else DEFAULT_CNP_DSCP
+        dscp: int = self.memo["cnp_dscp"]
+        return dscp
+
+    def cable(self, port: Interface) -> tuple[float | None, str]:
+        """The port's cable length and where it came from; None when nothing says."""
         known = self.options.cables.get((self.name, port.name))
         if known is not None:
             return known, "from the plan"
         m = CABLE_IN_DESCRIPTION.search(port.description)
         if m:
             return float(m[1]), "from the description"
-        return self.options.cable_default_m, "unknown, default assumed (--cable-length)"
+        given = self.options.cable_m
+        role = port_role(port)
+        if role in given or "*" in given:
+            return given.get(role, given.get("*", 0.0)), f"--cable-length {role}"
+        return None, "unknown"
+
+    def speed_known(self, port: Interface) -> bool:
+        """The plan or the description states the port's speed (else it is the name's)."""
+        return (self.name, port.name) in self.options.cables or bool(
+            description_speed(port.description)
+        )
 
 
 @dataclass(frozen=True)

@@ -144,14 +144,15 @@ def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
     rationale="Congestion notification packets tell senders to slow down; queued behind data "
     "they arrive late and DCQCN reacts to congestion that has already turned into PAUSE storms.",
     fix="Schedule the CNP queue (and those above it) in strict priority on every RoCE port.",
-    limits="The CNP DSCP is the intent's, else --cnp-dscp (default 48).",
+    limits="The CNP DSCP is the intent's, else --cnp-dscp, else the config's lossy DSCP on a "
+    "strict queue, else 48.",
 )
 def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
-    queue = v.queue_of(v.priority_of(v.options.cnp_dscp))
+    queue = v.queue_of(v.priority_of(v.cnp_dscp))
     for port in v.in_use():
         if v.carries_roce(port) and queue not in port.qos.strict_queues:
             yield Hit(
-                f"CNP (DSCP {v.options.cnp_dscp}) queue {queue} is not strict priority",
+                f"CNP (DSCP {v.cnp_dscp}) queue {queue} is not strict priority",
                 port=port.name,
             )
 
@@ -182,16 +183,17 @@ def dscp_not_trusted(v: DeviceView) -> Iterator[Hit]:
     rationale="Servers mark RoCE with one DSCP; if this switch maps it to a priority that is not "
     "no-drop, RoCE is lossy here whatever the rest of the config says.",
     fix="Map the RoCE DSCP to the no-drop priority (e.g. DSCP 26 -> priority 3).",
-    limits="The RoCE DSCP is the intent's, else --roce-dscp (default 26). An unmapped DSCP is "
-    "taken to land in its class-selector priority (DSCP >> 3).",
+    limits="The RoCE DSCP is the intent's, else --roce-dscp, else the DSCP most configs map to "
+    "a no-drop priority, else 26. An unmapped DSCP is taken to land in its class-selector "
+    "priority (DSCP >> 3).",
 )
 def roce_dscp_lossy(v: DeviceView) -> Iterator[Hit]:
     if not any(v.carries_roce(p) for p in v.device.interfaces):
         return
-    prio = v.priority_of(v.options.roce_dscp)
+    prio = v.priority_of(v.roce_dscp)
     if prio not in v.device.qos.no_drop:
         yield Hit(
-            f"RoCE DSCP {v.options.roce_dscp} maps to priority {prio}, "
+            f"RoCE DSCP {v.roce_dscp} maps to priority {prio}, "
             f"not a no-drop priority {list(v.device.qos.no_drop)}",
             anchor="dscp_map",
         )

@@ -9,6 +9,7 @@ from typing import Any
 from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.model.device import Interface
+from roce_cfg.policy import lossless_dscps
 
 Pair = tuple[DeviceView, Interface, DeviceView, Interface, FabricLink]
 
@@ -84,12 +85,17 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     rationale="PFC pauses a priority, not a DSCP. If neighbours map RoCE to different priorities, "
     "one pauses a class the other does not send in, and the lossless class breaks at the link.",
     fix="Use one DSCP -> priority map fabric-wide.",
-    limits="Compares the RoCE and CNP DSCPs (--roce-dscp / --cnp-dscp or the intent's).",
+    limits="Compares the RoCE and CNP DSCPs (the intent's, --roce-dscp / --cnp-dscp, else the "
+    "DSCP most configs map to a no-drop priority) and the set of DSCPs each end maps to a "
+    "no-drop priority: a switch whose lossless policy differs from its neighbour's is reported.",
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
     def classes(v: DeviceView, p: Interface) -> str:
-        o = v.options
-        return f"RoCE->{v.priority_of(o.roce_dscp)} CNP->{v.priority_of(o.cnp_dscp)}"
+        own = ",".join(map(str, lossless_dscps(v.device))) or "none"
+        return (
+            f"RoCE->{v.priority_of(v.roce_dscp)} CNP->{v.priority_of(v.cnp_dscp)} "
+            f"lossless DSCPs {own}"
+        )
 
     yield from _mismatch(f, "DSCP map", classes)
 
@@ -135,7 +141,7 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
-        prio = a.priority_of(a.options.roce_dscp)
+        prio = a.priority_of(a.roce_dscp)
         if not (pa.qos.pfc and prio in pa.qos.no_drop):
             yield Hit(
                 f"RoCE priority {prio} is lossy on this end of the link to {b.name}",
@@ -199,11 +205,15 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     "the uplinks congest on every step and PFC pauses spread into the servers.",
     fix="Add uplinks (or faster ones) until uplink bandwidth matches server bandwidth.",
     limits="Counts ports in use: access ports down, routed point-to-point ports up; speeds "
-    "are the plan's (fabric.json) or the port names'.",
+    "are the plan's (fabric.json) or the descriptions' ('speed=<n>G'). A leaf whose server "
+    "port speeds only the port names give is not checked (a 400G port may run a 200G NIC); "
+    "RC206 says so.",
 )
 def oversubscribed(f: FabricView) -> Iterator[Hit]:
     for name, v in sorted(f.devices.items()):
         ports = v.in_use()
+        if any(p.mode == "access" and not v.speed_known(p) for p in ports):
+            continue
         down = sum(p.speed_gbps for p in ports if p.mode == "access")
         up = sum(
             p.speed_gbps

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from roce_cfg.analysis.context import DeviceView
+from roce_cfg.analysis.context import ASSUMED_CABLE_M, SHORTEST_CABLE_M, DeviceView
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.design.headroom import PAUSE_QUANTA, required_headroom
 from roce_cfg.model.device import Interface
@@ -22,6 +22,9 @@ class Need:
     cable_m: float
     cable_from: str
     detail: tuple[str, ...]
+    # nothing says the cable length: 'required' is for the shortest plausible cable and this is
+    # for the assumed long one (RC206 reports the gap once per switch)
+    required_assumed: int | None = None
 
     def describe(self) -> str:
         return f"{self.port.speed_gbps}G, {self.cable_m:g} m cable ({self.cable_from})"
@@ -42,22 +45,35 @@ def _needs(v: DeviceView) -> list[Need]:
     for port in v.in_use():
         if not port.qos.pfc or port.speed_gbps not in PAUSE_QUANTA:
             continue
-        cable, source = v.cable(port)
-        required, terms = required_headroom(
-            speed_gbps=port.speed_gbps,
-            cable_m=cable,
-            mtu_sender=port.mtu,
-            mtu_receiver=port.mtu,
-            cell_bytes=v.model.cell_bytes,
-            unit_bytes=unit,
-            mac_phy_delay_bytes=consts.mac_phy_delay_bytes,
-            small_packet_percent=consts.small_packet_percent,
-            min_packet_bytes=consts.min_packet_bytes,
-        )
-        detail = (*(f"{t.name}: {t.bytes} B" for t in terms), f"required: {required} B")
+        known, source = v.cable(port)
+
+        def need(cable_m: float, port: Interface = port) -> tuple[int, tuple[str, ...]]:
+            required, terms = required_headroom(
+                speed_gbps=port.speed_gbps,
+                cable_m=cable_m,
+                mtu_sender=port.mtu,
+                mtu_receiver=port.mtu,
+                cell_bytes=v.model.cell_bytes,
+                unit_bytes=unit,
+                mac_phy_delay_bytes=consts.mac_phy_delay_bytes,
+                small_packet_percent=consts.small_packet_percent,
+                min_packet_bytes=consts.min_packet_bytes,
+            )
+            return required, (*(f"{t.name}: {t.bytes} B" for t in terms), f"required: {required} B")
+
+        assumed: int | None = None
+        if known is None:
+            cable = SHORTEST_CABLE_M
+            source = "unknown, the shortest plausible"
+            assumed = need(ASSUMED_CABLE_M)[0]
+        else:
+            cable = known
+        required, detail = need(cable)
         configured = {h.priority: h.bytes for h in port.qos.headroom}
         for prio in port.qos.no_drop:
-            out.append(Need(port, prio, required, configured.get(prio), cable, source, detail))
+            out.append(
+                Need(port, prio, required, configured.get(prio), cable, source, detail, assumed)
+            )
     return out
 
 
@@ -73,7 +89,10 @@ def _needs(v: DeviceView) -> list[Need]:
     fix="Raise the headroom to at least the required figure (roce-cfg lint -v shows each term), "
     "or shorten the cable.",
     limits="Cable length comes from fabric.json or the intent, else a 'cable=<n>m' token in the "
-    "port description, else --cable-length (100 m). Cell size and MAC/PHY delay are the vendor "
+    "port description (roce-cfg writes one), else --cable-length (per role: 'server=3,fabric=30'); "
+    f"where nothing says, the shortest plausible cable ({SHORTEST_CABLE_M:g} m) is checked here "
+    "and the rest is RC206's. Speed comes from the plan, a 'speed=<n>G' token in the "
+    "description, else the port name. Cell size and MAC/PHY delay are the vendor "
     "profile's, several of them assumptions (see vendors/*.yaml).",
 )
 def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
@@ -100,13 +119,15 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     rationale="Headroom is reserved per port and priority out of a shared buffer; oversized "
     "headroom shrinks the shared pool that absorbs bursts and lowers the XOFF point.",
     fix="Lower the headroom towards the required figure (roce-cfg lint -v shows the arithmetic).",
-    limits="Same cable-length sources as RC201.",
+    limits="Same cable-length sources as RC201; where the cable is unknown, compared with the "
+    f"need of a {ASSUMED_CABLE_M:g} m cable.",
 )
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     if not v.model.headroom_configurable:
         return
     for n in needs(v):
-        if n.configured is not None and n.configured > WASTE_FACTOR * n.required:
+        ceiling = n.required if n.required_assumed is None else n.required_assumed
+        if n.configured is not None and n.configured > WASTE_FACTOR * ceiling:
             yield Hit(
                 f"priority {n.priority}: headroom {n.configured} B is over {WASTE_FACTOR}x the "
                 f"required {n.required} B ({n.describe()})",
@@ -189,3 +210,49 @@ def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
                 port=port.name,
                 anchor="port.headroom",
             )
+
+
+@rule(
+    "RC206",
+    "cannot-verify",
+    "info",
+    "device",
+    summary="Facts the headroom and oversubscription checks need are not in the config.",
+    rationale="A running-config does not say how long a port's cable is, nor (on a port that "
+    "runs below its name's speed) how fast the port runs. Guessing them gives an error per port "
+    "that may be false; checking nothing hides a short buffer. roce-cfg checks what the shortest "
+    "plausible cable needs (RC201) and says here, once per switch, what it could not verify.",
+    fix="Give fabric.json or the intent, write 'cable=<n>m speed=<n>G' in the port descriptions "
+    "(roce-cfg generates them), or pass --cable-length (per role: 'server=3,fabric=30').",
+)
+def cannot_verify(v: DeviceView) -> Iterator[Hit]:
+    said: list[str] = []
+    unknown = [n for n in needs(v) if n.required_assumed is not None]
+    if unknown:
+        ports = sorted({n.port.name for n in unknown})
+        short = sorted(
+            {
+                n.port.name
+                for n in unknown
+                if n.required_assumed is not None
+                and v.model.headroom_configurable
+                and (n.configured or 0) < n.required_assumed
+            }
+        )
+        worst = max(n.required_assumed or 0 for n in unknown)
+        text = (
+            f"cable length unknown on {len(ports)} PFC port(s) (e.g. {ports[0]}): headroom "
+            f"checked for a {SHORTEST_CABLE_M:g} m cable; a {ASSUMED_CABLE_M:g} m cable would "
+            f"need up to {worst} B"
+        )
+        if short:
+            text += f" ({len(short)} of them have less)"
+        said.append(text)
+    guessed = [p for p in v.in_use() if p.mode == "access" and not v.speed_known(p)]
+    if guessed:
+        said.append(
+            f"speed of {len(guessed)} server port(s) taken from the port names (e.g. "
+            f"{guessed[0].name} {guessed[0].speed_gbps}G); oversubscription (RC308) not checked"
+        )
+    if said:
+        yield Hit("cannot verify: " + "; ".join(said), anchor="pool")

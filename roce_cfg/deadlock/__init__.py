@@ -19,6 +19,7 @@ from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
 from roce_cfg.parse.many import parse_many
+from roce_cfg.policy import fabric_roce_dscp
 
 LinkSpec = tuple[str, str, str, str]
 
@@ -36,12 +37,18 @@ class Source:
 
 @bulk_objects()
 def load(
-    path: Path, *, dscp: int = 26, vendor: Vendor | None = None, overlay: Path | None = None
+    path: Path,
+    *,
+    dscp: int | None = None,
+    vendor: Vendor | None = None,
+    overlay: Path | None = None,
 ) -> Source:
+    """``dscp`` None: the intent's RoCE DSCP, or the one the configs map to a no-drop priority."""
     if path.is_file() and path.suffix in (".yaml", ".yml"):
         loaded = load_intent(path)
         fabric, _ = plan(loaded, overlay)
-        return from_plan(fabric, loaded.intent.lossless.roce.dscp, str(path))
+        roce = loaded.intent.lossless.roce.dscp if dscp is None else dscp
+        return from_plan(fabric, roce, str(path))
     folder = path.parent if path.name == "fabric.json" else path
     files, fabric_json = config_files([folder])
     notices: list[str] = []
@@ -60,9 +67,12 @@ def load(
     return source
 
 
-def from_parsed(parsed: list[Parsed], planned: Fabric | None, dscp: int, origin: str) -> Source:
+def from_parsed(
+    parsed: list[Parsed], planned: Fabric | None, dscp: int | None, origin: str
+) -> Source:
     """A Source from configs already parsed (links from the plan when there is one)."""
     devices = [p.config.device for p in parsed]
+    dscp, _ = fabric_roce_dscp(devices, dscp)
     names = [d.hostname for d in devices]
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)

@@ -34,6 +34,8 @@ class Report:
     baseline: list[Cycle] = field(default_factory=list)
     # scenario (failed link ids) -> cycles it opens that the healthy fabric does not have
     opened: dict[tuple[int, ...], list[Cycle]] = field(default_factory=dict)
+    # scenario -> indexes of the healthy fabric's cycles still closed after it (when it has any)
+    survived: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
 
     def node_name(self, node: Node) -> str:
         s, lid = node
@@ -65,6 +67,11 @@ def _extra(st: State) -> dict[Node, set[Node]]:
                 if s in _towards(st, w, r.prefix):
                     for lin in st.up_links(s, w):
                         extra.setdefault((s, lin), set()).add((r.via, r.link))
+            # The next hop forwards the prefix by its own routing (BGP or its statics): a static
+            # pointing down to a leaf that sends the traffic back up closes a loop there.
+            for z in _towards(st, r.via, r.prefix):
+                for lout in st.up_links(r.via, z):
+                    extra.setdefault((r.via, r.link), set()).add((z, lout))
     for s, vlans in enumerate(net.vlan_links):
         for links in vlans.values():
             up = [lid for lid in links if lid not in st.failed]
@@ -85,8 +92,11 @@ def _towards(st: State, w: int, prefix: IPv4Network) -> set[int]:
     best = -1
     hops: set[int] = set()
     for r in net.statics[w]:
-        if r.link not in st.failed and prefix.subnet_of(r.prefix) and r.prefix.prefixlen > best:
-            best, hops = r.prefix.prefixlen, {r.via}
+        if r.link not in st.failed and prefix.subnet_of(r.prefix):
+            if r.prefix.prefixlen > best:
+                best, hops = r.prefix.prefixlen, {r.via}
+            elif r.prefix.prefixlen == best:
+                hops.add(r.via)  # several next hops for one prefix: each carries some
     for d, table in st.routes.items():
         for p in net.originated[d]:
             if prefix.subnet_of(p) and p.prefixlen > best and (route := table.get(w)):
@@ -111,6 +121,13 @@ def _cause(st: State, u: Node, v: Node, extra: dict[Node, set[Node]]) -> str:
             roles = [net.devices[i].role for i in (w, x, y)]
             kind = "valley route" if roles == ["spine", "leaf", "spine"] else "route"
             return f"{kind} to {net.names[d]} ({prefixes}) at {net.names[x]}"
+    for origin, statics in enumerate(net.statics):
+        for r in statics:
+            if (r.via, r.link) == u and r.link not in st.failed:
+                return (
+                    f"{net.names[x]} forwards {r.prefix} on to {net.names[y]} (next hop of a "
+                    f"static route at {net.names[origin]})"
+                )
     return "edge of unknown origin" if u not in extra else "static or flooding edge"
 
 
@@ -147,11 +164,25 @@ _shared: tuple[State, list[Cycle], set[Edge]] | None = None
 
 
 def _check(
-    st: State, scenario: tuple[int, ...], known: set[frozenset[Node]], base_extra: set[Edge]
-) -> list[Cycle]:
+    st: State,
+    scenario: tuple[int, ...],
+    known: set[frozenset[Node]],
+    base_extra: set[Edge],
+    base: list[Cycle] | None = None,
+) -> tuple[list[Cycle], tuple[int, ...]]:
+    """The cycles ``scenario`` opens, and which of the healthy fabric's (``base``) survive it."""
     fail(st, list(scenario))
     try:
         extra = _extra(st)
+
+        def closed(c: Cycle) -> bool:
+            ring = list(zip(c.nodes, (*c.nodes[1:], c.nodes[0]), strict=True))
+            return all(
+                st.alive(u) and st.alive(v) and (v in st.edges.get(u, {}) or v in extra.get(u, ()))
+                for u, v in ring
+            )
+
+        survived = tuple(i for i, c in enumerate(base or ()) if closed(c))
         new = set(st.added) | ({(u, v) for u, vs in extra.items() for v in vs} - base_extra)
         new = {
             (u, v)
@@ -159,22 +190,24 @@ def _check(
             if st.alive(u) and st.alive(v) and (v in st.edges.get(u, {}) or v in extra.get(u, ()))
         }
         if not new:
-            return []
+            return [], survived
         found = _find(st, {v for _, v in new}, scenario, new, extra)
-        return [c for c in found if c.key() not in known]
+        return [c for c in found if c.key() not in known], survived
     finally:
         restore(st, list(scenario))
 
 
-def _work(chunk: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[Cycle]]]:
+def _work(
+    chunk: list[tuple[int, ...]],
+) -> list[tuple[tuple[int, ...], list[Cycle], tuple[int, ...]]]:
     assert _shared is not None
     st, base, base_extra = _shared
     known = {c.key() for c in base}
     out = []
     for scenario in chunk:
-        found = _check(st, scenario, known, base_extra)
-        if found:
-            out.append((scenario, found))
+        found, survived = _check(st, scenario, known, base_extra, base)
+        if found or base:
+            out.append((scenario, found, survived))
     return out
 
 
@@ -200,16 +233,23 @@ def analyse(net: Network, scenarios: Iterable[tuple[int, ...]]) -> Report:
             chunks = [todo[i :: n * 8] for i in range(n * 8)]
             with mp.get_context("fork").Pool(n) as pool:
                 for part in pool.imap(_work, chunks):
-                    report.opened.update(part)
+                    for scenario, found, survived in part:
+                        if found:
+                            report.opened[scenario] = found
+                        if report.baseline:
+                            report.survived[scenario] = survived
         finally:
             _shared = None
         report.opened = dict(sorted(report.opened.items()))
+        report.survived = dict(sorted(report.survived.items()))
         return report
     known = {c.key() for c in report.baseline}
     for scenario in todo:
-        found = _check(st, scenario, known, base_extra)
+        found, survived = _check(st, scenario, known, base_extra, report.baseline)
         if found:
             report.opened[scenario] = found
+        if report.baseline:
+            report.survived[scenario] = survived
     return report
 
 

@@ -8,6 +8,7 @@ from roce_cfg.analysis.context import FabricView
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.deadlock.analyse import Cycle, Report, analyse
 from roce_cfg.deadlock.net import build
+from roce_cfg.policy import fabric_roce_dscp
 
 RATIONALE = (
     "PFC pauses an upstream buffer when a downstream one fills. If lossless buffers wait on "
@@ -59,7 +60,7 @@ def deadlock_now(f: FabricView) -> Iterator[Hit]:
         return  # opt-in for lint (--deadlock); 'roce-cfg deadlock' always runs it
     devices = [v.device for v in f.devices.values()]
     links = [(k.a.device, k.a.port, k.b.device, k.b.port) for k in f.links]
-    report = analyse(build(devices, links, f.options.roce_dscp), [()])
+    report = analyse(build(devices, links, fabric_roce_dscp(devices, f.options.roce_dscp)[0]), [()])
     yield from hits(report, report.baseline, None)
 
 

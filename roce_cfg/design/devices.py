@@ -19,6 +19,18 @@ from roce_cfg.model.device import (
 )
 from roce_cfg.model.fabric import PortHeadroom
 
+# The shortest interface-description limit among the vendors: Ruijie's 80 characters
+# (vendor-reference.md, RGOS 'description'); Huawei's is 242 ([HW-CR] description (interface
+# view)), H3C's 255; ZTE's is unsourced, so 80 holds for it too.
+DESCRIPTION_MAX = 80
+
+
+def port_description(far: str, speed_gbps: int, cable_m: float) -> str:
+    """What a running-config cannot say about a port, for lint and deadlock to read back:
+    'far:<device>:<port> speed=<n>G cable=<n>m' (the far end cut first when too long)."""
+    facts = f" speed={speed_gbps}G cable={cable_m:g}m"
+    return f"far:{far}"[: DESCRIPTION_MAX - len(facts)] + facts
+
 
 def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortHeadroom]]:
     mtu = intent.fabric.mtu
@@ -39,7 +51,9 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         out.append(
             Interface(
                 name=slot.name,
-                description=f"{nic.server}:nic{nic.nic}",
+                description=port_description(
+                    f"{nic.server}:nic{nic.nic}", nic.speed_gbps, nic.cable_m
+                ),
                 mode="access",
                 access_vlan=nic.vlan,
                 mtu=mtu,
@@ -53,7 +67,9 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         out.append(
             Interface(
                 name=slot.name,
-                description=f"{far_dev}:{far_port}",
+                description=port_description(
+                    f"{far_dev}:{far_port}", link.speed_gbps, link.cable_m
+                ),
                 mode="routed",
                 ipv4=local_ip,
                 mtu=mtu,

@@ -356,6 +356,16 @@ def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+# 'speed=200G' in a port description (roce-cfg writes it): the intended speed, which a port name
+# only bounds (a 400G port may run a 200G NIC).
+SPEED_IN_DESCRIPTION = re.compile(r"\bspeed\s*[=:]\s*(\d+)\s*G\b", re.IGNORECASE)
+
+
+def description_speed(description: str) -> int | None:
+    m = SPEED_IN_DESCRIPTION.search(description)
+    return int(m[1]) if m else None
+
+
 def build(
     raw: Raw, ctx: Context, hostname: str, role: Role | None, speeds: dict[str, int]
 ) -> DeviceConfig:
@@ -415,7 +425,8 @@ def build(
         ecn.update(port_ecn)
         no_drop = tuple(sorted(set(_listed(item, "no_drop"))))
         if pfc and not no_drop:
-            no_drop = global_no_drop
+            # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
+            no_drop = global_no_drop or spec.defaults.pfc_no_drop
         headroom = tuple(
             PriorityBytes(
                 priority=int(h["priority"]),
@@ -439,7 +450,10 @@ def build(
                 access_vlan=int(item.get("access_vlan", 1)) if mode == "access" else None,
                 ipv4=addr,
                 mtu=mtu,
-                speed_gbps=speeds.get(name.canonical, name.speed or 0),
+                speed_gbps=speeds.get(name.canonical)
+                or description_speed(str(item.get("description", "")))
+                or name.speed
+                or 0,
                 breakout_of=_breakout_parent(ctx, name),
                 shutdown=bool(item.get("shutdown")),
                 qos=PortQos(

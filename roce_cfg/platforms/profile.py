@@ -69,8 +69,19 @@ class TimerSpec(_Data):
     max_restore_steps: int
 
 
+class ParseDefaults(_Data):
+    """What the switch does where its saved config prints nothing (factory defaults)."""
+
+    pfc_no_drop: tuple[int, ...] = Field(
+        default=(), description="no-drop priorities of a PFC port when no config line names any"
+    )
+    source: str = ""
+
+
 class ParseSpec(_Data):
     """How to read this vendor's saved running-config back (roce_cfg/parse)."""
+
+    defaults: ParseDefaults = ParseDefaults()
 
     detect: tuple[str, ...] = Field(
         description="regexes (multi-line); each that matches the text scores one point"

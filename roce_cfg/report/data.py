@@ -94,7 +94,7 @@ def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
     fabric_json = folder / "fabric.json"
     planned = load_fabric(fabric_json) if fabric_json.is_file() else None
     # The configs lint just parsed, not a second parse: the analyser's default DSCP (26).
-    src = from_parsed([v.parsed for v in result.views.values()], planned, 26, str(folder))
+    src = from_parsed([v.parsed for v in result.views.values()], planned, None, str(folder))
     data = _data(folder.name, str(folder), result.views, result.findings, src, plan)
     data.plan = planned
     # Saved running-configs hold credentials; the documents show them redacted.

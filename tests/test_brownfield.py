@@ -1,0 +1,155 @@
+"""Configs roce-cfg did not write, or wrote without the plan beside them: the analysis reads each
+switch's own policy and descriptions, never a default that contradicts them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from roce_cfg.analysis import lint
+from roce_cfg.generate import generate
+from roce_cfg.output import write_all
+from tests.helpers import ROOT, SCENARIOS
+from tests.helpers import run as cli
+
+DEADLOCK = ROOT / "tests/deadlock"
+FAIL = ["--fail-links", "leaf-1:spine-1,leaf-2:spine-2"]
+
+
+def _configs_only(source: Path, folder: Path) -> Path:
+    """The generated configs of an intent, without fabric.json: what a backup folder holds."""
+    write_all(folder, {f"{h}.cfg": t for h, t in generate(source).configs.items()})
+    return folder
+
+
+@pytest.mark.parametrize("scenario", ["pod-small", "cluster-mixed", "pod-small-huawei"])
+def test_generated_configs_alone_lint_clean(scenario: str, tmp_path: Path) -> None:
+    # Without fabric.json: the speeds (200G NICs in 400G cages) and cable lengths come from the
+    # port descriptions, the policy from the configs. Was 192 errors + a 2:1 warning on pod-small.
+    result = lint([_configs_only(SCENARIOS[scenario], tmp_path)])
+    bad = [f"{f.rule} {f.device} {f.port}" for f in result.findings if f.severity != "info"]
+    assert bad == []
+
+
+def _chains(result_stdout: str) -> list[str]:
+    doc = json.loads(result_stdout)
+    return sorted(f["message"].split("PFC deadlock cycle ", 1)[1] for f in doc["findings"])
+
+
+def test_dscp34_configs_give_the_intents_cycles(tmp_path: Path) -> None:
+    intent = DEADLOCK / "valley-dscp34.yaml"
+    folder = _configs_only(intent, tmp_path / "pod")
+    by_intent = cli("deadlock", str(intent), *FAIL, "--format", "json")
+    by_configs = cli("deadlock", str(folder), *FAIL, "--format", "json")
+    assert by_intent.exit_code == by_configs.exit_code == 1
+    assert len(_chains(by_intent.stdout)) == 2
+    assert _chains(by_configs.stdout) == _chains(by_intent.stdout)
+    # Naming another class on the command line overrides what the configs say: 26 is lossy here.
+    assert cli("deadlock", str(folder), *FAIL, "--roce-dscp", "26").exit_code == 0
+
+
+def test_dscp34_configs_lint_clean_and_a_switch_with_another_policy_is_named(
+    tmp_path: Path,
+) -> None:
+    folder = _configs_only(DEADLOCK / "valley-dscp34.yaml", tmp_path / "pod")
+    assert [f for f in lint([folder]).findings if f.severity != "info"] == []
+    # leaf-3 keeps the default policy (26 -> 3 no-drop): it differs from its neighbours, whose
+    # lossless class 34 is lossy on leaf-3 (RC109, RC306) and whose maps differ (RC303).
+    cfg = folder / "leaf-3.cfg"
+    text = cfg.read_text()
+    assert " import 34 export 4" in text
+    cfg.write_text(
+        text.replace(" import 34 export 4", " import 26 export 3")
+        .replace("no-drop dot1p 4", "no-drop dot1p 3")
+        .replace("dot1p 4 headroom", "dot1p 3 headroom")
+    )
+    rules = {(f.rule, f.device) for f in lint([folder]).findings if f.severity == "error"}
+    assert ("RC109", "leaf-3") in rules
+    assert ("RC303", "leaf-3") in rules or ("RC303", "spine-1") in rules
+
+
+# Hand-written running-configs shaped like real backups (tests/brownfield/<vendor>/): RoCE on
+# DSCPs other than 26, no-drop priorities other than 3, omitted defaults, unmanaged sections
+# (SNMP, NTP, ACLs, SSH, syslog), management interfaces and VRFs, a trunk, a spare shut port.
+# Each vendor's expected findings, every one justified:
+CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] = {
+    # DSCP 24 -> 4 and 34 -> 3, both priorities no-drop; M-GigabitEthernet in VRF 'mgmt'.
+    "h3c": (
+        {"lossless": (24, 34), "no_drop": (3, 4)},
+        [
+            # 0/2's description states neither cable nor speed: one note for the switch...
+            ("RC206", "info", None),
+            # ...but nothing says 0/2 runs below its 400G name, and at 400G even a 1 m cable
+            # needs 96012 B > the 58928 B configured (sized for 200G): a real error per priority.
+            ("RC201", "error", "FourHundredGigE1/0/2"),
+            ("RC201", "error", "FourHundredGigE1/0/2"),
+            # 0/3 is a trunk to a storage switch carrying the RoCE VLAN 101 with no lossless
+            # settings at all: no PFC, CNP queue not strict, DSCP untrusted, MTU 1500. (Trunk
+            # VLAN lists are not modelled yet; the port is read as a switched port.)
+            ("RC102", "error", "FourHundredGigE1/0/3"),
+            ("RC107", "error", "FourHundredGigE1/0/3"),
+            ("RC108", "error", "FourHundredGigE1/0/3"),
+            ("RC113", "error", "FourHundredGigE1/0/3"),
+        ],
+    ),
+    # 'dcb pfc' with no priority printed (the default profile: 3), one port in
+    # 'dcb pfc enable mode auto', DSCP 24 -> af3; MEth0/0/0 in VRF 'mgmt'.
+    "huawei": (
+        {"lossless": (24,), "no_drop": (3,)},
+        [
+            # no 'dcb pfc deadlock-detect' anywhere: PFC without a watchdog is a true warning
+            ("RC110", "warning", None),
+            # the model guessed from the port layout (CE9860) sets headroom itself
+            ("RC204", "info", "400GE1/4/1"),
+        ],
+    ),
+    # DSCP 34 -> CoS 4, no-drop 4; headroom sized for the described cables: clean.
+    "ruijie": ({"lossless": (34,), "no_drop": (4,)}, []),
+    # DSCP 24 -> 4 and 34 -> 3; the server port's headroom was sized for a shorter cable than
+    # the 5 m its description states: 97792 B < 98343 B, a true error per priority.
+    "zte": (
+        {"lossless": (24, 34), "no_drop": (3, 4)},
+        [
+            ("RC201", "error", "cdgei-0/1/0/1"),
+            ("RC201", "error", "cdgei-0/1/0/1"),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("vendor", sorted(CORPUS))
+def test_brownfield_corpus(vendor: str) -> None:
+    from roce_cfg.policy import lossless_dscps
+
+    policy, expected = CORPUS[vendor]
+    result = lint([ROOT / "tests/brownfield" / vendor])
+    (view,) = result.views.values()
+    assert lossless_dscps(view.device) == policy["lossless"]
+    assert view.device.qos.no_drop == policy["no_drop"]
+    got = sorted((f.rule, f.severity, f.port) for f in result.findings)
+    assert got == sorted(expected)
+
+
+def test_huawei_default_pfc_profile_fills_what_the_config_omits() -> None:
+    from roce_cfg.parse import parse_file
+
+    device = parse_file(ROOT / "tests/brownfield/huawei/bf-leaf-2.cfg").config.device
+    auto = next(p for p in device.interfaces if p.name == "400GE1/1/1")
+    assert auto.qos.pfc and auto.qos.no_drop == (3,)  # 'dcb pfc enable mode auto', no priority
+
+
+def test_per_role_cable_lengths_and_a_bad_one(tmp_path: Path) -> None:
+    from roce_cfg.analysis.context import parse_cable_lengths
+
+    assert parse_cable_lengths("server=3,fabric=30") == {"server": 3.0, "fabric": 30.0}
+    assert parse_cable_lengths("10") == {"*": 10.0}
+    for bad in ("rack=3", "server=x", "-1"):
+        with pytest.raises(ValueError):
+            parse_cable_lengths(bad)
+    result = cli("lint", str(ROOT / "tests/brownfield/ruijie"), "--cable-length", "spine=3")
+    assert result.exit_code == 2 and "--cable-length" in result.output
+    # the H3C port with no cable in its description: a 3 m server cable clears RC206's cable part
+    fixed = cli("lint", str(ROOT / "tests/brownfield/h3c"), "--cable-length", "server=3")
+    assert "cable length unknown" not in fixed.stdout
