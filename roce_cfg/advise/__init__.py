@@ -56,9 +56,7 @@ def port_map(row: dict[str, Any]) -> str:
         if g["runs_at"]:
             extra.append("runs " + "/".join(str(x) for x in g["runs_at"]) + "G")
         if g["breakout"]:
-            extra.append(
-                "breaks out " + "/".join(f"{g['speed'] // b}x{b}G" for b in g["breakout"])
-            )
+            extra.append("breaks out " + "/".join(f"{g['speed'] // b}x{b}G" for b in g["breakout"]))
         parts.append(s + (f" ({', '.join(extra)})" if extra else ""))
     return " + ".join(parts)
 
@@ -112,7 +110,7 @@ def _fits(
 ) -> str | None:
     """None when the designer can lay these ports out on the model, else its reason."""
     try:
-        allocate(profile, name, m, down=down, up=up, blame=())
+        allocate(profile, name, m, down=down, up=up, blame=(), hint=False)
     except PlanError as exc:
         return exc.reason
     return None
@@ -261,9 +259,7 @@ def _two_tier_plan(
 Choice = tuple[Vendor, VendorProfile, str, ModelSpec]
 
 
-def candidates(
-    profiles: dict[Vendor, VendorProfile], allowed: list[str] | None
-) -> list[Choice]:
+def candidates(profiles: dict[Vendor, VendorProfile], allowed: list[str] | None) -> list[Choice]:
     """Models matching ``vendor`` or ``vendor:model`` entries (all models when none given)."""
     out: list[Choice] = []
     for v, p in profiles.items():

@@ -13,7 +13,6 @@ from roce_cfg.model.device import DeviceConfig
 from roce_cfg.pcie import pcie_payload_gbps
 
 
-
 @dataclass
 class IntentView:
     intent: Intent
