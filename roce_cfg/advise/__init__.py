@@ -164,6 +164,15 @@ def single_switch(
     return plan
 
 
+def _sub_ports(m: ModelSpec, speed: int) -> int:
+    """Most server ports of ``speed`` the model can carry, every cage broken out."""
+    return sum(
+        g.count * (g.speed // speed if speed in g.breakout else 1)
+        for g in m.ports
+        if g.speed == speed or speed in g.runs_at or speed in g.breakout
+    )
+
+
 def _lanes(m: ModelSpec, speed: int, need: int) -> int:
     """Sub-ports per cage the designer will use when a count exceeds the cages (estimate)."""
     if need <= _cages(m):
@@ -182,7 +191,15 @@ def two_tier(
     plan.switches = {"leaf": {f"{lv.value} {ln}": 0}, "spine": {f"{sv.value} {sn}": 0}}
     up_speed = min(_up_speed(lm), _up_speed(sm))
     why = "no leaves-per-rail up to 64 fits"
-    for lpr in range(1, 65):
+    # Fewer leaves per rail than this cannot hold the servers even with every cage broken out:
+    # skip them rather than ask the allocator 64 times (keeps 32,768 GPUs well under a second).
+    first = max(1, math.ceil(d.servers / max(_sub_ports(lm, d.nic_speed), 1)))
+    if first > 1:
+        per_leaf = math.ceil(d.servers / (first - 1))
+        why = "leaf ports run out: " + (
+            _fits(lp, ln, lm, (per_leaf, d.nic_speed), (0, up_speed)) or "no room for uplinks"
+        )
+    for lpr in range(first, 65):
         per_leaf = math.ceil(d.servers / lpr)
         ups = math.ceil(per_leaf * d.nic_speed / (d.oversubscription * up_speed))
         leaf_why = _fits(lp, ln, lm, (per_leaf, d.nic_speed), (ups, up_speed))
