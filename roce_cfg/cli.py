@@ -770,6 +770,127 @@ def vendors_cmd(
     out.print(cov)
 
 
+@app.command("models")
+def models_cmd(
+    vendor: Annotated[str | None, typer.Option("--vendor", help="Only this vendor.")] = None,
+    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Every switch model in the vendor profiles (and overlay): ports, buffer, no-drop, source."""
+    from roce_cfg.advise import models_table, port_map
+
+    try:
+        rows = models_table(load_profiles(overlay_dir(vendor_dir)))
+    except RoceCfgError as exc:
+        _fail(exc)
+    if vendor is not None:
+        rows = [r for r in rows if r["vendor"] == vendor.lower()]
+        if not rows:
+            _fail(InputError(f"no models for vendor '{vendor}'", path="--vendor"))
+    if fmt == "json":
+        out.print(json.dumps(rows, indent=2), markup=False)
+        return
+    table = Table(title="Switch models")
+    for col in ("vendor", "model", "ports", "buffer", "no-drop", "source"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        buf = f"{r['buffer_bytes'] / 2**20:.0f} MiB" if r["buffer_bytes"] else "not published"
+        name = str(r["model"]) + (" (default)" if r["default"] else "")
+        table.add_row(
+            str(r["vendor"]), name, port_map(r), buf, str(r["max_no_drop"]), str(r["source"])
+        )
+    out.print(table)
+
+
+@app.command("plan")
+def plan_cmd(
+    gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs (one NIC each).")] = None,
+    servers: Annotated[int | None, typer.Option("--servers", help="Servers.")] = None,
+    nics: Annotated[int, typer.Option("--nics", help="NICs (rails) per server.")] = 8,
+    nic_speed: Annotated[int, typer.Option("--nic-speed", help="NIC speed, Gb/s.")] = 400,
+    pcie_gen: Annotated[int, typer.Option("--pcie-gen", min=3, max=6)] = 5,
+    pcie_lanes: Annotated[int, typer.Option("--pcie-lanes", min=1, max=16)] = 16,
+    leaf: Annotated[
+        list[str] | None, typer.Option("--leaf", help="Allowed leaf vendor or vendor:model.")
+    ] = None,
+    spine: Annotated[
+        list[str] | None, typer.Option("--spine", help="Allowed spine vendor or vendor:model.")
+    ] = None,
+    oversub: Annotated[float, typer.Option("--oversubscription", min=1.0)] = 1.0,
+    in_rack: Annotated[float, typer.Option("--in-rack-m", help="In-rack cable, m.")] = 3.0,
+    in_row: Annotated[float, typer.Option("--in-row-m", help="In-row cable, m.")] = 30.0,
+    between: Annotated[float, typer.Option("--between-rows-m", help="Row-to-row, m.")] = 100.0,
+    prices: Annotated[
+        Path | None, typer.Option("--prices", help="YAML of your unit prices (model/cable/optic).")
+    ] = None,
+    write: Annotated[
+        Path | None, typer.Option("--write", help="Write the best feasible plan as an intent.")
+    ] = None,
+    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Candidate fabric plans for a GPU demand, side by side; --write the best as an intent."""
+    from roce_cfg.advise import Demand, intent_for
+    from roce_cfg.advise import plan as make_plans
+
+    if (gpus is None) == (servers is None):
+        _fail(InputError("give exactly one of --gpus and --servers", path="--gpus"))
+    count = servers if servers is not None else -(-int(gpus or 0) // nics)
+    if count < 1:
+        _fail(InputError("must be at least 1", path="--gpus"))
+    price_table: dict[str, float] | None = None
+    try:
+        if prices is not None:
+            from roce_cfg.intent.yamlsrc import load_yaml, read_text
+
+            raw, _ = load_yaml(read_text(prices, "price table"), str(prices))
+            if not isinstance(raw, dict) or not all(
+                isinstance(v, int | float) for v in raw.values()
+            ):
+                raise InputError("must map item names to numbers", file=str(prices))
+            price_table = {str(k): float(v) for k, v in raw.items()}
+        demand = Demand(count, nics, nic_speed, pcie_gen, pcie_lanes, oversub, in_rack, in_row,
+                        between)  # fmt: skip
+        plans = make_plans(
+            demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
+            prices=price_table,
+        )  # fmt: skip
+    except RoceCfgError as exc:
+        _fail(exc)
+    if write is not None:
+        best = next((p for p in plans if p.feasible), None)
+        if best is None:
+            _fail(InputError("no feasible plan to write", path="--write"))
+        assert best is not None
+        write.write_text(yaml.safe_dump(intent_for(demand, best), sort_keys=False))
+    if fmt == "json":
+        out.print(json.dumps([p.as_dict() for p in plans], indent=2), markup=False)
+        return
+    table = Table(title=f"Plans for {count} servers x {nics} x {nic_speed}G")
+    for col in ("plan", "switches", "uplinks/leaf", "oversub", "GPUs/leaf", "spine loss",
+                "cables", "optics", "cost / why not"):  # fmt: skip
+        table.add_column(col, overflow="fold")
+    for p in plans:
+        sw = "; ".join(f"{t}: {n} x {m}" for t, ms in p.switches.items() for m, n in ms.items())
+        cables = ", ".join(f"{n} x {k}" for k, n in p.cables.items())
+        optics = ", ".join(f"{n} x {k}" for k, n in p.transceivers.items())
+        last = p.reason or (f"{p.cost:,.0f}" if p.cost is not None else "")
+        table.add_row(
+            p.kind + ("" if p.feasible else " (infeasible)"),
+            sw,
+            str(p.uplinks_per_leaf or ""),
+            ", ".join(f"{t} {v}:1" for t, v in p.oversubscription.items()),
+            str(p.gpus_per_leaf or ""),
+            f"{p.spine_loss_percent}%" if p.spine_loss_percent else "",
+            cables,
+            optics,
+            last,
+        )
+    out.print(table)
+    if plans:
+        out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
+
+
 def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str, int]]) -> str:
     """The README's provenance table (regenerate with ``roce-cfg vendors --format markdown``)."""
     rank = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}

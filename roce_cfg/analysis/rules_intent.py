@@ -10,11 +10,7 @@ from roce_cfg.analysis.context import DeviceView
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import DeviceConfig
-
-# Raw bandwidth of one PCIe lane in Gb/s after line encoding (8b/10b, 128b/130b; Gen6 FLIT).
-PCIE_LANE_GBPS = {1: 2.0, 2: 4.0, 3: 7.88, 4: 15.75, 5: 31.5, 6: 60.5}
-# Share of the raw rate left for payload after TLP/DLLP overhead.
-PCIE_EFFICIENCY = 0.8
+from roce_cfg.pcie import pcie_payload_gbps
 
 
 @dataclass
@@ -24,16 +20,6 @@ class IntentView:
     devices: dict[str, DeviceView]
     file: str
     lines: Callable[[tuple[str, ...]], int | None]
-
-
-def pcie_payload_gbps(gen: int, lanes: int) -> float:
-    """
-    >>> round(pcie_payload_gbps(4, 16))
-    202
-    >>> pcie_payload_gbps(5, 16) > 400 > pcie_payload_gbps(4, 16)
-    True
-    """
-    return PCIE_LANE_GBPS[gen] * lanes * PCIE_EFFICIENCY
 
 
 @rule(

@@ -42,12 +42,14 @@ def allocate(
     down: tuple[int, int],
     up: tuple[int, int],
     blame: Loc,
+    hint: bool = True,
 ) -> tuple[list[PortSlot], list[PortSlot]]:
     """Pick ``down=(count, speed)`` server ports and ``up=(count, speed)`` uplinks.
 
     Uplinks take the highest-numbered cages that run at their speed (the usual cabling plan);
     servers take the lowest, one per cage where the cage runs at the server speed, splitting
-    cages into breakout sub-ports only as far as whole cages cannot carry them.
+    cages into breakout sub-ports only as far as whole cages cannot carry them. A refusal names
+    the vendor's models that would fit (``hint``).
     """
     cages = _cages(model)
     up_count, up_speed = up
@@ -57,7 +59,8 @@ def allocate(
         raise PlanError(
             blame,
             f"{up_count} uplinks at {up_speed}G do not fit {profile.vendor.value} {model_name} "
-            f"({len(uplinks)} ports run at {up_speed}G)",
+            f"({len(uplinks)} ports run at {up_speed}G)"
+            + (_fitting(profile, model_name, down, up) if hint else ""),
         )
     uplinks.reverse()
     taken = {id(c) for c in uplinks}
@@ -78,10 +81,32 @@ def allocate(
         raise PlanError(
             blame,
             f"{down_count} server ports at {down_speed}G plus {up_count} uplinks at {up_speed}G "
-            f"do not fit {profile.vendor.value} {model_name} ({_describe(model)})",
+            f"do not fit {profile.vendor.value} {model_name} ({_describe(model)})"
+            + (_fitting(profile, model_name, down, up) if hint else ""),
         )
     up_slots = [PortSlot(c.name(profile, c.group.speed), up_speed) for c in uplinks]
     return downs, up_slots
+
+
+def fitting_models(profile: VendorProfile, down: tuple[int, int], up: tuple[int, int]) -> list[str]:
+    """This vendor's models that can carry ``down`` server ports and ``up`` uplinks."""
+    fit = []
+    for name, spec in sorted(profile.models.items()):
+        try:
+            allocate(profile, name, spec, down=down, up=up, blame=(), hint=False)
+        except PlanError:
+            continue
+        fit.append(name)
+    return fit
+
+
+def _fitting(
+    profile: VendorProfile, model_name: str, down: tuple[int, int], up: tuple[int, int]
+) -> str:
+    fit = [m for m in fitting_models(profile, down, up) if m != model_name]
+    if not fit:
+        return f"; no {profile.vendor.value} model fits"
+    return f"; {profile.vendor.value} models that fit: {', '.join(fit)}"
 
 
 def _split(profile: VendorProfile, cage: _Cage, speed: int, need: int) -> list[PortSlot]:

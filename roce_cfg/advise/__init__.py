@@ -1,0 +1,366 @@
+"""Sizing advisor: the switch models roce-cfg knows, and fabric plans for a GPU demand.
+
+Port fitting is the designer's own (``roce_cfg.design.ports.allocate``): a plan the advisor calls
+feasible is one whose every switch role the designer can lay out, and an infeasible plan carries
+the designer's own refusal.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from roce_cfg.design.ports import allocate
+from roce_cfg.design.topology import rail_prefix
+from roce_cfg.errors import PlanError
+from roce_cfg.intent.models import Vendor
+from roce_cfg.pcie import pcie_fits, pcie_payload_gbps
+from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+
+
+def models_table(profiles: dict[Vendor, VendorProfile]) -> list[dict[str, Any]]:
+    """One row per switch model of every loaded profile (bundled plus overlay)."""
+    rows: list[dict[str, Any]] = []
+    for vendor, p in profiles.items():
+        for name, m in sorted(p.models.items()):
+            rows.append(
+                {
+                    "vendor": vendor.value,
+                    "model": name,
+                    "default": name == p.default_model,
+                    "ports": [
+                        {
+                            "count": g.count,
+                            "speed": g.speed,
+                            "runs_at": list(g.runs_at),
+                            "breakout": list(g.breakout),
+                        }
+                        for g in m.ports
+                    ],
+                    "capacity_gbps": sum(g.count * g.speed for g in m.ports),
+                    "buffer_bytes": m.buffer_bytes,
+                    "max_no_drop": m.max_no_drop,
+                    "source": m.source,
+                }
+            )
+    return rows
+
+
+def port_map(row: dict[str, Any]) -> str:
+    """``32 x 400G (runs 200/100G, breaks out 2x200G/4x100G)`` for one models_table row."""
+    parts = []
+    for g in row["ports"]:
+        s = f"{g['count']} x {g['speed']}G"
+        extra = []
+        if g["runs_at"]:
+            extra.append("runs " + "/".join(str(x) for x in g["runs_at"]) + "G")
+        if g["breakout"]:
+            extra.append("breaks out " + "/".join(f"{g['speed'] // b}x{b}G" for b in g["breakout"]))
+        parts.append(s + (f" ({', '.join(extra)})" if extra else ""))
+    return " + ".join(parts)
+
+
+@dataclass(frozen=True)
+class Demand:
+    servers: int
+    nics: int
+    nic_speed: int
+    pcie_gen: int = 5
+    pcie_lanes: int = 16
+    oversubscription: float = 1.0
+    in_rack_m: float = 3.0
+    in_row_m: float = 30.0
+    between_rows_m: float = 100.0
+
+
+@dataclass
+class Plan:
+    kind: str  # single-switch | two-tier
+    feasible: bool
+    reason: str = ""
+    switches: dict[str, dict[str, int]] = field(default_factory=dict)  # tier -> model -> count
+    ports_used: dict[str, int] = field(default_factory=dict)  # tier -> ports used per switch
+    ports_free: dict[str, int] = field(default_factory=dict)
+    uplinks_per_leaf: int = 0
+    oversubscription: dict[str, float] = field(default_factory=dict)
+    gpus_per_leaf: int = 0
+    spine_loss_percent: float = 0.0
+    links: int = 0
+    cables: dict[str, int] = field(default_factory=dict)  # "400G x 30m" -> count
+    transceivers: dict[str, int] = field(default_factory=dict)  # "400G" -> count
+    pcie_fit: str = ""
+    cost: float | None = None
+    fabric: dict[str, Any] = field(default_factory=dict)  # the intent's fabric section
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _cages(m: ModelSpec) -> int:
+    return sum(g.count for g in m.ports)
+
+
+def _up_speed(m: ModelSpec) -> int:
+    return max(g.speed for g in m.ports)
+
+
+def _fits(
+    profile: VendorProfile, name: str, m: ModelSpec, down: tuple[int, int], up: tuple[int, int]
+) -> str | None:
+    """None when the designer can lay these ports out on the model, else its reason."""
+    try:
+        allocate(profile, name, m, down=down, up=up, blame=(), hint=False)
+    except PlanError as exc:
+        return exc.reason
+    return None
+
+
+def _pcie(d: Demand) -> str:
+    usable = pcie_payload_gbps(d.pcie_gen, d.pcie_lanes)
+    verdict = "fits" if pcie_fits(d.pcie_gen, d.pcie_lanes, d.nic_speed) else "TOO SLOW"
+    return f"Gen{d.pcie_gen} x{d.pcie_lanes} ~{usable:.0f} Gb/s for {d.nic_speed}G: {verdict}"
+
+
+def _price(plan: Plan, prices: dict[str, float] | None) -> None:
+    if not prices or not plan.feasible:
+        return
+    total = 0.0
+    for tier in plan.switches.values():
+        for model, n in tier.items():
+            if model not in prices:
+                return
+            total += prices[model] * n
+    for key, n in [*plan.cables.items(), *plan.transceivers.items()]:
+        name = key if key in prices else f"optic-{key}" if f"optic-{key}" in prices else None
+        if name is None:
+            return
+        total += prices[name] * n
+    plan.cost = total
+
+
+def single_switch(
+    d: Demand, vendor: Vendor, profile: VendorProfile, name: str, m: ModelSpec
+) -> Plan:
+    plan = Plan(kind="single-switch", feasible=False, pcie_fit=_pcie(d))
+    need = d.servers * d.nics
+    why = _fits(profile, name, m, (need, d.nic_speed), (0, d.nic_speed))
+    plan.switches = {"switch": {f"{vendor.value} {name}": 1}}
+    if why is not None:
+        plan.reason = f"switch ports run out: {why}"
+        return plan
+    plan.feasible = True
+    plan.ports_used = {"switch": need}
+    plan.ports_free = {"switch": _cages(m) - math.ceil(need / _lanes(m, d.nic_speed, need))}
+    plan.gpus_per_leaf = need
+    plan.cables = {f"{d.nic_speed}G x {d.in_rack_m:g}m": need}
+    plan.transceivers = {f"{d.nic_speed}G": 2 * need}
+    plan.fabric = {
+        "topology": "single-switch",
+        "rails": d.nics,
+        "switch": {"vendor": vendor.value, "model": name},
+        "links": {"server_leaf": {"speed": f"{d.nic_speed}G", "cable_m": d.in_rack_m}},
+    }
+    return plan
+
+
+def _sub_ports(m: ModelSpec, speed: int) -> int:
+    """Most server ports of ``speed`` the model can carry, every cage broken out."""
+    return sum(
+        g.count * (g.speed // speed if speed in g.breakout else 1)
+        for g in m.ports
+        if g.speed == speed or speed in g.runs_at or speed in g.breakout
+    )
+
+
+def _lanes(m: ModelSpec, speed: int, need: int) -> int:
+    """Sub-ports per cage the designer will use when a count exceeds the cages (estimate)."""
+    if need <= _cages(m):
+        return 1
+    return max((g.speed // speed for g in m.ports if speed in g.breakout), default=1)
+
+
+def two_tier(
+    d: Demand,
+    leaf: tuple[Vendor, VendorProfile, str, ModelSpec],
+    spine: tuple[Vendor, VendorProfile, str, ModelSpec],
+) -> Plan:
+    lv, lp, ln, lm = leaf
+    sv, sp, sn, sm = spine
+    plan = Plan(kind="two-tier", feasible=False, pcie_fit=_pcie(d))
+    plan.switches = {"leaf": {f"{lv.value} {ln}": 0}, "spine": {f"{sv.value} {sn}": 0}}
+    up_speed = min(_up_speed(lm), _up_speed(sm))
+    why = "no leaves-per-rail up to 64 fits"
+    # Fewer leaves per rail than this cannot hold the servers even with every cage broken out:
+    # skip them rather than ask the allocator 64 times (keeps 32,768 GPUs well under a second).
+    first = max(1, math.ceil(d.servers / max(_sub_ports(lm, d.nic_speed), 1)))
+    if first > 1:
+        per_leaf = math.ceil(d.servers / (first - 1))
+        why = "leaf ports run out: " + (
+            _fits(lp, ln, lm, (per_leaf, d.nic_speed), (0, up_speed)) or "no room for uplinks"
+        )
+    for lpr in range(first, 65):
+        per_leaf = math.ceil(d.servers / lpr)
+        ups = math.ceil(per_leaf * d.nic_speed / (d.oversubscription * up_speed))
+        leaf_why = _fits(lp, ln, lm, (per_leaf, d.nic_speed), (ups, up_speed))
+        if leaf_why is not None:
+            why = f"leaf ports run out: {leaf_why}"
+            continue
+        n_leaves = d.nics * lpr
+        # Spines: the fewest that can each take the leaves' uplinks evenly.
+        spine_why = None
+        for spines in range(1, ups + 1):
+            if ups % spines or ups // spines > 16 or spines > 256:
+                continue
+            k = ups // spines
+            spine_why = _fits(sp, sn, sm, (n_leaves * k, up_speed), (0, up_speed))
+            if spine_why is None:
+                return _two_tier_plan(d, plan, leaf, spine, lpr, spines, k, up_speed)
+        why = f"spine ports run out: {spine_why or 'no spine count divides the uplinks'}"
+        break
+    plan.reason = why
+    return plan
+
+
+def _two_tier_plan(
+    d: Demand,
+    plan: Plan,
+    leaf: tuple[Vendor, VendorProfile, str, ModelSpec],
+    spine: tuple[Vendor, VendorProfile, str, ModelSpec],
+    lpr: int,
+    spines: int,
+    k: int,
+    up_speed: int,
+) -> Plan:
+    lv, _, ln, lm = leaf
+    sv, _, sn, sm = spine
+    per_leaf = math.ceil(d.servers / lpr)
+    n_leaves = d.nics * lpr
+    ups = spines * k
+    links = n_leaves * ups
+    plan.feasible = True
+    plan.switches = {"leaf": {f"{lv.value} {ln}": n_leaves}, "spine": {f"{sv.value} {sn}": spines}}
+    used_leaf = math.ceil(per_leaf / _lanes(lm, d.nic_speed, per_leaf + ups)) + ups
+    plan.ports_used = {"leaf": used_leaf, "spine": n_leaves * k}
+    plan.ports_free = {"leaf": _cages(lm) - used_leaf, "spine": _cages(sm) - n_leaves * k}
+    plan.uplinks_per_leaf = ups
+    plan.oversubscription = {"leaf": round(per_leaf * d.nic_speed / (ups * up_speed), 2)}
+    plan.gpus_per_leaf = per_leaf
+    plan.spine_loss_percent = round(100 / spines, 1)
+    plan.links = links
+    nic_links = d.servers * d.nics
+    plan.cables = {
+        f"{d.nic_speed}G x {d.in_row_m:g}m": nic_links,
+        f"{up_speed}G x {d.between_rows_m:g}m": links,
+    }
+    optics: dict[str, int] = {}
+    for speed, n in ((d.nic_speed, nic_links), (up_speed, links)):
+        optics[f"{speed}G"] = optics.get(f"{speed}G", 0) + 2 * n
+    plan.transceivers = optics
+    plan.fabric = {
+        "topology": "leaf-spine",
+        "rails": d.nics,
+        "leaves_per_rail": lpr,
+        "spines": spines,
+        "uplinks_per_spine": k,
+        "leaf": {"vendor": lv.value, "model": ln},
+        "spine": {"vendor": sv.value, "model": sn},
+        "links": {
+            "server_leaf": {"speed": f"{d.nic_speed}G", "cable_m": d.in_row_m},
+            "leaf_spine": {"speed": f"{up_speed}G", "cable_m": d.between_rows_m},
+        },
+    }
+    return plan
+
+
+Choice = tuple[Vendor, VendorProfile, str, ModelSpec]
+
+
+def candidates(profiles: dict[Vendor, VendorProfile], allowed: list[str] | None) -> list[Choice]:
+    """Models matching ``vendor`` or ``vendor:model`` entries (all models when none given)."""
+    out: list[Choice] = []
+    for v, p in profiles.items():
+        for name, m in sorted(p.models.items()):
+            if not allowed or v.value in allowed or f"{v.value}:{name}" in allowed:
+                out.append((v, p, name, m))
+    return out
+
+
+def plan(
+    d: Demand,
+    profiles: dict[Vendor, VendorProfile],
+    *,
+    leaf: list[str] | None = None,
+    spine: list[str] | None = None,
+    prices: dict[str, float] | None = None,
+) -> list[Plan]:
+    """Candidate plans, feasible first, fewest switches first."""
+    plans: list[Plan] = []
+    leaves = candidates(profiles, leaf)
+    spines = candidates(profiles, spine)
+    for v, p, n, m in leaves:
+        plans.append(single_switch(d, v, p, n, m))
+    for lc in leaves:
+        best: Plan | None = None
+        for sc in spines:
+            if spine is None and sc[0] != lc[0]:
+                continue  # unrestricted: pair a leaf with spines of its own vendor
+            cand = two_tier(d, lc, sc)
+            if best is None or _rank(cand) < _rank(best):
+                best = cand
+        if best is not None:
+            plans.append(best)
+    for p_ in plans:
+        _price(p_, prices)
+    plans.sort(key=_rank)
+    return plans
+
+
+def _rank(p: Plan) -> tuple[int, int, str]:
+    n = sum(c for t in p.switches.values() for c in t.values())
+    return (0 if p.feasible else 1, n if p.feasible else 0, p.kind)
+
+
+def intent_for(d: Demand, p: Plan, name: str = "planned") -> dict[str, Any]:
+    """An intent ``generate`` accepts unchanged, for a feasible plan."""
+    if not p.feasible:
+        raise PlanError(("plan",), f"plan is infeasible: {p.reason}")
+    fabric = dict(p.fabric)
+    n_leaves = d.nics * int(fabric.get("leaves_per_rail", 1))
+    spines = int(fabric.get("spines", 0))
+    per_leaf = math.ceil(d.servers / int(fabric.get("leaves_per_rail", 1)))
+    rails_needed = (n_leaves if fabric["topology"] == "leaf-spine" else d.nics) * 2 ** (
+        32 - rail_prefix(per_leaf if fabric["topology"] == "leaf-spine" else d.servers)
+    )
+    intent: dict[str, Any] = {
+        "name": name,
+        "servers": {
+            "count": d.servers,
+            "nics": d.nics,
+            "nic_speed": f"{d.nic_speed}G",
+            "pcie_gen": d.pcie_gen,
+            "pcie_lanes": d.pcie_lanes,
+        },
+        "fabric": fabric,
+        "addressing": {
+            "loopbacks": f"10.0.0.0/{_prefix(spines + n_leaves + 2, 16)}",
+            "rail_subnets": f"10.128.0.0/{_prefix(rails_needed, 9)}",
+            "rail_vlan_base": 101,
+        },
+    }
+    if fabric["topology"] == "leaf-spine":
+        ups = int(fabric["spines"]) * int(fabric["uplinks_per_spine"])
+        intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(2 * n_leaves * ups, 10)}"
+        intent["routing"] = {"protocol": "ebgp", "spine_asn": 65000, "leaf_asn_base": 65001}
+        if 65001 + n_leaves > 65534:
+            intent["routing"] = {
+                "protocol": "ebgp",
+                "spine_asn": 4200000000,
+                "leaf_asn_base": 4200000001,
+            }
+    return intent
+
+
+def _prefix(addresses: int, widest: int) -> int:
+    """The longest prefix holding ``addresses`` (at least a /24), no wider than /``widest``."""
+    return max(widest, min(24, 32 - math.ceil(math.log2(max(addresses, 2)))))

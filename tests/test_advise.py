@@ -1,0 +1,140 @@
+"""The sizing advisor against the designer: what it calls feasible builds with the counts it
+promised; what it calls infeasible the designer refuses for the same port budget."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from roce_cfg.advise import Demand, intent_for, plan, single_switch, two_tier
+from roce_cfg.design.topology import build
+from roce_cfg.errors import PlanError
+from roce_cfg.intent.models import Intent, Vendor
+from roce_cfg.platforms.profile import load_profiles
+from tests.helpers import run
+
+PROFILES = load_profiles()
+CHOICES = [(v, p, n, m) for v, p in PROFILES.items() for n, m in sorted(p.models.items())]
+
+demands = st.builds(
+    Demand,
+    servers=st.integers(1, 300),
+    nics=st.integers(1, 8),
+    nic_speed=st.sampled_from([25, 100, 200, 400]),
+    oversubscription=st.sampled_from([1.0, 1.5, 2.0, 3.0]),
+)
+
+
+def _counts(plan_switches: dict[str, dict[str, int]]) -> Counter[tuple[str, str]]:
+    return Counter({(t, m): n for t, ms in plan_switches.items() for m, n in ms.items() if n})
+
+
+def _check(d: Demand, p) -> None:  # type: ignore[no-untyped-def]
+    intent = Intent.model_validate(intent_for(d, p))
+    topo = build(intent, PROFILES)
+    got: Counter[tuple[str, str]] = Counter(
+        (s.plan.role, f"{s.plan.vendor.value} {s.plan.model}") for s in topo.switches
+    )
+    assert got == _counts(p.switches)
+    assert len(topo.links) == p.links
+    assert len(topo.nics) == d.servers * d.nics
+    assert sum(p.cables.values()) == len(topo.links) + len(topo.nics)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(d=demands, leaf=st.sampled_from(CHOICES), spine=st.sampled_from(CHOICES))
+def test_two_tier_plans_match_the_designer(d: Demand, leaf, spine) -> None:  # type: ignore[no-untyped-def]
+    p = two_tier(d, leaf, spine)
+    if p.feasible:
+        _check(d, p)
+        return
+    # Infeasible: the leaf (or spine) port budget named in the reason is what the designer
+    # refuses for the smallest layout, one leaf per rail and every uplink on one spine.
+    assert re.match(r"(leaf|spine) ports run out: ", p.reason)
+
+
+@settings(max_examples=40, deadline=None)
+@given(d=demands, choice=st.sampled_from(CHOICES))
+def test_single_switch_plans_match_the_designer(d: Demand, choice) -> None:  # type: ignore[no-untyped-def]
+    p = single_switch(d, *choice)
+    if p.feasible:
+        _check(d, p)
+        return
+    v, _, name, _ = choice
+    intent = Intent.model_validate(
+        {
+            "name": "refused",
+            "addressing": {
+                "loopbacks": "10.0.0.0/24",
+                "rail_subnets": "10.128.0.0/9",
+                "rail_vlan_base": 101,
+            },
+            "servers": {"count": d.servers, "nics": d.nics, "nic_speed": f"{d.nic_speed}G"},
+            "fabric": {
+                "topology": "single-switch",
+                "rails": d.nics,
+                "switch": {"vendor": v.value, "model": name},
+                "links": {"server_leaf": {"speed": f"{d.nic_speed}G", "cable_m": 3}},
+            },
+        }
+    )
+    with pytest.raises(PlanError) as exc:
+        build(intent, PROFILES)
+    assert exc.value.reason.startswith(p.reason.removeprefix("switch ports run out: "))
+
+
+def test_four_servers_on_one_huawei_box_names_the_fitting_model() -> None:
+    plans = plan(Demand(4, 8, 400), PROFILES, leaf=["huawei"])
+    single = [p for p in plans if p.kind == "single-switch" and p.feasible]
+    assert [list(p.switches["switch"]) for p in single] == [["huawei CE9860-4C-EI"]]
+    refused = [p for p in plans if p.kind == "single-switch" and not p.feasible]
+    assert any("CE8851-32CQ8DQ-P" in p.reason for p in refused)
+
+
+def test_plan_write_generates_and_lints_clean(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    intent = tmp_path / "intent.yaml"
+    r = run("plan", "--servers", "64", "--leaf", "h3c", "--spine", "h3c", "--write", str(intent),
+            "--format", "json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    best = json.loads(r.stdout)[0]
+    assert best["feasible"] and best["kind"] == "two-tier"
+    r = run("generate", str(intent), "-o", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output
+    r = run("lint", str(tmp_path / "out"), "--intent", str(intent))
+    assert r.exit_code == 0, r.output
+    assert "0 errors, 0 warnings" in r.output
+
+
+def test_models_lists_every_profile_model() -> None:
+    r = run("models", "--format", "json")
+    rows = json.loads(r.stdout)
+    want = {(v.value, n) for v, p in PROFILES.items() for n in p.models}
+    assert {(x["vendor"], x["model"]) for x in rows} == want
+    assert all(x["source"] for x in rows)
+    assert run("models", "--vendor", "nokia").exit_code == 2
+
+
+def test_plan_rejects_bad_demand() -> None:
+    r = run("plan", "--gpus", "8", "--servers", "1")
+    assert r.exit_code == 2
+    assert "Traceback" not in r.output
+    assert Vendor.H3C.value  # profiles loaded
+
+
+def test_generate_refusal_names_the_models_that_fit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    intent = tmp_path / "i.yaml"
+    intent.write_text(
+        "name: t\nservers: {count: 4, nics: 8, nic_speed: 400G}\n"
+        "fabric:\n  topology: single-switch\n  rails: 8\n"
+        "  switch: {vendor: huawei, model: CE8851-32CQ8DQ-P}\n"
+        "  links: {server_leaf: {speed: 400G, cable_m: 3}}\n"
+        "addressing: {loopbacks: 10.0.0.0/24, rail_subnets: 10.128.0.0/16, rail_vlan_base: 101}\n"
+    )
+    r = run("generate", str(intent), "-o", str(tmp_path / "out"))
+    assert r.exit_code == 2
+    assert "huawei models that fit: CE9860-4C-EI" in r.output
