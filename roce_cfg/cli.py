@@ -788,7 +788,7 @@ def models_cmd(
         if not rows:
             _fail(InputError(f"no models for vendor '{vendor}'", path="--vendor"))
     if fmt == "json":
-        out.print(json.dumps(rows, indent=2), markup=False)
+        emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
     table = Table(title="Switch models")
     for col in ("vendor", "model", "ports", "buffer", "no-drop", "source"):
@@ -862,9 +862,14 @@ def plan_cmd(
         if best is None:
             _fail(InputError("no feasible plan to write", path="--write"))
         assert best is not None
-        write.write_text(yaml.safe_dump(intent_for(demand, best), sort_keys=False))
+        import yaml
+
+        try:
+            write_file(write, yaml.safe_dump(intent_for(demand, best), sort_keys=False))
+        except RoceCfgError as exc:
+            _fail(exc)
     if fmt == "json":
-        out.print(json.dumps([p.as_dict() for p in plans], indent=2), markup=False)
+        emit(json.dumps([p.as_dict() for p in plans], indent=2) + "\n", kind="json")
         return
     table = Table(title=f"Plans for {count} servers x {nics} x {nic_speed}G")
     for col in ("plan", "switches", "uplinks/leaf", "oversub", "GPUs/leaf", "spine loss",
