@@ -10,40 +10,24 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
-import yaml
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
-from roce_cfg.analysis import Finding, LintResult, Options, lint
-from roce_cfg.analysis import report as report_fmt
-from roce_cfg.analysis.registry import rules
-from roce_cfg.deadlock import load as load_deadlock_source
-from roce_cfg.deadlock import picture
-from roce_cfg.deadlock.analyse import Report as DeadlockReport
-from roce_cfg.deadlock.run import Plan as DeadlockPlan
-from roce_cfg.deadlock.run import run as run_deadlock
-from roce_cfg.deploy import fanout
-from roce_cfg.deploy.inventory import load as load_inventory
-from roce_cfg.deploy.push import FAILED as PUSH_FAILED
-from roce_cfg.deploy.push import Credentials, Outcome
+from roce_cfg import __version__
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
-from roce_cfg.generate import Written, write_generated
-from roce_cfg.inputs import config_files
-from roce_cfg.intent.models import Intent, Vendor
-from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
-from roce_cfg.lab.run import start as start_lab
-from roce_cfg.output import write_all, write_file
-from roce_cfg.parse import FORMAT as PARSE_FORMAT
-from roce_cfg.parse import Hints, ParsedConfig, parse_file
-from roce_cfg.parse.hints import hints_from_fabric
-from roce_cfg.platforms.profile import OVERLAY_ENV, load_profiles, overlay_dir
-from roce_cfg.report import html as html_report
-from roce_cfg.report import markdown as markdown_docs
-from roce_cfg.report.data import gather as gather_report
+from roce_cfg.vendor import OVERLAY_ENV, Vendor
+
+# Start-up time: every command pays for what this module imports, so netmiko, nornir, asyncssh,
+# jinja2, ttp and the pydantic models are imported inside the commands that use them
+# (tests/test_startup.py holds the line).
+if TYPE_CHECKING:
+    from roce_cfg.analysis import Finding, LintResult
+    from roce_cfg.deadlock.analyse import Report as DeadlockReport
+    from roce_cfg.deploy.push import Credentials, Outcome
+    from roce_cfg.generate import Written
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
 EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
@@ -53,6 +37,8 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Plain click help: flags print without a "<bool>" type, and help needs no rich layout.
+    rich_markup_mode=None,
     help="Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics.",
 )
 out = Console(highlight=False, soft_wrap=True)
@@ -67,6 +53,24 @@ VendorDir = Annotated[
         file_okay=False,
     ),
 ]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        out.print(f"roce-cfg {__version__}", markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics."""
 
 
 def _fail(exc: RoceCfgError) -> None:
@@ -94,6 +98,9 @@ def generate_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Write every switch's configuration and fabric.json from one intent."""
+    from roce_cfg.generate import write_generated
+    from roce_cfg.platforms.profile import overlay_dir
+
     with _progress() as tick:
         try:
             result = write_generated(
@@ -123,6 +130,8 @@ def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
     if not err.is_terminal:
         yield lambda done, total: None
         return
+    from rich.progress import Progress
+
     with Progress(console=err, transient=True) as bar:
         task = bar.add_task(what, total=None, visible=False)
 
@@ -153,6 +162,8 @@ def _config_files(
 ) -> list[Path]:
     """Files as given; a directory stands for the switch configs in it (and fabric.json when
     ``fabric``). Other files of a directory are skipped with a one-line notice."""
+    from roce_cfg.inputs import config_files
+
     files, notices = config_files(paths, vendor, overlay, fabric)
     for notice in notices:
         err.print(f"roce-cfg: note: {notice}", markup=False)
@@ -179,6 +190,13 @@ def parse_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
+    import yaml
+
+    from roce_cfg.parse import FORMAT as PARSE_FORMAT
+    from roce_cfg.parse import Hints, ParsedConfig, parse_file
+    from roce_cfg.parse.hints import hints_from_fabric
+    from roce_cfg.platforms.profile import overlay_dir
+
     overlay = overlay_dir(vendor_dir)
     failed = False
     parsed: list[ParsedConfig] = []
@@ -255,6 +273,9 @@ def lint_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
+    from roce_cfg.analysis import Options, lint
+    from roce_cfg.platforms.profile import overlay_dir
+
     options = Options(
         cable_default_m=cable_length, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock
     )
@@ -279,6 +300,9 @@ def lint_cmd(
 
 def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
     """Findings in the machine formats lint and deadlock share, or the command's own text."""
+    from roce_cfg.analysis import report as report_fmt
+    from roce_cfg.analysis.registry import rules
+
     if fmt == "json":
         sys.stdout.write(report_fmt.to_json(result))
     elif fmt == "sarif":
@@ -360,6 +384,13 @@ def deadlock_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
+    from roce_cfg.deadlock import load as load_deadlock_source
+    from roce_cfg.deadlock import picture
+    from roce_cfg.deadlock.run import Plan as DeadlockPlan
+    from roce_cfg.deadlock.run import run as run_deadlock
+    from roce_cfg.output import write_file
+    from roce_cfg.platforms.profile import overlay_dir
+
     plan = DeadlockPlan(
         fail_links=fail_links,
         fail_devices=tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip()),
@@ -420,6 +451,10 @@ def docs_cmd(
     output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
 ) -> None:
     """Hand-over documents: fabric and per-switch Markdown, and the cabling plan as CSV."""
+    from roce_cfg.output import write_all
+    from roce_cfg.report import markdown as markdown_docs
+    from roce_cfg.report.data import gather as gather_report
+
     try:
         data = gather_report(intent)
         files = markdown_docs.documents(data)
@@ -439,6 +474,11 @@ def report_cmd(
     ] = None,
 ) -> None:
     """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
+    from roce_cfg.deadlock.run import Plan as DeadlockPlan
+    from roce_cfg.output import write_file
+    from roce_cfg.report import html as html_report
+    from roce_cfg.report.data import gather as gather_report
+
     try:
         data = gather_report(source, DeadlockPlan(fail_links=fail_links))
         write_file(output, html_report.render(data))
@@ -449,6 +489,9 @@ def report_cmd(
 
 def _credentials() -> Credentials:
     """From ROCE_CFG_USERNAME / ROCE_CFG_PASSWORD, or asked for on a terminal; never stored."""
+    from roce_cfg.deploy.push import Credentials
+    from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
+
     user = os.environ.get(USER_ENV)
     password = os.environ.get(PASSWORD_ENV)
     if user is None or password is None:
@@ -480,6 +523,11 @@ def push_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
+    from roce_cfg.deploy import fanout
+    from roce_cfg.deploy.inventory import load as load_inventory
+    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
+    from roce_cfg.platforms.profile import overlay_dir
+
     try:
         targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
         creds = _credentials()
@@ -501,6 +549,8 @@ def push_cmd(
 
 
 def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
+    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
+
     out.print(
         "# --prune: peers, VLANs and networks of managed kinds that the intent does not name "
         "are removed" if prune else "# unmanaged lines are left alone (--prune removes objects "
@@ -543,6 +593,10 @@ def lab_cmd(
     ] = "empty",
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C)."""
+    from roce_cfg.lab.run import start as start_lab
+    from roce_cfg.lab.run import unsourced_note
+    from roce_cfg.output import write_file
+
     try:
         creds = _credentials()
         lab, text = start_lab(intent, start, creds.username, creds.password)
@@ -554,8 +608,6 @@ def lab_cmd(
         "Ctrl-C stops them.",
         markup=False,
     )
-    from roce_cfg.lab.run import unsourced_note
-
     note = unsourced_note(lab.switches)
     if note:
         out.print(note, markup=False)
@@ -569,33 +621,37 @@ def lab_cmd(
 @app.command("rules")
 def rules_cmd(fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text") -> None:
     """List the lint rules: ID, name, severity, scope."""
-    all_rules = rules()
+    from roce_cfg import rulebook
+
+    all_rules = rulebook.load()
     if fmt == "json":
-        keys = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits")
-        rows = [{k: getattr(r, k) for k in keys} for r in all_rules]
-        out.print(json.dumps(rows, indent=2), markup=False)
+        out.print(json.dumps(all_rules, indent=2), markup=False)
         return
     table = Table(title="roce-cfg lint rules")
     for col in ("ID", "name", "severity", "scope", "what"):
         table.add_column(col, overflow="fold")
     for r in all_rules:
-        table.add_row(r.id, r.name, r.severity, r.scope, r.summary)
+        table.add_row(r["id"], r["name"], r["severity"], r["scope"], r["summary"])
     out.print(table)
 
 
 @app.command("explain")
 def explain_cmd(rule_id: Annotated[str, typer.Argument(help="A rule ID such as RC201.")]) -> None:
     """Explain one lint rule: why it matters, how to fix it, what it cannot check."""
-    found = {r.id: r for r in rules()}.get(rule_id.upper())
+    from roce_cfg import rulebook
+
+    found = {r["id"]: r for r in rulebook.load()}.get(rule_id.upper())
     if found is None:
         err.print(f"roce-cfg: error: no rule {rule_id} (see roce-cfg rules)", markup=False)
         raise typer.Exit(EXIT_INPUT)
-    out.print(f"{found.id} {found.name} ({found.severity}, {found.scope})", markup=False)
-    out.print(found.summary, markup=False)
-    out.print(f"\nWhy: {found.rationale}", markup=False)
-    out.print(f"\nFix: {found.fix}", markup=False)
-    if found.limits:
-        out.print(f"\nLimits: {found.limits}", markup=False)
+    out.print(
+        f"{found['id']} {found['name']} ({found['severity']}, {found['scope']})", markup=False
+    )
+    out.print(found["summary"], markup=False)
+    out.print(f"\nWhy: {found['rationale']}", markup=False)
+    out.print(f"\nFix: {found['fix']}", markup=False)
+    if found["limits"]:
+        out.print(f"\nLimits: {found['limits']}", markup=False)
 
 
 @app.command("schema")
@@ -606,6 +662,10 @@ def schema_cmd(
     ] = "intent",
 ) -> None:
     """Print a JSON Schema: the intent's (editor completion) or the parse output's."""
+    from roce_cfg.intent.models import Intent
+    from roce_cfg.parse import FORMAT as PARSE_FORMAT
+    from roce_cfg.parse import ParsedConfig
+
     if of == "parse":
         schema = ParsedConfig.model_json_schema()
         doc = {
@@ -633,6 +693,7 @@ def vendors_cmd(
     profile's claim, lowered to what the vendor grammar's commands support per model, and how
     many of the grammar's commands are sourced, partial or unsourced."""
     from roce_cfg.grammar import STATUSES, load_grammar, section_grades
+    from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
     overlay = overlay_dir(vendor_dir)
     try:
