@@ -45,7 +45,7 @@ class Row:
         return [
             self.stage,
             self.fabric,
-            f"{self.switches:,}",
+            f"{self.switches:,}" if self.switches else "",
             f"{self.lines:,}" if self.lines else "",
             f"{self.seconds:.3f}" if self.seconds < 1 else f"{self.seconds:.2f}",
             f"{self.peak_mb:,.0f}",
@@ -188,7 +188,8 @@ def run_startup(repeats: int, work: Path) -> list[Row]:
             wall, peak, _ = measure(cmd, HERE.parent)
             times.append(wall)
             peaks.append(peak)
-        rows.append(Row(stage, "pod-small", 0, None, statistics.median(times), max(peaks), False))
+        fabric = "examples/pod-small" if "generate" in cmd else "-"
+        rows.append(Row(stage, fabric, 0, None, statistics.median(times), max(peaks), False))
         print("  " + " | ".join(rows[-1].cells()), file=sys.stderr, flush=True)
     return rows
 
