@@ -490,7 +490,7 @@ def report_cmd(
 def _credentials() -> Credentials:
     """From ROCE_CFG_USERNAME / ROCE_CFG_PASSWORD, or asked for on a terminal; never stored."""
     from roce_cfg.deploy.push import Credentials
-    from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
+    from roce_cfg.envvars import PASSWORD_ENV, USER_ENV
 
     user = os.environ.get(USER_ENV)
     password = os.environ.get(PASSWORD_ENV)
@@ -593,8 +593,15 @@ def lab_cmd(
     ] = "empty",
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C)."""
-    from roce_cfg.lab.run import start as start_lab
-    from roce_cfg.lab.run import unsourced_note
+    try:
+        from roce_cfg.lab.run import start as start_lab
+        from roce_cfg.lab.run import unsourced_note
+    except ModuleNotFoundError as exc:  # asyncssh comes with the 'lab' extra only
+        err.print(
+            f"roce-cfg: error: roce-cfg lab needs {exc.name}: pip install 'roce-cfg[lab]'",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INPUT) from None
     from roce_cfg.output import write_file
 
     try:
