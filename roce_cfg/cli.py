@@ -55,6 +55,15 @@ VendorDir = Annotated[
 ]
 
 
+def _n(count: int, one: str, many: str | None = None) -> str:
+    """``1 error``, ``2 errors``; ``many`` where the plural is not one + s.
+
+    >>> _n(1, "error"), _n(0, "cycle"), _n(2, "switch", "switches")
+    ('1 error', '0 cycles', '2 switches')
+    """
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 def _print_version(value: bool) -> None:
     if value:
         out.print(f"roce-cfg {__version__}", markup=False)
@@ -118,7 +127,8 @@ def generate_cmd(
     for w in result.warnings:
         err.print(
             f"roce-cfg: warning: {w.vendor.value} {w.section}: unverified syntax (no public "
-            f"source) on {w.switches} switch(es); {w.note or 'check it before pushing'}",
+            f"source) on {_n(w.switches, 'switch', 'switches')}; "
+            f"{w.note or 'check it before pushing'}",
             markup=False,
         )
     _summary(result, output)
@@ -143,7 +153,7 @@ def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
 
 def _summary(result: Written, output: Path) -> None:
     fabric = result.fabric
-    table = Table(title=f"{fabric.name}: {result.files} switch configs in {output}")
+    table = Table(title=f"{fabric.name}: {_n(result.files, 'switch config')} in {output}")
     for col in ("role", "vendor", "model", "switches", "ports", "links", "VLANs"):
         table.add_column(col, justify="left" if col in ("role", "vendor", "model") else "right")
     role_of = {s.hostname: s.role for s in fabric.switches}
@@ -340,8 +350,8 @@ def _lint_text(result: LintResult, verbose: bool) -> None:
             err.print(f"roce-cfg: note: {note}", markup=False)
     c = result.counts()
     out.print(
-        f"{c['error']} errors, {c['warning']} warnings, {c['info']} info"
-        f" ({c['suppressed']} suppressed) in {len(result.devices)} configs",
+        f"{_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, {c['info']} info"
+        f" ({c['suppressed']} suppressed) in {_n(len(result.devices), 'config')}",
         markup=False,
     )
 
@@ -432,7 +442,7 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
     for title, cycles in groups:
         if not cycles:
             continue
-        out.print(f"[bold red]{len(cycles)} deadlock cycle(s)[/bold red] {title}:")
+        out.print(f"[bold red]{_n(len(cycles), 'deadlock cycle')}[/bold red] {title}:")
         for c in cycles:
             total += 1
             out.print(f"  {report.chain(c)}", markup=False)
@@ -442,7 +452,7 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
     if total == 0:
         out.print("no deadlock cycle", markup=False)
     else:
-        out.print(f"{total} cycle(s); exit 1", markup=False)
+        out.print(f"{_n(total, 'cycle')}; exit 1", markup=False)
 
 
 @app.command("docs")
@@ -541,7 +551,10 @@ def push_cmd(
     _push_report(outcomes, apply, prune)
     skipped = len(targets) - len(outcomes)
     if skipped:
-        out.print(f"{skipped} switch(es) not attempted: an earlier batch failed", markup=False)
+        out.print(
+            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
+            markup=False,
+        )
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:

@@ -37,7 +37,7 @@ def test_failure_what_if_opens_cycles() -> None:
         "leaf-1:spine-1,leaf-2:spine-2",
     )
     assert res.exit_code == 1, res.output
-    assert "2 cycle(s)" in res.output
+    assert "2 cycles" in res.output
 
 
 def test_inventory_loads_every_pod_switch() -> None:

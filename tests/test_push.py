@@ -169,7 +169,7 @@ def test_a_failed_canary_batch_stops_the_rollout(
         monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
         result = run("push", str(configs), "-i", str(inventory), "--apply", "--batch", "1,100%")
         assert result.exit_code == 3
-        assert "2 switch(es) not attempted" in result.stdout
+        assert "2 switches not attempted" in result.stdout
         assert (
             switches[1].running.render()
             == Switch.start("a-2", load_profile(Vendor.ZTE)).running.render()
