@@ -222,6 +222,8 @@ def parse_cmd(
         raise typer.Exit(EXIT_INPUT)
     for path in paths:
         try:
+            if vendor is not None:
+                _warn_other_vendor(path, vendor, overlay)
             parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
         except RoceCfgError as exc:
             err.print(f"roce-cfg: error: {exc}", markup=False)
@@ -245,6 +247,19 @@ def parse_cmd(
         sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
     else:
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+
+
+def _warn_other_vendor(path: Path, vendor: Vendor, overlay: Path | None) -> None:
+    from roce_cfg.parse import other_vendor
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    found = other_vendor(text, vendor, overlay, str(path))
+    if found is not None:
+        err.print(
+            f"roce-cfg: warning: {path}: --vendor {vendor.value} given, but the file reads as "
+            f"{found.value}'s; the parse will likely miss most of it",
+            markup=False,
+        )
 
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}

@@ -43,3 +43,21 @@ def test_failure_what_if_opens_cycles() -> None:
 def test_inventory_loads_every_pod_switch() -> None:
     names = {t.name for t in load_inventory(Path(ROOT / "examples/inventory.yaml"))}
     assert names == {f"leaf-{i}" for i in range(1, 9)} | {f"spine-{i}" for i in range(1, 5)}
+
+
+def test_parse_warns_when_vendor_given_is_clearly_wrong() -> None:
+    """The H3C backup parsed as Ruijie's: a warning naming the vendor it reads as; the right
+    vendor given: no warning."""
+    import subprocess
+    import sys
+
+    def stderr(vendor: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "roce_cfg", "parse", "--vendor", vendor,
+             str(BACKUPS / "h3c/leaf-9.cfg")],
+            capture_output=True, text=True,
+        ).stderr  # fmt: skip
+
+    wrong = stderr("ruijie")
+    assert "warning" in wrong and "--vendor ruijie given, but the file reads as h3c's" in wrong
+    assert "warning" not in stderr("h3c")
