@@ -559,7 +559,7 @@ def push_cmd(
         with _progress("pushing") as tick:
             outcomes = fanout.run(
                 targets, configs, creds, apply=apply, workers=workers, batch=batch,
-                prune=prune, progress=tick,
+                prune=prune, progress=tick, on_batch=_batch_line if batch != "100%" else None,
             )  # fmt: skip
     except RoceCfgError as exc:
         _fail(exc)
@@ -574,6 +574,17 @@ def push_cmd(
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
+
+
+def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
+    """One stderr line per finished canary batch: where it ended and how its switches went."""
+    counts = Counter(o.status for o in outcomes)
+    results = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    names = ", ".join(o.host for o in outcomes[:5]) + (", ..." if len(outcomes) > 5 else "")
+    err.print(
+        f"batch {number}/{of}: {_n(len(outcomes), 'switch', 'switches')} ({names}): {results}",
+        markup=False,
+    )
 
 
 def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:

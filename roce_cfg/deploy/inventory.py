@@ -47,17 +47,19 @@ def _nornir_inventory(doc: dict[str, Any]) -> Inventory:
         ).load()
 
 
+def _load(path: Path) -> Any:
+    """The one place the inventory's YAML is read (file or folder member)."""
+    loaded, _ = load_yaml(read_text(path, "inventory"), str(path))
+    return loaded
+
+
 def _read(path: Path) -> dict[str, Any]:
     """One file with hosts/groups/defaults sections, or nornir's folder of hosts.yaml,
     groups.yaml and defaults.yaml."""
     if path.is_dir():
-        doc: dict[str, Any] = {}
-        for section in ("hosts", "groups", "defaults"):
-            f = path / f"{section}.yaml"
-            if f.is_file():
-                doc[section], _ = load_yaml(read_text(f, "inventory"), str(f))
-        return doc
-    loaded, _ = load_yaml(read_text(path, "inventory"), str(path))
+        files = {s: path / f"{s}.yaml" for s in ("hosts", "groups", "defaults")}
+        return {s: _load(f) for s, f in files.items() if f.is_file()}
+    loaded = _load(path)
     return loaded if isinstance(loaded, dict) else {}
 
 
