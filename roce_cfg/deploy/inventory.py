@@ -39,7 +39,9 @@ def _nornir_inventory(doc: dict[str, Any]) -> Inventory:
         files = {}
         for section in ("hosts", "groups", "defaults"):
             files[section] = Path(tmp) / f"{section}.yaml"
-            files[section].write_text(yaml.safe_dump(doc.get(section) or {}), encoding="utf-8")
+            # an absent section stays an absent file: nornir warns on an empty one
+            if doc.get(section) or section == "hosts":
+                files[section].write_text(yaml.safe_dump(doc[section]), encoding="utf-8")
         return SimpleInventory(
             host_file=str(files["hosts"]),
             group_file=str(files["groups"]),
