@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
 EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
 PROGRESS_FROM = 50
+PROGRESS_AFTER_S = 1.0
 
 app = typer.Typer(
     add_completion=False,
@@ -136,17 +138,20 @@ def generate_cmd(
 
 @contextmanager
 def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
-    """A bar on stderr for large fabrics, only when stderr is a terminal (never in pipelines)."""
+    """A bar on stderr, only when stderr is a terminal (never in pipelines), shown for many items
+    or once the stage has run for a second (so quick runs do not flicker)."""
     if not err.is_terminal:
         yield lambda done, total: None
         return
     from rich.progress import Progress
 
+    started = time.monotonic()
     with Progress(console=err, transient=True) as bar:
         task = bar.add_task(what, total=None, visible=False)
 
         def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total, visible=total >= PROGRESS_FROM)
+            slow = time.monotonic() - started > PROGRESS_AFTER_S
+            bar.update(task, completed=done, total=total, visible=total >= PROGRESS_FROM or slow)
 
         yield tick
 
@@ -220,14 +225,16 @@ def parse_cmd(
     if not paths:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
-    for path in paths:
-        try:
-            if vendor is not None:
-                _warn_other_vendor(path, vendor, overlay)
-            parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
-        except RoceCfgError as exc:
-            err.print(f"roce-cfg: error: {exc}", markup=False)
-            failed = True
+    with _progress("parsing") as tick:
+        for i, path in enumerate(paths, 1):
+            try:
+                if vendor is not None:
+                    _warn_other_vendor(path, vendor, overlay)
+                parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
+            except RoceCfgError as exc:
+                err.print(f"roce-cfg: error: {exc}", markup=False)
+                failed = True
+            tick(i, len(paths))
     if failed:
         raise typer.Exit(EXIT_INPUT)
     for p in parsed:
@@ -426,7 +433,8 @@ def deadlock_cmd(
         src = load_deadlock_source(
             source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
         )
-        report, result = run_deadlock(src, plan)
+        with _progress("failure scenarios") as tick:
+            report, result = run_deadlock(src, plan, tick)
         pictures = {}
         if svg_file is not None:
             pictures[svg_file] = picture.svg(report)
@@ -505,8 +513,10 @@ def report_cmd(
     from roce_cfg.report.data import gather as gather_report
 
     try:
-        data = gather_report(source, DeadlockPlan(fail_links=fail_links))
-        write_file(output, html_report.render(data))
+        # one indeterminate spinner: gathering is parse + lint + deadlock in one call
+        with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
+            data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+            write_file(output, html_report.render(data))
     except RoceCfgError as exc:
         _fail(exc)
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)

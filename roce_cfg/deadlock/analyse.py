@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from ipaddress import IPv4Network
 from itertools import combinations
@@ -179,7 +179,11 @@ def _work(chunk: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[Cycl
 
 
 @bulk_objects()
-def analyse(net: Network, scenarios: Iterable[tuple[int, ...]]) -> Report:
+def analyse(
+    net: Network,
+    scenarios: Iterable[tuple[int, ...]],
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
     """Cycles of the healthy fabric, and for each failure scenario the cycles it opens.
 
     Many scenarios are split over worker processes forked after the baseline is built (the
@@ -199,17 +203,21 @@ def analyse(net: Network, scenarios: Iterable[tuple[int, ...]]) -> Report:
         try:
             chunks = [todo[i :: n * 8] for i in range(n * 8)]
             with mp.get_context("fork").Pool(n) as pool:
-                for part in pool.imap(_work, chunks):
+                for i, part in enumerate(pool.imap(_work, chunks), 1):
                     report.opened.update(part)
+                    if progress is not None:
+                        progress(i, len(chunks))
         finally:
             _shared = None
         report.opened = dict(sorted(report.opened.items()))
         return report
     known = {c.key() for c in report.baseline}
-    for scenario in todo:
+    for i, scenario in enumerate(todo, 1):
         found = _check(st, scenario, known, base_extra)
         if found:
             report.opened[scenario] = found
+        if progress is not None:
+            progress(i, len(todo))
     return report
 
 
