@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -44,7 +45,7 @@ class Row:
         return [
             self.stage,
             self.fabric,
-            f"{self.switches:,}",
+            f"{self.switches:,}" if self.switches else "",
             f"{self.lines:,}" if self.lines else "",
             f"{self.seconds:.3f}" if self.seconds < 1 else f"{self.seconds:.2f}",
             f"{self.peak_mb:,.0f}",
@@ -168,6 +169,31 @@ def run_fabric(name: str, intent: Path, repeats: int, work: Path) -> list[Row]:
     return rows
 
 
+def run_startup(repeats: int, work: Path) -> list[Row]:
+    """Whole processes a user waits for on every call: help, version, the rule list, and the
+    README's example pod (issue 17's targets: help and rules < 0.3 s, the pod < 0.8 s)."""
+    pod = HERE.parent / "examples" / "pod-small.yaml"
+    plans = [
+        ("start-up: --help (CLI)", _cli("--help")),
+        ("start-up: --version (CLI)", _cli("--version")),
+        ("start-up: rules (CLI)", _cli("rules")),
+        ("generate examples/pod-small.yaml (CLI)", _cli("generate", str(pod), "-o", str(work))),
+    ]
+    rows = []
+    for stage, cmd in plans:
+        times, peaks = [], []
+        for _ in range(repeats):
+            if "generate" in cmd:
+                shutil.rmtree(work, ignore_errors=True)
+            wall, peak, _ = measure(cmd, HERE.parent)
+            times.append(wall)
+            peaks.append(peak)
+        fabric = "examples/pod-small" if "generate" in cmd else "-"
+        rows.append(Row(stage, fabric, 0, None, statistics.median(times), max(peaks), False))
+        print("  " + " | ".join(rows[-1].cells()), file=sys.stderr, flush=True)
+    return rows
+
+
 def run_push(repeats: int) -> Row:
     cmd = [sys.executable, "-m", "bench.push_bench", "--fifty"]
     times, peaks = [], []
@@ -198,6 +224,9 @@ def main() -> None:
     ap.add_argument("--fabrics", default="small,large,xl", help="comma-separated: small, large, xl")
     ap.add_argument("--repeats", type=int, default=3, help="runs per stage (median)")
     ap.add_argument("--no-push", action="store_true", help="skip the 50-switch push")
+    ap.add_argument(
+        "--startup-only", action="store_true", help="only the start-up and example-pod rows"
+    )
     args = ap.parse_args()
     names = [n.strip() for n in args.fabrics.split(",") if n.strip()]
     unknown = set(names) - FABRICS.keys()
@@ -210,6 +239,10 @@ def main() -> None:
     )
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="roce-cfg-bench-") as tmp:
+        print("start-up:", file=sys.stderr, flush=True)
+        rows += run_startup(args.repeats, Path(tmp) / "pod")
+        if args.startup_only:
+            names, args.no_push = [], True
         for name in names:
             print(f"{name}:", file=sys.stderr, flush=True)
             work = Path(tmp) / name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -10,47 +11,36 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
-from roce_cfg.analysis import Finding, LintResult, Options, lint
-from roce_cfg.analysis import report as report_fmt
-from roce_cfg.analysis.registry import rules
-from roce_cfg.deadlock import load as load_deadlock_source
-from roce_cfg.deadlock import picture
-from roce_cfg.deadlock.analyse import Report as DeadlockReport
-from roce_cfg.deadlock.run import Plan as DeadlockPlan
-from roce_cfg.deadlock.run import run as run_deadlock
-from roce_cfg.deploy import fanout
-from roce_cfg.deploy.inventory import load as load_inventory
-from roce_cfg.deploy.push import FAILED as PUSH_FAILED
-from roce_cfg.deploy.push import Credentials, Outcome
+from roce_cfg import __version__
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
-from roce_cfg.generate import Written, write_generated
-from roce_cfg.inputs import config_files
-from roce_cfg.intent.models import Intent, Vendor
-from roce_cfg.lab.run import PASSWORD_ENV, USER_ENV
-from roce_cfg.lab.run import start as start_lab
 from roce_cfg.output import console, emit, emit_doc, redact_tracebacks, write_all, write_file
-from roce_cfg.parse import FORMAT as PARSE_FORMAT
-from roce_cfg.parse import Hints, ParsedConfig, parse_file
-from roce_cfg.parse.hints import hints_from_fabric
-from roce_cfg.platforms.profile import OVERLAY_ENV, load_profiles, overlay_dir
-from roce_cfg.report import html as html_report
-from roce_cfg.report import markdown as markdown_docs
-from roce_cfg.report.data import gather as gather_report
+from roce_cfg.vendor import OVERLAY_ENV, Vendor
+
+# Start-up time: every command pays for what this module imports, so netmiko, nornir, asyncssh,
+# jinja2, ttp and the pydantic models are imported inside the commands that use them
+# (tests/test_startup.py holds the line).
+if TYPE_CHECKING:
+    from roce_cfg.analysis import Finding, LintResult
+    from roce_cfg.deadlock.analyse import Report as DeadlockReport
+    from roce_cfg.deploy.push import Credentials, Outcome
+    from roce_cfg.generate import Written
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
 EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
 PROGRESS_FROM = 50
+PROGRESS_AFTER_S = 1.0
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Plain click help: flags print without a "<bool>" type, and help needs no rich layout.
+    rich_markup_mode=None,
     help="Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics.",
 )
 # Every print goes through roce_cfg/output.py's redactor.
@@ -66,6 +56,33 @@ VendorDir = Annotated[
         file_okay=False,
     ),
 ]
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    """``1 error``, ``2 errors``; ``many`` where the plural is not one + s.
+
+    >>> _n(1, "error"), _n(0, "cycle"), _n(2, "switch", "switches")
+    ('1 error', '0 cycles', '2 switches')
+    """
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        out.print(f"roce-cfg {__version__}", markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics."""
 
 
 def _fail(exc: RoceCfgError) -> None:
@@ -93,6 +110,9 @@ def generate_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Write every switch's configuration and fabric.json from one intent."""
+    from roce_cfg.generate import write_generated
+    from roce_cfg.platforms.profile import overlay_dir
+
     with _progress() as tick:
         try:
             result = write_generated(
@@ -110,7 +130,8 @@ def generate_cmd(
     for w in result.warnings:
         err.print(
             f"roce-cfg: warning: {w.vendor.value} {w.section}: unverified syntax (no public "
-            f"source) on {w.switches} switch(es); {w.note or 'check it before pushing'}",
+            f"source) on {_n(w.switches, 'switch', 'switches')}; "
+            f"{w.note or 'check it before pushing'}",
             markup=False,
         )
     _summary(result, output)
@@ -118,22 +139,27 @@ def generate_cmd(
 
 @contextmanager
 def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
-    """A bar on stderr for large fabrics, only when stderr is a terminal (never in pipelines)."""
+    """A bar on stderr, only when stderr is a terminal (never in pipelines), shown for many items
+    or once the stage has run for a second (so quick runs do not flicker)."""
     if not err.is_terminal:
         yield lambda done, total: None
         return
+    from rich.progress import Progress
+
+    started = time.monotonic()
     with Progress(console=err, transient=True) as bar:
         task = bar.add_task(what, total=None, visible=False)
 
         def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total, visible=total >= PROGRESS_FROM)
+            slow = time.monotonic() - started > PROGRESS_AFTER_S
+            bar.update(task, completed=done, total=total, visible=total >= PROGRESS_FROM or slow)
 
         yield tick
 
 
 def _summary(result: Written, output: Path) -> None:
     fabric = result.fabric
-    table = Table(title=f"{fabric.name}: {result.files} switch configs in {output}")
+    table = Table(title=f"{fabric.name}: {_n(result.files, 'switch config')} in {output}")
     for col in ("role", "vendor", "model", "switches", "ports", "links", "VLANs"):
         table.add_column(col, justify="left" if col in ("role", "vendor", "model") else "right")
     role_of = {s.hostname: s.role for s in fabric.switches}
@@ -152,6 +178,8 @@ def _config_files(
 ) -> list[Path]:
     """Files as given; a directory stands for the switch configs in it (and fabric.json when
     ``fabric``). Other files of a directory are skipped with a one-line notice."""
+    from roce_cfg.inputs import config_files
+
     files, notices = config_files(paths, vendor, overlay, fabric)
     for notice in notices:
         err.print(f"roce-cfg: note: {notice}", markup=False)
@@ -178,6 +206,12 @@ def parse_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
+
+    from roce_cfg.parse import FORMAT as PARSE_FORMAT
+    from roce_cfg.parse import Hints, ParsedConfig, parse_file
+    from roce_cfg.parse.hints import hints_from_fabric
+    from roce_cfg.platforms.profile import overlay_dir
+
     overlay = overlay_dir(vendor_dir)
     failed = False
     parsed: list[ParsedConfig] = []
@@ -191,12 +225,16 @@ def parse_cmd(
     if not paths:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
-    for path in paths:
-        try:
-            parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
-        except RoceCfgError as exc:
-            err.print(f"roce-cfg: error: {exc}", markup=False)
-            failed = True
+    with _progress("parsing") as tick:
+        for i, path in enumerate(paths, 1):
+            try:
+                if vendor is not None:
+                    _warn_other_vendor(path, vendor, overlay)
+                parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
+            except RoceCfgError as exc:
+                err.print(f"roce-cfg: error: {exc}", markup=False)
+                failed = True
+            tick(i, len(paths))
     if failed:
         raise typer.Exit(EXIT_INPUT)
     for p in parsed:
@@ -213,6 +251,19 @@ def parse_cmd(
                 err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
     doc = {"format": PARSE_FORMAT, "configs": [p.model_dump(mode="json") for p in parsed]}
     emit_doc(doc, fmt)
+
+
+def _warn_other_vendor(path: Path, vendor: Vendor, overlay: Path | None) -> None:
+    from roce_cfg.parse import other_vendor
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    found = other_vendor(text, vendor, overlay, str(path))
+    if found is not None:
+        err.print(
+            f"roce-cfg: warning: {path}: --vendor {vendor.value} given, but the file reads as "
+            f"{found.value}'s; the parse will likely miss most of it",
+            markup=False,
+        )
 
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -267,7 +318,9 @@ def lint_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
+    from roce_cfg.analysis import Options, lint
     from roce_cfg.analysis.context import parse_cable_lengths
+    from roce_cfg.platforms.profile import overlay_dir
 
     try:
         cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
@@ -295,6 +348,9 @@ def lint_cmd(
 
 def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
     """Findings in the machine formats lint and deadlock share, or the command's own text."""
+    from roce_cfg.analysis import report as report_fmt
+    from roce_cfg.analysis.registry import rules
+
     if fmt == "json":
         emit(report_fmt.to_json(result), kind="json")
     elif fmt == "sarif":
@@ -332,8 +388,8 @@ def _lint_text(result: LintResult, verbose: bool) -> None:
             err.print(f"roce-cfg: note: {note}", markup=False)
     c = result.counts()
     out.print(
-        f"{c['error']} errors, {c['warning']} warnings, {c['info']} info"
-        f" ({c['suppressed']} suppressed) in {len(result.devices)} configs",
+        f"{_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, {c['info']} info"
+        f" ({c['suppressed']} suppressed) in {_n(len(result.devices), 'config')}",
         markup=False,
     )
 
@@ -385,6 +441,13 @@ def deadlock_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
+    from roce_cfg.deadlock import load as load_deadlock_source
+    from roce_cfg.deadlock import picture
+    from roce_cfg.deadlock.run import Plan as DeadlockPlan
+    from roce_cfg.deadlock.run import run as run_deadlock
+    from roce_cfg.output import write_file
+    from roce_cfg.platforms.profile import overlay_dir
+
     plan = DeadlockPlan(
         fail_links=fail_links,
         fail_devices=tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip()),
@@ -397,7 +460,8 @@ def deadlock_cmd(
         )
         for notice in src.notices:
             err.print(f"roce-cfg: note: {notice}", markup=False)
-        report, result = run_deadlock(src, plan)
+        with _progress("failure scenarios") as tick:
+            report, result = run_deadlock(src, plan, tick)
         pictures = {}
         if svg_file is not None:
             pictures[svg_file] = picture.svg(report)
@@ -428,7 +492,7 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
     for title, cycles in groups:
         if not cycles:
             continue
-        out.print(f"[bold red]{len(cycles)} deadlock cycle(s)[/bold red] {title}:")
+        out.print(f"[bold red]{_n(len(cycles), 'deadlock cycle')}[/bold red] {title}:")
         for c in cycles:
             total += 1
             out.print(f"  {report.chain(c)}", markup=False)
@@ -457,7 +521,7 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
     if total == 0:
         out.print("no deadlock cycle", markup=False)
     else:
-        out.print(f"{total} cycle(s); exit 1", markup=False)
+        out.print(f"{_n(total, 'cycle')}; exit 1", markup=False)
 
 
 @app.command("docs")
@@ -466,6 +530,9 @@ def docs_cmd(
     output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
 ) -> None:
     """Hand-over documents: fabric and per-switch Markdown, and the cabling plan as CSV."""
+    from roce_cfg.report import markdown as markdown_docs
+    from roce_cfg.report.data import gather as gather_report
+
     try:
         data = gather_report(intent)
         files = markdown_docs.documents(data)
@@ -485,9 +552,16 @@ def report_cmd(
     ] = None,
 ) -> None:
     """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
+    from roce_cfg.deadlock.run import Plan as DeadlockPlan
+    from roce_cfg.output import write_file
+    from roce_cfg.report import html as html_report
+    from roce_cfg.report.data import gather as gather_report
+
     try:
-        data = gather_report(source, DeadlockPlan(fail_links=fail_links))
-        write_file(output, html_report.render(data))
+        # one indeterminate spinner: gathering is parse + lint + deadlock in one call
+        with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
+            data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+            write_file(output, html_report.render(data))
     except RoceCfgError as exc:
         _fail(exc)
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
@@ -495,6 +569,9 @@ def report_cmd(
 
 def _credentials() -> Credentials:
     """From ROCE_CFG_USERNAME / ROCE_CFG_PASSWORD, or asked for on a terminal; never stored."""
+    from roce_cfg.deploy.push import Credentials
+    from roce_cfg.envvars import PASSWORD_ENV, USER_ENV
+
     user = os.environ.get(USER_ENV)
     password = os.environ.get(PASSWORD_ENV)
     if user is None or password is None:
@@ -534,7 +611,11 @@ def push_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
+    from roce_cfg.deploy import fanout
+    from roce_cfg.deploy.inventory import load as load_inventory
+    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
     from roce_cfg.deploy.transport import Timeouts
+    from roce_cfg.platforms.profile import overlay_dir
 
     try:
         steps = Timeouts.parse(timeouts)
@@ -544,20 +625,37 @@ def push_cmd(
             outcomes = fanout.run(
                 targets, configs, creds, apply=apply, workers=workers, batch=batch,
                 prune=prune, progress=tick, timeouts=steps,
+                on_batch=_batch_line if batch != "100%" else None,
             )  # fmt: skip
     except RoceCfgError as exc:
         _fail(exc)
     _push_report(outcomes, apply, prune)
     skipped = len(targets) - len(outcomes)
     if skipped:
-        out.print(f"{skipped} switch(es) not attempted: an earlier batch failed", markup=False)
+        out.print(
+            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
+            markup=False,
+        )
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
 
 
+def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
+    """One stderr line per finished canary batch: where it ended and how its switches went."""
+    counts = Counter(o.status for o in outcomes)
+    results = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    names = ", ".join(o.host for o in outcomes[:5]) + (", ..." if len(outcomes) > 5 else "")
+    err.print(
+        f"batch {number}/{of}: {_n(len(outcomes), 'switch', 'switches')} ({names}): {results}",
+        markup=False,
+    )
+
+
 def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
+    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
+
     out.print(
         "# --prune: peers, VLANs and networks of managed kinds that the intent does not name "
         "are removed" if prune else "# unmanaged lines are left alone (--prune removes objects "
@@ -602,6 +700,17 @@ def lab_cmd(
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C)."""
     try:
+        from roce_cfg.lab.run import start as start_lab
+        from roce_cfg.lab.run import unsourced_note
+    except ModuleNotFoundError as exc:  # asyncssh comes with the 'lab' extra only
+        err.print(
+            f"roce-cfg: error: roce-cfg lab needs {exc.name}: pip install 'roce-cfg[lab]'",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INPUT) from None
+    from roce_cfg.output import write_file
+
+    try:
         creds = _credentials()
         lab, text = start_lab(intent, start, creds.username, creds.password)
         write_file(inventory_out, text)
@@ -612,8 +721,6 @@ def lab_cmd(
         "Ctrl-C stops them.",
         markup=False,
     )
-    from roce_cfg.lab.run import unsourced_note
-
     note = unsourced_note(lab.switches)
     if note:
         out.print(note, markup=False)
@@ -627,33 +734,37 @@ def lab_cmd(
 @app.command("rules")
 def rules_cmd(fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text") -> None:
     """List the lint rules: ID, name, severity, scope."""
-    all_rules = rules()
+    from roce_cfg import rulebook
+
+    all_rules = rulebook.load()
     if fmt == "json":
-        keys = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits")
-        rows = [{k: getattr(r, k) for k in keys} for r in all_rules]
-        emit(json.dumps(rows, indent=2) + "\n", kind="json")
+        emit(json.dumps(all_rules, indent=2) + "\n", kind="json")
         return
     table = Table(title="roce-cfg lint rules")
     for col in ("ID", "name", "severity", "scope", "what"):
         table.add_column(col, overflow="fold")
     for r in all_rules:
-        table.add_row(r.id, r.name, r.severity, r.scope, r.summary)
+        table.add_row(r["id"], r["name"], r["severity"], r["scope"], r["summary"])
     out.print(table)
 
 
 @app.command("explain")
 def explain_cmd(rule_id: Annotated[str, typer.Argument(help="A rule ID such as RC201.")]) -> None:
     """Explain one lint rule: why it matters, how to fix it, what it cannot check."""
-    found = {r.id: r for r in rules()}.get(rule_id.upper())
+    from roce_cfg import rulebook
+
+    found = {r["id"]: r for r in rulebook.load()}.get(rule_id.upper())
     if found is None:
         err.print(f"roce-cfg: error: no rule {rule_id} (see roce-cfg rules)", markup=False)
         raise typer.Exit(EXIT_INPUT)
-    out.print(f"{found.id} {found.name} ({found.severity}, {found.scope})", markup=False)
-    out.print(found.summary, markup=False)
-    out.print(f"\nWhy: {found.rationale}", markup=False)
-    out.print(f"\nFix: {found.fix}", markup=False)
-    if found.limits:
-        out.print(f"\nLimits: {found.limits}", markup=False)
+    out.print(
+        f"{found['id']} {found['name']} ({found['severity']}, {found['scope']})", markup=False
+    )
+    out.print(found["summary"], markup=False)
+    out.print(f"\nWhy: {found['rationale']}", markup=False)
+    out.print(f"\nFix: {found['fix']}", markup=False)
+    if found["limits"]:
+        out.print(f"\nLimits: {found['limits']}", markup=False)
 
 
 @app.command("schema")
@@ -664,6 +775,10 @@ def schema_cmd(
     ] = "intent",
 ) -> None:
     """Print a JSON Schema: the intent's (editor completion) or the parse output's."""
+    from roce_cfg.intent.models import Intent
+    from roce_cfg.parse import FORMAT as PARSE_FORMAT
+    from roce_cfg.parse import ParsedConfig
+
     if of == "parse":
         schema = ParsedConfig.model_json_schema()
         doc = {
@@ -691,6 +806,7 @@ def vendors_cmd(
     profile's claim, lowered to what the vendor grammar's commands support per model, and how
     many of the grammar's commands are sourced, partial or unsourced."""
     from roce_cfg.grammar import STATUSES, load_grammar, section_grades
+    from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
     overlay = overlay_dir(vendor_dir)
     try:
@@ -778,6 +894,7 @@ def models_cmd(
 ) -> None:
     """Every switch model in the vendor profiles (and overlay): ports, buffer, no-drop, source."""
     from roce_cfg.advise import models_table, port_map
+    from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
     try:
         rows = models_table(load_profiles(overlay_dir(vendor_dir)))
@@ -832,6 +949,7 @@ def plan_cmd(
     """Candidate fabric plans for a GPU demand, side by side; --write the best as an intent."""
     from roce_cfg.advise import Demand, intent_for
     from roce_cfg.advise import plan as make_plans
+    from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
     if (gpus is None) == (servers is None):
         _fail(InputError("give exactly one of --gpus and --servers", path="--gpus"))
@@ -841,9 +959,9 @@ def plan_cmd(
     price_table: dict[str, float] | None = None
     try:
         if prices is not None:
-            from roce_cfg.intent.yamlsrc import load_yaml, read_text
+            from roce_cfg.intent.yamlsrc import PRICES, load_file
 
-            raw, _ = load_yaml(read_text(prices, "price table"), str(prices))
+            raw, _ = load_file(prices, PRICES)
             if not isinstance(raw, dict) or not all(
                 isinstance(v, int | float) for v in raw.values()
             ):

@@ -12,7 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = {
     p.stem: p
     for p in [
-        *sorted((ROOT / "examples").glob("*.yaml")),
+        # examples/ also holds a push inventory: only intents (a top-level 'fabric:') count
+        *sorted(
+            p for p in (ROOT / "examples").glob("*.yaml") if "\nfabric:" in p.read_text("utf-8")
+        ),
         *sorted((ROOT / "tests/scenarios").glob("*.yaml")),
     ]
 }

@@ -105,7 +105,7 @@ def test_exit_codes_and_fail_on(broken: Path, scenario_cache: Path) -> None:
     assert run("lint", str(clean)).exit_code == 0
     result = run("lint", str(broken))
     assert result.exit_code == 1
-    assert "RC201" in result.stdout and "1 errors, 1 warnings" in result.stdout
+    assert "RC201" in result.stdout and "1 error, 1 warning" in result.stdout
     assert run("lint", str(broken), "--fail-on", "info").exit_code == 1
     only_warning = broken / "leaf-1.cfg"
     only_warning.write_text(only_warning.read_text().replace("headroom 200", "headroom 232", 1))

@@ -149,6 +149,9 @@ def test_fan_out_of_50_switches_with_one_faulty(
         result = run("push", str(configs), "-i", str(inventory), "--apply", "--batch", "1,10%,100%")
         assert result.exit_code == 3  # sw-17 still fails; every other switch reports no changes
         assert "rolled back" in result.stdout and "no changes" in result.stdout
+        assert "batch 1/3: 1 switch (sw-00): 1 no changes" in result.output
+        assert "batch 2/3: 4 switches (sw-01, sw-02, sw-03, sw-04): 4 no changes" in result.output
+        assert "batch 3/3: 45 switches (" in result.output and "1 rolled back" in result.output
         assert PASSWORD not in result.output
 
 
@@ -171,7 +174,10 @@ def test_a_failed_canary_batch_stops_the_rollout(
         monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
         result = run("push", str(configs), "-i", str(inventory), "--apply", "--batch", "1,100%")
         assert result.exit_code == 3
-        assert "2 switch(es) not attempted" in result.stdout
+        assert "2 switches not attempted" in result.stdout
+        # the boundary and the canary's result are printed; no second batch ever starts
+        assert "batch 1/2: 1 switch (a-1): 1 rolled back" in result.output
+        assert "batch 2/2" not in result.output
         assert (
             switches[1].running.render()
             == Switch.start("a-2", load_profile(Vendor.ZTE)).running.render()

@@ -179,6 +179,13 @@ ALLOWED = {
     ("roce_cfg/output.py", "fdopen"),
     ("roce_cfg/output.py", "Console"),
     ("roce_cfg/output.py", "safe_dump"),
+    # nornir's SimpleInventory reads files: the user's own inventory sections, copied to a
+    # private temporary folder for it, are not output
+    ("roce_cfg/deploy/inventory.py", "write_text"),
+    ("roce_cfg/deploy/inventory.py", "safe_dump"),
+    # a build step: package data written from the rule registry, no config text in it
+    ("roce_cfg/rulebook.py", "write_text"),
+    ("roce_cfg/rulebook.py", "print"),
     # the emulator's SSH channel: what a switch answers, not roce-cfg's output
     ("roce_cfg/lab/server.py", "write"),
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from ipaddress import IPv4Network
 from itertools import combinations
@@ -212,7 +212,11 @@ def _work(
 
 
 @bulk_objects()
-def analyse(net: Network, scenarios: Iterable[tuple[int, ...]]) -> Report:
+def analyse(
+    net: Network,
+    scenarios: Iterable[tuple[int, ...]],
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
     """Cycles of the healthy fabric, and for each failure scenario the cycles it opens.
 
     Many scenarios are split over worker processes forked after the baseline is built (the
@@ -232,24 +236,28 @@ def analyse(net: Network, scenarios: Iterable[tuple[int, ...]]) -> Report:
         try:
             chunks = [todo[i :: n * 8] for i in range(n * 8)]
             with mp.get_context("fork").Pool(n) as pool:
-                for part in pool.imap(_work, chunks):
+                for i, part in enumerate(pool.imap(_work, chunks), 1):
                     for scenario, found, survived in part:
                         if found:
                             report.opened[scenario] = found
                         if report.baseline:
                             report.survived[scenario] = survived
+                    if progress is not None:
+                        progress(i, len(chunks))
         finally:
             _shared = None
         report.opened = dict(sorted(report.opened.items()))
         report.survived = dict(sorted(report.survived.items()))
         return report
     known = {c.key() for c in report.baseline}
-    for scenario in todo:
+    for i, scenario in enumerate(todo, 1):
         found, survived = _check(st, scenario, known, base_extra, report.baseline)
         if found:
             report.opened[scenario] = found
         if report.baseline:
             report.survived[scenario] = survived
+        if progress is not None:
+            progress(i, len(todo))
     return report
 
 

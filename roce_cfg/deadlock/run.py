@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from roce_cfg.analysis.findings import Finding, LintResult
@@ -64,9 +65,11 @@ def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(out))
 
 
-def run(src: Source, plan: Plan) -> tuple[Report, LintResult]:
+def run(
+    src: Source, plan: Plan, progress: Callable[[int, int], None] | None = None
+) -> tuple[Report, LintResult]:
     net = build(src.devices, src.links, src.dscp)
-    report = analyse(net, scenarios(net, plan))
+    report = analyse(net, scenarios(net, plan), progress)
     found: list[Finding] = []
     for h in hits(report, report.baseline, None):
         found.append(_finding(src, "RC501", h))

@@ -51,8 +51,12 @@ def run(
     prune: bool = False,
     progress: Callable[[int, int], None] | None = None,
     timeouts: Timeouts | None = None,
+    on_batch: Callable[[int, int, list[Outcome]], None] | None = None,
 ) -> list[Outcome]:
-    """Push every target's ``<name>.cfg`` from ``configs``; stop after a batch that failed."""
+    """Push every target's ``<name>.cfg`` from ``configs``; stop after a batch that failed.
+
+    ``on_batch(number, of, outcomes)`` is told where each batch ends and how its switches went,
+    so an operator watching a canary sees the boundary before the next batch starts."""
     intended = {}
     for t in targets:
         path = configs / f"{t.name}.cfg"
@@ -71,12 +75,16 @@ def run(
         return Result(host=task.host, result=outcome, failed=outcome.status in FAILED)
 
     done = 0
-    for end in batches(batch, len(targets)):
+    ends = batches(batch, len(targets))
+    for number, end in enumerate(ends, 1):
         group = targets[done:end]
         hosts = Hosts({t.name: Host(name=t.name, hostname=t.address, port=t.port) for t in group})
         nr = Nornir(inventory=Inventory(hosts=hosts, groups=Groups(), defaults=Defaults()),
                     runner=ThreadedRunner(num_workers=workers))  # fmt: skip
         result = nr.run(task=task)
+        if on_batch is not None:
+            finished = {o.host: o for o in outcomes}  # threads finish in any order
+            on_batch(number, len(ends), [finished[t.name] for t in group if t.name in finished])
         done = end
         if result.failed:
             break

@@ -1,4 +1,5 @@
-"""The push inventory: nornir SimpleInventory's shape (hosts, groups, defaults) in one YAML file.
+"""The push inventory, read by nornir's SimpleInventory: one YAML file with hosts, groups and
+defaults sections, or nornir's own folder of hosts.yaml, groups.yaml and defaults.yaml.
 
 Hosts name their vendor (``data: {vendor: h3c}``) or their netmiko platform (``platform:
 hp_comware``). Credentials never come from this file: a password in it is refused.
@@ -7,11 +8,17 @@ hp_comware``). Credentials never come from this file: a password in it is refuse
 from __future__ import annotations
 
 import fnmatch
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+from nornir.core.inventory import Inventory
+from nornir.plugins.inventory.simple import SimpleInventory
+
 from roce_cfg.deploy import shape
+from roce_cfg.deploy.transport import check_extras
 from roce_cfg.errors import InputError
 from roce_cfg.intent.models import Vendor
 from roce_cfg.intent.yamlsrc import INVENTORY, load_file
@@ -28,23 +35,48 @@ class Target:
     extras: tuple[tuple[str, Any], ...] = ()
 
 
-def _merged(
-    host: dict[str, Any], groups: dict[str, Any], defaults: dict[str, Any]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {k: v for k, v in defaults.items() if k != "data"}
-    data = dict(defaults.get("data") or {})
-    for g in host.get("groups") or []:
-        group = groups.get(g) or {}
-        out.update({k: v for k, v in group.items() if k not in ("data", "groups")})
-        data.update(group.get("data") or {})
-    out.update({k: v for k, v in host.items() if k not in ("data", "groups")})
-    data.update(host.get("data") or {})
-    out["data"] = data
-    return out
+def _nornir_inventory(doc: dict[str, Any]) -> Inventory:
+    """nornir's own SimpleInventory reads the sections, so nested groups, defaults and
+    connection_options resolve exactly as nornir resolves them (it reads three files: one file's
+    sections are written out to a private temporary folder for it)."""
+    with tempfile.TemporaryDirectory(prefix="roce-cfg-inv-") as tmp:
+        files = {}
+        for section in ("hosts", "groups", "defaults"):
+            files[section] = Path(tmp) / f"{section}.yaml"
+            # an absent section stays an absent file: nornir warns on an empty one
+            if doc.get(section) or section == "hosts":
+                files[section].write_text(yaml.safe_dump(doc[section]), encoding="utf-8")
+        return SimpleInventory(
+            host_file=str(files["hosts"]),
+            group_file=str(files["groups"]),
+            defaults_file=str(files["defaults"]),
+        ).load()
+
+
+def _load(path: Path) -> Any:
+    """The one place the inventory's YAML is read (file or folder member)."""
+    loaded, _ = load_file(path, INVENTORY)
+    return loaded
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """One file with hosts/groups/defaults sections, or nornir's folder of hosts.yaml,
+    groups.yaml and defaults.yaml."""
+    if path.is_dir():
+        files = {s: path / f"{s}.yaml" for s in ("hosts", "groups", "defaults")}
+        return {s: _load(f) for s, f in files.items() if f.is_file()}
+    loaded = _load(path)
+    return loaded if isinstance(loaded, dict) else {}
 
 
 def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> list[Target]:
-    doc, _ = load_file(path, INVENTORY)
+    doc = _read(path)
+    if not isinstance(doc.get("hosts"), dict):
+        raise InputError(
+            "an inventory is a mapping with 'hosts' (and 'groups', 'defaults'), or a folder of "
+            "nornir's hosts.yaml, groups.yaml, defaults.yaml",
+            file=str(path),
+        )
     shape.check(doc, str(path))
     groups = doc.get("groups") or {}
     defaults = doc.get("defaults") or {}
@@ -56,16 +88,25 @@ def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> l
                 "ROCE_CFG_PASSWORD or let roce-cfg prompt",
                 file=str(path),
             )
+    for where, item in [*(("groups." + k, v) for k, v in groups.items()),
+                        *(("hosts." + k, v) for k, v in doc["hosts"].items())]:  # fmt: skip
+        for g in (item or {}).get("groups") or []:
+            if g not in groups:
+                raise InputError(f"{where}.groups: no group {g!r}", file=str(path))
+    try:
+        inventory = _nornir_inventory(doc)
+    except (TypeError, AttributeError, ValueError) as exc:
+        raise InputError(f"not a nornir inventory: {exc}", file=str(path)) from None
     profiles = load_profiles(overlay)
     by_platform = {p.netmiko_device_type: v for v, p in profiles.items()}
     targets = []
-    for name, raw in sorted(doc["hosts"].items()):
+    for name in sorted(inventory.hosts):
         if limit and not fnmatch.fnmatchcase(name, limit):
             continue
-        host = _merged(raw or {}, groups, defaults)
-        vendor_name = host["data"].get("vendor")
+        host = inventory.hosts[name]
+        vendor_name = host.get("vendor")
         try:
-            vendor = Vendor(vendor_name) if vendor_name else by_platform[host.get("platform", "")]
+            vendor = Vendor(vendor_name) if vendor_name else by_platform[host.platform or ""]
         except (ValueError, KeyError):
             raise InputError(
                 f"hosts.{name}: give data.vendor (h3c, huawei, ruijie, zte) or a platform "
@@ -75,10 +116,15 @@ def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> l
         targets.append(
             Target(
                 name,
-                str(host.get("hostname") or name),
-                int(host.get("port") or 22),
+                str(host.hostname or name),
+                int(host.port or 22),
                 profiles[vendor],
-                shape.extras_of(host, f"hosts.{name}", str(path)),
+                # resolved through groups and defaults as nornir resolves them
+                check_extras(
+                    host.get_connection_parameters("netmiko").extras,
+                    f"hosts.{name}.connection_options.netmiko.extras",
+                    str(path),
+                ),
             )
         )
     if not targets:

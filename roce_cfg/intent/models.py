@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from enum import StrEnum
 from ipaddress import IPv4Network
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+
+from roce_cfg.vendor import Vendor as Vendor  # re-exported: its home before vendor.py
 
 _SPEED_RE = re.compile(r"^\s*(\d+)\s*(g|gb|gbe|gbps)?\s*$", re.IGNORECASE)
 SPEEDS_GBPS = (10, 25, 40, 50, 100, 200, 400, 800)
@@ -31,13 +32,6 @@ Speed = Annotated[
     BeforeValidator(_parse_speed),
     WithJsonSchema({"type": "string", "pattern": r"^\d+[Gg]?$", "examples": ["200G", "400G"]}),
 ]
-
-
-class Vendor(StrEnum):
-    H3C = "h3c"
-    HUAWEI = "huawei"
-    RUIJIE = "ruijie"
-    ZTE = "zte"
 
 
 class _Model(BaseModel):

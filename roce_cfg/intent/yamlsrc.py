@@ -50,6 +50,8 @@ PROFILE = Limits("vendor profile", max_bytes=256 * 1024, max_items=4_096, max_no
 INVENTORY = Limits("inventory", max_bytes=4 << 20, max_items=16_384, max_nodes=200_000)
 # Suppressions are exceptions someone reviewed: hundreds at most, not one per finding.
 SUPPRESSIONS = Limits("lint config", max_bytes=1 << 20, max_items=4_096, max_nodes=40_000)
+# A unit-price table for `roce-cfg plan`: one price per switch model, optic and cable class.
+PRICES = Limits("price table", max_bytes=256 * 1024, max_items=4_096, max_nodes=20_000)
 # fabric.json of thousands of switches is tens of MB (headroom terms per port).
 FABRIC_JSON = Limits(
     "fabric.json", max_bytes=1 << 30, max_items=1 << 22, max_nodes=1 << 62, max_depth=32

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import yaml
 
+from roce_cfg.envvars import PASSWORD_ENV as PASSWORD_ENV
+from roce_cfg.envvars import USER_ENV as USER_ENV
 from roce_cfg.errors import InputError
 from roce_cfg.generate import generate
 from roce_cfg.lab.cli import Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
-
-USER_ENV, PASSWORD_ENV = "ROCE_CFG_USERNAME", "ROCE_CFG_PASSWORD"
 
 
 def switches(intent: Path, start: str) -> list[Switch]:

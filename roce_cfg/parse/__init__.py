@@ -191,6 +191,18 @@ def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: st
     )
 
 
+def other_vendor(
+    text: str, given: Vendor, overlay: Path | None = None, file: str = "<text>"
+) -> Vendor | None:
+    """The vendor the text clearly reads as, when that is not ``given`` (a --vendor mistake)."""
+    lines = [ln for ln in clean(text) if not _PROMPT.match(ln.text)]
+    try:
+        found = detect(lines, load_profiles(overlay), file)
+    except InputError:
+        return None  # not clearly anyone's: trust the operator
+    return found if found != given else None
+
+
 def _fits(model: ModelSpec, ports: list[Name]) -> bool:
     """Every port's label and speed exist on the model (breakout names at a breakout speed)."""
     pats = [

@@ -19,8 +19,8 @@ from roce_cfg.errors import InputError
 from roce_cfg.intent.models import Vendor
 from roce_cfg.intent.yamlsrc import PROFILE, load_file
 from roce_cfg.resources import vendors_dir
+from roce_cfg.vendor import OVERLAY_ENV
 
-OVERLAY_ENV = "ROCE_CFG_VENDOR_DIR"
 Status = Literal["verified", "partial", "unverified", "user"]
 
 

@@ -11,16 +11,9 @@ import pytest
 
 from bench.fuzz import TARGETS, Case, Measured, explore, regression_cases, run_case
 
-# deploy/inventory.py is being rewritten around nornir's SimpleInventory (issue 17): its field
-# checks (port, data, groups) are that work's. The loader's part (YAML shape, size, aliases)
-# is guarded here already; the inputs that still escape are kept as fixtures for issue 17.
-INVENTORY_OPEN = pytest.mark.xfail(
-    reason="inventory field validation belongs to the issue 17 rewrite", strict=False
-)
-
 
 @pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=INVENTORY_OPEN) if n == "inventory" else n for n in TARGETS]
+    "name", list(TARGETS)
 )
 def test_short_fuzz_run(name: str) -> None:
     def each(m: Measured) -> None:
@@ -34,7 +27,7 @@ REGRESSIONS = regression_cases()
 
 @pytest.mark.parametrize(
     ("name", "case", "path"),
-    [pytest.param(*r, marks=INVENTORY_OPEN) if r[0] == "inventory" else r for r in REGRESSIONS],
+    REGRESSIONS,
     ids=[str(p.relative_to(p.parents[1])) for *_, p in REGRESSIONS],
 )
 def test_every_input_that_ever_failed(name: str, case: Case, path: Path) -> None:

@@ -1,0 +1,69 @@
+"""pre-commit's generate-and-diff hook: each changed intent is generated into a scratch folder and
+compared with the configs committed beside it, so an intent edited without regenerating (or a
+config hand-edited after generating) cannot be committed.
+
+Layout it expects (change it with ``--configs``): ``<anything>/<name>.yaml`` is rendered into
+``configs/<name>/``. Run as ``python -m roce_cfg.hooks [--configs DIR] INTENT...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import tempfile
+from pathlib import Path
+
+from roce_cfg.errors import RoceCfgError
+from roce_cfg.output import emit
+
+
+def _files(folder: Path) -> dict[str, str]:
+    if not folder.is_dir():
+        return {}
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def check(intent: Path, committed: Path) -> list[str]:
+    """Unified-diff lines between what ``intent`` generates and ``committed``; empty when equal."""
+    from roce_cfg.generate import write_generated
+
+    with tempfile.TemporaryDirectory(prefix="roce-cfg-hook-") as tmp:
+        fresh = Path(tmp) / "out"
+        write_generated(intent, fresh)
+        want, have = _files(fresh), _files(committed)
+    lines: list[str] = []
+    for name in sorted(want.keys() | have.keys()):
+        if want.get(name) != have.get(name):
+            lines += difflib.unified_diff(
+                have.get(name, "").splitlines(keepends=True),
+                want.get(name, "").splitlines(keepends=True),
+                f"{committed}/{name} (committed)",
+                f"{committed}/{name} (generated from {intent})",
+            )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="roce-cfg-generate-diff", description=__doc__)
+    ap.add_argument("--configs", type=Path, default=Path("configs"), help="default: configs")
+    ap.add_argument("intents", nargs="*", type=Path)
+    args = ap.parse_args(argv)
+    stale = 0
+    for intent in args.intents:
+        committed = args.configs / intent.stem
+        try:
+            diff = check(intent, committed)
+        except RoceCfgError as exc:
+            emit(f"roce-cfg: error: {exc}\n", stderr=True)
+            return 2
+        if diff:
+            stale += 1
+            # committed configs may hold hand-added credentials: the diff goes out redacted
+            emit("".join(diff))
+            emit(f"{committed} is not what {intent} generates: run "
+                 f"'roce-cfg generate {intent} -o {committed}' and add the result\n")  # fmt: skip
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,66 @@
+"""examples/pipeline/pipeline.sh, the steps docs/pipeline.md's CI files run, end to end against
+`roce-cfg lab`: generate, lint (SARIF), deadlock what-ifs (JUnit), push dry run as the artifact,
+then the approved apply in canary batches, after which a new plan changes nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from tests.helpers import ROOT
+
+SCRIPT = ROOT / "examples/pipeline/pipeline.sh"
+BIN = Path(sys.executable).parent
+
+
+def _stage(
+    stage: str, work: Path, env: dict[str, str], intent: Path
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(SCRIPT), stage, str(intent), str(work / "inv.yaml"), str(work / "run")],
+        cwd=work, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+
+def test_pipeline_script_against_the_lab(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    env["PATH"] = f"{BIN}{os.pathsep}{env['PATH']}"
+    env["ROCE_CFG_USERNAME"], env["ROCE_CFG_PASSWORD"] = "netops", "pipeline-Lab-pw-9"
+    intent = ROOT / "examples/pod-small.yaml"
+    lab = subprocess.Popen(
+        [str(BIN / "roce-cfg"), "lab", "--intent", str(intent), "--inventory-out", "inv.yaml"],
+        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        for _ in range(600):
+            if (tmp_path / "inv.yaml").is_file() and (tmp_path / "inv.yaml").stat().st_size:
+                break
+            time.sleep(0.1)
+        done = _stage("all", tmp_path, env, intent)
+        assert done.returncode == 0, done.stdout + done.stderr
+        run = tmp_path / "run"
+        sarif = json.loads((run / "lint.sarif").read_text())
+        assert sarif["version"] == "2.1.0"
+        assert ET.parse(run / "deadlock.xml").getroot().tag in ("testsuites", "testsuite")
+        plan = (run / "push-plan.txt").read_text()
+        assert "+++ leaf-1 (after push)" in plan and "dry run" in plan
+        applied = _stage("apply", tmp_path, env, intent)
+        assert applied.returncode == 0, applied.stdout + applied.stderr
+        assert "batch 1/3: 1 switch (leaf-1): 1 changed" in applied.stderr
+        assert "changed" in (run / "push-apply.txt").read_text()
+        again = _stage("plan", tmp_path, env, intent)
+        assert again.returncode == 0
+        assert "changed" not in (run / "push-plan.txt").read_text().split("push (dry run")[-1]
+        assert env["ROCE_CFG_PASSWORD"] not in (run / "push-plan.txt").read_text()
+        bad = _stage("nonsense", tmp_path, env, intent)
+        assert bad.returncode == 2
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        lab.wait(timeout=30)
