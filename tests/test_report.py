@@ -129,3 +129,49 @@ def test_three_tier_overview_groups_pods_and_planes(
         page.locator("#back").click()
     assert drawn == len(data.links)
     assert errors == []
+
+
+def test_switches_are_in_natural_order() -> None:
+    names = [d.hostname for d in gather(SCENARIOS["cluster-mixed"]).devices]
+    assert len(names) >= 10
+    numbered = [n for n in names if n.startswith("leaf-")]
+    keys = [(n.rsplit("-", 1)[0], int(n.rsplit("-", 1)[1])) for n in numbered]
+    assert keys == sorted(keys)  # leaf-2 before leaf-10, not after it
+    assert any(k[1] >= 10 for k in keys)
+
+
+def test_buffer_bars_only_where_the_size_is_known() -> None:
+    from types import SimpleNamespace
+
+    from roce_cfg.report.data import Budget
+
+    rows = [Budget("leaf-1", 200_000, 4_000_000, "packet buffer"), Budget("leaf-2", 300_000, None,
+            "not published")]  # fmt: skip
+    svg = html_report._bars(SimpleNamespace(budgets=rows))  # type: ignore[arg-type]
+    known, unknown = svg.split(">leaf-2<")
+    assert known.count('class="used') == 1 and 'class="cap"' in known
+    assert 'class="used' not in unknown and 'class="cap"' not in unknown
+    assert "buffer size unknown: give it in an overlay" in unknown
+
+
+def test_a_wide_fabric_fits_the_page_and_a_link_shows_both_ends(
+    browser: Any, tmp_path: Path
+) -> None:
+    out = tmp_path / "cluster.html"
+    assert run("report", str(SCENARIOS["cluster-mixed"]), "-o", str(out)).exit_code == 0
+    page, errors = _open(browser, out)
+    page.set_viewport_size({"width": 1000, "height": 800})
+    svg = page.locator("#view svg.topo")
+    natural = float(svg.get_attribute("data-width") or 0)
+    shown = svg.bounding_box()["width"]
+    box = page.evaluate("document.getElementById('view').clientWidth")
+    assert natural > box  # the drawing is wider than its box...
+    assert shown <= box + 1  # ...and scaled to fit it
+    link = page.locator("#view line.link").first
+    a, ap = link.get_attribute("data-a"), link.get_attribute("data-ap")
+    b, bp = link.get_attribute("data-b"), link.get_attribute("data-bp")
+    link.dispatch_event("click")  # links cross: a click at a point may hit another one
+    table = page.locator("#panel #ends").inner_text()
+    assert f"{a} {ap}" in table and f"{b} {bp}" in table
+    assert "PFC" in table and "MTU" in table and "no-drop priorities" in table
+    assert errors == []

@@ -3,6 +3,7 @@ of configs: devices, links, rails, lint findings, deadlock cycles, headroom and 
 
 from __future__ import annotations
 
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,15 @@ from roce_cfg.model.fabric import Fabric
 from roce_cfg.output import write_all
 from roce_cfg.parse.hints import load_fabric
 from roce_cfg.redact import redact
+
+
+def natural(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders numbers as numbers: leaf-2 before leaf-10.
+
+    >>> sorted(["leaf-10", "leaf-2", "leaf-1", "spine-1"], key=natural)
+    ['leaf-1', 'leaf-2', 'leaf-10', 'spine-1']
+    """
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", name) if p)
 
 
 @dataclass
@@ -115,7 +125,7 @@ def _data(
     report, result = run_deadlock(src, plan)
     points: list[HeadroomPoint] = []
     budgets: list[Budget] = []
-    for host, view in sorted(views.items()):
+    for host, view in sorted(views.items(), key=lambda kv: natural(kv[0])):
         ns = needs(view)
         points.extend(
             HeadroomPoint(
@@ -137,7 +147,7 @@ def _data(
     return ReportData(
         name=name,
         source=origin,
-        devices=[views[h].device for h in sorted(views)],
+        devices=[views[h].device for h in sorted(views, key=natural)],
         links=src.links,
         findings=[*findings, *result.findings],
         deadlock=report,

@@ -62,9 +62,11 @@ def _topology(
             ln = net.links[lid]
             hop_links[(net.names[ln.a], ln.a_port)].append(i + 1)
             on_cycle.add(net.names[s])
+    # scaled to the page's width (never above natural size): a 3-tier pod fits its box
     out = [
-        f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
-        f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">'
+        f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} '
+        f'{height:.0f}" preserveAspectRatio="xMidYMin meet" data-width="{width:.0f}" '
+        f'style="width:100%;max-width:{width:.0f}px;height:auto">'
     ]
     labels = []
     for a, ap, b, bp in data.links:
@@ -134,22 +136,30 @@ def _bars(data: ReportData) -> str:
     rows = data.budgets
     if not rows:
         return "<p>No lossless ports.</p>"
-    top = max(max(b.used, b.capacity or 0) for b in rows) or 1
+    # A bar needs a scale: only switches whose buffer size is known get one (a bar of used
+    # headroom against nothing would read as full); the others say what to give.
+    top = max((max(b.used, b.capacity) for b in rows if b.capacity), default=0) or 1
     height = 22 * len(rows) + 20
     out = [f'<svg class="bars" xmlns="http://www.w3.org/2000/svg" width="720" height="{height}">']
     for i, b in enumerate(rows):
         y = 10 + 22 * i
-        used = 420 * b.used / top
-        cap = 420 * (b.capacity or 0) / top
-        over = b.capacity is not None and b.used > b.capacity
         out.append(f'<text x="0" y="{y + 13}">{escape(b.device)}</text>')
-        if b.capacity:
-            out.append(f'<rect class="cap" x="150" y="{y}" width="{cap:.1f}" height="16"/>')
+        if not b.capacity:
+            out.append(
+                f'<text class="unknown" x="150" y="{y + 13}">{b.used / 1024:.0f} KB headroom; '
+                "buffer size unknown: give it in an overlay (buffer_bytes or "
+                "headroom_pool_bytes in vendors/&lt;vendor&gt;.yaml)</text>"
+            )
+            continue
+        used = 420 * b.used / top
+        cap = 420 * b.capacity / top
+        over = b.used > b.capacity
         out.append(
+            f'<rect class="cap" x="150" y="{y}" width="{cap:.1f}" height="16"/>'
             f'<rect class="used{" over" if over else ""}" x="150" y="{y + 3}" '
             f'width="{used:.1f}" height="10"/>'
             f'<text x="{160 + max(used, cap):.1f}" y="{y + 13}">{b.used / 1024:.0f} KB / '
-            f"{(f'{b.capacity / 1024:.0f} KB ' + b.what) if b.capacity else b.what}</text>"
+            f"{b.capacity / 1024:.0f} KB {b.what}</text>"
         )
     out.append("</svg>")
     return "".join(out)
@@ -239,6 +249,39 @@ def _groups(
     return out
 
 
+def _port_settings(data: ReportData) -> dict[str, dict[str, dict[str, str]]]:
+    """device -> port -> setting -> value, for both ends of every link (shown side by side
+    when a link is clicked, so a one-sided PFC or MTU stands out)."""
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for a, ap, b, bp in data.links:
+        wanted[a].add(ap)
+        wanted[b].add(bp)
+
+    def pb(items: tuple[Any, ...]) -> str:
+        return ", ".join(f"{i.priority}: {i.bytes} B" for i in items) or "-"
+
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for d in data.devices:
+        for i in d.interfaces:
+            if i.name not in wanted.get(d.hostname, ()):
+                continue
+            q = i.qos
+            out.setdefault(d.hostname, {})[i.name] = {
+                "speed": f"{i.speed_gbps}G",
+                "MTU": str(i.mtu),
+                "mode": i.mode + (" (shutdown)" if i.shutdown else ""),
+                "address": str(i.ipv4) if i.ipv4 else "-",
+                "trust DSCP": "yes" if q.trust_dscp else "no",
+                "PFC": "on" if q.pfc else "off",
+                "no-drop priorities": ",".join(map(str, q.no_drop)) or "-",
+                "ECN queues": ",".join(map(str, q.ecn_queues)) or "-",
+                "headroom": pb(q.headroom),
+                "PFC trigger (xoff)": pb(q.xoff),
+                "watchdog": "on" if q.watchdog else "off",
+            }
+    return out
+
+
 def render(data: ReportData) -> str:
     roles = {d.hostname: d.role for d in data.devices}
     rails = {d.hostname: data.rail_of(d) for d in data.devices}
@@ -273,7 +316,12 @@ def render(data: ReportData) -> str:
         ]
         for c in cs
     ]
-    payload: dict[str, Any] = {"findings": findings, "cycles": cycles, "start": start}
+    payload: dict[str, Any] = {
+        "findings": findings,
+        "cycles": cycles,
+        "start": start,
+        "ports": _port_settings(data),
+    }
     sev: dict[str, int] = defaultdict(int)
     for f in data.findings:
         sev["suppressed" if f.suppressed else f.severity] += 1
