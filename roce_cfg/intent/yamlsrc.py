@@ -282,8 +282,9 @@ class _Walk:
     def _scalar(self, node: yaml.ScalarNode) -> Any:
         try:
             return self.loader.construct_object(node, deep=True)
-        except (ValueError, OverflowError, TypeError) as exc:
-            # e.g. a date-shaped value that is no date ('2024-13-45'), '!!int abc'.
+        except (ValueError, OverflowError, TypeError, IndexError, KeyError) as exc:
+            # e.g. a date-shaped value that is no date ('2024-13-45'), '!!int abc', '!!float'
+            # with no value (PyYAML indexes the empty string).
             raise self._err(node, f"unreadable value {str(node.value)[:40]!r}: {exc}") from None
 
 
