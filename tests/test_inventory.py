@@ -59,5 +59,5 @@ def test_nornir_folder_layout(tmp_path: Path) -> None:
 def test_unknown_group_is_a_one_line_error(tmp_path: Path) -> None:
     inv = tmp_path / "inv.yaml"
     inv.write_text("hosts:\n  leaf-1: {groups: [nowhere], data: {vendor: h3c}}\n")
-    with pytest.raises(InputError, match="no group '?nowhere'?"):
+    with pytest.raises(InputError, match=r"no group '?nowhere'?"):
         load(inv)
