@@ -12,9 +12,7 @@ import pytest
 from bench.fuzz import TARGETS, Case, Measured, explore, regression_cases, run_case
 
 
-@pytest.mark.parametrize(
-    "name", list(TARGETS)
-)
+@pytest.mark.parametrize("name", list(TARGETS))
 def test_short_fuzz_run(name: str) -> None:
     def each(m: Measured) -> None:
         assert m.problem is None, f"{name}: {m.problem}"
