@@ -416,3 +416,39 @@ def test_two_halves_replace_the_valley_route_as_one_static(tmp_path: Path) -> No
         cfg.write_text(text.replace(old, two.format(n=n, h=h)))
     result = cli("deadlock", str(folder), "--fail-links", "leaf-1:spine-1,leaf-2:spine-2")
     assert result.exit_code == 0, result.output
+
+
+def test_flooding_over_trunks_closes_the_stretched_vlan_cycles(tmp_path: Path) -> None:
+    """stretched-vlan with every access port made a trunk carrying VLAN 100 tagged (H3C
+    'port link-type trunk' + 'port trunk permit vlan'): the same two flooding cycles."""
+    folder = tmp_path / "fabric"
+    shutil.copytree(HERE / "stretched-vlan", folder)
+    for cfg in folder.glob("*.cfg"):
+        text = cfg.read_text()
+        assert " port access vlan 100\n" in text
+        trunk = " port link-type trunk\n port trunk permit vlan 100 to 101\n"
+        cfg.write_text(text.replace(" port access vlan 100\n", trunk))
+    result = cli("deadlock", str(folder), "--format", "json")
+    assert result.exit_code == 1, result.output
+    chains = [f["message"] for f in json.loads(result.stdout)["findings"]]
+    assert len(chains) == 2
+    assert "flooding in VLAN 100 " in result.stdout
+    assert "VLAN 1 " not in result.stdout  # the PVID is not carried: the permit list says so
+
+
+def test_trunks_without_a_shared_vlan_do_not_flood_into_each_other(tmp_path: Path) -> None:
+    """stretched-vlan with each switch's first port a trunk for VLAN 100 and its second for
+    VLAN 200: no VLAN joins two ports of one switch, so nothing floods and there is no cycle.
+    (Read as plain switched ports, all in the default VLAN 1, they gave two false cycles.)"""
+    folder = tmp_path / "fabric"
+    shutil.copytree(HERE / "stretched-vlan", folder)
+    for cfg in folder.glob("*.cfg"):
+        text = cfg.read_text()
+        assert text.count(" port access vlan 100\n") == 2
+        for vlan in (100, 200):
+            trunk = f" port link-type trunk\n port trunk permit vlan {vlan}\n"
+            text = text.replace(" port access vlan 100\n", trunk, 1)
+        cfg.write_text(text)
+    result = cli("deadlock", str(folder))
+    assert result.exit_code == 0, result.output
+    assert "no deadlock cycle" in result.stdout

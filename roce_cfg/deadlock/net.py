@@ -120,8 +120,13 @@ def build(
             prio = _priority(devices[s], dscp)
             lossless = port.qos.pfc and prio in port.qos.no_drop
             net.prio[(s, link.id)] = prio if lossless else None
-            if port.mode == "access" and port.access_vlan is not None:
-                net.vlan_links[s].setdefault(port.access_vlan, []).append(link.id)
+            # A trunk carries the VLANs it permits (its PVID only if permitted); an access
+            # port its one VLAN.
+            carried = port.trunk_vlans or (port.access_vlan,)
+            if port.mode == "access":
+                for vlan in carried:
+                    if vlan is not None:
+                        net.vlan_links[s].setdefault(vlan, []).append(link.id)
         _session(net, peers, link, pa, pb)
     net.lossless = frozenset(node for node, p in net.prio.items() if p is not None)
     net.pairs = [
