@@ -86,8 +86,8 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             ("RC201", "error", "FourHundredGigE1/0/2"),
             ("RC201", "error", "FourHundredGigE1/0/2"),
             # 0/3 is a trunk to a storage switch carrying the RoCE VLAN 101 with no lossless
-            # settings at all: no PFC, CNP queue not strict, DSCP untrusted, MTU 1500. (Trunk
-            # VLAN lists are not modelled yet; the port is read as a switched port.)
+            # settings at all: no PFC, CNP queue not strict, DSCP untrusted, MTU 1500. (It is
+            # read as a switched port carrying VLANs 101 and 200: test_trunk_ports_carry_...)
             ("RC102", "error", "FourHundredGigE1/0/3"),
             ("RC107", "error", "FourHundredGigE1/0/3"),
             ("RC108", "error", "FourHundredGigE1/0/3"),
@@ -153,3 +153,45 @@ def test_per_role_cable_lengths_and_a_bad_one(tmp_path: Path) -> None:
     # the H3C port with no cable in its description: a 3 m server cable clears RC206's cable part
     fixed = cli("lint", str(ROOT / "tests/brownfield/h3c"), "--cable-length", "server=3")
     assert "cable length unknown" not in fixed.stdout
+
+
+@pytest.mark.parametrize(
+    ("vendor", "old", "new", "port", "vlans"),
+    [
+        # [H3C-TPL-B] port link-type trunk / port trunk permit vlan <list> (the corpus as is)
+        ("h3c", None, None, "FourHundredGigE1/0/3", (101, 200)),
+        # [HW-CG] port link-type trunk / port trunk allow-pass vlan 2 5 to 6
+        (
+            "huawei",
+            " port link-type access\n port default vlan 102\n",
+            " port link-type trunk\n port trunk allow-pass vlan 2 5 to 6 102\n",
+            "400GE1/1/1",
+            (2, 5, 6, 102),
+        ),
+        # [ZTE-GUIDE] switchport mode trunk / switchport trunk vlan <list>
+        (
+            "zte",
+            "  switchport mode access\n  switchport access vlan 104\n",
+            "  switchport mode trunk\n  switchport trunk vlan 104-106,200\n",
+            "cdgei-0/1/0/1",
+            (104, 105, 106, 200),
+        ),
+    ],
+)
+def test_trunk_ports_carry_their_vlan_lists(
+    tmp_path: Path, vendor: str, old: str | None, new: str | None, port: str, vlans: tuple[int, ...]
+) -> None:
+    """Trunks are parsed with the VLANs they permit, which the deadlock analysis floods over."""
+    from roce_cfg.parse import parse_file
+
+    (src,) = sorted((ROOT / "tests/brownfield" / vendor).glob("*.cfg"))
+    text = src.read_text()
+    if old is not None and new is not None:
+        assert old in text
+        text = text.replace(old, new, 1)
+    cfg = tmp_path / src.name
+    cfg.write_text(text)
+    device = parse_file(cfg).config.device
+    (iface,) = [i for i in device.interfaces if i.name == port]
+    assert iface.mode == "access"
+    assert iface.trunk_vlans == vlans

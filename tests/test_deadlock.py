@@ -333,3 +333,122 @@ def test_the_failure_report_says_which_healthy_cycles_survive() -> None:
     assert len(report.baseline) == 2
     assert set(report.survived) == {(lid,) for lid in range(len(net.links))}
     assert all(kept == () for kept in report.survived.values())
+
+
+def _named_edges(net: Network, edges: dict[Node, dict[Node, int]], failed: set[int]) -> set[str]:
+    def name(node: Node) -> str:
+        return f"{net.names[node[0]]}[{net.names[net.links[node[1]].far(node[0])]}]"
+
+    return {
+        f"{name(u)}->{name(v)}"
+        for u, vs in edges.items()
+        for v, n in vs.items()
+        if n and u[1] not in failed and v[1] not in failed
+    }
+
+
+@pytest.mark.parametrize("fixture", ["static-down", "static-offload", "static-loop"])
+def test_failures_with_static_routes_equal_recomputing_from_scratch(fixture: str) -> None:
+    """A static over a failed link is withdrawn and BGP takes over at its switch again; the
+    incremental engine must agree with a fabric built without that link, for every link."""
+    source = load(HERE / fixture)
+    net = build(source.devices, source.links, source.dscp)
+    state = baseline(net)
+    names = net.names
+    for lid in range(len(net.links)):
+        fail(state, [lid])
+        kept = [(names[k.a], k.a_port, names[k.b], k.b_port) for k in net.links if k.id != lid]
+        scratch_net = build(net.devices, kept, source.dscp)
+        scratch = baseline(scratch_net)
+        assert _named_edges(net, state.edges, {lid}) == _named_edges(
+            scratch_net, scratch.edges, set()
+        ), net.links[lid].name(names)
+        restore(state, [lid])
+
+
+def _offload_variant(tmp_path: Path, old: str, new: str) -> Path:
+    """static-offload with ``old`` replaced on both spines ({n}: the subnet of the leaf each
+    spine lost, 0 on spine-1, 1 on spine-2): one spine's static alone already breaks both
+    cycles, since each cycle turns down a valley at both spines."""
+    folder = tmp_path / "fabric"
+    shutil.copytree(HERE / "static-offload", folder)
+    for n, spine in enumerate(("spine-1", "spine-2")):
+        cfg = folder / f"{spine}.cfg"
+        text = cfg.read_text()
+        assert old.format(n=n) in text
+        cfg.write_text(text.replace(old.format(n=n), new.format(n=n)))
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "why"),
+    [
+        # A /25 covers half of the lost leaf's /24: BGP still carries the rest down the valley.
+        ("ip route-static 172.16.{n}.0 24", "ip route-static 172.16.{n}.0 25", "partial"),
+        # A shorter static (the /16) loses to the BGP /24.
+        ("ip route-static 172.16.{n}.0 24", "ip route-static 172.16.{n}.0 16", "shorter"),
+        # The firewall port is down: the next hop is unresolved, the static inactive.
+        (" description firewall\n", " description firewall\n shutdown\n", "unresolved"),
+    ],
+)
+def test_a_static_that_does_not_replace_the_valley_route_keeps_the_cycles(
+    tmp_path: Path, old: str, new: str, why: str
+) -> None:
+    folder = _offload_variant(tmp_path, old, new)
+    args = ("deadlock", str(folder), "--fail-links", "leaf-1:spine-1,leaf-2:spine-2")
+    result = cli(*args)
+    assert result.exit_code == 1, (why, result.output)
+    assert "2 cycle(s)" in result.stdout, why
+
+
+def test_two_halves_replace_the_valley_route_as_one_static(tmp_path: Path) -> None:
+    two = (
+        "ip route-static 172.16.{n}.0 25 192.0.2.{h}\n"
+        " ip route-static 172.16.{n}.128 25 192.0.2.{h}"
+    )
+    folder = tmp_path / "fabric"
+    shutil.copytree(HERE / "static-offload", folder)
+    for n, (spine, h) in enumerate((("spine-1", 1), ("spine-2", 5))):
+        cfg = folder / f"{spine}.cfg"
+        old = f"ip route-static 172.16.{n}.0 24 192.0.2.{h}"
+        text = cfg.read_text()
+        assert old in text
+        cfg.write_text(text.replace(old, two.format(n=n, h=h)))
+    result = cli("deadlock", str(folder), "--fail-links", "leaf-1:spine-1,leaf-2:spine-2")
+    assert result.exit_code == 0, result.output
+
+
+def test_flooding_over_trunks_closes_the_stretched_vlan_cycles(tmp_path: Path) -> None:
+    """stretched-vlan with every access port made a trunk carrying VLAN 100 tagged (H3C
+    'port link-type trunk' + 'port trunk permit vlan'): the same two flooding cycles."""
+    folder = tmp_path / "fabric"
+    shutil.copytree(HERE / "stretched-vlan", folder)
+    for cfg in folder.glob("*.cfg"):
+        text = cfg.read_text()
+        assert " port access vlan 100\n" in text
+        trunk = " port link-type trunk\n port trunk permit vlan 100 to 101\n"
+        cfg.write_text(text.replace(" port access vlan 100\n", trunk))
+    result = cli("deadlock", str(folder), "--format", "json")
+    assert result.exit_code == 1, result.output
+    chains = [f["message"] for f in json.loads(result.stdout)["findings"]]
+    assert len(chains) == 2
+    assert "flooding in VLAN 100 " in result.stdout
+    assert "VLAN 1 " not in result.stdout  # the PVID is not carried: the permit list says so
+
+
+def test_trunks_without_a_shared_vlan_do_not_flood_into_each_other(tmp_path: Path) -> None:
+    """stretched-vlan with each switch's first port a trunk for VLAN 100 and its second for
+    VLAN 200: no VLAN joins two ports of one switch, so nothing floods and there is no cycle.
+    (Read as plain switched ports, all in the default VLAN 1, they gave two false cycles.)"""
+    folder = tmp_path / "fabric"
+    shutil.copytree(HERE / "stretched-vlan", folder)
+    for cfg in folder.glob("*.cfg"):
+        text = cfg.read_text()
+        assert text.count(" port access vlan 100\n") == 2
+        for vlan in (100, 200):
+            trunk = f" port link-type trunk\n port trunk permit vlan {vlan}\n"
+            text = text.replace(" port access vlan 100\n", trunk, 1)
+        cfg.write_text(text)
+    result = cli("deadlock", str(folder))
+    assert result.exit_code == 0, result.output
+    assert "no deadlock cycle" in result.stdout

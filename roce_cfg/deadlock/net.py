@@ -63,6 +63,10 @@ class Network:
     lossless: frozenset[tuple[int, int]] = frozenset()  # the nodes of the dependency graph
     # switch -> vlan -> links whose port on this switch is an access port in that VLAN
     vlan_links: list[dict[int, list[int]]] = field(default_factory=list)
+    # per switch: every usable static route's prefix and the fabric link it leaves by (None: a
+    # next hop outside the fabric, on one of the switch's own subnets). A static beats BGP for
+    # the prefixes it covers, so BGP forwarding there is replaced (routing._overridden).
+    covers: list[list[tuple[IPv4Network, int | None]]] = field(default_factory=list)
 
     def index(self, name: str) -> int:
         return self.names.index(name)
@@ -116,8 +120,13 @@ def build(
             prio = _priority(devices[s], dscp)
             lossless = port.qos.pfc and prio in port.qos.no_drop
             net.prio[(s, link.id)] = prio if lossless else None
-            if port.mode == "access" and port.access_vlan is not None:
-                net.vlan_links[s].setdefault(port.access_vlan, []).append(link.id)
+            # A trunk carries the VLANs it permits (its PVID only if permitted); an access
+            # port its one VLAN.
+            carried = port.trunk_vlans or (port.access_vlan,)
+            if port.mode == "access":
+                for vlan in carried:
+                    if vlan is not None:
+                        net.vlan_links[s].setdefault(vlan, []).append(link.id)
         _session(net, peers, link, pa, pb)
     net.lossless = frozenset(node for node, p in net.prio.items() if p is not None)
     net.pairs = [
@@ -131,15 +140,25 @@ def build(
         net.originated.append([n for n in networks if any(n.overlaps(h) for h in hosts)])
         net.hosts.append(any(i.mode == "access" and not i.shutdown for i in d.interfaces))
         statics = []
+        covers: list[tuple[IPv4Network, int | None]] = []
+        local = [p.ipv4.network for p in d.interfaces if p.ipv4 is not None and not p.shutdown]
+        local += [svi.ipv4.network for svi in d.vlan_interfaces]
         for r in d.static_routes:
             owner = addr_owner.get(r.next_hop)
             if owner is None or owner not in net.adj[i]:
-                continue  # next hop is not a directly linked switch: not fabric forwarding
+                # Not a fabric switch: traffic leaves the fabric there (a firewall, a service
+                # network), as long as the next hop is on one of this switch's own subnets;
+                # otherwise, or when it is a switch whose link is gone, the route is inactive.
+                if owner is None and any(r.next_hop in n for n in local):
+                    covers.append((r.prefix, None))
+                continue
             for lid in net.adj[i][owner]:
                 far = ports[owner].get(net.links[lid].port_at(owner))
                 if far is not None and far.ipv4 is not None and far.ipv4.ip == r.next_hop:
                     statics.append(Static(r.prefix, owner, lid))
+                    covers.append((r.prefix, lid))
         net.statics.append(statics)
+        net.covers.append(covers)
     return net
 
 

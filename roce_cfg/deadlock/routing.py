@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from ipaddress import IPv4Network, collapse_addresses
 from itertools import filterfalse
 from typing import Any
 
@@ -183,12 +184,29 @@ def _outs(st: State, s: int, route: Route | None) -> frozenset[Out]:
     return hit
 
 
+def _overridden(st: State, d: int, s: int) -> bool:
+    """s's static routes, not BGP, forward everything for d: for each prefix d originates, the
+    live statics at s of that length or longer cover all of it. A static wins over an eBGP route
+    of the same length on all four vendors (route preference: static 60 vs BGP 255 on
+    Comware/VRP, administrative distance 1 vs 20 on RGOS/ZXROS); a shorter static loses to it.
+    Where they go instead is the static edges (analyse._extra)."""
+    covers = st.net.covers[s]
+    if not covers:
+        return False
+    live = [p for p, lid in covers if lid is None or lid not in st.failed]
+    for p in st.net.originated[d]:
+        inside: list[IPv4Network] = [q for q in live if q.subnet_of(p)]
+        if not inside or list(collapse_addresses(inside)) != [p]:
+            return False
+    return True
+
+
 def _sync(st: State, d: int, s: int, adding: bool) -> None:
     """Bring s's outgoing (next hop, link) set in line with its route and the link states,
     moving the edges and the downstream traffic that implies. Callers run every removal
     (``adding`` False) before any addition, so traffic that stops is not first re-routed."""
     route = st.routes[d].get(s)
-    new = _outs(st, s, route)
+    new = _NONE if _overridden(st, d, s) else _outs(st, s, route)
     table = st.outs[d]
     old = table.get(s, frozenset())
     change = new - old if adding else old - new
@@ -356,11 +374,17 @@ def fail(st: State, link_ids: list[int]) -> None:
     st.recut(link_ids)
     order = sorted(ends)
     lost = {s: frozenset(n for n in st.net.adj[s] if not st.linked(s, n)) for s in order}
+    failed = set(link_ids)
+    # A static over a failed link is withdrawn: BGP may take over again at its switch.
+    withdrawn = {s for s in order if any(lid in failed for _, lid in st.net.covers[s])}
     for d, table in st.routes.items():
         quick: dict[int, Route | None] = {}
         start: list[int] = []
         for s in order:
             r = table.get(s)
+            if s in withdrawn and r is not None:
+                start.append(s)  # re-synced by converge even when its route stays the same
+                continue
             if r is None or not ends.intersection(r.nh):
                 continue  # s does not route d over a failed link
             start.append(s)

@@ -39,6 +39,8 @@ class Interface(_M):
     description: str = ""
     mode: Literal["routed", "access"]
     access_vlan: int | None = None
+    # VLANs a trunk port carries tagged (besides access_vlan, its untagged/PVID VLAN)
+    trunk_vlans: tuple[int, ...] = ()
     ipv4: IPv4Interface | None = None
     mtu: int
     speed_gbps: int

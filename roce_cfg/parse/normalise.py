@@ -361,6 +361,29 @@ def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
 SPEED_IN_DESCRIPTION = re.compile(r"\bspeed\s*[=:]\s*(\d+)\s*G\b", re.IGNORECASE)
 
 
+def vlan_list(text: str) -> tuple[int, ...]:
+    """A trunk's VLAN list as printed: '101 200', '2 5 to 6' (H3C [H3C-TPL-B] port trunk permit
+    vlan, Huawei [HW-CG] port trunk allow-pass vlan) or '101-104,200' (ZTE [ZTE-GUIDE]
+    switchport trunk vlan). 'all' and anything unreadable give nothing (not modelled).
+
+    >>> vlan_list("2 5 to 7 101-102,200")
+    (2, 5, 6, 7, 101, 102, 200)
+    """
+    words = text.replace(",", " ").replace("-", " to ").split()
+    vlans: set[int] = set()
+    i = 0
+    while i < len(words):
+        if not words[i].isdigit():
+            return ()
+        low = high = int(words[i])
+        if i + 2 < len(words) and words[i + 1] == "to" and words[i + 2].isdigit():
+            high = int(words[i + 2])
+            i += 2
+        vlans.update(v for v in range(low, high + 1) if 1 <= v <= 4094)
+        i += 1
+    return tuple(sorted(vlans))
+
+
 def description_speed(description: str) -> int | None:
     m = SPEED_IN_DESCRIPTION.search(description)
     return int(m[1]) if m else None
@@ -448,6 +471,7 @@ def build(
                 description=str(item.get("description", "")),
                 mode=mode,
                 access_vlan=int(item.get("access_vlan", 1)) if mode == "access" else None,
+                trunk_vlans=vlan_list(str(item.get("trunk_vlans", ""))) if mode == "access" else (),
                 ipv4=addr,
                 mtu=mtu,
                 speed_gbps=speeds.get(name.canonical)
