@@ -9,17 +9,13 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 
-from roce_cfg.design import design
-from roce_cfg.errors import PlanError
 from roce_cfg.grammar import compile_syntax, load_grammar
-from roce_cfg.intent.checks import check
-from roce_cfg.intent.models import Intent, Vendor
+from roce_cfg.intent.models import Vendor
 from roce_cfg.platforms.profile import load_profile
-from roce_cfg.render import Renderer
 from tests.helpers import ROOT, run
-from tests.test_parse_roundtrip import intents
+from tests.test_parse_roundtrip import intents, rendered_per_vendor_and_role
 
 GOLDEN_CFGS = sorted((ROOT / "golden").glob("*/*.cfg"))
 
@@ -43,24 +39,7 @@ def test_every_golden_line_is_accepted(cfg: Path) -> None:
 )
 @given(intents())
 def test_any_designed_device_renders_only_accepted_lines(data: dict[str, Any]) -> None:
-    intent = Intent.model_validate(data)
-    assume(not check(intent))
-    vendors = {
-        r.vendor for r in (intent.fabric.leaf, intent.fabric.spine, intent.fabric.switch) if r
-    }
-    profiles = {v: load_profile(v) for v in vendors}
-    try:
-        fabric = design(intent, profiles)
-    except PlanError:
-        assume(False)
-        raise
-    seen: set[tuple[str, str]] = set()
-    for device in fabric.devices:
-        if (device.vendor.value, device.role) in seen:
-            continue
-        seen.add((device.vendor.value, device.role))
-        profile = profiles[device.vendor]
-        text = Renderer(profile).render(device, profile.models[device.model]).text
+    for device, text in rendered_per_vendor_and_role(data):
         bad = load_grammar(device.vendor.value).check(text, device.model).violations
         # A value the intent asked for that the model's range refuses is generate's exit 2
         # (test_generate_refuses_out_of_range_line); anything else is a template defect.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -131,13 +132,9 @@ def intents(draw: st.DrawFn) -> dict[str, Any]:
     return intent
 
 
-@settings(
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
-)
-@given(intents())
-def test_any_designed_device_round_trips(data: dict[str, Any]) -> None:
+def rendered_per_vendor_and_role(data: dict[str, Any]) -> Iterator[tuple[DeviceConfig, str]]:
+    """Design a drawn intent (hypothesis skips the ones the checks or the designer refuse) and
+    render one switch per vendor and role, which keeps each example fast."""
     intent = Intent.model_validate(data)
     assume(not check(intent))
     vendors = {
@@ -152,10 +149,20 @@ def test_any_designed_device_round_trips(data: dict[str, Any]) -> None:
     seen: set[tuple[Vendor, str]] = set()
     for device in fabric.devices:
         if (device.vendor, device.role) in seen:
-            continue  # one switch per vendor and role keeps each example fast
+            continue
         seen.add((device.vendor, device.role))
         profile = profiles[device.vendor]
-        text = Renderer(profile).render(device, profile.models[device.model]).text
+        yield device, Renderer(profile).render(device, profile.models[device.model]).text
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(intents())
+def test_any_designed_device_round_trips(data: dict[str, Any]) -> None:
+    for device, text in rendered_per_vendor_and_role(data):
         got = parse_text(text, file=f"{device.hostname}.cfg", hints=Hints(model=device.model))
         assert got.config.vendor == device.vendor
         assert got.config.device == as_configured(device), text
