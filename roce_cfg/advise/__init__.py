@@ -8,8 +8,9 @@ the designer's own refusal.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roce_cfg.design.ports import allocate
 from roce_cfg.design.topology import rail_prefix
@@ -17,6 +18,9 @@ from roce_cfg.errors import PlanError
 from roce_cfg.intent.models import Vendor
 from roce_cfg.pcie import pcie_fits, pcie_payload_gbps
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+
+if TYPE_CHECKING:
+    from roce_cfg.model.fabric import Fabric
 
 
 def models_table(profiles: dict[Vendor, VendorProfile]) -> list[dict[str, Any]]:
@@ -72,6 +76,61 @@ class Demand:
     in_rack_m: float = 3.0
     in_row_m: float = 30.0
     between_rows_m: float = 100.0
+
+
+def cable_key(speed_gbps: int, cable_m: float) -> str:
+    """``400G x 30m``: how cables are counted, in plans and in a built fabric's bill."""
+    return f"{speed_gbps}G x {cable_m:g}m"
+
+
+def count_cables(runs: Iterable[tuple[int, float, int]]) -> dict[str, int]:
+    """Cables by speed x length from (speed, metres, count) runs."""
+    out: dict[str, int] = {}
+    for speed, metres, n in runs:
+        if n:
+            out[cable_key(speed, metres)] = out.get(cable_key(speed, metres), 0) + n
+    return out
+
+
+def count_transceivers(runs: Iterable[tuple[int, float, int]]) -> dict[str, int]:
+    """Transceivers by speed: one at each end of every cable."""
+    out: dict[str, int] = {}
+    for speed, _, n in runs:
+        if n:
+            out[f"{speed}G"] = out.get(f"{speed}G", 0) + 2 * n
+    return out
+
+
+@dataclass
+class BillOfMaterials:
+    switches: dict[str, dict[str, int]]  # tier -> "vendor model" -> count
+    nic_cables: dict[str, int]  # server to switch, by speed x length
+    link_cables: dict[str, int]  # switch to switch, by speed x length
+    transceivers: dict[str, int]
+
+    @property
+    def cables(self) -> dict[str, int]:
+        out = dict(self.nic_cables)
+        for k, n in self.link_cables.items():
+            out[k] = out.get(k, 0) + n
+        return out
+
+
+def bill_of_materials(fabric: Fabric) -> BillOfMaterials:
+    """What a designed fabric takes to build, counted the way ``plan`` counts a candidate."""
+    switches: dict[str, dict[str, int]] = {}
+    for s in fabric.switches:
+        tier = switches.setdefault(s.role, {})
+        key = f"{s.vendor.value} {s.model}"
+        tier[key] = tier.get(key, 0) + 1
+    nics = [(n.speed_gbps, n.cable_m, 1) for n in fabric.nics]
+    links = [(k.speed_gbps, k.cable_m, 1) for k in fabric.links]
+    return BillOfMaterials(
+        switches=switches,
+        nic_cables=count_cables(nics),
+        link_cables=count_cables(links),
+        transceivers=count_transceivers([*nics, *links]),
+    )
 
 
 @dataclass
@@ -153,8 +212,9 @@ def single_switch(
     plan.ports_used = {"switch": need}
     plan.ports_free = {"switch": _cages(m) - math.ceil(need / _lanes(m, d.nic_speed, need))}
     plan.gpus_per_leaf = need
-    plan.cables = {f"{d.nic_speed}G x {d.in_rack_m:g}m": need}
-    plan.transceivers = {f"{d.nic_speed}G": 2 * need}
+    runs = [(d.nic_speed, d.in_rack_m, need)]
+    plan.cables = count_cables(runs)
+    plan.transceivers = count_transceivers(runs)
     plan.fabric = {
         "topology": "single-switch",
         "rails": d.nics,
@@ -249,14 +309,9 @@ def _two_tier_plan(
     plan.spine_loss_percent = round(100 / spines, 1)
     plan.links = links
     nic_links = d.servers * d.nics
-    plan.cables = {
-        f"{d.nic_speed}G x {d.in_row_m:g}m": nic_links,
-        f"{up_speed}G x {d.between_rows_m:g}m": links,
-    }
-    optics: dict[str, int] = {}
-    for speed, n in ((d.nic_speed, nic_links), (up_speed, links)):
-        optics[f"{speed}G"] = optics.get(f"{speed}G", 0) + 2 * n
-    plan.transceivers = optics
+    runs = [(d.nic_speed, d.in_row_m, nic_links), (up_speed, d.between_rows_m, links)]
+    plan.cables = count_cables(runs)
+    plan.transceivers = count_transceivers(runs)
     plan.fabric = {
         "topology": "leaf-spine",
         "rails": d.nics,
