@@ -138,3 +138,23 @@ def test_generate_refusal_names_the_models_that_fit(tmp_path) -> None:  # type: 
     r = run("generate", str(intent), "-o", str(tmp_path / "out"))
     assert r.exit_code == 2
     assert "huawei models that fit: CE9860-4C-EI" in r.output
+
+
+def test_three_tier_refuses_servers_that_do_not_split_over_the_pods(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import yaml
+
+    from tests.helpers import SCENARIOS
+
+    raw = yaml.safe_load(SCENARIOS["three-tier-planes"].read_text())
+    raw["servers"]["count"] = 9  # 2 pods: one server would have no leaf
+    # The designer itself (an Intent made in code skips load_intent's checks) ...
+    with pytest.raises(PlanError) as exc:
+        build(Intent.model_validate(raw), PROFILES)
+    assert exc.value.loc == ("servers", "count") and "split evenly over 2 pods" in exc.value.reason
+    # ... and the command: one line naming the file and field, exit 2.
+    bad = tmp_path / "odd.yaml"
+    bad.write_text(yaml.safe_dump(raw))
+    result = run("generate", str(bad), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "servers.count: must split evenly over 2 pods" in result.output
