@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from roce_cfg.advise import Demand, intent_for, plan, single_switch, two_tier
+from roce_cfg.advise import Demand, intent_for, plan, single_switch, three_tier, two_tier
 from roce_cfg.design.topology import build
 from roce_cfg.errors import PlanError
 from roce_cfg.intent.models import Intent, Vendor
@@ -56,6 +56,21 @@ def test_two_tier_plans_match_the_designer(d: Demand, leaf, spine) -> None:  # t
     # Infeasible: the leaf (or spine) port budget named in the reason is what the designer
     # refuses for the smallest layout, one leaf per rail and every uplink on one spine.
     assert re.match(r"(leaf|spine) ports run out: ", p.reason)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(d=demands, leaf=st.sampled_from(CHOICES), spine=st.sampled_from(CHOICES))
+def test_three_tier_plans_match_the_designer(d: Demand, leaf, spine) -> None:  # type: ignore[no-untyped-def]
+    p = three_tier(d, leaf, spine)
+    if not p.feasible:
+        assert re.match(r"((leaf|spine|super-spine) ports run out: |the servers do not split)",
+                        p.reason)  # fmt: skip
+        return
+    fab = p.fabric
+    assert fab["pods"] >= 2 and d.servers % fab["pods"] == 0
+    assert fab["super_spine_planes"] and fab["super_spines"] % fab["spines"] == 0
+    assert p.oversubscription["spine"] == 1.0
+    _check(d, p)
 
 
 @settings(max_examples=40, deadline=None)
@@ -138,3 +153,56 @@ def test_generate_refusal_names_the_models_that_fit(tmp_path) -> None:  # type: 
     r = run("generate", str(intent), "-o", str(tmp_path / "out"))
     assert r.exit_code == 2
     assert "huawei models that fit: CE9860-4C-EI" in r.output
+
+
+def test_three_tier_refuses_servers_that_do_not_split_over_the_pods(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import yaml
+
+    from tests.helpers import SCENARIOS
+
+    raw = yaml.safe_load(SCENARIOS["three-tier-planes"].read_text())
+    raw["servers"]["count"] = 9  # 2 pods: one server would have no leaf
+    # The designer itself (an Intent made in code skips load_intent's checks) ...
+    with pytest.raises(PlanError) as exc:
+        build(Intent.model_validate(raw), PROFILES)
+    assert exc.value.loc == ("servers", "count") and "split evenly over 2 pods" in exc.value.reason
+    # ... and the command: one line naming the file and field, exit 2.
+    bad = tmp_path / "odd.yaml"
+    bad.write_text(yaml.safe_dump(raw))
+    result = run("generate", str(bad), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "servers.count: must split evenly over 2 pods" in result.output
+
+
+def test_32768_gpus_get_a_three_tier_plan_where_two_tiers_run_out() -> None:
+    plans = plan(Demand(4096, 8, 400), PROFILES, leaf=["ruijie"], spine=["ruijie"])
+    best = plans[0]
+    assert best.feasible and best.kind == "three-tier"
+    assert not any(p.feasible for p in plans if p.kind == "two-tier")
+    fab = best.fabric
+    leaves = fab["pods"] * 8 * fab["leaves_per_rail"]
+    assert sum(best.switches["leaf"].values()) == leaves
+    assert sum(best.switches["spine"].values()) == fab["pods"] * fab["spines"]
+    assert sum(best.switches["superspine"].values()) == fab["super_spines"]
+    # 1:1 all the way up: as many spine-to-super-spine links as leaf-to-spine links.
+    assert best.links == 2 * leaves * fab["spines"] * fab["uplinks_per_spine"]
+    Intent.model_validate(intent_for(Demand(4096, 8, 400), best))
+
+
+def test_three_tier_plan_writes_an_intent_that_generates_and_lints_clean(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    intent = tmp_path / "intent.yaml"
+    r = run("plan", "--servers", "128", "--leaf", "huawei", "--spine", "huawei", "--write",
+            str(intent), "--format", "json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    best = json.loads(r.stdout)[0]
+    assert best["feasible"] and best["kind"] == "three-tier"
+    r = run("generate", str(intent), "-o", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output
+    fabric = json.loads((tmp_path / "out/fabric.json").read_text())
+    roles = Counter(s["role"] for s in fabric["switches"])
+    assert {r: sum(best["switches"][r].values()) for r in roles} == dict(roles)
+    assert len(fabric["links"]) == best["links"]
+    r = run("lint", str(tmp_path / "out"), "--intent", str(intent))
+    assert r.exit_code == 0, r.output
+    assert "0 errors, 0 warnings" in r.output

@@ -20,13 +20,15 @@ def test_bench_prints_every_stage_for_the_small_fabric() -> None:
     rows = [ln.split("|")[1:-1] for ln in result.stdout.splitlines() if ln.startswith("| ")]
     head, body = rows[0], rows[1:]
     assert [c.strip() for c in head][:3] == ["stage", "fabric", "switches"]
-    startup, body = body[:4], body[4:]
+    startup, body = body[:5], body[5:]
     assert [r[0].strip() for r in startup] == [
         "start-up: --help (CLI)",
         "start-up: --version (CLI)",
         "start-up: rules (CLI)",
         "generate examples/pod-small.yaml (CLI)",
+        "plan --gpus 32768 (CLI)",
     ]
+    assert startup[-1][1].strip() == "32,768 GPUs"
     assert all(0 < float(r[4]) < 30 for r in startup)
     stages = [r[0].strip() for r in body]
     assert stages[:3] == ["load + validate", "design", "render (all, written)"]

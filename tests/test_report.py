@@ -175,3 +175,48 @@ def test_a_wide_fabric_fits_the_page_and_a_link_shows_both_ends(
     assert f"{a} {ap}" in table and f"{b} {bp}" in table
     assert "PFC" in table and "MTU" in table and "no-drop priorities" in table
     assert errors == []
+
+
+def test_bill_of_materials_counts_what_fabric_json_holds(tmp_path: Path) -> None:
+    """Switches, cables and optics in the documents and the report, counted here straight from
+    the generated fabric.json (not through the advisor's counting functions they share)."""
+    import json
+    from collections import Counter
+
+    assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(tmp_path / "cfg")).exit_code == 0
+    doc = json.loads((tmp_path / "cfg/fabric.json").read_text())
+    switches = Counter((s["role"], f"{s['vendor']} {s['model']}") for s in doc["switches"])
+    nics = Counter(f"{n['speed_gbps']}G x {n['cable_m']:g}m" for n in doc["nics"])
+    links = Counter(f"{k['speed_gbps']}G x {k['cable_m']:g}m" for k in doc["links"])
+    optics: Counter[str] = Counter()
+    for item in [*doc["nics"], *doc["links"]]:
+        optics[f"{item['speed_gbps']}G"] += 2
+    assert sum(nics.values()) == 128 and sum(links.values()) == 64  # the pod, not an empty file
+
+    for source in (SCENARIOS["pod-small"], tmp_path / "cfg"):  # from the intent and the folder
+        bom = gather(source).bom
+        assert bom is not None
+        got = Counter({(t, m): n for t, ms in bom.switches.items() for m, n in ms.items()})
+        assert got == switches
+        assert bom.nic_cables == dict(nics) and bom.link_cables == dict(links)
+        assert bom.transceivers == dict(optics)
+
+    out = tmp_path / "docs"
+    assert run("docs", str(SCENARIOS["pod-small"]), "-o", str(out)).exit_code == 0
+    index = (out / "index.md").read_text()
+    section = index.split("## Bill of materials\n", 1)[1].split("\n## ", 1)[0]
+    for (role, model), n in switches.items():
+        assert f"| {role} | {model} | {n} |" in section
+    for k, n in nics.items():
+        assert f"| server NIC | {k} | {n} |" in section
+    for k, n in links.items():
+        assert f"| switch link | {k} | {n} |" in section
+    for k, n in optics.items():
+        assert f"| {k} | {n} |" in section
+
+    page = html_report.render(gather(SCENARIOS["pod-small"]))
+    bom_html = page.split("<h2>Bill of materials</h2>", 1)[1].split("<h2>", 1)[0]
+    for (role, model), n in switches.items():
+        assert f"<td>{role}</td><td>{model}</td><td>{n}</td>" in bom_html
+    for k, n in optics.items():
+        assert f"<td>{k}</td><td>{n}</td>" in bom_html

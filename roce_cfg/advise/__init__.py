@@ -8,8 +8,9 @@ the designer's own refusal.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roce_cfg.design.ports import allocate
 from roce_cfg.design.topology import rail_prefix
@@ -17,6 +18,9 @@ from roce_cfg.errors import PlanError
 from roce_cfg.intent.models import Vendor
 from roce_cfg.pcie import pcie_fits, pcie_payload_gbps
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+
+if TYPE_CHECKING:
+    from roce_cfg.model.fabric import Fabric
 
 
 def models_table(profiles: dict[Vendor, VendorProfile]) -> list[dict[str, Any]]:
@@ -74,9 +78,64 @@ class Demand:
     between_rows_m: float = 100.0
 
 
+def cable_key(speed_gbps: int, cable_m: float) -> str:
+    """``400G x 30m``: how cables are counted, in plans and in a built fabric's bill."""
+    return f"{speed_gbps}G x {cable_m:g}m"
+
+
+def count_cables(runs: Iterable[tuple[int, float, int]]) -> dict[str, int]:
+    """Cables by speed x length from (speed, metres, count) runs."""
+    out: dict[str, int] = {}
+    for speed, metres, n in runs:
+        if n:
+            out[cable_key(speed, metres)] = out.get(cable_key(speed, metres), 0) + n
+    return out
+
+
+def count_transceivers(runs: Iterable[tuple[int, float, int]]) -> dict[str, int]:
+    """Transceivers by speed: one at each end of every cable."""
+    out: dict[str, int] = {}
+    for speed, _, n in runs:
+        if n:
+            out[f"{speed}G"] = out.get(f"{speed}G", 0) + 2 * n
+    return out
+
+
+@dataclass
+class BillOfMaterials:
+    switches: dict[str, dict[str, int]]  # tier -> "vendor model" -> count
+    nic_cables: dict[str, int]  # server to switch, by speed x length
+    link_cables: dict[str, int]  # switch to switch, by speed x length
+    transceivers: dict[str, int]
+
+    @property
+    def cables(self) -> dict[str, int]:
+        out = dict(self.nic_cables)
+        for k, n in self.link_cables.items():
+            out[k] = out.get(k, 0) + n
+        return out
+
+
+def bill_of_materials(fabric: Fabric) -> BillOfMaterials:
+    """What a designed fabric takes to build, counted the way ``plan`` counts a candidate."""
+    switches: dict[str, dict[str, int]] = {}
+    for s in fabric.switches:
+        tier = switches.setdefault(s.role, {})
+        key = f"{s.vendor.value} {s.model}"
+        tier[key] = tier.get(key, 0) + 1
+    nics = [(n.speed_gbps, n.cable_m, 1) for n in fabric.nics]
+    links = [(k.speed_gbps, k.cable_m, 1) for k in fabric.links]
+    return BillOfMaterials(
+        switches=switches,
+        nic_cables=count_cables(nics),
+        link_cables=count_cables(links),
+        transceivers=count_transceivers([*nics, *links]),
+    )
+
+
 @dataclass
 class Plan:
-    kind: str  # single-switch | two-tier
+    kind: str  # single-switch | two-tier | three-tier
     feasible: bool
     reason: str = ""
     switches: dict[str, dict[str, int]] = field(default_factory=dict)  # tier -> model -> count
@@ -105,15 +164,28 @@ def _up_speed(m: ModelSpec) -> int:
     return max(g.speed for g in m.ports)
 
 
+# (model, down, up) -> (model, verdict): plan() asks the same layout many times (every pod
+# count, every spine model beside a leaf). The model is kept in the value so its id stays its own.
+_FITS: dict[tuple[int, str, tuple[int, int], tuple[int, int]], tuple[ModelSpec, str | None]] = {}
+
+
 def _fits(
     profile: VendorProfile, name: str, m: ModelSpec, down: tuple[int, int], up: tuple[int, int]
 ) -> str | None:
     """None when the designer can lay these ports out on the model, else its reason."""
+    key = (id(m), name, down, up)
+    hit = _FITS.get(key)
+    if hit is not None and hit[0] is m:
+        return hit[1]
     try:
         allocate(profile, name, m, down=down, up=up, blame=(), hint=False)
+        why = None
     except PlanError as exc:
-        return exc.reason
-    return None
+        why = exc.reason
+    if len(_FITS) > 50_000:
+        _FITS.clear()
+    _FITS[key] = (m, why)
+    return why
 
 
 def _pcie(d: Demand) -> str:
@@ -153,8 +225,9 @@ def single_switch(
     plan.ports_used = {"switch": need}
     plan.ports_free = {"switch": _cages(m) - math.ceil(need / _lanes(m, d.nic_speed, need))}
     plan.gpus_per_leaf = need
-    plan.cables = {f"{d.nic_speed}G x {d.in_rack_m:g}m": need}
-    plan.transceivers = {f"{d.nic_speed}G": 2 * need}
+    runs = [(d.nic_speed, d.in_rack_m, need)]
+    plan.cables = count_cables(runs)
+    plan.transceivers = count_transceivers(runs)
     plan.fabric = {
         "topology": "single-switch",
         "rails": d.nics,
@@ -249,14 +322,9 @@ def _two_tier_plan(
     plan.spine_loss_percent = round(100 / spines, 1)
     plan.links = links
     nic_links = d.servers * d.nics
-    plan.cables = {
-        f"{d.nic_speed}G x {d.in_row_m:g}m": nic_links,
-        f"{up_speed}G x {d.between_rows_m:g}m": links,
-    }
-    optics: dict[str, int] = {}
-    for speed, n in ((d.nic_speed, nic_links), (up_speed, links)):
-        optics[f"{speed}G"] = optics.get(f"{speed}G", 0) + 2 * n
-    plan.transceivers = optics
+    runs = [(d.nic_speed, d.in_row_m, nic_links), (up_speed, d.between_rows_m, links)]
+    plan.cables = count_cables(runs)
+    plan.transceivers = count_transceivers(runs)
     plan.fabric = {
         "topology": "leaf-spine",
         "rails": d.nics,
@@ -274,6 +342,129 @@ def _two_tier_plan(
 
 
 Choice = tuple[Vendor, VendorProfile, str, ModelSpec]
+
+
+def three_tier(d: Demand, leaf: Choice, spine: Choice) -> Plan:
+    """Pods that split the servers evenly, each two tiers with its spines at 1:1 (as many ports
+    up as down), joined by super-spine planes (spine j of every pod to plane j only); the
+    super-spines are the spine model. Fewest pods first: the first pod count that fits wins."""
+    lv, lp, ln, lm = leaf
+    sv, _, sn, sm = spine
+    plan = Plan(kind="three-tier", feasible=False, pcie_fit=_pcie(d))
+    plan.switches = {
+        "leaf": {f"{lv.value} {ln}": 0},
+        "spine": {f"{sv.value} {sn}": 0},
+        "superspine": {f"{sv.value} {sn}": 0},
+    }
+    up_speed = min(_up_speed(lm), _up_speed(sm))
+    why = "the servers do not split evenly over 2 to 64 pods"
+    for pods in range(2, 65):
+        if d.servers % pods:
+            continue
+        pod_servers = d.servers // pods
+        first = max(1, math.ceil(pod_servers / max(_sub_ports(lm, d.nic_speed), 1)))
+        for lpr in range(first, 65):
+            per_leaf = math.ceil(pod_servers / lpr)
+            ups = math.ceil(per_leaf * d.nic_speed / (d.oversubscription * up_speed))
+            leaf_why = _fits(lp, ln, lm, (per_leaf, d.nic_speed), (ups, up_speed))
+            if leaf_why is not None:
+                why = f"leaf ports run out: {leaf_why}"
+                continue
+            why = _pod_spines(d, plan, leaf, spine, pods, lpr, ups, up_speed)
+            break
+        if plan.feasible:
+            return plan
+    plan.reason = why
+    return plan
+
+
+def _pod_spines(
+    d: Demand, plan: Plan, leaf: Choice, spine: Choice, pods: int, lpr: int, ups: int, speed: int
+) -> str:
+    """Fill ``plan`` with the fewest spines per pod and super-spines that fit, else say why."""
+    _, sp, sn, sm = spine
+    pod_leaves = d.nics * lpr
+    why = "spine ports run out: no spine count divides the uplinks"
+    for spines in range(1, ups + 1):
+        if ups % spines or ups // spines > 16 or spines > 256:
+            continue
+        k = ups // spines
+        down = pod_leaves * k  # 1:1: as many ports up to the super-spines
+        spine_why = _fits(sp, sn, sm, (down, speed), (down, speed))
+        if spine_why is not None:
+            why = f"spine ports run out: {spine_why}"
+            continue
+        # Most ports from one spine to each super-spine of its plane: fewest super-spines.
+        for u in range(min(16, down), 0, -1):
+            per_plane = down // u
+            if down % u or per_plane * spines > 1024:
+                continue
+            sup_why = _fits(sp, sn, sm, (pods * u, speed), (0, speed))
+            if sup_why is None:
+                _three_tier_plan(d, plan, leaf, spine, (pods, lpr, spines, k, per_plane, u), speed)
+                return ""
+            why = f"super-spine ports run out: {sup_why}"
+    return why
+
+
+def _three_tier_plan(
+    d: Demand, plan: Plan, leaf: Choice, spine: Choice, shape: tuple[int, ...], speed: int
+) -> None:
+    lv, _, ln, lm = leaf
+    sv, _, sn, sm = spine
+    pods, lpr, spines, k, per_plane, u = shape
+    per_leaf = math.ceil(d.servers // pods / lpr)
+    n_leaves, n_spines, n_supers = pods * d.nics * lpr, pods * spines, per_plane * spines
+    ups = spines * k
+    spine_down = d.nics * lpr * k
+    leaf_links, up_links = n_leaves * ups, n_spines * spine_down
+    plan.feasible = True
+    plan.switches = {
+        "leaf": {f"{lv.value} {ln}": n_leaves},
+        "spine": {f"{sv.value} {sn}": n_spines},
+        "superspine": {f"{sv.value} {sn}": n_supers},
+    }
+    used_leaf = math.ceil(per_leaf / _lanes(lm, d.nic_speed, per_leaf + ups)) + ups
+    plan.ports_used = {"leaf": used_leaf, "spine": 2 * spine_down, "superspine": pods * u}
+    plan.ports_free = {
+        "leaf": _cages(lm) - used_leaf,
+        "spine": _cages(sm) - 2 * spine_down,
+        "superspine": _cages(sm) - pods * u,
+    }
+    plan.uplinks_per_leaf = ups
+    plan.oversubscription = {
+        "leaf": round(per_leaf * d.nic_speed / (ups * speed), 2),
+        "spine": 1.0,
+    }
+    plan.gpus_per_leaf = per_leaf
+    plan.spine_loss_percent = round(100 / spines, 1)  # of one pod's bandwidth
+    plan.links = leaf_links + up_links
+    runs = [
+        (d.nic_speed, d.in_row_m, d.servers * d.nics),
+        (speed, d.between_rows_m, leaf_links),
+        (speed, d.between_rows_m, up_links),
+    ]
+    plan.cables = count_cables(runs)
+    plan.transceivers = count_transceivers(runs)
+    plan.fabric = {
+        "topology": "leaf-spine",
+        "rails": d.nics,
+        "leaves_per_rail": lpr,
+        "spines": spines,
+        "uplinks_per_spine": k,
+        "pods": pods,
+        "super_spines": n_supers,
+        "super_spine_planes": True,
+        "uplinks_per_super_spine": u,
+        "leaf": {"vendor": lv.value, "model": ln},
+        "spine": {"vendor": sv.value, "model": sn},
+        "super_spine": {"vendor": sv.value, "model": sn},
+        "links": {
+            "server_leaf": {"speed": f"{d.nic_speed}G", "cable_m": d.in_row_m},
+            "leaf_spine": {"speed": f"{speed}G", "cable_m": d.between_rows_m},
+            "spine_superspine": {"speed": f"{speed}G", "cable_m": d.between_rows_m},
+        },
+    }
 
 
 def candidates(profiles: dict[Vendor, VendorProfile], allowed: list[str] | None) -> list[Choice]:
@@ -308,6 +499,14 @@ def plan(
             cand = two_tier(d, lc, sc)
             if best is None or _rank(cand) < _rank(best):
                 best = cand
+        if best is not None and not best.feasible:
+            # Two tiers cannot hold the demand on this leaf: pods joined by super-spines.
+            for sc in spines:
+                if spine is None and sc[0] != lc[0]:
+                    continue
+                cand = three_tier(d, lc, sc)
+                if cand.feasible and (not best.feasible or _rank(cand) < _rank(best)):
+                    best = cand
         if best is not None:
             plans.append(best)
     for p_ in plans:
@@ -326,11 +525,14 @@ def intent_for(d: Demand, p: Plan, name: str = "planned") -> dict[str, Any]:
     if not p.feasible:
         raise PlanError(("plan",), f"plan is infeasible: {p.reason}")
     fabric = dict(p.fabric)
-    n_leaves = d.nics * int(fabric.get("leaves_per_rail", 1))
-    spines = int(fabric.get("spines", 0))
-    per_leaf = math.ceil(d.servers / int(fabric.get("leaves_per_rail", 1)))
-    rails_needed = (n_leaves if fabric["topology"] == "leaf-spine" else d.nics) * 2 ** (
-        32 - rail_prefix(per_leaf if fabric["topology"] == "leaf-spine" else d.servers)
+    pods = int(fabric.get("pods", 1))
+    leaf_spine = fabric["topology"] == "leaf-spine"
+    lpr = int(fabric.get("leaves_per_rail", 1))
+    n_leaves = pods * d.nics * lpr
+    spines = pods * int(fabric.get("spines", 0)) + int(fabric.get("super_spines", 0))
+    per_leaf = math.ceil(d.servers // pods / lpr)
+    rails_needed = (n_leaves if leaf_spine else d.nics) * 2 ** (
+        32 - rail_prefix(per_leaf if leaf_spine else d.servers)
     )
     intent: dict[str, Any] = {
         "name": name,
@@ -348,7 +550,19 @@ def intent_for(d: Demand, p: Plan, name: str = "planned") -> dict[str, Any]:
             "rail_vlan_base": 101,
         },
     }
-    if fabric["topology"] == "leaf-spine":
+    if leaf_spine and pods > 1:
+        ups = int(fabric["spines"]) * int(fabric["uplinks_per_spine"])
+        spine_up = d.nics * lpr * int(fabric["uplinks_per_spine"])  # 1:1 per pod spine
+        pairs = n_leaves * ups + pods * int(fabric["spines"]) * spine_up
+        intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(2 * pairs, 10)}"
+        # 4-byte private ASNs: pods (<= 64) and leaves never collide with the super-spines'.
+        intent["routing"] = {
+            "protocol": "ebgp",
+            "super_spine_asn": 4200000000,
+            "spine_asn": 4200000001,
+            "leaf_asn_base": 4200000100,
+        }
+    elif leaf_spine:
         ups = int(fabric["spines"]) * int(fabric["uplinks_per_spine"])
         intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(2 * n_leaves * ups, 10)}"
         intent["routing"] = {"protocol": "ebgp", "spine_asn": 65000, "leaf_asn_base": 65001}

@@ -305,6 +305,10 @@ def _three_tier(intent: Intent, profiles: dict[Vendor, VendorProfile]) -> Topolo
     ):
         raise PlanError(("routing",), "three tiers need fabric_p2p, spine_asn and super_spine_asn")
     pods, per_pod_leaves = fab.pods, fab.rails * fab.leaves_per_rail
+    if intent.servers.count % pods:
+        # Each pod takes count // pods servers; a remainder would be left unattached, unsaid.
+        # load_intent's checks refuse this too; an Intent built in code reaches here unchecked.
+        raise PlanError(("servers", "count"), f"must split evenly over {pods} pods")
     n_leaves, n_spines = pods * per_pod_leaves, pods * fab.spines
     pod_servers = intent.servers.count // pods
     per_leaf = math.ceil(pod_servers / fab.leaves_per_rail)

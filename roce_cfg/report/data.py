@@ -8,6 +8,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from roce_cfg.advise import BillOfMaterials, bill_of_materials
 from roce_cfg.analysis import Finding, lint
 from roce_cfg.analysis.context import DeviceView
 from roce_cfg.analysis.rules_headroom import needs
@@ -65,6 +66,11 @@ class ReportData:
     headroom: list[HeadroomPoint] = field(default_factory=list)
     budgets: list[Budget] = field(default_factory=list)
     _rails: dict[str, int | None] = field(default_factory=dict, repr=False)
+
+    @property
+    def bom(self) -> BillOfMaterials | None:
+        """The bill of materials, when the fabric's plan (intent or fabric.json) is known."""
+        return bill_of_materials(self.plan) if self.plan is not None else None
 
     def rail_of(self, device: DeviceConfig) -> int | None:
         if self.plan is not None:

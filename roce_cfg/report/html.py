@@ -282,6 +282,34 @@ def _port_settings(data: ReportData) -> dict[str, dict[str, dict[str, str]]]:
     return out
 
 
+def _bom(data: ReportData) -> str:
+    """The bill of materials as plain tables (empty when only configs, no plan, are known)."""
+    bom = data.bom
+    if bom is None:
+        return ""
+
+    def table(head: list[str], rows: list[list[object]]) -> str:
+        th = "".join(f"<th>{escape(h)}</th>" for h in head)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
+        )
+        return f'<table class="bom"><tr>{th}</tr>{body}</table>'
+
+    return (
+        "<h2>Bill of materials</h2>"
+        + table(
+            ["tier", "vendor model", "switches"],
+            [[t, m, n] for t, ms in bom.switches.items() for m, n in sorted(ms.items())],
+        )
+        + table(
+            ["cables", "speed x length", "count"],
+            [["server NIC", k, n] for k, n in bom.nic_cables.items()]
+            + [["switch link", k, n] for k, n in bom.link_cables.items()],
+        )
+        + table(["transceivers", "count"], [[k, n] for k, n in bom.transceivers.items()])
+    )
+
+
 def render(data: ReportData) -> str:
     roles = {d.hostname: d.role for d in data.devices}
     rails = {d.hostname: data.rail_of(d) for d in data.devices}
@@ -347,5 +375,6 @@ def render(data: ReportData) -> str:
         templates=templates,
         bars=_bars(data),
         scatter=_scatter(data),
+        bom=_bom(data),
         data=blob,
     )

@@ -115,6 +115,25 @@ def fabric_md(data: ReportData) -> str:
                 ],
             )
         )
+    bom = data.bom
+    if bom is not None:
+        parts.append("## Bill of materials\n")
+        parts.append(
+            _table(
+                ["tier", "vendor model", "switches"],
+                [[t, m, n] for t, ms in bom.switches.items() for m, n in sorted(ms.items())],
+            )
+        )
+        parts.append(
+            _table(
+                ["cables", "speed x length", "count"],
+                [["server NIC", k, n] for k, n in bom.nic_cables.items()]
+                + [["switch link", k, n] for k, n in bom.link_cables.items()],
+            )
+        )
+        parts.append(
+            _table(["transceivers", "count"], [[k, n] for k, n in bom.transceivers.items()])
+        )
     if data.devices:
         parts.append("## Lossless policy\n")
         parts.append(_policy(data.devices[0]))
