@@ -9,7 +9,7 @@ from __future__ import annotations
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from roce_cfg.intent.models import Vendor
 
@@ -110,7 +110,9 @@ class Bgp(_M):
     router_id: IPv4Address
     neighbors: tuple[BgpNeighbor, ...] = ()
     networks: tuple[IPv4Network, ...] = ()
-    max_paths: int = 1
+    # Every vendor's maximum-paths/balance starts at 1 (grammar files); 0 would leave the
+    # deadlock analyser's routes without a next hop.
+    max_paths: int = Field(default=1, ge=1)
 
 
 class StaticRoute(_M):
