@@ -17,6 +17,7 @@ from tests.helpers import ROOT, run
 
 GOLDEN = sorted((ROOT / "golden").glob("pod-small-*/leaf-1.cfg"))
 H3C = ROOT / "golden/pod-small-h3c/leaf-1.cfg"
+ZTE = ROOT / "golden/pod-small-zte/leaf-1.cfg"
 
 
 def _write(tmp_path: Path, name: str, data: bytes) -> Path:
@@ -47,6 +48,12 @@ CASES = {
         b" priority-flow-control deadlock cos 3 interval 2\n#\ninterface HundredGigE1/0/1\n"
         b" priority-flow-control enable\n#\nreturn\n",
         "unknown watchdog granularity 'turbo'",
+    ),
+    # No switch takes it (every maximum-paths starts at 1); it once crashed the deadlock
+    # analyser's route selection.
+    "zero-paths": (
+        ZTE.read_bytes().replace(b"maximum-paths 64", b"maximum-paths 0"),
+        "max_paths: Input should be greater than or equal to 1",
     ),
 }
 
