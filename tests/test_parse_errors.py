@@ -49,6 +49,12 @@ CASES = {
         b" priority-flow-control enable\n#\nreturn\n",
         "unknown watchdog granularity 'turbo'",
     ),
+    # ttp leaves a word it cannot convert as text (and used to log it, once per template, on
+    # stderr); the error names the line instead.
+    "not-a-number": (
+        H3C.read_bytes().replace(b"jumboframe enable 9216", b"jumboframe enable 92x16", 1),
+        "line 33: '92x16' is not a number (jumboframe enable 92x16)",
+    ),
     # No switch takes it (every maximum-paths starts at 1); it once crashed the deadlock
     # analyser's route selection.
     "zero-paths": (
@@ -145,3 +151,23 @@ def test_a_fabric_json_larger_than_an_intent_may_be_is_read(tmp_path: Path) -> N
     big = tmp_path / "fabric.json"
     big.write_text(fabric[:-1] + " " * (17 * 1024 * 1024) + "}")
     assert len(hints_from_fabric(big)) == 12
+
+
+def test_a_value_ttp_cannot_convert_is_one_line_in_a_real_process(tmp_path: Path) -> None:
+    """In a real process (the in-process runner does not see logging's stderr), ttp's own
+    'failed to convert' log lines once came out dozens at a time around our one-line error."""
+    import subprocess
+    import sys
+
+    data, reason = CASES["not-a-number"]
+    path = _write(tmp_path, "leaf.cfg", data)
+    done = subprocess.run(
+        [sys.executable, "-m", "roce_cfg", "parse", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"roce-cfg: error: {path}: cannot read the h3c config: {reason}"
+    ]

@@ -356,7 +356,7 @@ def finish(
         device = build(raw, ctx, Path(file).stem, hint.role, dict(hint.speeds))
     except (Unreadable, ValueError, KeyError, ValidationError) as exc:
         raise InputError(
-            f"cannot read the {vendor.value} config: {_reason(exc)}", file=file
+            f"cannot read the {vendor.value} config: {_reason(exc, prep.text)}", file=file
         ) from None
     opaque = sorted(prep.opaque, key=lambda b: b.header.no)
     config = ParsedConfig(
@@ -381,12 +381,24 @@ def finish(
     return Parsed(config, prep.source, prep.text, overlay)
 
 
-def _reason(exc: Exception) -> str:
+_NOT_INT = re.compile(r"invalid literal for int\(\) with base 10: '(.*)'$")
+
+
+def _reason(exc: Exception, text: str) -> str:
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
     if isinstance(exc, KeyError):
         return f"missing value {exc}"
+    m = _NOT_INT.match(str(exc))
+    if m:
+        # A template matched a word where a number belongs; the line it came from is what
+        # the engineer needs to find it.
+        word = m[1]
+        for no, line in enumerate(text.splitlines(), 1):
+            if word in line.split():
+                return f"line {no}: '{word}' is not a number ({line.strip()[:80]})"
+        return f"'{word}' is not a number"
     return str(exc)
 
 

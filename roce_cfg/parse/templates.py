@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from functools import cache
 from pathlib import Path
@@ -37,6 +38,12 @@ def template_files(vendor: Vendor, overlay: Path | None) -> dict[str, Path]:
         if folder.is_dir():
             files.update({p.stem: p for p in folder.glob("*.ttp")})
     return dict(sorted(files.items()))
+
+
+# ttp's match functions (to_int and the like) log every value they cannot convert, once per
+# template that sees it: dozens of unlocated lines on stderr. The normaliser reports such a
+# value itself, as one line naming the config line. Template errors (ttp.ttp) stay visible.
+logging.getLogger("ttp.match").setLevel(logging.CRITICAL)
 
 
 class Runner:
