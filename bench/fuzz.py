@@ -248,8 +248,10 @@ def _cli(args: list[str]) -> Outcome:
     if not _COMMAND:
         _COMMAND.append(get_command(app))
         # typer's CliRunner rebuilds the click command from the app on every invoke: half of a
-        # parse case's time. The command is the same every time, so build it once.
-        typer.testing._get_command = lambda _app: _COMMAND[0]  # type: ignore[attr-defined]
+        # parse case's time. The command is the same every time, so build it once (for this
+        # app only: the suite runs in the same process as other CliRunner users).
+        build = typer.testing._get_command  # type: ignore[attr-defined]
+        typer.testing._get_command = lambda a: _COMMAND[0] if a is app else build(a)  # type: ignore[attr-defined]
     result = typer.testing.CliRunner().invoke(app, args)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         exc = result.exception
