@@ -452,3 +452,17 @@ def test_trunks_without_a_shared_vlan_do_not_flood_into_each_other(tmp_path: Pat
     result = cli("deadlock", str(folder))
     assert result.exit_code == 0, result.output
     assert "no deadlock cycle" in result.stdout
+
+
+def test_an_intent_under_another_suffix_is_read_as_an_intent(tmp_path: Path) -> None:
+    """generate takes an intent whatever its name; deadlock once read 'valley.intent' as a
+    switch config and said it could not tell the vendor."""
+    src = tmp_path / "valley.intent"
+    shutil.copyfile(ROOT / "examples/deadlock/valley.yaml", src)
+    result = cli("deadlock", str(src), "--fail-links", "leaf-1:spine-1,leaf-2:spine-2")
+    assert result.exit_code == 1, result.output
+    assert "2 cycles" in result.stdout
+    # A config named without .cfg is still a config.
+    cfg = tmp_path / "leaf-1.txt"
+    shutil.copyfile(ROOT / "golden/pod-small-h3c/leaf-1.cfg", cfg)
+    assert cli("deadlock", str(cfg)).exit_code == 0

@@ -3,6 +3,7 @@ running-configs to the buffer dependency graph, its cycles, and the failures tha
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from ipaddress import IPv4Network
 from pathlib import Path
@@ -44,7 +45,7 @@ def load(
     overlay: Path | None = None,
 ) -> Source:
     """``dscp`` None: the intent's RoCE DSCP, or the one the configs map to a no-drop priority."""
-    if path.is_file() and path.suffix in (".yaml", ".yml"):
+    if path.is_file() and (path.suffix in (".yaml", ".yml") or _looks_like_intent(path)):
         loaded = load_intent(path)
         fabric, _ = plan(loaded, overlay)
         roce = loaded.intent.lossless.roce.dscp if dscp is None else dscp
@@ -65,6 +66,26 @@ def load(
     source = from_parsed(parsed, planned, dscp, str(path))
     source.notices = notices
     return source
+
+
+# An intent's first statement is a top-level 'key: value' or 'key:'; no vendor's saved config
+# starts that way (comment '#' or '!', 'sysname', 'version', '!<system-config>' ...).
+_INTENT_KEY = re.compile(r"^(name|servers|fabric|addressing|routing|lossless)\s*:")
+
+
+def _looks_like_intent(path: Path) -> bool:
+    """An intent saved under another suffix (intent.txt, a template's output) is still one."""
+    if path.name == "fabric.json":
+        return False
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    for line in head.splitlines():
+        if line.strip() and not line.lstrip().startswith("#") and line.strip() != "---":
+            return bool(_INTENT_KEY.match(line))
+    return False
 
 
 def from_parsed(
