@@ -418,15 +418,17 @@ def test_two_halves_replace_the_valley_route_as_one_static(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
 
 
-def test_flooding_over_trunks_closes_the_stretched_vlan_cycles(tmp_path: Path) -> None:
+@pytest.mark.parametrize("permit", ["100 to 101", "all"])
+def test_flooding_over_trunks_closes_the_stretched_vlan_cycles(tmp_path: Path, permit: str) -> None:
     """stretched-vlan with every access port made a trunk carrying VLAN 100 tagged (H3C
-    'port link-type trunk' + 'port trunk permit vlan'): the same two flooding cycles."""
+    'port link-type trunk' + 'port trunk permit vlan'): the same two flooding cycles. 'all'
+    carries every VLAN the switch has (here only 100); it used to carry nothing."""
     folder = tmp_path / "fabric"
     shutil.copytree(HERE / "stretched-vlan", folder)
     for cfg in folder.glob("*.cfg"):
         text = cfg.read_text()
         assert " port access vlan 100\n" in text
-        trunk = " port link-type trunk\n port trunk permit vlan 100 to 101\n"
+        trunk = f" port link-type trunk\n port trunk permit vlan {permit}\n"
         cfg.write_text(text.replace(" port access vlan 100\n", trunk))
     result = cli("deadlock", str(folder), "--format", "json")
     assert result.exit_code == 1, result.output

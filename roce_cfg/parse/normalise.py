@@ -361,14 +361,20 @@ def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
 SPEED_IN_DESCRIPTION = re.compile(r"\bspeed\s*[=:]\s*(\d+)\s*G\b", re.IGNORECASE)
 
 
-def vlan_list(text: str) -> tuple[int, ...]:
+def vlan_list(text: str, every: tuple[int, ...] = ()) -> tuple[int, ...]:
     """A trunk's VLAN list as printed: '101 200', '2 5 to 6' (H3C [H3C-TPL-B] port trunk permit
     vlan, Huawei [HW-CG] port trunk allow-pass vlan) or '101-104,200' (ZTE [ZTE-GUIDE]
-    switchport trunk vlan). 'all' and anything unreadable give nothing (not modelled).
+    switchport trunk vlan). 'all' ([HW-CR] "port trunk allow-pass vlan" takes it; H3C prints
+    it) is ``every`` VLAN the switch has: a trunk forwards only VLANs that exist. Anything
+    unreadable gives nothing (not modelled).
 
     >>> vlan_list("2 5 to 7 101-102,200")
     (2, 5, 6, 7, 101, 102, 200)
+    >>> vlan_list("all", (1, 101, 200))
+    (1, 101, 200)
     """
+    if text.split() == ["all"]:
+        return every
     words = text.replace(",", " ").replace("-", " to ").split()
     vlans: set[int] = set()
     i = 0
@@ -409,6 +415,8 @@ def build(
     svis: list[VlanInterface] = []
     ecn: dict[int, Wred] = {}
     loop_name = ctx.namer.name(profile.loopback_interface).canonical
+    declared = _vlans(raw)
+    every_vlan = tuple(v.id for v in declared)
     for name, item in merge_interfaces(as_list(raw.get("interfaces")), ctx.namer).values():
         addr = _iface_addr(item["ip"], item["mask"]) if "ip" in item and "mask" in item else None
         if name.kind == "loopback":
@@ -471,7 +479,9 @@ def build(
                 description=str(item.get("description", "")),
                 mode=mode,
                 access_vlan=int(item.get("access_vlan", 1)) if mode == "access" else None,
-                trunk_vlans=vlan_list(str(item.get("trunk_vlans", ""))) if mode == "access" else (),
+                trunk_vlans=vlan_list(str(item.get("trunk_vlans", "")), every_vlan)
+                if mode == "access"
+                else (),
                 ipv4=addr,
                 mtu=mtu,
                 speed_gbps=speeds.get(name.canonical)
@@ -531,7 +541,7 @@ def build(
         lldp=bool(as_list(raw.get("lldp"))),
         loopback=loopback,
         interfaces=tuple(ports),
-        vlans=_vlans(raw),
+        vlans=declared,
         vlan_interfaces=tuple(sorted(svis, key=lambda s: s.vlan)),
         qos=qos,
         bgp=bgp,
