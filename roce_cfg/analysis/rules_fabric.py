@@ -163,14 +163,13 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     "means a stretched layer 2 domain (lossless traffic flooded across uplinks) or a mistake.",
     fix="Give each rail leaf its own VLAN and subnet, as the plan has it.",
     limits="Without fabric.json or an intent, VLAN IDs may repeat on leaves (they are local); "
-    "only a gateway subnet repeated on several switches is reported.",
+    "only a gateway subnet repeated on several switches is reported. A trunk counts with the "
+    "VLANs it permits ('all': every VLAN the switch has).",
 )
 def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     where: dict[int, list[str]] = defaultdict(list)
     for name, v in sorted(f.devices.items()):
-        for vlan in sorted(
-            {p.access_vlan for p in v.in_use() if p.mode == "access" and p.access_vlan}
-        ):
+        for vlan in sorted({vlan for p in v.in_use() for vlan in _carried(p)}):
             where[vlan].append(name)
     planned = f.options.vlan_switches
     for vlan, switches in sorted(where.items()):
@@ -187,12 +186,19 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
             stray = sorted({s for group in subnets.values() if len(group) > 1 for s in group})
             why = "the same gateway subnet on " + ", ".join(stray)
         for name in stray:
-            port = next(
-                p.name
-                for p in f.devices[name].in_use()
-                if p.mode == "access" and p.access_vlan == vlan
-            )
-            yield Hit(f"VLAN {vlan} has server ports here; {why}", device=name, port=port)
+            port = next(p for p in f.devices[name].in_use() if vlan in _carried(p))
+            how = "carried on a trunk" if port.trunk_vlans else "has server ports"
+            yield Hit(f"VLAN {vlan} {how} here; {why}", device=name, port=port.name)
+
+
+def _carried(port: Interface) -> tuple[int, ...]:
+    """The VLANs a switched port carries: a trunk's permitted list (a VLAN stretched over a
+    trunk is as stray as one on a server port), else its access VLAN."""
+    if port.mode != "access":
+        return ()
+    if port.trunk_vlans:
+        return port.trunk_vlans
+    return (port.access_vlan,) if port.access_vlan else ()
 
 
 @rule(
