@@ -336,7 +336,7 @@ def _suppressions(case: Case, tmp: Path) -> Outcome:
 class Target:
     run: Callable[[Case, Path], Outcome]
     cases: Callable[[], st.SearchStrategy[Case]]
-    # Short-run share: the slow targets (a design, a render) get fewer examples.
+    # Cases in the suite's short run: a few hundred per target (the bar), 1,700 in all.
     short: int
 
 
@@ -375,13 +375,13 @@ def _deadlock_cases() -> st.SearchStrategy[Case]:
 
 
 TARGETS: dict[str, Target] = {
-    "intent": Target(_intent, _intents, 150),
-    "generate": Target(_generate, _small_intents, 40),
-    "parse": Target(_parse, _configs, 80),
-    "lint": Target(_lint, _configs, 50),
-    "deadlock": Target(_deadlock, _deadlock_cases, 25),
-    "inventory": Target(_inventory, lambda: _yaml_of(INVENTORY_SEED), 100),
-    "suppressions": Target(_suppressions, lambda: _yaml_of(SUPPRESSIONS_SEED), 100),
+    "intent": Target(_intent, _intents, 300),
+    "generate": Target(_generate, _small_intents, 200),
+    "parse": Target(_parse, _configs, 200),
+    "lint": Target(_lint, _configs, 200),
+    "deadlock": Target(_deadlock, _deadlock_cases, 200),
+    "inventory": Target(_inventory, lambda: _yaml_of(INVENTORY_SEED), 300),
+    "suppressions": Target(_suppressions, lambda: _yaml_of(SUPPRESSIONS_SEED), 300),
 }  # fmt: skip
 
 
