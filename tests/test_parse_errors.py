@@ -55,6 +55,18 @@ CASES = {
         H3C.read_bytes().replace(b"jumboframe enable 9216", b"jumboframe enable 92x16", 1),
         "line 33: '92x16' is not a number (jumboframe enable 92x16)",
     ),
+    # Two boards, one slot ttp could not convert: sorting them compared a number with text.
+    "bad-slot": (
+        (ROOT / "tests/parse/huawei/leaf-ce6885.cfg")
+        .read_bytes()
+        .replace(b"device board 1 ", b"device board 1x ")
+        .replace(b"#\nsysname", b"#\ndevice board 2 board-type CE6885-48YS8CQ\n#\nsysname", 1),
+        "'1x' is not a number (device board 1x board-type",
+    ),
+    "huge-number": (
+        H3C.read_bytes().replace(b"jumboframe enable 9216", b"jumboframe enable " + b"9" * 4400, 1),
+        "line 33: a number of 4,400 digits; no setting is that long",
+    ),
     # No switch takes it (every maximum-paths starts at 1); it once crashed the deadlock
     # analyser's route selection.
     "zero-paths": (

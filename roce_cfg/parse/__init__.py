@@ -342,9 +342,16 @@ def finish(
         host = first.get("hostname") if isinstance(first, dict) else None
         hint = hints.get(str(host or Path(file).stem), Hints())
     notes: list[str] = []
-    boards = sorted(
-        (b for b in as_list(raw.get("boards")) if "model" in b), key=lambda b: b.get("slot", 0)
-    )
+    try:
+        # A slot ttp could not convert stays text; int() says which word and line.
+        boards = sorted(
+            (b for b in as_list(raw.get("boards")) if "model" in b),
+            key=lambda b: int(str(b.get("slot", 0))),
+        )
+    except ValueError as exc:
+        raise InputError(
+            f"cannot read the {vendor.value} config: {_reason(exc, prep.text)}", file=file
+        ) from None
     board = str(boards[0]["model"]) if boards else None
     model_name, model_from = _choose_model(profile, prep.ports, hint.model, board, file, notes)
     ctx = Context(profile, model_name, profile.models[model_name], prep.namer, notes)
@@ -381,6 +388,7 @@ def finish(
     return Parsed(config, prep.source, prep.text, overlay)
 
 
+_TOO_LONG = re.compile(r"integer string conversion: value has (\d+) digits")
 _NOT_INT = re.compile(r"invalid literal for int\(\) with base 10: '(.*)'$")
 
 
@@ -390,6 +398,14 @@ def _reason(exc: Exception, text: str) -> str:
         return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
     if isinstance(exc, KeyError):
         return f"missing value {exc}"
+    m = _TOO_LONG.search(str(exc))
+    if m:
+        # Python refuses to convert past 4,300 digits; name the line holding the number.
+        long_run = re.compile(rf"\d{{{int(m[1])}}}")
+        for no, line in enumerate(text.splitlines(), 1):
+            if long_run.search(line):
+                return f"line {no}: a number of {int(m[1]):,} digits; no setting is that long"
+        return f"a number of {int(m[1]):,} digits; no setting is that long"
     m = _NOT_INT.match(str(exc))
     if m:
         # A template matched a word where a number belongs; the line it came from is what
