@@ -36,6 +36,8 @@ def config_files(
             continue
         for p in sorted(path.iterdir()):
             if fabric and p.name == "fabric.json":
+                if not p.is_file():  # a FIFO would block, a link to /dev/zero fill memory
+                    raise InputError("not a regular file (a fabric.json is one)", file=str(p))
                 files.append(p)
             elif p.is_file() and not p.name.startswith(".") and p.suffix not in OWN_SUFFIXES:
                 why = not_a_config(p, vendor, overlay)

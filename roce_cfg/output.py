@@ -15,6 +15,7 @@ previous one whole, so files of an older run never sit beside the new ones.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -244,6 +245,13 @@ def write_file(target: Path, text: str) -> None:
     text = scrub(text, kind_of(target.name))
     if target.is_dir():
         raise InputError("is a directory, expected a file name", file=str(target))
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        # The rename would put a regular file where a device, FIFO or link was: as root,
+        # '--html /dev/full' replaced the device node.
+        raise InputError(
+            "not a regular file; roce-cfg replaces only regular files", file=str(target)
+        )
+    tmp: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
@@ -251,5 +259,10 @@ def write_file(target: Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, target)
+        tmp = None
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
+    finally:
+        if tmp is not None:  # the write or the rename failed: leave nothing behind
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)

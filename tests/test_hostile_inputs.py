@@ -4,7 +4,9 @@ one located line and exit 2, whichever command reads them."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,83 @@ def test_load_json_reads_a_real_fabric(tmp_path: Path) -> None:
     data = load_json(out / "fabric.json")
     assert data == json.loads((out / "fabric.json").read_text())
     assert load_fabric(out / "fabric.json").switches
+
+
+@pytest.fixture(scope="module")
+def pod_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("pod") / "out"
+    assert run("generate", str(ROOT / "examples/pod-small.yaml"), "-o", str(out)).exit_code == 0
+    return out
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("NaN", "cable_m: Input should be a finite number"),
+        ("Infinity", "cable_m: Input should be a finite number"),
+        ("-4", "cable_m: Input should be greater than 0"),
+    ],
+)
+def test_fabric_json_figures_have_the_intents_bounds(
+    pod_out: Path, tmp_path: Path, value: str, reason: str
+) -> None:
+    """A hand-edited cable length once reached the headroom arithmetic: NaN and Infinity as a
+    ValueError/OverflowError traceback, a negative length as a silently wrong check."""
+    folder = tmp_path / "fabric"
+    folder.mkdir()
+    for p in pod_out.glob("*.cfg"):
+        (folder / p.name).write_bytes(p.read_bytes())
+    text = (pod_out / "fabric.json").read_text()
+    (folder / "fabric.json").write_text(text.replace('"cable_m": 30.0', f'"cable_m": {value}', 1))
+    for command in ("lint", "deadlock"):
+        result = run(command, str(folder))
+        assert result.exit_code == 2, result.output
+        assert reason in result.stderr and "fabric.json" in result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fabric_json_that_is_not_a_regular_file_is_refused_not_waited_on(
+    pod_out: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "fabric"
+    folder.mkdir()
+    (folder / "leaf-1.cfg").write_bytes((pod_out / "leaf-1.cfg").read_bytes())
+    os.mkfifo(folder / "fabric.json")  # no writer: reading it would block forever
+    for command in ("lint", "deadlock", "report"):
+        args = [command, str(folder)] + (
+            ["-o", str(tmp_path / "r.html")] if command == "report" else []
+        )
+        result = run(*args)
+        assert result.exit_code == 2, result.output
+        assert "not a regular file" in result.stderr
+
+
+def test_output_never_replaces_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    """Writing is a temporary file renamed over the target: as root, '--html /dev/full' once
+    turned the device node into an HTML file. A FIFO or a symlink is refused the same way."""
+    intent = str(ROOT / "examples/deadlock/valley.yaml")
+    fifo = tmp_path / "cycle.html"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.html"
+    link.symlink_to(tmp_path / "elsewhere.html")
+    for target in (fifo, link):
+        result = run("deadlock", intent, "--html", str(target))
+        assert result.exit_code == 2, result.output
+        assert "not a regular file" in result.stderr
+    assert stat.S_ISFIFO(fifo.stat(follow_symlinks=False).st_mode)
+    assert link.is_symlink() and not (tmp_path / "elsewhere.html").exists()
+
+
+def test_a_failed_write_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from roce_cfg import output
+
+    def refuse(src: str, dst: str) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(output.os, "replace", refuse)
+    target = tmp_path / "report.html"
+    with pytest.raises(InputError, match="Operation not permitted"):
+        output.write_file(target, "<html></html>")
+    assert list(tmp_path.iterdir()) == []

@@ -45,6 +45,7 @@ def config_files(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
         if path.is_dir():
             for p in sorted(path.iterdir()):
                 if p.name == "fabric.json":
+                    _regular(p)
                     fabric = fabric or p
                 elif (
                     p.is_file()
@@ -57,6 +58,13 @@ def config_files(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
         else:
             files.append(path)
     return files, fabric
+
+
+def _regular(path: Path) -> None:
+    """A fabric.json found in a folder is read whole: a FIFO there would block forever and a
+    link to /dev/zero would fill memory up to the size cap."""
+    if not path.is_file():
+        raise InputError("not a regular file (a fabric.json is one)", file=str(path))
 
 
 @bulk_objects()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
@@ -15,12 +15,21 @@ class _M(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# A fabric.json is read back from disk (lint, deadlock, docs, report): its figures get the
+# intent's bounds, so a hand-edited NaN cable or a 0G link is refused where it is read, not
+# turned into a traceback or a negative headroom later.
+Gbps = Annotated[int, Field(gt=0, le=1600)]
+Metres = Annotated[float, Field(gt=0, le=10000, allow_inf_nan=False)]
+VlanId = Annotated[int, Field(ge=1, le=4094)]
+Bytes = Annotated[int, Field(ge=0, le=1 << 40)]
+
+
 class SwitchPlan(_M):
     hostname: str
     role: Literal["leaf", "spine", "superspine", "switch"]
     vendor: Vendor
     model: str
-    asn: int | None = None
+    asn: Annotated[int, Field(ge=1, le=4294967295)] | None = None
     loopback: IPv4Interface | None = None
     rail: int | None = None
     pod: int | None = None
@@ -34,8 +43,8 @@ class Link(_M):
     b_device: str
     b_port: str
     b_ip: IPv4Interface
-    speed_gbps: int
-    cable_m: float
+    speed_gbps: Gbps
+    cable_m: Metres
 
     def seen_from(self, device: str) -> tuple[IPv4Interface, str, str, IPv4Interface]:
         """``(local ip, far device, far port, far ip)`` for the end on ``device``."""
@@ -48,18 +57,18 @@ class NicAttachment(_M):
     server: str
     nic: int
     rail: int
-    vlan: int
+    vlan: VlanId
     switch: str
     port: str
     ip: IPv4Interface
     gateway: IPv4Address
-    speed_gbps: int
-    cable_m: float
+    speed_gbps: Gbps
+    cable_m: Metres
 
 
 class Rail(_M):
     rail: int
-    vlan: int
+    vlan: VlanId
     switch: str
     subnet: IPv4Network
     gateway: IPv4Address
@@ -67,7 +76,7 @@ class Rail(_M):
 
 class HeadroomTerm(_M):
     name: str
-    bytes: int
+    bytes: Bytes
 
 
 class PortHeadroom(_M):
@@ -79,11 +88,11 @@ class PortHeadroom(_M):
 
     switch: str
     ports: tuple[str, ...]
-    speed_gbps: int
-    cable_m: float
+    speed_gbps: Gbps
+    cable_m: Metres
     priority: int
-    required_bytes: int
-    configured_bytes: int | None
+    required_bytes: Bytes
+    configured_bytes: Bytes | None
     terms: tuple[HeadroomTerm, ...]
 
 
