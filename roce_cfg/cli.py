@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sys
 import time
@@ -953,6 +954,19 @@ def plan_cmd(
 
     if (gpus is None) == (servers is None):
         _fail(InputError("give exactly one of --gpus and --servers", path="--gpus"))
+    # The intent's own bounds (servers.nics, nic_speed, cable_m), so --write gives an intent
+    # generate accepts; NaN and infinity are no lengths.
+    for option, value, low, high in (
+        ("--nics", nics, 1, 16),
+        ("--nic-speed", nic_speed, 1, 1600),
+        ("--in-rack-m", in_rack, 0, 10000),
+        ("--in-row-m", in_row, 0, 10000),
+        ("--between-rows-m", between, 0, 10000),
+        ("--oversubscription", oversub, 1, 64),
+    ):
+        if not (math.isfinite(value) and low <= value <= high) or (low == 0 and value == 0):
+            bound = f"more than 0 and at most {high:,}" if low == 0 else f"{low}-{high:,}"
+            _fail(InputError(f"must be {bound} (got {value})", path=option))
     count = servers if servers is not None else -(-int(gpus or 0) // nics)
     if count < 1:
         _fail(InputError("must be at least 1", path="--gpus"))
@@ -963,9 +977,15 @@ def plan_cmd(
 
             raw, _ = load_file(prices, PRICES)
             if not isinstance(raw, dict) or not all(
-                isinstance(v, int | float) for v in raw.values()
+                isinstance(v, int | float)
+                and not isinstance(v, bool)
+                and math.isfinite(v)
+                and 0 <= v <= 1e12
+                for v in raw.values()
             ):
-                raise InputError("must map item names to numbers", file=str(prices))
+                raise InputError(
+                    "must map item names to prices (numbers from 0 to 1e12)", file=str(prices)
+                )
             price_table = {str(k): float(v) for k, v in raw.items()}
         demand = Demand(count, nics, nic_speed, pcie_gen, pcie_lanes, oversub, in_rack, in_row,
                         between)  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -206,3 +207,32 @@ def test_three_tier_plan_writes_an_intent_that_generates_and_lints_clean(tmp_pat
     r = run("lint", str(tmp_path / "out"), "--intent", str(intent))
     assert r.exit_code == 0, r.output
     assert "0 errors, 0 warnings" in r.output
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--gpus", "64", "--nics", "0"], "--nics: must be 1-16 (got 0)"),  # was ZeroDivisionError
+        (["--servers", "4", "--nics", "-8"], "--nics: must be 1-16"),  # was -32 leaves, exit 0
+        (["--gpus", "64", "--in-rack-m", "nan"], "--in-rack-m: must be more than 0"),
+        (["--gpus", "64", "--between-rows-m", "-1"], "--between-rows-m: must be more than 0"),
+        (["--gpus", "64", "--oversubscription", "inf"], "--oversubscription: must be 1-64"),
+        (["--gpus", "64", "--nic-speed", "0"], "--nic-speed: must be 1-1,600"),
+    ],
+)
+def test_plan_refuses_figures_no_fabric_has(args: list[str], says: str) -> None:
+    """Each of these once gave a traceback, or plans (and --write intents) with negative
+    switch counts or 'nan m' cables that generate then refused."""
+    result = run("plan", *args)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"roce-cfg: error: {says}"), lines
+
+
+@pytest.mark.parametrize("price", [".nan", ".inf", "true", "-5", "1e13"])
+def test_a_price_table_holds_prices(tmp_path: Path, price: str) -> None:
+    table = tmp_path / "prices.yaml"
+    table.write_text(f"S9855-32D: {price}\n")
+    result = run("plan", "--gpus", "64", "--prices", str(table))
+    assert result.exit_code == 2, result.output
+    assert "must map item names to prices" in result.stderr
