@@ -1074,12 +1074,32 @@ def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str,
 
 
 def main() -> None:
+    # typer vendors click as typer._click (the exceptions are not re-exported); tests/test_cli
+    # runs a bad option in a real process, so a move there fails the suite, not a user.
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+
     redact_tracebacks()
     try:
-        app()
+        # Not standalone: click would print a bad option as four lines (usage, hint, blank,
+        # error); every other bad input is one line naming the field, so options are too.
+        code = app(standalone_mode=False)
     except RoceCfgError as exc:  # raised outside a command's own handling
         err.print(f"roce-cfg: error: {exc}", markup=False)
         sys.exit(EXIT_INPUT)
+    except NoArgsIsHelpError as exc:
+        exc.show()  # 'roce-cfg' alone: the help, as click prints it
+        sys.exit(EXIT_INPUT)
+    except UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx else "roce-cfg"
+        err.print(f"roce-cfg: error: {exc.format_message()} (see '{where} --help')", markup=False)
+        sys.exit(EXIT_INPUT)
+    except ClickException as exc:
+        err.print(f"roce-cfg: error: {exc.format_message()}", markup=False)
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        err.print("roce-cfg: aborted", markup=False)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else EXIT_OK)
 
 
 __all__ = ["EXIT_FINDINGS", "EXIT_INPUT", "EXIT_OK", "EXIT_PUSH", "app", "main"]

@@ -164,3 +164,39 @@ def test_written_files_and_directories_follow_the_umask(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     assert run("report", str(POD), "-o", str(page)).exit_code == 0
     assert stat.S_IMODE(page.stat().st_mode) == 0o666 & ~umask
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["deadlock", "x", "--max-failures", "abc"], "Invalid value for '--max-failures'"),
+        (["lint"], "Missing argument 'paths'"),
+        (["nosuch"], "No such command 'nosuch'"),
+        (["generate", str(POD), "-o", "x", "--format", "yaml"], "Invalid value for '--format'"),
+    ],
+)
+def test_a_bad_option_is_one_line_and_exit_2(args: list[str], says: str) -> None:
+    """click prints usage, a hint, a blank line and the error; every other bad input is one
+    line naming the field, so options are too (in a real process: the entry point does it)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "roce_cfg", *args], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("roce-cfg: error: "), done.stderr
+    assert says in lines[0] and "--help" in lines[0]
+
+
+def test_exit_codes_survive_the_entry_point(tmp_path: Path) -> None:
+    """The entry point runs click outside its standalone mode: findings still exit 1, help and
+    a clean lint 0."""
+
+    def code(*args: str) -> int:
+        return subprocess.run(
+            [sys.executable, "-m", "roce_cfg", *args], capture_output=True, check=False
+        ).returncode
+
+    valley = str(ROOT / "examples/deadlock/valley.yaml")
+    assert code("deadlock", valley, "--fail-links", "leaf-1:spine-1,leaf-2:spine-2") == 1
+    assert code("--help") == 0 and code("--version") == 0
+    assert code("lint", str(ROOT / "golden/pod-small-h3c")) == 0
