@@ -188,3 +188,90 @@ def test_a_failed_write_leaves_no_temporary_file(
     with pytest.raises(InputError, match="Operation not permitted"):
         output.write_file(target, "<html></html>")
     assert list(tmp_path.iterdir()) == []
+
+
+def _overlay(tmp_path: Path, area: str, name: str, text: str) -> Path:
+    folder = tmp_path / "overlay" / "templates" / "h3c" / area
+    folder.mkdir(parents=True)
+    base = ROOT / "templates" / "h3c" / area / name
+    (folder / name).write_text((base.read_text() if area == "sections" else "") + text)
+    return tmp_path / "overlay"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("{{ 1/0 }}\n", "pfc.port.j2:"),  # was a ZeroDivisionError traceback
+        ("{{ 5|units(0) }}\n", "ZeroDivisionError"),
+        ("{{ iface.nosuch }}\n", "nosuch"),
+        ("{{ cycler.__init__.__globals__.os.getcwd() }}\n", "unsafe"),  # ran Python before
+        ("{{ section('pfc.port', iface) }}\n", "endlessly"),  # was a RecursionError
+    ],
+)
+def test_an_overlay_template_fails_as_one_line_and_writes_nothing(
+    tmp_path: Path, text: str, says: str
+) -> None:
+    overlay = _overlay(tmp_path, "sections", "pfc.port.j2", text)
+    out = tmp_path / "out"
+    intent = str(ROOT / "examples/pod-small.yaml")
+    result = run("generate", intent, "-o", str(out), "--vendor-dir", str(overlay))
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("roce-cfg: error: template error") and says in lines[-1], lines
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('<group name="system"\n', "cannot load the parse template: ParseError"),
+        ("", "cannot load the parse template"),
+        (
+            '<macro>\ndef boom(data):\n    return 1/0\n</macro>\n<group name="system">\n'
+            'sysname {{ hostname | macro("boom") }}\n</group>\n',
+            "parse templates failed: ZeroDivisionError",
+        ),
+    ],
+)
+def test_an_overlay_parse_template_fails_as_one_line(tmp_path: Path, text: str, says: str) -> None:
+    overlay = _overlay(tmp_path, "parse", "system.ttp", text)
+    cfg = str(ROOT / "golden/pod-small-h3c/leaf-1.cfg")
+    result = run("parse", cfg, "--vendor-dir", str(overlay))
+    assert result.exit_code == 2, result.output
+    assert says in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("profile", "says"),
+    [
+        (
+            "models:\n  S9855-32D:\n    cell_bytes: 0\n",
+            "cell_bytes: Input should be greater than 0",
+        ),
+        ("headroom_unit_bytes: 0\n", "headroom_unit_bytes"),
+        ("headroom:\n  min_packet_bytes: 0\n", "min_packet_bytes"),
+        (
+            "models:\n  S9855-32D:\n    ports:\n"
+            "      - {count: 1000000000000000000, speed: 400, label: '1/0/{n}'}\n",
+            "count: Input should be less than or equal to 1024",  # hung generate and plan
+        ),
+        (
+            "models:\n  S9855-32D:\n    ports:\n"
+            "      - {count: 32, speed: 400, label: '1/0/{x}'}\n",
+            "label",  # was a KeyError
+        ),
+    ],
+)
+def test_an_overlay_profile_is_bounded_and_named(tmp_path: Path, profile: str, says: str) -> None:
+    """Values no switch has (0-byte cells, 10^18 ports) once divided by zero or hung; an error
+    in the merged profile blamed the bundled vendors/h3c.yaml instead of the overlay's file."""
+    user = tmp_path / "overlay" / "vendors" / "h3c.yaml"
+    user.parent.mkdir(parents=True)
+    user.write_text(profile)
+    result = run(
+        "generate", str(ROOT / "examples/pod-small.yaml"), "-o", str(tmp_path / "out"),
+        "--vendor-dir", str(tmp_path / "overlay"),
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert f"roce-cfg: error: {user}:" in result.stderr and says in result.stderr
+    assert not (tmp_path / "out").exists()

@@ -51,20 +51,36 @@ class Runner:
 
     def __init__(self, vendor: Vendor, overlay: Path | None) -> None:
         self._parser = ttp()
+        self._vendor = vendor.value
         self._lock = threading.Lock()
         files = template_files(vendor, overlay)
         if not files:
             raise InputError(f"no parse templates for {vendor.value}", file=str(templates_dir()))
         for area, path in files.items():
-            self._parser.add_template(path.read_text(encoding="utf-8"), template_name=area)
+            try:
+                self._parser.add_template(path.read_text(encoding="utf-8"), template_name=area)
+            except (OSError, UnicodeDecodeError, SyntaxError, ValueError, TypeError) as exc:
+                # An overlay's own template: broken XML (ElementTree's ParseError is a
+                # SyntaxError), an empty file, binary bytes, a folder by that name.
+                reason = getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
+                raise InputError(
+                    f"cannot load the parse template: {reason}", file=str(path)
+                ) from None
 
     def run(self, text: str) -> dict[str, Any]:
         with self._lock:
             self._parser.clear_input()
             self._parser.clear_result()
             self._parser.add_input(text, template_name="_all_")
-            self._parser.parse(one=True)
-            result = self._parser.result(structure="dictionary")
+            try:
+                self._parser.parse(one=True)
+                result = self._parser.result(structure="dictionary")
+            except Exception as exc:
+                # ttp runs a template's <macro> code as is (an overlay's templates are code,
+                # docs/parse.md); its failure is the template's, named as one line.
+                raise InputError(
+                    f"the {self._vendor} parse templates failed: {type(exc).__name__}: {exc}"
+                ) from None
         merged: dict[str, Any] = {}
         if not isinstance(result, dict):
             return merged

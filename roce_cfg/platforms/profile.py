@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -35,18 +35,28 @@ class SectionProvenance(_Data):
 
 
 class PortGroup(_Data):
-    count: int = Field(ge=1)
-    speed: int = Field(description="native speed of the cage, Gb/s")
-    label: str = Field(description="port label with {n}, e.g. '1/0/{n}'")
+    # Bounded like real hardware: a vendors/*.yaml overlay is hand-written, and a count of
+    # 10^18 or a 0G cage once hung or divided by zero in generate and plan.
+    count: int = Field(ge=1, le=1024)
+    speed: int = Field(gt=0, le=1600, description="native speed of the cage, Gb/s")
+    label: str = Field(
+        max_length=64,
+        pattern=r"^[^{}]*\{n\}[^{}]*$",
+        description="port label with {n}, e.g. '1/0/{n}'",
+    )
     first: int = 1
-    runs_at: tuple[int, ...] = Field(default=(), description="lower speeds one port can run at")
-    breakout: tuple[int, ...] = Field(default=(), description="sub-port speeds of a breakout")
+    runs_at: tuple[Annotated[int, Field(gt=0, le=1600)], ...] = Field(
+        default=(), description="lower speeds one port can run at"
+    )
+    breakout: tuple[Annotated[int, Field(gt=0, le=1600)], ...] = Field(
+        default=(), description="sub-port speeds of a breakout"
+    )
 
 
 class ModelSpec(_Data):
     ports: tuple[PortGroup, ...]
     buffer_bytes: int | None = None
-    cell_bytes: int
+    cell_bytes: int = Field(gt=0, le=65536)
     headroom_pool_bytes: int | None = None
     max_no_drop: int = 2
     headroom_configurable: bool = True
@@ -57,14 +67,14 @@ class ModelSpec(_Data):
 class HeadroomConstants(_Data):
     mac_phy_delay_bytes: int
     small_packet_percent: int = Field(ge=0, le=100)
-    min_packet_bytes: int = 64
+    min_packet_bytes: int = Field(default=64, gt=0, le=16384)
     source: str = ""
 
 
 class TimerSpec(_Data):
     """How a vendor expresses the watchdog: a granularity (ms) times a small step count."""
 
-    granularities_ms: dict[str, int]
+    granularities_ms: dict[str, Annotated[int, Field(gt=0, le=100000)]]
     max_detect_steps: int
     max_restore_steps: int
 
@@ -183,8 +193,8 @@ class VendorProfile(_Data):
     breakout_suffix: str
     vlan_interface: str
     loopback_interface: str
-    headroom_unit_bytes: int | Literal["cell"]
-    ecn_unit_bytes: int | Literal["cell"]
+    headroom_unit_bytes: Annotated[int, Field(gt=0)] | Literal["cell"]
+    ecn_unit_bytes: Annotated[int, Field(gt=0)] | Literal["cell"]
     watchdog_timer: TimerSpec
     headroom: HeadroomConstants
     default_model: str
@@ -234,6 +244,8 @@ def load_profile(vendor: Vendor, overlay: Path | None = None) -> VendorProfile:
     path = vendors_dir() / f"{vendor.value}.yaml"
     data, _ = load_file(path, PROFILE)
     user_sections: set[str] = set()
+    # The bundled profile validates on its own (tests); merged, a bad value is the overlay's.
+    blame = path
     if overlay is not None:
         user = overlay / "vendors" / f"{vendor.value}.yaml"
         if user.exists():
@@ -241,6 +253,7 @@ def load_profile(vendor: Vendor, overlay: Path | None = None) -> VendorProfile:
             if not isinstance(extra, dict):
                 raise InputError("must be a YAML mapping", file=str(user))
             data = _merge(data, extra)
+            blame = user
         user_sections = _overlaid_sections(overlay, vendor)
     for name in user_sections:
         data.setdefault("sections", {})[name] = {
@@ -252,7 +265,7 @@ def load_profile(vendor: Vendor, overlay: Path | None = None) -> VendorProfile:
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
-        raise InputError(f"{loc}: {first['msg']}", file=str(path)) from None
+        raise InputError(f"{loc}: {first['msg']}", file=str(blame)) from None
 
 
 def _overlaid_sections(overlay: Path, vendor: Vendor) -> set[str]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 from jinja2 import nodes
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
@@ -68,6 +69,18 @@ class Rendered:
     sections: set[str] = field(default_factory=set)
 
 
+def _template_frame(exc: BaseException) -> str:
+    """'sections/pfc.port.j2:3: ' for the innermost template frame of a traceback, if any."""
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(".j2"):
+            where = f"{name}:{tb.tb_lineno}: "
+        tb = tb.tb_next
+    return where
+
+
 class Renderer:
     """One jinja environment per vendor (and overlay)."""
 
@@ -75,10 +88,16 @@ class Renderer:
         self.profile = profile
         self.grammar = load_grammar(profile.vendor.value, overlay)
         paths = []
+        foreign = overlay is not None and (overlay / "templates" / profile.vendor.value).is_dir()
         if overlay is not None:
             paths.append(overlay / "templates" / profile.vendor.value)
         paths.append(templates_dir() / profile.vendor.value)
-        self.env = jinja2.Environment(
+        # Overlay templates come from outside the product (a colleague's repository, a vendor's
+        # kit): sandboxed, they cannot reach Python internals ('cycler.__init__.__globals__.os'),
+        # mutate the profile or loop past 100,000 range() items. The bundled templates are
+        # ours and render 75% faster unsandboxed (bench/fabric-large: 3.2 s against 5.6 s).
+        env_class = ImmutableSandboxedEnvironment if foreign else jinja2.Environment
+        self.env = env_class(
             loader=jinja2.FileSystemLoader([str(p) for p in paths]),
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -133,6 +152,13 @@ class Renderer:
                 else ""
             )
             raise InputError(f"template error {where} {exc}".replace("  ", " ")) from None
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+            # An overlay template that divides by zero or misuses a filter: one line naming
+            # the template and the Python error, as for a jinja error.
+            frame = _template_frame(exc)
+            raise InputError(f"template error {frame}{type(exc).__name__}: {exc}") from None
+        except RecursionError:
+            raise InputError("template error: sections include each other endlessly") from None
         return Rendered(text=text, sections=emitted)
 
     def _template(self, name: str) -> tuple[jinja2.Template, tuple[str, ...] | None]:
