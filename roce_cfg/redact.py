@@ -74,6 +74,10 @@ def use_overlay(folder: Path) -> None:
     """Also apply ``folder/vendors/<vendor>.secrets.yaml`` (--vendor-dir): an overlay adds
     secret forms to a vendor's table, it never removes the bundled ones."""
     if folder not in _OVERLAYS:
+        # Read now: a malformed table found at the first redaction failed after the output
+        # was written, with a traceback.
+        for path in sorted((folder / "vendors").glob(f"*{SUFFIX}")):
+            load_table(path)
         _OVERLAYS.append(folder)
         rules.cache_clear()
 

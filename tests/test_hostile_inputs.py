@@ -275,3 +275,23 @@ def test_an_overlay_profile_is_bounded_and_named(tmp_path: Path, profile: str, s
     assert result.exit_code == 2, result.output
     assert f"roce-cfg: error: {user}:" in result.stderr and says in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_an_overlay_folder_must_exist_and_its_secrets_tables_load_first(tmp_path: Path) -> None:
+    """A mistyped --vendor-dir once gave the bundled syntax with exit 0; a malformed secrets
+    table in an overlay was read at the first redaction, after 13 files had been written."""
+    intent = str(ROOT / "examples/pod-small.yaml")
+    out = tmp_path / "out"
+    result = run("generate", intent, "-o", str(out), "--vendor-dir", str(tmp_path / "typo"))
+    assert (
+        result.exit_code == 2
+        and "--vendor-dir" in result.stderr
+        and "no such folder" in result.stderr
+    )
+    overlay = tmp_path / "overlay"
+    (overlay / "vendors").mkdir(parents=True)
+    (overlay / "vendors" / "h3c.secrets.yaml").write_text("x: 1\n")
+    result = run("generate", intent, "-o", str(out), "--vendor-dir", str(overlay))
+    assert result.exit_code == 2, result.output
+    assert "h3c.secrets.yaml: a secrets table is a mapping" in result.stderr
+    assert not out.exists()

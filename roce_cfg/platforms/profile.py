@@ -232,6 +232,10 @@ def overlay_dir(explicit: Path | None) -> Path | None:
     env = os.environ.get(OVERLAY_ENV)
     found = explicit if explicit is not None else Path(env) if env else None
     if found is not None:
+        # A mistyped --vendor-dir silently gave the bundled syntax.
+        what = "--vendor-dir" if explicit is not None else OVERLAY_ENV
+        if not found.is_dir():
+            raise InputError(f"{found}: no such folder (the overlay of your own syntax)", path=what)
         from roce_cfg.redact import use_overlay
 
         use_overlay(found)  # its secrets tables apply to everything printed from here on
