@@ -193,6 +193,12 @@ def staged(
             elif mode == "replace":
                 _swap(staging, target)
             else:
+                # Every name checked before the first move: a folder or a device where a file
+                # goes used to stop the merge half-way, with most files already replaced.
+                for name in names:
+                    there = target / name
+                    if there.is_symlink() or (there.exists() and not there.is_file()):
+                        raise InputError("not a regular file; nothing was written", file=str(there))
                 for name in names:
                     os.replace(staging / name, target / name)
         except OSError as exc:

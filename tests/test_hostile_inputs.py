@@ -295,3 +295,16 @@ def test_an_overlay_folder_must_exist_and_its_secrets_tables_load_first(tmp_path
     assert result.exit_code == 2, result.output
     assert "h3c.secrets.yaml: a secrets table is a mapping" in result.stderr
     assert not out.exists()
+
+
+def test_docs_into_a_folder_with_a_folder_in_a_files_place_change_nothing(tmp_path: Path) -> None:
+    """Merging docs moved files in one by one: a folder named spine-4.md stopped it after 14 of
+    15 files had replaced what was there."""
+    out = tmp_path / "docs"
+    (out / "spine-4.md").mkdir(parents=True)
+    (out / "index.md").write_text("old\n")
+    result = run("docs", str(ROOT / "examples/pod-small.yaml"), "-o", str(out))
+    assert result.exit_code == 2, result.output
+    assert "spine-4.md: not a regular file; nothing was written" in result.stderr
+    assert (out / "index.md").read_text() == "old\n"
+    assert sorted(p.name for p in out.iterdir()) == ["index.md", "spine-4.md"]
