@@ -93,6 +93,7 @@ def test_overlay_profile_is_guarded(tmp_path: Path) -> None:
         ('{"switches": [1,\n 2,', "not JSON"),
         ("[" + ",".join(["0"] * (1 << 22 | 1)) + "]", "list of 4,194,305 entries"),
         ('{"switches": [' + ",".join(["{}"] * 8193) + "]}", "switches: 8,193 switches, more than"),
+        ('{"name": "a", "links": [], "name": "b"}', "duplicate key 'name'"),
     ],
 )
 def test_fabric_json_is_guarded(tmp_path: Path, text: str, reason: str) -> None:

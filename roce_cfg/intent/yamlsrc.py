@@ -301,8 +301,17 @@ def load_json(path: Path, limits: Limits = FABRIC_JSON) -> Any:
             )
         return int(s)
 
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        # As for YAML: a key given twice is a mistake whichever copy would win.
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise InputError(f"duplicate key '{key[:40]}'", file=file)
+            out[key] = value
+        return out
+
     try:
-        data = json.loads(text, parse_int=bounded_int)
+        data = json.loads(text, parse_int=bounded_int, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from None
     except RecursionError:
