@@ -18,7 +18,7 @@ import typer
 from rich.table import Table
 
 from roce_cfg import __version__
-from roce_cfg.errors import InputError, IntentErrors, RoceCfgError
+from roce_cfg.errors import InputError, IntentErrors, RoceCfgError, printable
 from roce_cfg.output import console, emit, emit_doc, redact_tracebacks, write_all, write_file
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
 
@@ -183,7 +183,7 @@ def _config_files(
 
     files, notices = config_files(paths, vendor, overlay, fabric)
     for notice in notices:
-        err.print(f"roce-cfg: note: {notice}", markup=False)
+        err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
     return files
 
 
@@ -246,7 +246,7 @@ def parse_cmd(
             markup=False,
         )
         for note in p.notes:
-            err.print(f"roce-cfg: note: {p.source}: {note}", markup=False)
+            err.print(f"roce-cfg: note: {printable(f'{p.source}: {note}')}", markup=False)
         if verbose:
             for block in p.opaque:
                 err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
@@ -261,8 +261,8 @@ def _warn_other_vendor(path: Path, vendor: Vendor, overlay: Path | None) -> None
     found = other_vendor(text, vendor, overlay, str(path))
     if found is not None:
         err.print(
-            f"roce-cfg: warning: {path}: --vendor {vendor.value} given, but the file reads as "
-            f"{found.value}'s; the parse will likely miss most of it",
+            f"roce-cfg: warning: {printable(str(path))}: --vendor {vendor.value} given, but "
+            f"the file reads as {found.value}'s; the parse will likely miss most of it",
             markup=False,
         )
 
@@ -386,7 +386,7 @@ def _lint_text(result: LintResult, verbose: bool) -> None:
                     out.print(f"           {d}", markup=False, style="dim")
     if verbose:
         for note in result.notes:
-            err.print(f"roce-cfg: note: {note}", markup=False)
+            err.print(f"roce-cfg: note: {printable(note)}", markup=False)
     c = result.counts()
     out.print(
         f"{_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, {c['info']} info"
@@ -460,7 +460,7 @@ def deadlock_cmd(
             source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
         )
         for notice in src.notices:
-            err.print(f"roce-cfg: note: {notice}", markup=False)
+            err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
         with _progress("failure scenarios") as tick:
             report, result = run_deadlock(src, plan, tick)
         pictures = {}

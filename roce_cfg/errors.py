@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def printable(text: str) -> str:
+    """Control characters shown as \\xNN: a file named with ESC or a newline must neither
+    drive the terminal nor break a one-line message in two."""
+    return text.translate(_CONTROL)
+
 
 class RoceCfgError(Exception):
     """Base of every error caused by the user's input rather than by a bug in roce-cfg."""
@@ -29,9 +37,9 @@ class InputError(RoceCfgError):
         if self.file:
             where = self.file if self.line is None else f"{self.file}:{self.line}"
         if where and not self.path and self.line is None:
-            return f"{where}: {self.reason}"
+            return printable(f"{where}: {self.reason}")
         head = " ".join(p for p in (where, f"{self.path}:" if self.path else "") if p)
-        return f"{head} {self.reason}" if head else self.reason
+        return printable(f"{head} {self.reason}" if head else self.reason)
 
 
 class IntentErrors(RoceCfgError):

@@ -309,3 +309,13 @@ def test_docs_into_a_folder_with_a_folder_in_a_files_place_change_nothing(tmp_pa
     assert "spine-4.md: not a regular file; nothing was written" in result.stderr
     assert (out / "index.md").read_text() == "old\n"
     assert sorted(p.name for p in out.iterdir()) == ["index.md", "spine-4.md"]
+
+
+def test_a_file_name_cannot_drive_the_terminal_or_split_the_line(tmp_path: Path) -> None:
+    name = tmp_path / "leaf\x1b[31m-1\n.cfg"
+    name.write_bytes(b"\x00\x01binary")
+    result = run("parse", str(name))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "\x1b" not in lines[0], lines
+    assert "leaf\\x1b[31m-1\\x0a.cfg" in lines[0]
