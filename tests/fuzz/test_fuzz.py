@@ -46,3 +46,31 @@ def test_the_harness_can_fail() -> None:
     assert "exit code 3" in (fuzz.Measured("intent", case, fuzz.Outcome(3), 0, 0, 0).problem or "")
     assert "CPU" in (fuzz.Measured("intent", case, fuzz.Outcome(0), 9, 9, 1).problem or "")
     assert "memory" in (fuzz.Measured("intent", case, fuzz.Outcome(0), 1, 1, 300).problem or "")
+
+
+def test_long_run_outlives_the_harness_running_out_of_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A MemoryError while hypothesis builds a case cuts one round short, not the whole run;
+    the json says which round."""
+    import json
+
+    from bench import fuzz
+
+    calls: list[int] = []
+
+    def explore_once_oom(name: str, n: int, each: object, *, rng_seed: int | None = None) -> None:
+        calls.append(n)
+        if len(calls) == 1:
+            raise MemoryError
+        explore(name, n, each, rng_seed=rng_seed)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fuzz, "explore", explore_once_oom)
+    out = tmp_path / "fuzz.json"
+    # --memory-limit-mb 0: no address-space cap on the test process itself
+    fuzz._long(["--cases", "2", "--chunk", "1", "--target", "intent", "--memory-limit-mb", "0",
+                "--json", str(out)])  # fmt: skip
+    doc = json.loads(out.read_text())
+    assert doc["harness_out_of_memory"] == ["round 1 intent"]
+    assert doc["rounds"] == 2 and doc["targets"][0]["cases"] == 1 and calls == [1, 1]
+    assert "round 1: intent: out of memory building a case" in capsys.readouterr().err
