@@ -39,16 +39,21 @@ _QUALIFIERS = (
     r"(?:\d|cipher|simple|hash|plain|encrypted|irreversible-cipher|read|write|ro|rw"
     r"|authentication|accounting|authorization)"
 )
+# A quoted secret holds spaces: up to the closing quote, or to the end of the line without one.
+_QUOTED = r'"[^"]*"?'
 _FALLBACK = [
     re.compile(
         r"(?P<kw>\b(?:password|passwd|secret|cipher|community|key-string|authentication-key"
         r"|pre-shared-key|shared-key|irreversible-cipher|encrypted)\b)"
         rf"(?P<sp>\s+(?:{_QUALIFIERS}\s+)*)"
-        r"(?P<secret>\S+)",
+        rf"(?P<secret>{_QUOTED}|\S+)",
         re.IGNORECASE,
     ),
     # A bare 'key' is a word of prose too ('unknown key ...'): only with a qualifier after it.
-    re.compile(rf"(?P<kw>\bkey)(?P<sp>(?:\s+{_QUALIFIERS})+\s+)(?P<secret>\S+)", re.IGNORECASE),
+    re.compile(
+        rf"(?P<kw>\bkey)(?P<sp>(?:\s+{_QUALIFIERS})+\s+)(?P<secret>{_QUOTED}|\S+)",
+        re.IGNORECASE,
+    ),
     # SNMPv1/v2c trap hosts carry the community as a bare word after the version.
     re.compile(
         r"(?P<kw>\bversion\s+(?:1|2c|v1|v2c))(?P<sp>\s+)(?P<secret>(?!encrypted\b|cipher\b|v\d)\S+)"
@@ -59,7 +64,9 @@ _FALLBACK = [
 # Every secret-bearing line holds one of these words (each table pattern must name one, checked
 # when it loads): a line without any is passed over at the cost of a few substring tests.
 HINTS = ("pass", "secret", "cipher", "communit", "key", "auth", "securityname", "version",
-         "encrypted", "privacy", "priv ", "priv\t", "priv\\s")  # fmt: skip
+         "encrypted", "privacy", "priv ", "priv\t", "priv\\s",
+         # SNMPv1/v2c trap hosts without 'version' carry the community as a bare word
+         "snmp-server")  # fmt: skip
 
 
 def _hinted(text: str) -> bool:
@@ -142,20 +149,39 @@ def rules(vendor: str | None = None) -> tuple[SecretRule, ...]:
     return tuple(found)
 
 
+def _whole_quote(line: str, start: int, end: int) -> tuple[int, int]:
+    """A table's ``(\\S+)`` stops at the first space of a quoted secret: widen it to the
+    closing quote (the end of the line when there is none)."""
+    if line.startswith('"', start) and (end - start < 2 or line[end - 1] != '"'):
+        close = line.find('"', end)
+        return start, len(line) if close < 0 else close + 1
+    return start, end
+
+
 def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
     if not _hinted(line):
         return line
+    # Every rule reads the line as the switch wrote it: were a rule to read another's output,
+    # a key-id one rule took for a secret would hide the real secret from the rule that knows.
+    spans: list[tuple[int, int]] = []
     for rule in table:
-        if rule.pattern.search(line) is None:
-            continue
-        spans: list[tuple[int, int]] = []
         for m in rule.pattern.finditer(line):
             spans.extend(m.span(g) for g in range(1, rule.pattern.groups + 1) if m.start(g) >= 0)
-        for start, end in sorted(spans, reverse=True):
-            line = line[:start] + REDACTED + line[end:]
     for keyword in _FALLBACK if fallback else ():
-        line = keyword.sub(lambda m: f"{m['kw']}{m['sp']}{REDACTED}", line)
-    return line
+        spans.extend(m.span("secret") for m in keyword.finditer(line))
+    if not spans:
+        return line
+    merged: list[list[int]] = []
+    for start, end in sorted(_whole_quote(line, s, e) for s, e in spans if e > s):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    parts, at = [], 0
+    for start, end in merged:
+        parts += [line[at:start], REDACTED]
+        at = end
+    return "".join(parts) + line[at:]
 
 
 def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
@@ -183,6 +209,12 @@ def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
     ' key authentication simple <redacted>'
     >>> redact("snmp-agent usm-user v3 u g authentication-mode sha A1 privacy-mode aes128 P1")
     'snmp-agent usm-user v3 u g authentication-mode sha <redacted> privacy-mode aes128 <redacted>'
+    >>> redact(' ospf authentication-mode md5 1 plain Ospf1', "huawei")
+    ' ospf authentication-mode md5 1 plain <redacted>'
+    >>> redact('username ops password 0 "two words" privilege 15', "ruijie")
+    'username ops password 0 <redacted> privilege 15'
+    >>> redact('snmp-server host 10.0.0.1 traps public udp-port 162', "zte")
+    'snmp-server host 10.0.0.1 traps <redacted> udp-port 162'
     """
     if not text or not _hinted(text):
         return text

@@ -54,6 +54,18 @@ local-user ops class manage
  password simple PLANTED-h3c-localsimple
  service-type ssh
 #
+local-user quoted class manage
+ password simple "Quoted PLANTED-h3c-quoted"
+#
+ospf 1
+ area 0.0.0.0
+  authentication-mode md5 2 plain PLANTED-h3c-ospfarea
+  authentication-mode simple cipher $c$3$PLANTED-h3c-ospfsimple==
+#
+isis 1
+ area-authentication-mode md5 plain PLANTED-h3c-isisarea
+ domain-authentication-mode simple cipher $c$3$PLANTED-h3c-isisdomain==
+#
 """,
         ),
         (
@@ -61,6 +73,13 @@ local-user ops class manage
             """\
  peer 10.1.0.0 password simple PLANTED-h3c-bgp
  peer 10.1.0.2 password cipher $c$3$PLANTED-h3c-bgpc==
+""",
+        ),
+        (
+            "interface LoopBack0\n",
+            """\
+ ospf authentication-mode md5 1 plain PLANTED-h3c-ospfif
+ isis authentication-mode md5 cipher $c$3$PLANTED-h3c-isisif==
 """,
         ),
     ],
@@ -95,6 +114,15 @@ aaa
  local-user admin service-type ssh
  local-user admin level 3
 #
+ospf 1
+ area 0.0.0.0
+  authentication-mode md5 1 plain PLANTED-huawei-ospfarea
+  authentication-mode hmac-sha256 2 cipher %^%#PLANTED-huawei-ospfc%^%#
+#
+isis 1
+ area-authentication-mode md5 plain PLANTED-huawei-isisarea
+ domain-authentication-mode simple cipher %^%#PLANTED-huawei-isisdomain%^%#
+#
 """,
         ),
         (
@@ -102,6 +130,13 @@ aaa
             """\
  peer 10.1.0.0 password cipher %^%#PLANTED-huawei-bgp%^%#
  peer 10.1.0.2 password simple PLANTED-huawei-bgpp
+""",
+        ),
+        (
+            "interface LoopBack0\n",
+            """\
+ ospf authentication-mode md5 1 plain PLANTED-huawei-ospfif
+ isis authentication-mode simple plain PLANTED-huawei-isisif
 """,
         ),
     ],
@@ -115,17 +150,28 @@ enable password 0 PLANTED-ruijie-enablep
 username admin privilege 15 password 0 PLANTED-ruijie-local
 username ops password 7 PLANTED-ruijie-local7
 username auditor secret 5 $1$PLANTED-ruijie-localsecret
+username quoted password 0 "Quoted PLANTED-ruijie-quoted"
 !
 snmp-server community 0 PLANTED-ruijie-community ro
 snmp-server community 7 PLANTED-ruijie-community7 rw
 snmp-server user nms grp v3 auth sha PLANTED-ruijie-v3auth priv aes128 PLANTED-ruijie-v3priv
 snmp-server host 10.9.9.9 traps version 2c PLANTED-ruijie-trap
+snmp-server host 10.9.9.8 traps PLANTED-ruijie-trapnover
+snmp-server host 10.9.9.7 PLANTED-ruijie-trapbare udp-port 162
 !
 radius-server host 10.9.9.10 key 7 PLANTED-ruijie-radius
 radius-server key 0 PLANTED-ruijie-radiusglobal
 tacacs-server host 10.9.9.11 key PLANTED-ruijie-tacacs
 !
 ntp authentication-key 1 md5 PLANTED-ruijie-ntp 0
+!
+router isis 1
+ area-password PLANTED-ruijie-isisarea
+ domain-password PLANTED-ruijie-isisdomain
+!
+key chain routing-keys
+ key 1
+  key-string 7 PLANTED-ruijie-keystring
 !
 """,
         ),
@@ -136,6 +182,14 @@ ntp authentication-key 1 md5 PLANTED-ruijie-ntp 0
  neighbor 10.1.0.2 password 7 PLANTED-ruijie-bgp7
 """,
         ),
+        (
+            "interface FourHundredGigabitEthernet 0/1\n",
+            """\
+ ip ospf message-digest-key 1 md5 PLANTED-ruijie-ospfmd5
+ ip ospf authentication-key 7 PLANTED-ruijie-ospfkey
+ isis password PLANTED-ruijie-isisif
+""",
+        ),
     ],
     "zte": [
         (
@@ -144,6 +198,7 @@ ntp authentication-key 1 md5 PLANTED-ruijie-ntp 0
 enable secret level 15 5 $1$PLANTED-zte-enable
 username admin password encrypted PLANTED-zte-local privilege 15
 username ops password PLANTED-zte-localplain privilege 1
+username quoted password "Quoted PLANTED-zte-quoted" privilege 1
 """,
         ),
         (
@@ -154,6 +209,7 @@ snmp-server community PLANTED-zte-community view AllView ro
 snmp-server community encrypted PLANTED-zte-communitye rw
 snmp-server user nms grp v3 encrypted auth sha PLANTED-zte-v3auth priv aes128 PLANTED-zte-v3priv
 snmp-server host 10.9.9.9 trap version 2c PLANTED-zte-trap udp-port 162
+snmp-server host 10.9.9.8 trap PLANTED-zte-trapnover
 !</snmp>
 !<aaa>
 radius-server host 10.9.9.10 key PLANTED-zte-radius
@@ -169,6 +225,13 @@ ntp authentication-key 1 md5 PLANTED-zte-ntp
             """\
   neighbor 10.1.0.0 password PLANTED-zte-bgp
   neighbor 10.1.0.2 password encrypted PLANTED-zte-bgpe
+""",
+        ),
+        (
+            "interface loopback1\n",
+            """\
+  ip ospf message-digest-key 1 md5 PLANTED-zte-ospfmd5
+  ip ospf authentication-key PLANTED-zte-ospfkey
 """,
         ),
     ],
