@@ -227,7 +227,8 @@ def redact_tree(value: Any, vendor: str | None = None) -> Any:
     if isinstance(value, str):
         return redact(value, vendor)
     if isinstance(value, dict):
-        return {k: redact_tree(v, vendor) for k, v in value.items()}
+        # keys too: a YAML mapping of config lines ('snmp-agent community read X': ...) is one
+        return {redact_tree(k, vendor): redact_tree(v, vendor) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [redact_tree(v, vendor) for v in value]
     return value

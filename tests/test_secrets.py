@@ -22,7 +22,7 @@ from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
-from roce_cfg.redact import REDACTED, redact, rules
+from roce_cfg.redact import REDACTED, redact, redact_tree, rules
 from tests.helpers import ROOT, run
 
 DATA = ROOT / "tests" / "data" / "secrets"
@@ -402,3 +402,9 @@ def test_redaction_stays_linear_on_lines_made_to_backtrack(vendor: Vendor) -> No
     started = time.process_time()
     redact("\n".join(lines), vendor.value)
     assert time.process_time() - started < 5.0
+
+
+def test_a_tree_is_redacted_in_its_keys_too() -> None:
+    tree = {"snmp-server community PLANTED-k ro": ["password 0 PLANTED-v"], "n": 1}
+    assert MARK not in json.dumps(redact_tree(tree, "ruijie"))
+    assert redact_tree(tree, "ruijie")["n"] == 1
