@@ -61,3 +61,25 @@ def test_unknown_group_is_a_one_line_error(tmp_path: Path) -> None:
     inv.write_text("hosts:\n  leaf-1: {groups: [nowhere], data: {vendor: h3c}}\n")
     with pytest.raises(InputError, match=r"no group '?nowhere'?"):
         load(inv)
+
+
+@pytest.mark.parametrize(
+    ("groups", "message"),
+    [
+        ("{a: {groups: [b]}, b: {groups: [a]}}", "groups.a.groups: group cycle a -> b -> a"),
+        ("{a: {groups: [a]}}", "groups.a.groups: group cycle a -> a"),
+        ("{a: {groups: [b]}, b: {groups: [c]}, c: {groups: [b]}}", "group cycle b -> c -> b"),
+        ("{1: {data: {vendor: h3c}}}", "groups: group name 1 is not a string"),
+    ],
+)
+def test_group_cycles_and_names_are_one_line_errors(
+    tmp_path: Path, groups: str, message: str
+) -> None:
+    """nornir resolves parents by recursion (a cycle was its RecursionError) and joins names as
+    strings (an integer name was a TypeError)."""
+    inv = tmp_path / "inv.yaml"
+    inv.write_text(f"hosts:\n  leaf-1: {{groups: [a], data: {{vendor: h3c}}}}\ngroups: {groups}\n")
+    with pytest.raises(InputError) as info:
+        load(inv)
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)

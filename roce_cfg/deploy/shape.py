@@ -27,9 +27,13 @@ def check(doc: Any, file: str) -> None:
     groups = doc.get("groups") or {}
     if not isinstance(groups, dict):
         raise InputError("is not a mapping of group names to groups", file=file, path="groups")
+    for name in groups:
+        if not isinstance(name, str):  # nornir joins names as strings: an int key is a typo
+            raise InputError(f"group name {name!r} is not a string", file=file, path="groups")
     _entry(doc.get("defaults") or {}, "defaults", file, groups)
     for name, group in groups.items():
         _entry(group or {}, f"groups.{name}", file, groups)
+    _no_cycle(groups, file)
     for name, host in doc["hosts"].items():
         if not isinstance(name, str):
             raise InputError(f"host name {name!r} is not a string", file=file, path="hosts")
@@ -76,3 +80,37 @@ def extras_of(item: dict[str, Any], where: str, file: str) -> tuple[tuple[str, A
     if not isinstance(netmiko, dict):
         raise InputError("is not a mapping", file=file, path=path)
     return check_extras(netmiko.get("extras"), f"{path}.extras", file)
+
+
+def _no_cycle(groups: dict[str, Any], file: str) -> None:
+    """nornir resolves a group's parents by recursion: a cycle ends in its RecursionError.
+
+    >>> _no_cycle({"a": {"groups": ["b"]}, "b": {"groups": ["a"]}}, "inv.yaml")
+    Traceback (most recent call last):
+    ...
+    roce_cfg.errors.InputError: inv.yaml groups.a.groups: group cycle a -> b -> a
+    """
+    done: set[str] = set()
+    for start in groups:
+        trail: list[str] = []
+        stack = [(start, iter(_parents(groups, start)))]
+        trail.append(start)
+        while stack:
+            name, parents = stack[-1]
+            parent = next(parents, None)
+            if parent is None:
+                stack.pop()
+                trail.pop()
+                done.add(name)
+            elif parent in trail:
+                cycle = " -> ".join([*trail[trail.index(parent) :], parent])
+                raise InputError(f"group cycle {cycle}", file=file, path=f"groups.{parent}.groups")
+            elif parent not in done:
+                stack.append((parent, iter(_parents(groups, parent))))
+                trail.append(parent)
+
+
+def _parents(groups: dict[str, Any], name: str) -> list[str]:
+    group = groups.get(name)
+    member = group.get("groups") if isinstance(group, dict) else None
+    return [g for g in member if isinstance(g, str)] if isinstance(member, list) else []
