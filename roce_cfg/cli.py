@@ -255,9 +255,12 @@ def parse_cmd(
 
 
 def _warn_other_vendor(path: Path, vendor: Vendor, overlay: Path | None) -> None:
-    from roce_cfg.parse import other_vendor
+    from roce_cfg.parse import other_vendor, read_config
 
-    text = path.read_text(encoding="utf-8", errors="replace")
+    try:  # capped: the whole of a 210 MB file was read here before the parse refused it
+        text = read_config(path)
+    except InputError:
+        return  # the parse says what is wrong with the file
     found = other_vendor(text, vendor, overlay, str(path))
     if found is not None:
         err.print(

@@ -15,6 +15,7 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import FAILED, Credentials, Outcome, push
 from roce_cfg.deploy.transport import Timeouts
 from roce_cfg.errors import InputError
+from roce_cfg.parse import read_config
 
 
 def batches(spec: str, total: int) -> list[int]:
@@ -62,7 +63,8 @@ def run(
         path = configs / f"{t.name}.cfg"
         if not path.is_file():
             raise InputError(f"no intended config for {t.name}", file=str(path))
-        intended[t.name] = path.read_text(encoding="utf-8")
+        # the parse side's reader: capped, and binary or mis-encoded text is a one-line error
+        intended[t.name] = read_config(path)
     by_name = {t.name: t for t in targets}
     outcomes: list[Outcome] = []
 

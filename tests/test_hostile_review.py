@@ -1,0 +1,56 @@
+"""Inputs an independent hostile review found around the fuzzed entry points: each was a
+traceback or unbounded work, each is now one line and exit 2 (docs/reliability.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT, run
+
+
+def _one_line_error(result, name: str) -> None:  # type: ignore[no-untyped-def]
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and name in lines[0], result.stderr
+
+
+@pytest.mark.parametrize("junk", [b"\x00\x01\x02binary" * 100, b"\xff\xfe" * 5000 + b"\x80" * 9])
+def test_push_refuses_an_intended_config_that_is_not_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, junk: bytes
+) -> None:
+    configs = tmp_path / "out"
+    configs.mkdir()
+    (configs / "leaf-1.cfg").write_bytes(junk)
+    inventory = tmp_path / "inv.yaml"
+    inventory.write_text("hosts:\n  leaf-1: {hostname: 127.0.0.1, port: 9, data: {vendor: h3c}}\n")
+    monkeypatch.setenv("ROCE_CFG_USERNAME", "netops")
+    monkeypatch.setenv("ROCE_CFG_PASSWORD", "not-used")
+    _one_line_error(run("push", str(configs), "-i", str(inventory)), "leaf-1.cfg")
+
+
+def test_vendor_hint_does_not_read_a_file_past_the_config_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--vendor's 'this reads as another vendor's' check read the whole file first: a 210 MB
+    file took 1.37 GB before the 16 MiB cap refused it."""
+    big = tmp_path / "big.cfg"
+    with big.open("wb") as fh:
+        fh.truncate(200 * 2**20)  # sparse: no disk, the size is what counts
+    original = Path.read_text
+
+    def no_whole_read(self: Path, *args, **kwargs) -> str:  # type: ignore[no-untyped-def]
+        assert self != big, "the whole file was read"
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", no_whole_read)
+    _one_line_error(run("parse", "--vendor", "h3c", str(big)), "too large")
+
+
+def test_a_golden_config_still_gets_the_other_vendor_warning() -> None:
+    golden = ROOT / "golden" / "pod-small-huawei" / "leaf-1.cfg"
+    result = run("parse", "--vendor", "h3c", str(golden))
+    assert "reads as huawei" in result.stderr
