@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -207,6 +208,24 @@ def staged(
         shutil.rmtree(staging, ignore_errors=True)
 
 
+# A manifest lists file names: a few thousand configs are well under this.
+MAX_MANIFEST_BYTES = 4 * 2**20
+
+
+def _manifest(path: Path) -> list[str]:
+    """The names a manifest lists; one that cannot be read lists none, so the folder's files
+    count as foreign (refused without --force), never as ours."""
+    try:
+        # a FIFO or device under the manifest's name would block the read or never end
+        if not stat.S_ISREG(path.lstat().st_mode) or path.lstat().st_size > MAX_MANIFEST_BYTES:
+            return []
+        with path.open("rb") as fh:
+            listed = json.loads(fh.read(MAX_MANIFEST_BYTES + 1).decode("utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return []  # RecursionError: '[' * 200000 nests past what json.loads can hold
+    return [str(n) for n in listed] if isinstance(listed, list) else []
+
+
 def _previous(target: Path, force: bool) -> list[str]:
     """What roce-cfg wrote into ``target`` before (its manifest); refuses a folder that holds
     anything else, unless ``force``."""
@@ -214,9 +233,8 @@ def _previous(target: Path, force: bool) -> list[str]:
         return []
     try:
         present = sorted(p.name for p in target.iterdir())
-        listed = json.loads((target / MANIFEST).read_text(encoding="utf-8"))["files"]
-        owned = [str(n) for n in listed] if isinstance(listed, list) else []
-    except (OSError, ValueError, KeyError, TypeError):
+        owned = _manifest(target / MANIFEST)
+    except OSError:
         owned = []
     foreign = [n for n in present if n != MANIFEST and n not in owned]
     if foreign and not force:

@@ -3,6 +3,9 @@ traceback or unbounded work, each is now one line and exit 2 (docs/reliability.m
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,3 +57,35 @@ def test_a_golden_config_still_gets_the_other_vendor_warning() -> None:
     golden = ROOT / "golden" / "pod-small-huawei" / "leaf-1.cfg"
     result = run("parse", "--vendor", "h3c", str(golden))
     assert "reads as huawei" in result.stderr
+
+
+EXAMPLE = ROOT / "examples" / "single-switch.yaml"
+
+
+def _folder_with_manifest(tmp_path: Path) -> Path:
+    out = tmp_path / "out"
+    assert (
+        run("generate", str(ROOT / "examples" / "single-switch.yaml"), "-o", str(out)).exit_code
+        == 0
+    )
+    return out
+
+
+def test_a_manifest_nested_past_json_s_depth_is_not_a_traceback(tmp_path: Path) -> None:
+    out = _folder_with_manifest(tmp_path)
+    (out / ".roce-cfg-manifest.json").write_text("[" * 200_000)
+    result = run("generate", str(EXAMPLE), "-o", str(out))
+    # unreadable, so it vouches for nothing: the folder's files are not known to be ours
+    _one_line_error(result, "did not write")
+
+
+def test_a_fifo_under_the_manifest_s_name_does_not_hang(tmp_path: Path) -> None:
+    out = _folder_with_manifest(tmp_path)
+    (out / ".roce-cfg-manifest.json").unlink()
+    os.mkfifo(out / ".roce-cfg-manifest.json")
+    done = subprocess.run(
+        [sys.executable, "-m", "roce_cfg", "generate", str(EXAMPLE), "-o", str(out)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and "did not write" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
