@@ -89,3 +89,13 @@ def test_a_fifo_under_the_manifest_s_name_does_not_hang(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2 and "did not write" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_hook_diffs_a_binary_committed_config_instead_of_raising(tmp_path: Path) -> None:
+    from roce_cfg.hooks import main
+
+    committed = tmp_path / "configs" / "single-switch"
+    assert run("generate", str(EXAMPLE), "-o", str(committed)).exit_code == 0
+    victim = next(p for p in sorted(committed.iterdir()) if p.suffix == ".cfg")
+    victim.write_bytes(b"\xff\xfe\x00junk" * 100)
+    assert main(["--configs", str(tmp_path / "configs"), str(EXAMPLE)]) == 1
