@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,46 @@ def test_the_hook_diffs_a_binary_committed_config_instead_of_raising(tmp_path: P
     victim = next(p for p in sorted(committed.iterdir()) if p.suffix == ".cfg")
     victim.write_bytes(b"\xff\xfe\x00junk" * 100)
     assert main(["--configs", str(tmp_path / "configs"), str(EXAMPLE)]) == 1
+
+
+class _Chatty:
+    """A switch that talks without end and never prompts."""
+
+    class remote_conn:
+        closed = False
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.reads = 0
+
+    def read_channel(self) -> str:
+        self.reads += 1
+        return self.text
+
+
+@pytest.mark.parametrize("text", ["x" * 1000, "log: link flap\r\n"])
+def test_a_switch_talking_without_a_prompt_runs_out_of_time(text: str) -> None:
+    """The deadline was checked only when a read came back empty: this looped forever."""
+    from roce_cfg.deploy.push import NoAnswer, _read_prompts
+
+    conn = _Chatty(text)
+    started = time.monotonic()
+    with pytest.raises(NoAnswer):
+        _read_prompts(conn, 3, 0.5)  # type: ignore[arg-type]
+    assert time.monotonic() - started < 30
+    assert conn.reads > 1
+
+
+def test_prompts_split_across_reads_are_counted_once() -> None:
+    from roce_cfg.deploy.push import _read_prompts
+
+    class Pieces(_Chatty):
+        def __init__(self) -> None:
+            super().__init__("")
+            self.parts = ["int x\r\n[~le", "af-1-x]", "undo y\r\n[~leaf-1-x]", "z\r\n[~leaf-1]"]
+
+        def read_channel(self) -> str:
+            return self.parts.pop(0) if self.parts else ""
+
+    out = _read_prompts(Pieces(), 3, 5.0)  # type: ignore[arg-type]
+    assert out.endswith("[~leaf-1]")

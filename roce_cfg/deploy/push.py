@@ -132,16 +132,37 @@ def _send(conn: BaseConnection, target: Target, commands: list[str], timeout: fl
     conn.save_config()
 
 
+# What the answers to one chunk of CHUNK lines may add up to: echoes, prompts and error text
+# are a few KiB; a switch that talks this much without prompting is not answering.
+MAX_ANSWER = 4 << 20
+# Prompts are short: a scan that resumes this far back still finds one split across reads.
+_PROMPT_TAIL = 256
+
+
 def _read_prompts(conn: BaseConnection, count: int, timeout: float) -> str:
+    """Read until ``count`` prompts came back. The deadline holds whatever arrives (a switch
+    that talks without end, never prompting, is out of time like a silent one), and each read
+    is scanned once, not the whole answer again."""
     output = ""
+    seen, scanned = 0, 0
     deadline = time.monotonic() + timeout
-    while len(_PROMPT.findall(output)) < count:
+    while seen < count:
+        if time.monotonic() > deadline:
+            raise NoAnswer(f"no answer from the switch within {timeout:g} s")
         chunk = conn.read_channel()
         if chunk:
             output += chunk
+            if len(output) > MAX_ANSWER:
+                raise NoAnswer(
+                    f"the switch sent over {MAX_ANSWER >> 20} MiB without the prompts of "
+                    f"{count} lines"
+                )
+            for m in _PROMPT.finditer(
+                output, max(scanned, len(output) - len(chunk) - _PROMPT_TAIL)
+            ):
+                seen += 1
+                scanned = m.end()
             continue
-        if time.monotonic() > deadline:
-            raise NoAnswer(f"no answer from the switch within {timeout:g} s")
         if getattr(conn.remote_conn, "closed", False):  # is_alive() would write to the CLI
             raise PushError("the switch closed the connection")
         time.sleep(0.005)
