@@ -172,7 +172,12 @@ def test_push_diffs_and_errors_hold_no_planted_secret(
 # Calls that write somewhere, and where they are allowed with the reason. Anything new that
 # writes must go through roce_cfg/output.py (which redacts) or be registered here with a reason.
 WRITERS = {"write", "write_text", "write_bytes", "print", "echo", "secho", "fdopen", "open",
-           "Console", "dump", "safe_dump", "NamedTemporaryFile", "writelines"}  # fmt: skip
+           "Console", "dump", "safe_dump", "NamedTemporaryFile", "writelines",
+           # copies, logging, warnings and tracebacks leave the process too
+           "copy", "copy2", "copyfile", "copyfileobj", "copytree", "move", "print_exc",
+           "print_exception", "print_stack", "print_tb", "warn", "showwarning", "basicConfig",
+           "addHandler", "FileHandler", "StreamHandler", "debug", "info", "warning", "error",
+           "exception", "critical", "log"}  # fmt: skip
 ALLOWED = {
     # the redacting output layer itself
     ("roce_cfg/output.py", "write"),
@@ -189,6 +194,8 @@ ALLOWED = {
     ("roce_cfg/rulebook.py", "print"),
     # the emulator's SSH channel: what a switch answers, not roce-cfg's output
     ("roce_cfg/lab/server.py", "write"),
+    # a NullHandler: paramiko's and netmiko's loggers then write nowhere
+    ("roce_cfg/deploy/transport.py", "addHandler"),
 }
 # Who may write unredacted (redact=False): intended configs rendered from an intent.
 UNREDACTED = {"roce_cfg/generate.py", "roce_cfg/report/data.py"}
