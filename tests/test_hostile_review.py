@@ -143,3 +143,35 @@ def test_prompts_split_across_reads_are_counted_once() -> None:
 
     out = _read_prompts(Pieces(), 3, 5.0)  # type: ignore[arg-type]
     assert out.endswith("[~leaf-1]")
+
+
+def test_name_resolution_is_under_the_connect_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """getaddrinfo has no timeout of its own: a dead resolver held a host past its step."""
+    import socket as socket_module
+
+    from roce_cfg.deploy import transport
+
+    def dead_resolver(*args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(3)
+        raise socket_module.gaierror(-3, "Temporary failure in name resolution")
+
+    monkeypatch.setattr(socket_module, "getaddrinfo", dead_resolver)
+    started = time.monotonic()
+    with pytest.raises(transport.Unusable) as info:
+        transport._tcp("leaf-1.example", 22, 0.3)
+    assert time.monotonic() - started < 2
+    assert info.value.kind == "timeout" and "name resolution" in str(info.value)
+
+
+def test_a_name_that_does_not_resolve_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket as socket_module
+
+    from roce_cfg.deploy import transport
+
+    def no_such_name(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise socket_module.gaierror(-2, "Name or service not known")
+
+    monkeypatch.setattr(socket_module, "getaddrinfo", no_such_name)
+    with pytest.raises(transport.Unusable) as info:
+        transport._tcp("nowhere.example", 22, 5.0)
+    assert info.value.kind == "unreachable" and "not known" in str(info.value)

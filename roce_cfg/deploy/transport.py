@@ -170,9 +170,34 @@ def connect(
         raise
 
 
+def _resolve(host: str, port: int, timeout: float) -> str:
+    """The address to dial. getaddrinfo takes no timeout (a dead resolver holds it for the
+    resolver's own retries, 5 s each): it runs in a daemon thread the step's deadline waits on."""
+    found: list[Any] = []
+
+    def work() -> None:
+        try:
+            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError) as exc:
+            found.append(exc)
+
+    worker = threading.Thread(target=work, name=f"resolve {host}", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not found:
+        raise Unusable("timeout", f"{host}: no name resolution within {timeout:g} s")
+    if isinstance(found[0], BaseException):
+        exc = found[0]
+        raise Unusable("unreachable", f"{host}:{port}: {getattr(exc, 'strerror', None) or exc}")
+    return str(found[0][0][4][0])
+
+
 def _tcp(host: str, port: int, timeout: float) -> socket.socket:
+    started = time.monotonic()
+    address = _resolve(host, port, timeout)
+    timeout = max(0.1, timeout - (time.monotonic() - started))
     try:
-        sock = socket.create_connection((host, port), timeout=timeout)
+        sock = socket.create_connection((address, port), timeout=timeout)
     except TimeoutError:
         raise Unusable(
             "timeout", f"no TCP connection to {host}:{port} within {timeout:g} s"
