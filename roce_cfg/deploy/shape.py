@@ -3,6 +3,7 @@ be malformed is a one-line error naming the file and the entry, never a tracebac
 
 from __future__ import annotations
 
+import graphlib
 from typing import Any
 
 from roce_cfg.deploy.transport import check_extras
@@ -85,32 +86,16 @@ def extras_of(item: dict[str, Any], where: str, file: str) -> tuple[tuple[str, A
 def _no_cycle(groups: dict[str, Any], file: str) -> None:
     """nornir resolves a group's parents by recursion: a cycle ends in its RecursionError.
 
-    >>> _no_cycle({"a": {"groups": ["b"]}, "b": {"groups": ["a"]}}, "inv.yaml")
+    >>> _no_cycle({"a": {"groups": ["b"]}, "b": {"groups": ["c"]}, "c": {"groups": ["a"]}}, "i")
     Traceback (most recent call last):
     ...
-    roce_cfg.errors.InputError: inv.yaml groups.a.groups: group cycle a -> b -> a
+    roce_cfg.errors.InputError: i groups.a.groups: group cycle a -> b -> c -> a
     """
-    done: set[str] = set()
-    for start in groups:
-        trail: list[str] = []
-        stack = [(start, iter(_parents(groups, start)))]
-        trail.append(start)
-        while stack:
-            name, parents = stack[-1]
-            parent = next(parents, None)
-            if parent is None:
-                stack.pop()
-                trail.pop()
-                done.add(name)
-            elif parent in trail:
-                cycle = " -> ".join([*trail[trail.index(parent) :], parent])
-                raise InputError(f"group cycle {cycle}", file=file, path=f"groups.{parent}.groups")
-            elif parent not in done:
-                stack.append((parent, iter(_parents(groups, parent))))
-                trail.append(parent)
-
-
-def _parents(groups: dict[str, Any], name: str) -> list[str]:
-    group = groups.get(name)
-    member = group.get("groups") if isinstance(group, dict) else None
-    return [g for g in member if isinstance(g, str)] if isinstance(member, list) else []
+    parents = {n: (g or {}).get("groups") or [] for n, g in groups.items()}  # checked by _entry
+    try:
+        graphlib.TopologicalSorter(parents).prepare()
+    except graphlib.CycleError as exc:
+        cycle = exc.args[1][::-1]  # graphlib lists predecessors first: a group, then its parent
+        raise InputError(
+            f"group cycle {' -> '.join(cycle)}", file=file, path=f"groups.{cycle[0]}.groups"
+        ) from None
