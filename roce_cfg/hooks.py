@@ -13,9 +13,9 @@ import difflib
 import tempfile
 from pathlib import Path
 
-from roce_cfg.errors import InputError, RoceCfgError
+from roce_cfg.errors import RoceCfgError
 from roce_cfg.output import emit, redact_tracebacks
-from roce_cfg.parse.text import MAX_CONFIG_BYTES
+from roce_cfg.parse import read_capped
 
 
 def _files(folder: Path) -> dict[str, str]:
@@ -27,14 +27,7 @@ def _files(folder: Path) -> dict[str, str]:
 def _text(path: Path) -> str:
     """A committed file as text to diff: capped like a config, and bytes that are not UTF-8
     shown as U+FFFD, so a binary file differs from what is generated instead of raising."""
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_CONFIG_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise InputError(f"too large (over {MAX_CONFIG_BYTES:,} bytes)", file=str(path))
-    return data.decode("utf-8", errors="replace")
+    return read_capped(path).decode("utf-8", errors="replace")
 
 
 def check(intent: Path, committed: Path) -> list[str]:

@@ -217,7 +217,8 @@ def _manifest(path: Path) -> list[str]:
     count as foreign (refused without --force), never as ours."""
     try:
         # a FIFO or device under the manifest's name would block the read or never end
-        if not stat.S_ISREG(path.lstat().st_mode) or path.lstat().st_size > MAX_MANIFEST_BYTES:
+        st = path.lstat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_MANIFEST_BYTES:
             return []
         with path.open("rb") as fh:
             listed = json.loads(fh.read(MAX_MANIFEST_BYTES + 1).decode("utf-8"))["files"]

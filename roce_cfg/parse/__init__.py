@@ -442,6 +442,11 @@ def _redacted(device: DeviceConfig, vendor: str) -> DeviceConfig:
 
 def read_config(path: Path) -> str:
     """A config file's text; every way reading it can fail is a one-line InputError."""
+    return decode(read_capped(path), str(path))
+
+
+def read_capped(path: Path) -> bytes:
+    """A config file's bytes, at most ``MAX_CONFIG_BYTES`` of them read."""
     try:
         size = path.stat().st_size
         if size > MAX_CONFIG_BYTES:
@@ -462,7 +467,7 @@ def read_config(path: Path) -> str:
             f"too large (over {MAX_CONFIG_BYTES:,} bytes, the limit for a running-config)",
             file=str(path),
         )
-    return decode(data, str(path))
+    return data
 
 
 def parse_file(
