@@ -701,6 +701,14 @@ def lab_cmd(
     start: Annotated[
         str, typer.Option("--start", help="empty, intended, or a folder of saved configs.")
     ] = "empty",
+    lenient: Annotated[
+        bool,
+        typer.Option(
+            "--lenient",
+            help="Accept lines no vendor grammar entry knows (unknown-but-plausible) instead of "
+            "refusing them; wrong views, parameters and undo forms are still refused.",
+        ),
+    ] = False,
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C)."""
     try:
@@ -716,7 +724,7 @@ def lab_cmd(
 
     try:
         creds = _credentials()
-        lab, text = start_lab(intent, start, creds.username, creds.password)
+        lab, text = start_lab(intent, start, creds.username, creds.password, lenient)
         write_file(inventory_out, text)
     except RoceCfgError as exc:
         _fail(exc)
@@ -728,6 +736,12 @@ def lab_cmd(
     note = unsourced_note(lab.switches)
     if note:
         out.print(note, markup=False)
+    if lenient:
+        out.print(
+            '"lenient" mode: lines no vendor grammar knows are accepted as typed; a real switch '
+            "may refuse them",
+            markup=False,
+        )
     try:
         while True:
             time.sleep(3600)

@@ -11,6 +11,13 @@ Syntax notation (a subset of the vendors' own): literal words; ``<name:type>`` p
 ``type`` one of ``int`` (``int 0-7``, ``int 10|100``), ``word``, ``text`` (rest of the line),
 ``ipv4``, ``mask``, ``vlans`` (a VLAN list such as ``101 to 104 200``); ``<name:type>+`` for one
 or more; ``{ a | b }`` alternatives; ``[ ... ]`` optional parts.
+
+Undo forms are written in the same notation, per command, from the source that documents them
+(``undo``, ``undo_source``, ``undo_status``). The first form is the one remediation types; all of
+them are what an emulator accepts. An undo form removes the command's lines whose values agree
+with it (``undo queue 3`` every ``queue 3 ...`` threshold line, not ``queue 3 ecn``), and the
+lines of the commands it names in ``undo_takes`` (Huawei's ``undo peer <ip>`` takes the peer's
+description and its ``peer <ip> enable`` in the address family).
 """
 
 from __future__ import annotations
@@ -72,6 +79,24 @@ def _show(allowed: tuple[tuple[int, int], ...]) -> str:
 
 
 @dataclass(frozen=True, eq=False)
+class Undo:
+    """A command's undo forms: the first is typed by remediation, all are accepted."""
+
+    forms: tuple[str, ...]
+    commands: tuple[Command, ...]  # each form as a command of its own ('<name> (undo)')
+    status: str
+    source: str = ""
+    note: str = ""
+    takes: tuple[str, ...] = ()  # other commands whose agreeing lines the undo removes too
+    prefix: str | None = None  # a derived form: this negation word before the whole line
+
+    def render(self, values: dict[str, str], line: str) -> str | None:
+        if self.prefix is not None:
+            return self.prefix + line
+        return render_syntax(self.forms[0], values)
+
+
+@dataclass(frozen=True, eq=False)
 class Command:
     name: str
     views: tuple[str, ...]
@@ -86,28 +111,29 @@ class Command:
     opens: str | None = None
     sets: str | None = None  # the current view becomes this (Huawei 'undo portswitch')
     exits: bool = False
-    undo: str | None = None
     default: str | None = None
     section: str = ""
-    undo_regex: re.Pattern[str] | None = None
+    bounds: str | None = None  # 'frame' (Ethernet frame length) or 'packet' (IP MTU)
+    undo: Undo | None = None
 
-    def undo_line(self, values: dict[str, str]) -> str | None:
-        """This command's undo form filled with a line's values (None when it has none, or it
-        names a value the line does not give)."""
-        if self.undo is None:
-            return None
-        missing = False
+    def negate(self, values: dict[str, str], line: str, negation: str) -> str | None:
+        """The line that undoes ``line`` (this command with ``values``): the grammar's first
+        undo form filled with the line's values; for a command whose own syntax takes the
+        negation word ('[ undo ] shutdown'), the negated line. None: no undo form known."""
+        if self.undo is not None:
+            return self.undo.render(values, line)
+        if self.regex.match(" " + " ".join((negation + line).split())):
+            return negation + line
+        return None
 
-        def fill(m: re.Match[str]) -> str:
-            nonlocal missing
-            key = m.group(1).split(":")[0].replace("-", "_")
-            if key not in values:
-                missing = True
-                return ""
-            return values[key]
-
-        text = re.sub(r"<([^>]+)>", fill, self.undo)
-        return None if missing else " ".join(text.split())
+    def agrees(self, values: dict[str, str], line: str) -> bool:
+        """Whether ``line`` is one of this command's lines with ``values`` for the parameters
+        both name (an undo line's values pick the lines it removes)."""
+        m = self.regex.match(" " + " ".join(line.split()))
+        if m is None:
+            return False
+        have = {k: v.strip() for k, v in m.groupdict().items() if v is not None}
+        return all(have.get(k) == v for k, v in values.items() if k in self.params)
 
     def sourced_for(self, model: str | None) -> bool:
         """Sourced, and the source covers ``model`` (its name in the source)."""
@@ -146,6 +172,8 @@ class Grammar:
     sources: dict[str, str]
     errors: dict[str, str] = field(default_factory=dict)  # rule kind -> the switch's error text
     _index: dict[tuple[str, str], list[Command]] = field(default_factory=dict)
+    _undo_index: dict[tuple[str, str], list[Command]] = field(default_factory=dict)
+    _undone: dict[int, Command] = field(default_factory=dict)  # id(undo command) -> command
     _memo: dict[str, dict[tuple[str, str], tuple[Command | None, str | None]]] = field(
         default_factory=dict
     )
@@ -160,17 +188,25 @@ class Grammar:
                 self._by_view.setdefault(v, []).append(c)
                 for first in c.first:
                     self._index.setdefault((v, first), []).append(c)
+            for u in c.undo.commands if c.undo is not None else ():
+                self._undone[id(u)] = c
+                for v in u.views:
+                    for first in u.first:
+                        self._undo_index.setdefault((v, first), []).append(u)
 
     def source_model(self, model: str) -> str | None:
         return self.models.get(model)
 
-    def candidates(self, view: str, line: str) -> list[Command]:
+    def candidates(self, view: str, line: str, undo: bool = False) -> list[Command]:
         first = line.split(maxsplit=1)[0] if line.strip() else ""
-        return self._index.get((view, first), [])
+        return (self._undo_index if undo else self._index).get((view, first), [])
 
-    def match(self, view: str, line: str) -> tuple[Command | None, dict[str, str]]:
+    def match(
+        self, view: str, line: str, undo: bool = False
+    ) -> tuple[Command | None, dict[str, str]]:
+        """The command (or, with ``undo``, the undo form) a line of ``view`` is, and its values."""
         text = " " + " ".join(line.split())
-        for c in self.candidates(view, line):
+        for c in self.candidates(view, line, undo):
             m = c.regex.match(text)
             if m:
                 return c, {k: v.strip() for k, v in m.groupdict().items() if v is not None}
@@ -193,6 +229,20 @@ class Grammar:
         for c in self.commands:
             counts[c.status] += 1
         return counts
+
+    def undo_coverage(self) -> dict[str, int]:
+        """How many commands have a sourced, partial or unsourced undo form, and how many
+        none ('none': the command's own syntax takes the negation word, or it is never
+        negated)."""
+        counts = dict.fromkeys((*STATUSES, "none"), 0)
+        for c in self.commands:
+            counts[c.undo.status if c.undo is not None else "none"] += 1
+        return counts
+
+    def bounding(self, kind: str) -> list[Command]:
+        """The commands whose value bounds ``kind``: 'frame' (the Ethernet frame, such as
+        'jumboframe enable') or 'packet' (the IP packet, 'mtu')."""
+        return [c for c in self.commands if c.bounds == kind]
 
     def defaults(self) -> dict[str, str]:
         """Command name -> the value a running-config omits (what the switch does unconfigured)."""
@@ -257,14 +307,42 @@ class Grammar:
         known = model in self.models
         cmd, rule = self._one(view, line, src_model, known)
         if cmd is None and line.startswith(negation):
-            again = self._one(view, line[len(negation) :], src_model, known)
-            if again[0] is not None:
-                return again
-            text = " " + " ".join(line.split())
-            for c in self._by_view.get(view, ()):
-                if c.undo_regex is not None and c.undo_regex.match(text):
-                    return c, None
+            return self._negated(view, line, negation, src_model, known)
         return cmd, rule
+
+    def _negated(
+        self, view: str, line: str, negation: str, src_model: str | None, known: bool
+    ) -> tuple[Command | None, str | None]:
+        """A negated line that no command's own syntax takes: one of the view's undo forms
+        (returned as the undo form's command), or why not."""
+        undo, rule = self._one(view, line, src_model, known, undo=True)
+        if undo is not None or (rule or "").startswith("out of range"):
+            return undo, rule
+        positive, _ = self.match(view, line[len(negation) :])
+        if positive is None:
+            return self._one(view, line[len(negation) :], src_model, known)
+        forms = " | ".join(positive.undo.forms) if positive.undo else "none"
+        return None, f"wrong parameter: not an undo form of '{positive.name}' (undo: {forms})"
+
+    def undone(self, undo: Command) -> Command | None:
+        """The command an undo form (as returned by ``judge``) belongs to."""
+        return self._undone.get(id(undo))
+
+    def removes(
+        self, view: str, line: str, negation: str
+    ) -> list[tuple[Command, dict[str, str]]] | None:
+        """What an undo line typed in ``view`` removes: (command, values) pairs whose agreeing
+        lines go, in this view and the views below it. None when the line is no undo form
+        (or is a command in its own right, such as Huawei's 'undo portswitch')."""
+        if self.match(view, line)[0] is not None or not line.startswith(negation):
+            return None
+        undo, values = self.match(view, line, undo=True)
+        cmd = self.undone(undo) if undo is not None else None
+        if cmd is None or cmd.undo is None:
+            return None
+        by_name = {c.name: c for c in self.commands}
+        taken = [by_name[n] for n in cmd.undo.takes]
+        return [(c, values) for c in (cmd, *taken)]
 
     def view_of(self, path: tuple[str, ...], lines: list[str]) -> str:
         """The view reached by typing the openers of ``path`` from the root, switched by any of
@@ -281,10 +359,11 @@ class Grammar:
                 view = cmd.sets
         return view
 
-    def undo_for(self, view: str, line: str) -> str | None:
-        """The grammar's undo form of ``line`` typed in ``view`` (None: none recorded)."""
+    def undo_for(self, view: str, line: str, negation: str) -> str | None:
+        """The line that undoes ``line`` of ``view``, from the grammar's undo form (None: the
+        grammar knows no undo form for it)."""
         cmd, values = self.match(view, line)
-        return cmd.undo_line(values) if cmd is not None else None
+        return cmd.negate(values, line, negation) if cmd is not None else None
 
     def check_session(
         self, commands: list[str], model: str, exit_word: str, negation: str
@@ -305,7 +384,7 @@ class Grammar:
             view = stack[-1] if stack else self.root
             cmd, rule = self._one(view, body, src_model, known)
             if cmd is None and body.startswith(negation):
-                cmd, rule = self._one(view, body[len(negation) :], src_model, known)
+                cmd, rule = self._negated(view, body, negation, src_model, known)
             if rule is not None or cmd is None:
                 out.append(Violation(no, line, view, rule or "unknown command"))
                 continue
@@ -316,9 +395,11 @@ class Grammar:
         return out
 
     def _one(
-        self, view: str, raw: str, src_model: str | None, known_model: bool
+        self, view: str, raw: str, src_model: str | None, known_model: bool, undo: bool = False
     ) -> tuple[Command | None, str | None]:
-        cmd, values = self.match(view, raw)
+        cmd, values = self.match(view, raw, undo)
+        if cmd is None and undo:
+            return None, "unknown command: no undo form accepts it"
         if cmd is None:
             views = {v for c in self.commands for v in c.views}
             elsewhere = sorted(v for v in views if self.match(v, raw)[0])
@@ -387,7 +468,7 @@ def compile_syntax(syntax: str) -> tuple[re.Pattern[str], dict[str, Param]]:
                 p = _param(tok)
                 params[p.name] = p
                 one = p.kind[1:-1] if p.kind.startswith("/") else _TYPES[p.kind]
-                body = f"(?: {one})+" if p.many else f" {one}"
+                body = f"(?: (?:{one}))+" if p.many else f" (?:{one})"
                 parts.append(f"(?P<{p.name}>{body})")
             else:
                 parts.append(" " + re.escape(tok))
@@ -395,6 +476,57 @@ def compile_syntax(syntax: str) -> tuple[re.Pattern[str], dict[str, Param]]:
 
     pattern = seq(())
     return re.compile(pattern + "$"), params
+
+
+def render_syntax(syntax: str, values: dict[str, str]) -> str | None:
+    """A line of ``syntax`` filled with ``values`` (None: a required parameter has none).
+
+    An alternative ``{ a | b }`` is the first that can be filled; an optional part is kept
+    only when it names a parameter that has a value (literal-only options are left out).
+
+    >>> render_syntax("undo queue { <q:int 0-7> | all }", {"q": "3"})
+    'undo queue 3'
+    >>> render_syntax("undo jumboframe enable [ <bytes:int> ]", {"bytes": "9238"})
+    'undo jumboframe enable 9238'
+    >>> render_syntax("undo peer <peer:ipv4> password", {}) is None
+    True
+    """
+    tokens = _TOKEN.findall(syntax)
+    pos = 0
+
+    def seq(stop: tuple[str, ...]) -> tuple[list[str] | None, bool]:
+        """(words or None when unfillable, whether a parameter was filled)."""
+        nonlocal pos
+        words: list[str] | None = []
+        used = False
+        while pos < len(tokens) and tokens[pos] not in stop:
+            tok = tokens[pos]
+            pos += 1
+            part: list[str] | None
+            if tok in ("{", "["):
+                close = "}" if tok == "{" else "]"
+                alts = [seq(("|", close))]
+                while tokens[pos] == "|":
+                    pos += 1
+                    alts.append(seq(("|", close)))
+                pos += 1
+                ok = [(a, u) for a, u in alts if a is not None and (u or tok == "{")]
+                part, filled = ok[0] if ok else (None if tok == "{" else [], False)
+                used = used or filled
+            elif tok.startswith("<"):
+                key = _param(tok).name
+                part = [values[key]] if key in values else None
+                used = True
+            else:
+                part = [tok]
+            if part is None or words is None:
+                words = None
+            else:
+                words += part
+        return words, used
+
+    words, _ = seq(())
+    return " ".join(words) if words is not None else None
 
 
 def rule_kind(rule: str) -> str:
@@ -436,40 +568,34 @@ def _firsts(tokens: list[str]) -> set[str]:
     return {tok}
 
 
-def _command(vendor: str, raw: dict[str, Any], path: str) -> Command:
+def _command(vendor: str, raw: dict[str, Any], path: str, policy: dict[str, Any]) -> Command:
     try:
         syntax = str(raw["syntax"])
         views = raw["view"]
         regex, params = compile_syntax(syntax)
     except (KeyError, ValueError, re.error, IndexError) as exc:
         raise GrammarError(f"command {raw.get('name', raw)!r}: {exc}", file=path) from None
+    name = str(raw.get("name", syntax))
     source = str(raw.get("source", ""))
     status = raw.get("status") or ("sourced" if source else "unsourced")
     if status not in STATUSES:
-        raise GrammarError(f"command {raw.get('name')!r}: status {status!r}", file=path)
-    undo_regex = None
-    if raw.get("undo"):
-        try:
-            undo_regex, _ = compile_syntax(str(raw["undo"]))
-        except (ValueError, re.error, IndexError) as exc:
-            raise GrammarError(f"command {raw.get('name')!r} undo: {exc}", file=path) from None
+        raise GrammarError(f"command {name!r}: status {status!r}", file=path)
+    if raw.get("bounds") not in (None, "frame", "packet"):
+        raise GrammarError(f"command {name!r}: bounds {raw.get('bounds')!r}", file=path)
     models = raw.get("models")
-    first = tuple(sorted(_firsts(_TOKEN.findall(syntax))))
     for pname, per_model in (raw.get("ranges") or {}).items():
         key = pname.replace("-", "_")
         if key not in params:
-            raise GrammarError(
-                f"command {raw.get('name')!r}: ranges of unknown <{pname}>", file=path
-            )
+            raise GrammarError(f"command {name!r}: ranges of unknown <{pname}>", file=path)
         rows = tuple((tuple(str(m) for m in ms), _ranges(str(r))) for r, ms in per_model.items())
         params[key] = replace(params[key], by_model=rows)
-    return Command(
-        name=str(raw.get("name", syntax)),
+    cmd = Command(
+        name=name,
         views=tuple(views if isinstance(views, list) else [views]),
         syntax=syntax,
         regex=regex,
         params=params,
-        first=first,
+        first=tuple(sorted(_firsts(_TOKEN.findall(syntax)))),
         status=status,
         source=source,
         note=str(raw.get("note", "")),
@@ -477,11 +603,69 @@ def _command(vendor: str, raw: dict[str, Any], path: str) -> Command:
         opens=raw.get("opens"),
         sets=raw.get("sets"),
         exits=bool(raw.get("exits", False)),
-        undo=raw.get("undo"),
         default=None if raw.get("default") is None else str(raw.get("default")),
         section=str(raw.get("section", "")),
-        undo_regex=undo_regex,
+        bounds=raw.get("bounds"),
     )
+    return replace(cmd, undo=_undo(cmd, raw, path, policy))
+
+
+def _undo(cmd: Command, raw: dict[str, Any], path: str, policy: dict[str, Any]) -> Undo | None:
+    """The command's undo forms: its own ``undo`` entry, else the grammar's ``undo_default``
+    (a negation word before the whole line) for commands that do not begin with it."""
+    given = raw.get("undo")
+    prefix = None
+    if given == []:  # documented as never negated ('return')
+        return None
+    if given is None:
+        default = policy.get("undo_default")
+        first = _TOKEN.findall(cmd.syntax)[0]
+        if not default or first in ("[", default["prefix"].strip()):
+            return None
+        prefix = str(default["prefix"])
+        forms = (prefix + cmd.syntax,)
+        status, source = str(default.get("status", "unsourced")), ""
+        note = str(default.get("note", ""))
+    else:
+        forms = tuple(str(f) for f in (given if isinstance(given, list) else [given]))
+        source = str(raw.get("undo_source", ""))
+        in_source = policy.get("undo_in_source") and cmd.status != "unsourced"
+        status = raw.get("undo_status") or (
+            "sourced" if source else cmd.status if in_source else "unsourced"
+        )
+        note = str(raw.get("undo_note", ""))
+    if status not in STATUSES:
+        raise GrammarError(f"command {cmd.name!r}: undo_status {status!r}", file=path)
+    typed = {_param(t).name: t for t in _TOKEN.findall(cmd.syntax) if t.startswith("<")}
+    commands = []
+    for form in forms:
+        text = re.sub(r"<([^>:+]+)>", lambda m: typed.get(m.group(1).replace("-", "_"), m[0]), form)
+        try:
+            regex, params = compile_syntax(text)
+        except (ValueError, re.error, IndexError) as exc:
+            raise GrammarError(f"command {cmd.name!r} undo {form!r}: {exc}", file=path) from None
+        if not params.keys() <= cmd.params.keys():
+            unknown = sorted(params.keys() - cmd.params.keys())
+            raise GrammarError(f"command {cmd.name!r} undo names unknown {unknown}", file=path)
+        commands.append(
+            replace(
+                cmd,
+                name=f"{cmd.name} (undo)",
+                syntax=text,
+                regex=regex,
+                params={k: cmd.params[k] for k in params},
+                first=tuple(sorted(_firsts(_TOKEN.findall(text)))),
+                status=status,
+                source=source or cmd.source,
+                note=note,
+                opens=None,
+                sets=None,
+                exits=False,
+                bounds=None,
+            )
+        )
+    takes = tuple(str(t) for t in raw.get("undo_takes", []))
+    return Undo(forms, tuple(commands), status, source, note, takes, prefix)
 
 
 def grammar_path(vendor: str, overlay: Path | None = None) -> Path:
@@ -498,7 +682,13 @@ def _load(path: Path) -> Grammar:
     if not isinstance(data, dict):
         raise GrammarError("must be a YAML mapping", file=str(path))
     vendor = str(data.get("vendor", path.name.split(".")[0]))
-    commands = [_command(vendor, c, str(path)) for c in data.get("commands", [])]
+    policy = {k: data.get(k) for k in ("undo_default", "undo_in_source")}
+    commands = [_command(vendor, c, str(path), policy) for c in data.get("commands", [])]
+    names = {c.name for c in commands}
+    for c in commands:
+        lost = [t for t in (c.undo.takes if c.undo else ()) if t not in names]
+        if lost:
+            raise GrammarError(f"command {c.name!r}: undo_takes unknown {lost}", file=str(path))
     return Grammar(
         vendor=vendor,
         root=str(data.get("root", "system")),

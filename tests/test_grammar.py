@@ -161,7 +161,7 @@ def test_remediation_negates_with_the_grammar_undo_form() -> None:
 
     profile = load_profile(Vendor.HUAWEI)
     g = load_grammar("huawei")
-    assert g.undo_for("interface-l2", "port default vlan 101") == "undo port default vlan"
+    assert g.undo_for("interface-l2", "port default vlan 101", "undo ") == "undo port default vlan"
     running = Tree.from_text(
         "#\ninterface 25GE1/0/1\n port link-type access\n port default vlan 101\n"
         " jumboframe enable 9000\n#\nreturn\n",

@@ -204,7 +204,7 @@ def test_a_new_value_replaces_the_old_without_negating_it() -> None:
     want = Tree.from_text(port.format(9216, 3), profile)
     assert remediation(have, want) == [
         "interface HundredGigE1/0/1",
-        "undo priority-flow-control no-drop dot1p 4",
+        "undo priority-flow-control no-drop dot1p",  # [H3C-ETH-CR-CN]: the undo takes no list
         "mtu 9216",
         "priority-flow-control no-drop dot1p 3",
         "quit",

@@ -359,8 +359,11 @@ def test_a_firewall_peer_not_in_the_intent_is_kept_unless_pruned(vendor: Vendor)
     want = Tree.from_text(_configs(vendor, "new")["leaf-1"], profile)
     assert remediation(have, want) == []
     pruned = remediation(have, want, prune=True)
-    assert profile.negation + peer in pruned
+    # the grammar's undo form: Huawei deletes a peer by its address ([HW-CR] peer as-number)
+    undo = "undo peer 192.0.2.1" if vendor is Vendor.HUAWEI else profile.negation + peer
+    assert undo in pruned
     have.apply(pruned)
+    assert peer not in have.render()
     assert remediation(have, want, prune=True) == []
 
 

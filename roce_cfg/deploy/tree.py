@@ -8,11 +8,12 @@ value replaces, the negation prefix, the command that leaves a view and the save
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from roce_cfg.grammar import load_grammar
+from roce_cfg.grammar import Command, Grammar, load_grammar
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean
 from roce_cfg.platforms.profile import ManagedObject, VendorProfile
@@ -84,12 +85,15 @@ class Tree:
                     view.children.append(node)
                 stack.append(node)
                 continue
-            self.set(view, line)
+            self.set(view, line, tuple(n.line for n in stack[1:]))
 
-    def set(self, view: Node, line: str) -> None:
-        """One statement in a view. A new value takes the place of the one it replaces, as a
-        switch prints settings in its own fixed order, not in the order they were typed."""
+    def set(self, view: Node, line: str, path: tuple[str, ...] = ()) -> None:
+        """One statement in a view (at ``path``). A new value takes the place of the one it
+        replaces, as a switch prints settings in its own fixed order, not in the order they
+        were typed; an undo form removes what the grammar says it removes."""
         neg = self.profile.negation
+        if line.startswith(neg) and undo(view, path, line, self.profile):
+            return
         if line.startswith(neg):
             target = line[len(neg) :]
             # 'undo port default vlan' clears 'port default vlan 101' (values dropped)
@@ -162,24 +166,55 @@ def remediation(running: Tree, intended: Tree, prune: bool = False) -> list[str]
     Which running lines are managed is the vendor's ``managed`` scope (see ``_owner``); other
     lines and views are left alone. Within a view, removals come first, then additions in the
     intended order (tables before their users, no-drop before the watchdog, as the templates
-    order them). ``prune`` also removes objects of a managed kind the intent does not name."""
-    return _diff(running.root, intended.root, intended.profile, (), prune)
+    order them). ``prune`` also removes objects of a managed kind the intent does not name.
+    Each removal is the grammar's undo form of the line; what that form takes with it (a wider
+    form, such as Huawei's 'undo peer <ip>') is typed again where the intent has it."""
+    work = copy.deepcopy(running.root)  # the switch as the commands leave it, view by view
+    return _diff(work, intended.root, intended.profile, (), prune)
 
 
-def _undo(grammar_form: str | None, plain: str) -> str:
-    """The grammar's undo form when it is the plain negation with only its values dropped
-    ('undo port default vlan', 'undo jumboframe enable'): a wider one ('undo peer <ip>') would
-    take lines with it that the diff negates on their own."""
-    if grammar_form and plain.startswith(grammar_form + " "):
-        dropped = plain[len(grammar_form) :].split()
-        if not any(re.search(r"[a-z]", w, re.IGNORECASE) for w in dropped):
-            return grammar_form
-    return plain
+def undo(node: Node, path: tuple[str, ...], line: str, profile: VendorProfile) -> bool:
+    """Apply an undo line typed in the view ``node`` (at ``path``): remove what the grammar's
+    undo form removes there and in the views below. False when the grammar knows no undo form
+    for the line (a setting in its own right such as 'undo shutdown', or an unknown line)."""
+    grammar = load_grammar(profile.vendor.value)
+    view = grammar.view_of(path, [c.line for c in node.children])
+    taken = grammar.removes(view, line, profile.negation)
+    if taken is None:
+        return False
+    _prune(node, path, view, taken, grammar)
+    return True
+
+
+def _prune(
+    node: Node,
+    path: tuple[str, ...],
+    view: str,
+    taken: list[tuple[Command, dict[str, str]]],
+    grammar: Grammar,
+) -> None:
+    kept = []
+    for c in node.children:
+        if any(view in cmd.views and cmd.agrees(values, c.line) for cmd, values in taken):
+            continue
+        if c.children:
+            sub = (*path, c.line)
+            _prune(c, sub, grammar.view_of(sub, [x.line for x in c.children]), taken, grammar)
+        kept.append(c)
+    node.children = kept
+
+
+def _negation(grammar: Grammar, view: str, line: str, neg: str) -> str:
+    """The grammar's undo form of a running line; without one, the negation word before the
+    whole line (a form the grammar cannot vouch for: the lab's strict mode refuses it)."""
+    return grammar.undo_for(view, line, neg) or neg + line
 
 
 def _diff(
     have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool
 ) -> list[str]:
+    """``have`` is the working copy of the running view: it is changed as the commands would
+    change the switch, so the additions see what the removals took."""
     neg = profile.negation
     grammar = load_grammar(profile.vendor.value)
     view = grammar.view_of(path, [c.line for c in have.children])
@@ -188,17 +223,22 @@ def _diff(
     single = profile.cli.single_valued
     replaced = {p for p in single for c in want.children if c.line.startswith(p)}
     out: list[str] = []
-    for c in have.children:
-        if c.line in wanted or not ours(c.line):
-            continue
+    for c in list(have.children):
+        if c not in have.children or c.line in wanted or not ours(c.line):
+            continue  # gone with an earlier, wider undo line; wanted; not roce-cfg's
         if c.children:
             continue  # a view of the same shape under another name (another VLAN): not ours
         if any(c.line.startswith(p) for p in replaced):
             continue  # the new value replaces it; 'undo mtu 9000' is not even valid Comware
         if c.line.startswith(neg):
-            out.append(c.line[len(neg) :])
-        else:
-            out.append(_undo(grammar.undo_for(view, c.line), neg + c.line))
+            positive = c.line[len(neg) :]
+            out.append(positive)
+            have.children[have.children.index(c)] = Node(positive)
+            continue
+        line = _negation(grammar, view, c.line, neg)
+        out.append(line)
+        if not undo(have, path, line, profile):
+            have.children.remove(c)
     for w in want.children:
         h = have.find(w.line)
         if not w.children:

@@ -50,6 +50,10 @@ class Switch:
     # "unsourced" mode: accept commands the vendor grammar marks unsourced (Ruijie, ZTE lossless
     # commands), which a strict emulator would refuse as unknown. 'roce-cfg lab' prints it.
     unsourced: bool = True
+    # "lenient" mode ('roce-cfg lab --lenient'): a line no grammar entry knows is taken as
+    # unknown-but-plausible instead of refused, so a brownfield rehearsal does not stop at a
+    # valid line roce-cfg has no grammar for. Wrong views, parameters and ranges stay refused.
+    lenient: bool = False
 
     @property
     def grammar(self) -> Grammar:
@@ -64,6 +68,7 @@ class Switch:
         *,
         model: str = "",
         unsourced: bool = True,
+        lenient: bool = False,
     ) -> Switch:
         if text:
             tree = Tree.from_text(text, profile)
@@ -71,7 +76,7 @@ class Switch:
             tree = Tree(profile)
             word = "sysname" if profile.cli.layout in ("comware", "vrp") else "hostname"
             tree.apply([f"{word} {hostname}"])
-        sw = cls(hostname, profile, tree, model=model, unsourced=unsourced)
+        sw = cls(hostname, profile, tree, model=model, unsourced=unsourced, lenient=lenient)
         sw.saved = tree.render()
         return sw
 
@@ -201,12 +206,18 @@ class Session:
         return ""
 
     def _judge(self, text: str) -> tuple[Command | None, str | None]:
-        """The grammar's verdict on a line typed in the current view, as the switch prints it."""
+        """The grammar's verdict on a line typed in the current view, as the switch prints it.
+        A negated line must be one of the command's undo forms (the grammar's), not any line
+        with the negation word before it."""
         grammar = self.sw.grammar
         view = self.gviews[-1] if self.gviews else grammar.root
         cmd, rule = grammar.judge(view, text, self.sw.model, self.sw.profile.negation)
+        kind = rule_kind(rule) if rule is not None else ""
+        if kind == "unknown" and self.sw.lenient and _plausible(text):
+            return None, None
         if rule is not None:
-            return None, self._error(text, grammar.errors.get(rule_kind(rule)))
+            why = f"roce-cfg lab: {rule}" + ("; --lenient takes it" if kind == "unknown" else "")
+            return None, self._error(text, grammar.errors.get(kind)) + "\r\n" + why
         if cmd is not None and cmd.status == "unsourced" and not self.sw.unsourced:
             return None, self._error(text, grammar.errors.get("unknown"))
         return cmd, None
@@ -248,3 +259,8 @@ class Session:
         if "^" in err:
             return " " * (len(self.prompt()) + 1) + "^\r\n" + err
         return err
+
+
+def _plausible(line: str) -> bool:
+    """A line that could be a CLI command: printable, bounded, beginning with a letter."""
+    return len(line) <= 512 and line[:1].isalpha() and line.isprintable()

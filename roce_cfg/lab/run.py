@@ -15,7 +15,7 @@ from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 
 
-def switches(intent: Path, start: str) -> list[Switch]:
+def switches(intent: Path, start: str, lenient: bool = False) -> list[Switch]:
     generated = generate(intent)
     out = []
     for device in generated.fabric.devices:
@@ -29,7 +29,9 @@ def switches(intent: Path, start: str) -> list[Switch]:
             if not path.is_file():
                 raise InputError(f"--start: no saved config for {device.hostname}", file=str(path))
             text = path.read_text(encoding="utf-8")
-        out.append(Switch.start(device.hostname, profile, text, model=device.model))
+        out.append(
+            Switch.start(device.hostname, profile, text, model=device.model, lenient=lenient)
+        )
     return out
 
 
@@ -65,6 +67,8 @@ def unsourced_note(switches: list[Switch]) -> str | None:
     )
 
 
-def start(intent: Path, how: str, username: str, password: str) -> tuple[Lab, str]:
-    lab = Lab(switches(intent, how), username, password).start()
+def start(
+    intent: Path, how: str, username: str, password: str, lenient: bool = False
+) -> tuple[Lab, str]:
+    lab = Lab(switches(intent, how, lenient), username, password).start()
     return lab, inventory(lab)
