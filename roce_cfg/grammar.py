@@ -126,6 +126,11 @@ class Command:
             return negation + line
         return None
 
+    def lives_in(self, view: str) -> bool:
+        """Whether this command's lines are found in ``view``: typed there, or switched to it
+        ('port link-mode route' sits in the Layer-3 view it makes)."""
+        return view in self.views or view == self.sets
+
     def agrees(self, values: dict[str, str], line: str) -> bool:
         """Whether ``line`` is one of this command's lines with ``values`` for the parameters
         both name (an undo line's values pick the lines it removes)."""
@@ -623,7 +628,7 @@ def _undo(cmd: Command, raw: dict[str, Any], path: str, policy: dict[str, Any]) 
         if not default or first in ("[", default["prefix"].strip()):
             return None
         prefix = str(default["prefix"])
-        forms = (prefix + cmd.syntax,)
+        forms: tuple[str, ...] = (prefix + cmd.syntax,)
         status, source = str(default.get("status", "unsourced")), ""
         note = str(default.get("note", ""))
     else:
@@ -651,6 +656,7 @@ def _undo(cmd: Command, raw: dict[str, Any], path: str, policy: dict[str, Any]) 
             replace(
                 cmd,
                 name=f"{cmd.name} (undo)",
+                views=cmd.views + ((cmd.sets,) if cmd.sets else ()),
                 syntax=text,
                 regex=regex,
                 params={k: cmd.params[k] for k in params},

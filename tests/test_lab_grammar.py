@@ -159,3 +159,39 @@ def test_golden_push_into_a_strict_emulator_converges(cfg: Path) -> None:
     for line in profile.commit:  # VRP: the candidate becomes running
         s.feed(line)
     assert remediation(s.sw.running, intended) == []
+
+
+def test_a_line_the_grammar_does_not_know_is_refused_with_the_reason() -> None:
+    s = _session(Vendor.H3C, "S9855-32D")
+    answer = s.feed("ntp-service unicast-server 10.0.0.1")
+    assert "% Unrecognized command found at '^' position." in answer
+    assert "roce-cfg lab: unknown command: no grammar entry accepts it; --lenient" in answer
+    assert "ntp-service" not in s.sw.running.render()
+
+
+def test_lenient_mode_takes_unknown_but_plausible_lines_only() -> None:
+    """'roce-cfg lab --lenient': a valid line roce-cfg has no grammar for goes in; a line the
+    grammar knows stays judged (a wrong parameter, a wrong undo form), and so does garbage."""
+    profile = load_profile(Vendor.H3C)
+    s = Session(Switch.start("sw", profile, model="S9855-32D", lenient=True))
+    s.feed("system-view")
+    assert "%" not in s.feed("ntp-service unicast-server 10.0.0.1")
+    assert "ntp-service unicast-server 10.0.0.1" in s.sw.running.render()
+    assert "%" not in s.feed("qos wred queue table ROCE")
+    assert "% Wrong parameter" in s.feed("queue 9 ecn")
+    assert "% Wrong parameter" in s.feed("undo queue 3 low-limit 1 high-limit 2")
+    assert "%" not in s.feed("quit")
+    assert "% Unrecognized" in s.feed("9999 not a command")  # implausible: refused
+    assert "% Unrecognized" in s.feed("x" * 600)
+
+
+def test_comware_peer_password_is_a_known_line_now() -> None:
+    """[HPE-5710-L3] peer password (BGP instance view): accepted without --lenient."""
+    s = _session(Vendor.H3C, "S9855-32D", unsourced=False)
+    for line in ("bgp 65101", "peer 10.1.0.2 as-number 65000"):
+        assert "%" not in s.feed(line)
+    assert "%" not in s.feed("peer 10.1.0.2 password simple s3cret")
+    assert "%" not in s.feed("peer 10.1.0.2 password cipher $c$3$abc==")
+    assert "% Wrong parameter" in s.feed("peer 10.1.0.2 password plain s3cret")
+    assert "%" not in s.feed("undo peer 10.1.0.2 password")
+    assert "password" not in s.sw.running.render()

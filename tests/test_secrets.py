@@ -415,3 +415,44 @@ def test_a_tree_is_redacted_in_its_keys_too() -> None:
     tree = {"snmp-server community PLANTED-k ro": ["password 0 PLANTED-v"], "n": 1}
     assert MARK not in json.dumps(redact_tree(tree, "ruijie"))
     assert redact_tree(tree, "ruijie")["n"] == 1
+
+
+@pytest.mark.parametrize("vendor", VENDORS, ids=IDS)
+def test_a_lenient_lab_typed_the_secrets_still_prints_none(
+    vendor: Vendor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'roce-cfg lab --lenient' takes the secret-bearing lines no grammar entry knows (AAA,
+    SNMP, RADIUS ...) when they are typed; push's dry run and prune over that switch print none
+    of the secrets."""
+    from roce_cfg.deploy.tree import Tree
+    from roce_cfg.lab.cli import Session
+
+    profile = load_profile(vendor)
+    saved = Tree.from_text((DATA / f"{vendor.value}.cfg").read_text(), profile)
+    # the global one-line statements (SNMP, super/enable, NTP keys ...): views of lines the
+    # grammar does not know cannot be entered by typing (which line opens one is unknown)
+    typed = [n.line for n in saved.root.children if not n.children]
+    sw = Switch.start("leaf-1", profile, lenient=True)
+    session = Session(sw)
+    for line in (*profile.config_enter, *typed, *profile.commit):
+        session.feed(line)
+    assert MARK in sw.running.render()  # the secrets went in as typed
+    intended = (ROOT / "golden" / f"pod-small-{vendor.value}" / "leaf-1.cfg").read_text()
+    configs = tmp_path / "out"
+    configs.mkdir()
+    (configs / "leaf-1.cfg").write_text(intended)
+    monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
+    monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
+    with Lab([sw], USER, PASSWORD) as lab:
+        inventory = tmp_path / "inv.yaml"
+        port = lab.endpoints["leaf-1"].port
+        inventory.write_text(
+            f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, "
+            f"data: {{vendor: {vendor.value}}}}}\n"
+        )
+        results = [
+            run("push", str(configs), "-i", str(inventory), *extra) for extra in ([], ["--prune"])
+        ]
+    for result in results:
+        assert result.exit_code == 0, result.output
+        assert MARK not in _outputs(result), _planted(_outputs(result))

@@ -195,7 +195,7 @@ def _prune(
 ) -> None:
     kept = []
     for c in node.children:
-        if any(view in cmd.views and cmd.agrees(values, c.line) for cmd, values in taken):
+        if any(cmd.lives_in(view) and cmd.agrees(values, c.line) for cmd, values in taken):
             continue
         if c.children:
             sub = (*path, c.line)

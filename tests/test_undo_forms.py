@@ -1,0 +1,278 @@
+"""Undo forms come from the grammar (issue 33): every command's undo form, rendered from the
+grammar with a real line's values, is accepted by the emulator and takes the line away; a
+negation the grammar does not list (the whole line with its values, where the source prints
+the form without them) is refused."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+import yaml
+
+from roce_cfg.deploy.tree import Node, Tree, remediation
+from roce_cfg.grammar import Grammar, load_grammar
+from roce_cfg.intent.models import Vendor
+from roce_cfg.lab.cli import Session, Switch
+from roce_cfg.platforms.profile import load_profile
+from tests.helpers import ROOT
+
+
+@dataclass(frozen=True)
+class Sample:
+    vendor: Vendor
+    model: str
+    path: tuple[str, ...]  # view openers, then the lines that switch the view (undo portswitch)
+    line: str
+    command: str
+
+    def __str__(self) -> str:
+        return f"{self.vendor.value}:{self.command}"
+
+
+# Commands with an undo form that no golden config carries: a line each, in its view.
+EXTRA = [
+    (Vendor.H3C, "S9855-32D", ("bgp 65101",), "peer 10.1.0.2 password simple s3cret"),
+    (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "port link-mode route"),
+    (
+        Vendor.H3C,
+        "S9855-32D",
+        ("interface HundredGigE1/0/1", "port link-mode route"),
+        "port link-mode bridge",
+    ),
+    (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "shutdown"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "peer 10.1.0.3 password simple s3cret"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "shutdown"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "undo portswitch"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "dcb pfc deadlock-detect timer 100"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "dcb pfc deadlock-recovery timer 100"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("vlan 10",), "name servers"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "vlan 10"),
+    (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
+    (Vendor.ZTE, "generic-32x400G", (), "hostname sw"),
+]
+
+
+def _walk(
+    grammar: Grammar, node: Node, path: tuple[str, ...], switched: tuple[str, ...]
+) -> list[tuple[tuple[str, ...], str, str]]:
+    """(path, line, command) of every leaf line of a saved config tree."""
+    opened = grammar.view_of(path, [])
+    sets = tuple(
+        c.line for c in node.children if (m := grammar.match(opened, c.line)[0]) and m.sets
+    )
+    view = grammar.view_of(path, [c.line for c in node.children])
+    out = []
+    for c in node.children:
+        cmd, _ = grammar.match(view, c.line)
+        if c.children:
+            out += _walk(grammar, c, (*path, c.line), ())
+        elif cmd is not None:
+            out.append(((*switched, *path, *sets), c.line, cmd.name))
+    return out
+
+
+def samples() -> list[Sample]:
+    found: dict[tuple[Vendor, str], Sample] = {}
+    for cfg in sorted((ROOT / "golden").glob("*/*.cfg")):
+        meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
+        vendor = Vendor(meta["vendor"])
+        grammar = load_grammar(vendor.value)
+        tree = Tree.from_text(cfg.read_text(), load_profile(vendor))
+        for path, line, name in _walk(grammar, tree.root, (), ()):
+            key = (vendor, name)
+            if key not in found and not (set(path) & {line}):
+                found[key] = Sample(vendor, meta["model"], path, line, name)
+    for vendor, model, path, line in EXTRA:
+        grammar = load_grammar(vendor.value)
+        view = grammar.root
+        for step in path:
+            opener, _ = grammar.match(view, step)
+            assert opener is not None, step
+            view = opener.opens or opener.sets or view
+        cmd, _ = grammar.match(view, line)
+        assert cmd is not None, line
+        found.setdefault((vendor, cmd.name), Sample(vendor, model, path, line, cmd.name))
+    return sorted(found.values(), key=str)
+
+
+SAMPLES = samples()
+
+
+def _session(sample: Sample, unsourced: bool = True) -> tuple[Session, str]:
+    """An emulator with the sample line typed, and the grammar view it was typed in."""
+    profile = load_profile(sample.vendor)
+    s = Session(Switch.start("sw", profile, model=sample.model, unsourced=unsourced))
+    for line in (*profile.config_enter, *sample.path):
+        answer = s.feed(line)
+        assert "rror" not in answer and "%" not in answer, (line, answer)
+    view = s.gviews[-1] if s.gviews else s.sw.grammar.root
+    answer = s.feed(sample.line)
+    assert "rror" not in answer and "%" not in answer, (sample.line, answer)
+    opened, _ = s.sw.grammar.match(view, sample.line)
+    if opened is not None and opened.opens:
+        s.feed(profile.cli.view_exit)  # undo a view from where it was typed
+    return s, view
+
+
+def _holds(s: Session, line: str) -> bool:
+    tree = s.candidate if s.candidate is not None else s.sw.running
+    node: Node | None = tree.root
+    for opener in s.views:
+        node = node.find(opener) if node is not None else None
+    return node is not None and node.find(line) is not None
+
+
+def test_every_negatable_command_has_a_sample() -> None:
+    """So the next two tests see every undo form the remediation can type."""
+    have = {(s.vendor, s.command) for s in SAMPLES}
+    for vendor in Vendor:
+        grammar = load_grammar(vendor.value)
+        missing = [
+            c.name
+            for c in grammar.commands
+            if c.undo is not None and not c.opens and (vendor, c.name) not in have
+        ]
+        assert not missing, f"{vendor.value}: no sample line for {missing}"
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=str)
+def test_the_grammar_undo_form_is_accepted_and_takes_the_line(sample: Sample) -> None:
+    grammar = load_grammar(sample.vendor.value)
+    profile = load_profile(sample.vendor)
+    s, view = _session(sample)
+    undo = grammar.undo_for(view, sample.line, profile.negation)
+    if undo is None:
+        return  # no undo form: the command is never negated ('return')
+    answer = s.feed(undo)
+    assert "rror" not in answer and "%" not in answer, (undo, answer)
+    assert not _holds(s, sample.line), f"{undo!r} left {sample.line!r}"
+    cmd, _ = grammar.match(view, sample.line)
+    assert cmd is not None
+    # the strict emulator takes exactly the undo forms a source documents (a command whose own
+    # syntax takes the negation word, '[ undo ] shutdown', has none of its own)
+    if cmd.undo is not None and cmd.status != "unsourced":
+        answer = _session(sample, unsourced=False)[0].feed(undo)
+        refused = "rror" in answer or "%" in answer
+        assert refused == (cmd.undo.status == "unsourced"), (undo, answer)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=str)
+def test_a_negation_the_grammar_does_not_list_is_refused(sample: Sample) -> None:
+    """The whole line with the negation word before it is accepted only where an undo form of
+    the command says so (Huawei 'undo jumboframe enable [ <value> ]'), refused elsewhere."""
+    grammar = load_grammar(sample.vendor.value)
+    negation = load_profile(sample.vendor).negation
+    s, view = _session(sample)
+    cmd, _ = grammar.match(view, sample.line)
+    assert cmd is not None
+    whole = negation + sample.line
+    listed = cmd.undo is not None and any(
+        u.regex.match(" " + " ".join(whole.split())) for u in cmd.undo.commands
+    )
+    own = cmd.regex.match(" " + " ".join(whole.split()))  # '[ undo ] shutdown'
+    answer = s.feed(whole)
+    refused = "rror" in answer or "%" in answer
+    assert refused != bool(listed or own), (whole, answer)
+
+
+@pytest.mark.parametrize(
+    ("vendor", "model", "path", "line", "wrong", "right"),
+    [
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface HundredGigE1/0/1",),
+            "priority-flow-control dot1p 3 headroom 232",
+            "undo priority-flow-control dot1p 3 headroom 232",
+            "undo priority-flow-control dot1p 3 headroom",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("qos wred queue table ROCE",),
+            "queue 3 drop-level 0 low-limit 3000 high-limit 30000 discard-probability 20",
+            "undo queue 3 drop-level 0 low-limit 3000 high-limit 30000 discard-probability 20",
+            "undo queue 3",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface HundredGigE1/0/1",),
+            "priority-flow-control no-drop dot1p 3",
+            "undo priority-flow-control no-drop dot1p 3",
+            "undo priority-flow-control no-drop dot1p",
+        ),
+        (
+            Vendor.HUAWEI,
+            "CE6885-48YS8CQ",
+            ("drop-profile ROCE",),
+            "ecn buffer-size low-limit 153600 high-limit 1536000 discard-percentage 100",
+            "undo ecn buffer-size low-limit 153600 high-limit 1536000 discard-percentage 100",
+            "undo ecn",
+        ),
+    ],
+)
+def test_the_issue_cases(
+    vendor: Vendor, model: str, path: tuple[str, ...], line: str, wrong: str, right: str
+) -> None:
+    sample = Sample(vendor, model, path, line, "")
+    grammar = load_grammar(vendor.value)
+    s, view = _session(sample)
+    assert grammar.undo_for(view, line, load_profile(vendor).negation) == right
+    answer = s.feed(wrong)
+    assert "Wrong parameter" in answer and "not an undo form" in answer, answer
+    assert _holds(s, line)
+    assert "rror" not in s.feed(right) and not _holds(s, line)
+
+
+def test_undo_queue_keeps_the_queues_ecn_and_weighting_lines() -> None:
+    """[HPE-WRED]: 'undo queue <q>' restores the queue's limits; 'queue <q> ecn' and
+    'queue <q> weighting-constant' are commands of their own and stay."""
+    profile = load_profile(Vendor.H3C)
+    table = (
+        "#\nqos wred queue table ROCE\n queue 3 low-limit 600 high-limit 6000 "
+        "discard-probability 100\n queue 3 weighting-constant 0\n queue 3 ecn\n"
+        " queue 4 low-limit 600 high-limit 6000 discard-probability 100\n#\nreturn\n"
+    )
+    running = Tree.from_text(table, profile)
+    intended = Tree.from_text(table.replace("600 high-limit 6000", "700 high-limit 7000"), profile)
+    commands = remediation(running, intended)
+    assert commands == [
+        "qos wred queue table ROCE",
+        "undo queue 3",
+        "undo queue 4",
+        "queue 3 low-limit 700 high-limit 7000 discard-probability 100",
+        "queue 4 low-limit 700 high-limit 7000 discard-probability 100",
+        "quit",
+    ]
+    running.apply(commands)
+    assert remediation(running, intended) == []
+    assert running.render().count("queue 3 ") == 3  # limits, weighting-constant, ecn
+
+
+def test_a_wider_undo_form_types_again_what_it_took() -> None:
+    """Huawei 'undo peer <ip>' deletes the peer with its description and its 'peer <ip>
+    enable' in the address family: a changed AS types them again."""
+    profile = load_profile(Vendor.HUAWEI)
+    bgp = (
+        "#\nbgp 65101\n router-id 10.0.0.1\n peer 10.1.0.2 as-number {}\n"
+        " peer 10.1.0.2 description spine-1\n #\n ipv4-family unicast\n"
+        "  peer 10.1.0.2 enable\n#\nreturn\n"
+    )
+    running = Tree.from_text(bgp.format(65009), profile)
+    intended = Tree.from_text(bgp.format(65000), profile)
+    commands = remediation(running, intended)
+    assert commands == [
+        "bgp 65101",
+        "undo peer 10.1.0.2",
+        "peer 10.1.0.2 as-number 65000",
+        "peer 10.1.0.2 description spine-1",
+        "ipv4-family unicast",
+        "peer 10.1.0.2 enable",
+        "quit",
+        "quit",
+    ]
+    running.apply(commands)  # the switch prints in its own order: compare what is there
+    assert remediation(running, intended) == []
+    assert "peer 10.1.0.2 enable" in running.render()
