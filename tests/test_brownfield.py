@@ -92,6 +92,11 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             ("RC107", "error", "FourHundredGigE1/0/3"),
             ("RC108", "error", "FourHundredGigE1/0/3"),
             ("RC113", "error", "FourHundredGigE1/0/3"),
+            # 'jumboframe enable 9216' bounds the frame: a 9216-byte packet of the uplink's
+            # 'mtu 9216' or of gateway Vlan-interface101 is a 9234-byte frame (issue 33)
+            ("RC116", "error", "FourHundredGigE1/0/1"),
+            ("RC116", "error", "FourHundredGigE1/0/2"),
+            ("RC116", "error", "FourHundredGigE1/0/31"),
         ],
     ),
     # 'dcb pfc' with no priority printed (the default profile: 3), one port in
@@ -103,6 +108,10 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             ("RC110", "warning", None),
             # the model guessed from the port layout (CE9860) sets headroom itself
             ("RC204", "info", "400GE1/4/1"),
+            # 'jumboframe enable 9216' under 'mtu 9216' (the uplink, Vlanif102's access ports)
+            ("RC116", "error", "400GE1/1/1"),
+            ("RC116", "error", "400GE1/1/2"),
+            ("RC116", "error", "400GE1/4/1"),
         ],
     ),
     # DSCP 34 -> CoS 4, no-drop 4; headroom sized for the described cables: clean.

@@ -52,7 +52,7 @@ CASES = {
     # ttp leaves a word it cannot convert as text (and used to log it, once per template, on
     # stderr); the error names the line instead.
     "not-a-number": (
-        H3C.read_bytes().replace(b"jumboframe enable 9216", b"jumboframe enable 92x16", 1),
+        H3C.read_bytes().replace(b"jumboframe enable 9238", b"jumboframe enable 92x16", 1),
         "line 33: '92x16' is not a number (jumboframe enable 92x16)",
     ),
     # Two boards, one slot ttp could not convert: sorting them compared a number with text.
@@ -64,7 +64,7 @@ CASES = {
         "'1x' is not a number (device board 1x board-type",
     ),
     "huge-number": (
-        H3C.read_bytes().replace(b"jumboframe enable 9216", b"jumboframe enable " + b"9" * 4400, 1),
+        H3C.read_bytes().replace(b"jumboframe enable 9238", b"jumboframe enable " + b"9" * 4400, 1),
         "line 33: a number of 4,400 digits; no setting is that long",
     ),
     # No switch takes it (every maximum-paths starts at 1); it once crashed the deadlock

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from roce_cfg.analysis.context import ROCE_MIN_MTU, DeviceView
 from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.model.device import FRAME_OVERHEAD, TAG_BYTES, Interface
 
 RESERVED_PRIORITIES = (0, 6, 7)
 
@@ -272,6 +273,51 @@ def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
         if svi.mtu < ROCE_MIN_MTU:
             name = v.profile.vlan_interface + str(svi.vlan)
             yield Hit(f"gateway MTU {svi.mtu} < {ROCE_MIN_MTU}", port=name)
+
+
+@rule(
+    "RC116",
+    "frame-limit-below-packet",
+    "error",
+    "device",
+    summary="A port's Ethernet frame limit is below the IP MTU it must carry plus the framing.",
+    rationale="Two settings bound the same traffic: the frame limit ('jumboframe enable' on "
+    "H3C and Huawei, header and FCS included) and the IP MTU ('mtu' of a routed port or of the "
+    "VLAN's gateway). A full-size IP packet needs a frame 18 bytes longer (22 with an 802.1Q "
+    "tag): 'mtu 9216' with 'jumboframe enable 9216' drops every 9216-byte packet while both "
+    "numbers look right.",
+    fix="Set the frame limit to at least the IP MTU + 18 (+ 22 on a port that carries the VLAN "
+    "tagged), or lower the MTU.",
+    limits="A port without a frame-limit line is judged by the model's default frame limit "
+    "where a source gives one (Huawei 9216, H3C S6850 9416); where none does, it is not judged.",
+)
+def frame_below_packet(v: DeviceView) -> Iterator[Hit]:
+    for port in v.in_use():
+        frame = port.frame_bytes or v.model.frame_default_bytes
+        if frame is None:
+            continue
+        needs = [("its IP MTU", port.mtu, FRAME_OVERHEAD)] if port.mode == "routed" else []
+        needs += _gateway_packets(v, port)
+        for what, mtu, overhead in needs:
+            if frame < mtu + overhead:
+                yield Hit(
+                    f"frame limit {frame} < {what} {mtu} + {overhead} bytes of framing",
+                    port=port.name,
+                    anchor="port.mtu",
+                )
+
+
+def _gateway_packets(v: DeviceView, port: Interface) -> list[tuple[str, int, int]]:
+    """The IP MTU of each VLAN gateway whose packets leave through the Layer-2 ``port``: its
+    access VLAN untagged, its trunk VLANs tagged."""
+    out = []
+    for svi in v.device.vlan_interfaces:
+        name = f"gateway {v.profile.vlan_interface}{svi.vlan} MTU"
+        if port.access_vlan == svi.vlan:
+            out.append((name, svi.mtu, FRAME_OVERHEAD))
+        elif svi.vlan in port.trunk_vlans:
+            out.append((name, svi.mtu, FRAME_OVERHEAD + TAG_BYTES))
+    return out
 
 
 @rule(

@@ -6,6 +6,7 @@ from ipaddress import IPv4Interface
 
 from roce_cfg.design.qos import device_qos, port_headroom, port_qos
 from roce_cfg.design.topology import Switch
+from roce_cfg.grammar import load_grammar
 from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import (
     Bgp,
@@ -16,6 +17,7 @@ from roce_cfg.model.device import (
     PortQos,
     Vlan,
     VlanInterface,
+    frame_for,
 )
 from roce_cfg.model.fabric import PortHeadroom
 
@@ -32,8 +34,16 @@ def port_description(far: str, speed_gbps: int, cable_m: float) -> str:
     return f"far:{far}"[: DESCRIPTION_MAX - len(facts)] + facts
 
 
+def frame_limit(sw: Switch, mtu: int) -> int | None:
+    """The frame limit a port is given: room for an IP packet of ``mtu`` bytes in a tagged
+    frame where the vendor's grammar has a command that bounds the frame ('jumboframe enable'),
+    none where its MTU command is the only setting (Ruijie, ZTE)."""
+    return frame_for(mtu) if load_grammar(sw.plan.vendor.value).bounding("frame") else None
+
+
 def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortHeadroom]]:
     mtu = intent.fabric.mtu
+    frame = frame_limit(sw, mtu)
     out: list[Interface] = []
     # Ports of one speed and cable length need the same headroom and share one (frozen) PortQos:
     # a 128-port switch has two or three such kinds, not 128.
@@ -57,6 +67,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
                 mode="access",
                 access_vlan=nic.vlan,
                 mtu=mtu,
+                frame_bytes=frame,
                 speed_gbps=slot.speed,
                 breakout_of=slot.breakout_of,
                 qos=qos(slot.name, nic.speed_gbps, nic.cable_m),
@@ -73,6 +84,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
                 mode="routed",
                 ipv4=local_ip,
                 mtu=mtu,
+                frame_bytes=frame,
                 speed_gbps=slot.speed,
                 breakout_of=slot.breakout_of,
                 qos=qos(slot.name, link.speed_gbps, link.cable_m),

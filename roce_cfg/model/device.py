@@ -18,6 +18,22 @@ class _M(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# Ethernet framing around an IP packet: a 14-byte header and a 4-byte FCS; an 802.1Q tag (a
+# VLAN, or the priority tag a NIC adds to mark PFC priority) adds 4 more. A frame limit below
+# IP MTU + overhead drops full-size packets.
+FRAME_OVERHEAD = 18
+TAG_BYTES = 4
+
+
+def frame_for(mtu: int) -> int:
+    """The frame limit that carries an IP packet of ``mtu`` bytes in a tagged frame.
+
+    >>> frame_for(9216)
+    9238
+    """
+    return mtu + FRAME_OVERHEAD + TAG_BYTES
+
+
 class PriorityBytes(_M):
     priority: int
     bytes: int
@@ -42,7 +58,12 @@ class Interface(_M):
     # VLANs a trunk port carries tagged (besides access_vlan, its untagged/PVID VLAN)
     trunk_vlans: tuple[int, ...] = ()
     ipv4: IPv4Interface | None = None
+    # The IP MTU: of a routed port its 'mtu' (packet) setting; of a Layer-2 port the largest IP
+    # packet its frame limit carries in a tagged frame.
     mtu: int
+    # The Ethernet frame limit set on the port ('jumboframe enable'), FCS included; None: not
+    # set (the switch's default applies) or the vendor has no frame-limit command.
+    frame_bytes: int | None = None
     speed_gbps: int
     breakout_of: str | None = None
     shutdown: bool = False

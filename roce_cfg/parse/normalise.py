@@ -16,6 +16,8 @@ from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import Any, Literal
 
 from roce_cfg.model.device import (
+    FRAME_OVERHEAD,
+    TAG_BYTES,
     Bgp,
     BgpNeighbor,
     DeviceConfig,
@@ -429,7 +431,8 @@ def build(
             else:
                 ctx.notes.append(f"{name.canonical}: second loopback, not modelled")
             continue
-        mtu = _first_int(item, ("mtu", "jumbo"), spec.default_mtu)
+        mtu = _first_int(item, ("mtu",), spec.default_mtu)
+        frame = int(item["frame"]) if "frame" in item else None
         if name.kind == "vlan":
             if addr is None:
                 ctx.notes.append(f"{name.canonical}: VLAN interface without an address, ignored")
@@ -449,8 +452,9 @@ def build(
             mode = "access"
         else:
             mode = spec.default_port_mode
-        if mode == "access":
-            mtu = _first_int(item, ("jumbo", "mtu"), spec.default_mtu)
+        carried = frame or ctx.model.frame_default_bytes  # the model's default frame limit
+        if mode == "access" and "mtu" not in item and carried is not None:
+            mtu = carried - FRAME_OVERHEAD - TAG_BYTES  # the packet a tagged frame carries
         pfc = bool(item.get("pfc") or item.get("pfc_mode"))
         port_ecn = _ecn_queues(ctx, item, tables, profiles)
         ecn.update(port_ecn)
@@ -484,6 +488,7 @@ def build(
                 else (),
                 ipv4=addr,
                 mtu=mtu,
+                frame_bytes=frame,
                 speed_gbps=speeds.get(name.canonical)
                 or description_speed(str(item.get("description", "")))
                 or name.speed

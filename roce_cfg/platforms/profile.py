@@ -61,6 +61,12 @@ class ModelSpec(_Data):
     max_no_drop: int = 2
     headroom_configurable: bool = True
     needs_headroom_pool: bool = False
+    frame_default_bytes: int | None = Field(
+        default=None,
+        ge=64,
+        le=65536,
+        description="the frame limit of a port with no frame-limit line (None: no source gives it)",
+    )
     source: str = ""
 
 
