@@ -114,6 +114,7 @@ class Command:
     default: str | None = None
     section: str = ""
     bounds: str | None = None  # 'frame' (Ethernet frame length) or 'packet' (IP MTU)
+    once: bool = False  # a view holds one such line: a second replaces the first
     undo: Undo | None = None
 
     def negate(self, values: dict[str, str], line: str, negation: str) -> str | None:
@@ -258,7 +259,9 @@ class Grammar:
         src_model = self.models.get(model)
         known_model = model in self.models
         out = Checked()
-        stack: list[tuple[int, str]] = []  # (indent of the opener, view it opened)
+        # (indent of the opener, view it opened, the once-per-view commands seen in it)
+        stack: list[tuple[int, str, set[str]]] = []
+        top: set[str] = set()
         # Lines repeat across ports and switches: one answer per (model, view, line), kept
         # between calls (generate checks every switch of a fabric with one grammar).
         if len(self._memo) > 500_000:
@@ -278,7 +281,7 @@ class Grammar:
                 popped = stack.pop()[1]
             if left.rstrip() in separators:
                 continue
-            view = stack[-1][1] if stack else root
+            view, once = (stack[-1][1], stack[-1][2]) if stack else (root, top)
             key = (view, raw)
             hit = cache.get(key)
             if hit is None:
@@ -294,11 +297,17 @@ class Grammar:
                 out.violations.append(Violation(no, raw, view, rule))
                 continue
             assert cmd is not None
+            if cmd.once and cmd.name in once:
+                why = f"repeated: a view holds one '{cmd.name}' (a second replaces the first)"
+                out.violations.append(Violation(no, raw, view, why))
+                continue
+            if cmd.once:
+                once.add(cmd.name)
             used.add(cmd)
             if cmd.opens:
-                stack.append((indent, cmd.opens))
+                stack.append((indent, cmd.opens, set()))
             elif cmd.sets and stack:
-                stack[-1] = (stack[-1][0], cmd.sets)
+                stack[-1] = (stack[-1][0], cmd.sets, stack[-1][2])
         for cmd in used:
             out.used.setdefault(cmd.section, set()).add(cmd.name)
         return out
@@ -611,6 +620,7 @@ def _command(vendor: str, raw: dict[str, Any], path: str, policy: dict[str, Any]
         default=None if raw.get("default") is None else str(raw.get("default")),
         section=str(raw.get("section", "")),
         bounds=raw.get("bounds"),
+        once=bool(raw.get("once", False)),
     )
     return replace(cmd, undo=_undo(cmd, raw, path, policy))
 

@@ -176,3 +176,14 @@ def test_remediation_negates_with_the_grammar_undo_form() -> None:
     running.apply(commands)
     assert remediation(running, intended) == []
     assert "port default vlan 101" not in running.render()
+
+
+def test_a_drop_profile_holds_one_ecn_line() -> None:
+    """Issue 33: with two no-drop priorities the drop-profile carried its 'ecn' line twice; the
+    grammar now refuses a second one in the same profile (another profile may have its own)."""
+    line = " ecn buffer-size low-limit 153600 high-limit 1536000 discard-percentage 100\n"
+    text = f"drop-profile ROCE\n{line}{line}#\ndrop-profile B\n{line}#\n"
+    bad = load_grammar("huawei").check(text, "CE6885-48YS8CQ").violations
+    assert [(v.line_no, v.rule.split(":")[0]) for v in bad] == [(3, "repeated")]
+    golden = (ROOT / "golden/island-ce6885-two-lossless/switch-1.cfg").read_text()
+    assert golden.count(line) == 1 and "qos queue 4 wred ROCE" in golden
