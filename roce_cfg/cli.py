@@ -1049,6 +1049,8 @@ def plan_cmd(
     out.print(table)
     if plans:
         out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
+        for note in plans[0].notes:
+            out.print(f"ECMP: {note}", markup=False)
 
 
 def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str, int]]) -> str:

@@ -236,3 +236,21 @@ def test_a_price_table_holds_prices(tmp_path: Path, price: str) -> None:
     result = run("plan", "--gpus", "64", "--prices", str(table))
     assert result.exit_code == 2, result.output
     assert "must map item names to prices" in result.stderr
+
+
+def test_plan_says_what_the_h3c_ecmp_cap_means() -> None:
+    """[H3C-S12500-CG] max-ecmp-num caps 'balance' device-wide and takes effect after a reboot;
+    no source gives the S98xx default, and plan says so. Huawei has no such cap in its data."""
+    result = run("plan", "--gpus", "1024", "--leaf", "h3c:S9825-64D", "--spine", "h3c:S9825-64D")
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"ECMP: leaf h3c S9825-64D: (\d+) equal-cost paths need 'max-ecmp-num \1' or more "
+        r"\(effective after a reboot\); its default is in no source read",
+        result.stdout,
+    ), result.stdout
+    huawei = run("plan", "--gpus", "1024", "--leaf", "huawei", "--spine", "huawei")
+    assert huawei.exit_code == 0 and "ECMP:" not in huawei.stdout
+    profiles = load_profiles()
+    d = Demand(servers=128, nics=8, nic_speed=400)
+    best = plan(d, profiles, leaf=["h3c:S9825-64D"], spine=["h3c:S9825-64D"])[0]
+    assert best.feasible and best.notes

@@ -33,6 +33,7 @@ class Sample:
 # Commands with an undo form that no golden config carries: a line each, in its view.
 EXTRA = [
     (Vendor.H3C, "S9855-32D", ("bgp 65101",), "peer 10.1.0.2 password simple s3cret"),
+    (Vendor.H3C, "S9855-32D", (), "max-ecmp-num 64"),
     (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "port link-mode route"),
     (
         Vendor.H3C,

@@ -151,6 +151,7 @@ class Plan:
     pcie_fit: str = ""
     cost: float | None = None
     fabric: dict[str, Any] = field(default_factory=dict)  # the intent's fabric section
+    notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -511,8 +512,30 @@ def plan(
             plans.append(best)
     for p_ in plans:
         _price(p_, prices)
+        p_.notes += _ecmp_notes(p_, profiles)
     plans.sort(key=_rank)
     return plans
+
+
+def _ecmp_notes(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
+    """What a device-wide ECMP cap (H3C max-ecmp-num, set apart from BGP and effective after a
+    reboot) means for the plan's equal-cost paths: a leaf spreads over its uplinks, a spine
+    over its links to one leaf."""
+    if not p.feasible or "leaf" not in p.fabric:
+        return []
+    paths = {"leaf": p.uplinks_per_leaf, "spine": int(p.fabric.get("uplinks_per_spine", 1))}
+    out = []
+    for tier, n in paths.items():
+        vendor, model = Vendor(p.fabric[tier]["vendor"]), p.fabric[tier]["model"]
+        cap, spec = profiles[vendor].models[model].ecmp_default, profiles[vendor].ecmp_limit
+        if spec is None or n <= 1 or (cap is not None and cap >= n):
+            continue
+        known = f"its default is {cap}" if cap is not None else "its default is in no source read"
+        out.append(
+            f"{tier} {vendor.value} {model}: {n} equal-cost paths need '{spec.setting} {n}' or "
+            f"more{' (effective after a reboot)' if spec.reboot else ''}; {known}"
+        )
+    return out
 
 
 def _rank(p: Plan) -> tuple[int, int, str]:

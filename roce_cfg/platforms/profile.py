@@ -61,6 +61,13 @@ class ModelSpec(_Data):
     max_no_drop: int = 2
     headroom_configurable: bool = True
     needs_headroom_pool: bool = False
+    ecmp_default: int | None = Field(
+        default=None,
+        ge=1,
+        le=4096,
+        description="ECMP paths the device installs before its reboot-time ECMP setting is "
+        "raised (None: no source gives it)",
+    )
     frame_default_bytes: int | None = Field(
         default=None,
         ge=64,
@@ -141,6 +148,16 @@ class ParseSpec(_Data):
     )
 
 
+class EcmpLimit(_Data):
+    """A device-wide cap on ECMP paths below the routing protocol's own (H3C max-ecmp-num):
+    'balance N' above it installs only the cap's number of paths."""
+
+    setting: str = Field(description="the command that raises the cap, as the operator types it")
+    line: str = Field(description="regex of that command in a saved config; group 1 = the cap")
+    reboot: bool = Field(description="the new cap takes effect only after a reboot")
+    source: str = ""
+
+
 class ApplyStep(_Data):
     edits: str = Field(description="regex of a top-level line that changes staged state")
     apply: str = Field(description="regex of the line that activates it")
@@ -210,6 +227,7 @@ class VendorProfile(_Data):
     cli: CliSpec
     lint: LintSpec = LintSpec()
     managed: ManagedScope = ManagedScope()
+    ecmp_limit: EcmpLimit | None = None
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")
 
