@@ -82,7 +82,7 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             # 0/2's description states neither cable nor speed: one note for the switch...
             ("RC206", "info", None),
             # ...but nothing says 0/2 runs below its 400G name, and at 400G even a 1 m cable
-            # needs 96012 B > the 58928 B configured (sized for 200G): a real error per priority.
+            # needs 134620 B > the 97282 B configured (sized for 200G): a real error per priority.
             ("RC201", "error", "FourHundredGigE1/0/2"),
             ("RC201", "error", "FourHundredGigE1/0/2"),
             # 0/3 is a trunk to a storage switch carrying the RoCE VLAN 101 with no lossless
@@ -92,6 +92,8 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             ("RC107", "error", "FourHundredGigE1/0/3"),
             ("RC108", "error", "FourHundredGigE1/0/3"),
             ("RC113", "error", "FourHundredGigE1/0/3"),
+            # 'balance 8' with no 'max-ecmp-num' line: no source gives the S9855's default cap
+            ("RC118", "info", None),
             # 'jumboframe enable 9216' bounds the frame: a 9216-byte packet of the uplink's
             # 'mtu 9216' or of gateway Vlan-interface101 is a 9234-byte frame (issue 33)
             ("RC116", "error", "FourHundredGigE1/0/1"),
@@ -117,7 +119,7 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
     # DSCP 34 -> CoS 4, no-drop 4; headroom sized for the described cables: clean.
     "ruijie": ({"lossless": (34,), "no_drop": (4,)}, []),
     # DSCP 24 -> 4 and 34 -> 3; the server port's headroom was sized for a shorter cable than
-    # the 5 m its description states: 97792 B < 98343 B, a true error per priority.
+    # the 5 m its description states: 136292 B < 136948 B, a true error per priority.
     "zte": (
         {"lossless": (24, 34), "no_drop": (3, 4)},
         [

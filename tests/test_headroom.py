@@ -17,7 +17,9 @@ JUMBO_254 = {
 }
 
 
-def _headroom(speed: int, metres: float, **over: int) -> tuple[int, tuple[HeadroomTerm, ...]]:
+def _headroom(
+    speed: int, metres: float, **over: int | None
+) -> tuple[int, tuple[HeadroomTerm, ...]]:
     params = {**JUMBO_254, **over}
     return required_headroom(speed_gbps=speed, cable_m=metres, **params)
 
@@ -85,3 +87,53 @@ def test_unknown_speed_is_refused() -> None:
             mac_phy_delay_bytes=0,
             small_packet_percent=0,
         )
+
+
+def test_100g_ieee_interface_delay_worked_example() -> None:
+    # 100G, 3 m, MTU 9216, 320 B cells (CE6885 class), KB units, 10 % small packets, MAC/PHY
+    # from IEEE 802.3's interface delay bound at 100G (122880 bit times = 15360 B) at both ends:
+    #   cable: 2 x 3 / 1.98e8 = 30.3 ns x 12.5e9 B/s = 378.8 -> 379 B
+    #   MAC/PHY: 2 x 15360 = 30720 B; response: 394 x 64 = 25216 B
+    #   in flight: 379 + 30720 + 25216 = 56315 B
+    #   a 64 B packet takes one 320 B cell: 5x; occupancy 0.9 + 0.1 x 5 = 1.4 -> 56315 x 0.4
+    #     = 22526 B
+    #   MTUs: ceil(9216/320) = 29 cells = 9280 B each -> 18560 B
+    #   sum 18560 + 56315 + 22526 = 97401 B -> ceil(97401/1024) = 96 KB = 98304 B
+    total, terms = required_headroom(
+        speed_gbps=100,
+        cable_m=3,
+        mtu_sender=9216,
+        mtu_receiver=9216,
+        cell_bytes=320,
+        unit_bytes=1024,
+        mac_phy_delay_bytes=None,
+        small_packet_percent=10,
+    )
+    assert total == 98304
+    assert [t.bytes for t in terms] == [9280, 9280, 379, 30720, 25216, 22526, 903]
+    assert terms[3].name == "MAC/PHY delay, both ends (IEEE 802.3 bound at 100G)"
+
+
+@pytest.mark.parametrize(
+    ("speed", "per_end", "sourced"),
+    [(10, 1024, True), (25, 768, True), (40, 3072, True), (100, 15360, True), (400, 15360, False)],
+)
+def test_mac_phy_delay_per_speed(speed: int, per_end: int, sourced: bool) -> None:
+    """Each speed's figure, and a speed with no public figure says that it is assumed."""
+    _, terms = _headroom(speed, 3, mac_phy_delay_bytes=None)
+    assert terms[3].bytes == 2 * per_end
+    assert ("assumed" not in terms[3].name) is sourced
+
+
+def test_a_vendor_figure_replaces_the_ieee_bound() -> None:
+    with_ieee, _ = _headroom(100, 3, mac_phy_delay_bytes=None)
+    measured, terms = _headroom(100, 3, mac_phy_delay_bytes=1600)
+    assert terms[3].name == "MAC/PHY delay (vendor profile)" and measured < with_ieee
+
+
+def test_headroom_grows_with_speed_on_the_ieee_bounds() -> None:
+    sizes = [
+        _headroom(s, 30, cell_bytes=256, unit_bytes=1024, mac_phy_delay_bytes=None)[0]
+        for s in (25, 100, 200, 400)
+    ]
+    assert sizes == sorted(sizes) and len(set(sizes)) == 4

@@ -101,8 +101,8 @@ def broken(tmp_path: Path, scenario_cache: Path) -> Path:
     leaf = out / "leaf-1.cfg"
     text = leaf.read_text()
     # First server port short of headroom, second one with more than twice what it needs.
-    text = text.replace(" dot1p 3 headroom 232", " dot1p 3 headroom 200", 1)
-    text = text.replace(" dot1p 3 headroom 232", " dot1p 3 headroom 500", 1)
+    text = text.replace(" dot1p 3 headroom 383", " dot1p 3 headroom 200", 1)
+    text = text.replace(" dot1p 3 headroom 383", " dot1p 3 headroom 800", 1)
     leaf.write_text(text)
     return out
 
@@ -115,7 +115,7 @@ def test_exit_codes_and_fail_on(broken: Path, scenario_cache: Path) -> None:
     assert "RC201" in result.stdout and "1 error, 1 warning" in result.stdout
     assert run("lint", str(broken), "--fail-on", "info").exit_code == 1
     only_warning = broken / "leaf-1.cfg"
-    only_warning.write_text(only_warning.read_text().replace("headroom 200", "headroom 232", 1))
+    only_warning.write_text(only_warning.read_text().replace("headroom 200", "headroom 383", 1))
     assert run("lint", str(broken)).exit_code == 0
     assert run("lint", str(broken), "--fail-on", "warning").exit_code == 1
     bad = run("lint", str(broken / "nope.cfg"))
@@ -218,7 +218,7 @@ def test_verbose_shows_the_headroom_arithmetic(broken: Path) -> None:
     result = run("lint", str(broken), "-v")
     assert "peer response 905 pause quanta" not in result.stdout  # 200G port: 453 quanta
     assert "peer response 453 pause quanta: 28992 B" in result.stdout
-    assert "required: 58928 B" in result.stdout
+    assert "required: 97282 B" in result.stdout
 
 
 def test_docs_list_every_rule() -> None:

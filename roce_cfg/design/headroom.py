@@ -2,8 +2,8 @@
 
 The terms follow shared/design.md and SONiC's buffer calculation: one MTU-sized frame the sender
 has started, one the receiver is emitting when it decides to pause, the bytes in flight on the
-cable for a round trip, the MAC/PHY pipeline, and the peer's response time (pause quanta of 512
-bit times). In-flight bytes can arrive as small packets that each waste most of a buffer cell, so
+cable for a round trip, the MAC/PHY pipelines of both ends (IEEE 802.3's interface delay bound
+per speed), and the peer's response time (pause quanta of 512 bit times). In-flight bytes can arrive as small packets that each waste most of a buffer cell, so
 they are scaled by the cell occupancy of the vendor's traffic assumption, and the total is rounded
 up to the unit the switch configures headroom in.
 """
@@ -28,6 +28,29 @@ PAUSE_QUANTA: dict[int, int] = {
 }
 #: Speed of light in fibre, metres per second.
 FIBRE_M_PER_S = 1.98e8
+
+#: Upper bound of one interface's delay (MAC, PCS, FEC, PMA, PMD, transmit plus receive) in bit
+#: times, per speed in Gb/s: the IEEE 802.3 figures as tabled for PFC headroom in "Detecting,
+#: Troubleshooting, and Preventing Congestion in Storage Networks", chapter 7 ([CISCO-CONG]).
+INTERFACE_DELAY_BITS: dict[int, int] = {10: 8192, 25: 6144, 40: 24576, 100: 122880}
+#: Speeds with no public figure read take the 100G bound (its RS-FEC makes it the largest of the
+#: sourced ones): an assumption, named as such in the headroom terms.
+ASSUMED_DELAY_FROM = 100
+
+
+def interface_delay_bytes(speed_gbps: int) -> tuple[int, str]:
+    """Bytes one interface holds in its transmit and receive pipelines, and where the figure
+    comes from.
+
+    >>> interface_delay_bytes(100)
+    (15360, 'IEEE 802.3 bound at 100G')
+    >>> interface_delay_bytes(400)
+    (15360, 'assumed: the 100G bound (no 400G figure read)')
+    """
+    if speed_gbps in INTERFACE_DELAY_BITS:
+        return INTERFACE_DELAY_BITS[speed_gbps] // 8, f"IEEE 802.3 bound at {speed_gbps}G"
+    bits = INTERFACE_DELAY_BITS[ASSUMED_DELAY_FROM]
+    return bits // 8, f"assumed: the {ASSUMED_DELAY_FROM}G bound (no {speed_gbps}G figure read)"
 
 
 def cable_round_trip_bytes(speed_gbps: int, cable_m: float) -> int:
@@ -73,18 +96,26 @@ def required_headroom(
     mtu_receiver: int,
     cell_bytes: int,
     unit_bytes: int,
-    mac_phy_delay_bytes: int,
+    mac_phy_delay_bytes: int | None,
     small_packet_percent: int,
     min_packet_bytes: int = 64,
 ) -> tuple[int, tuple[HeadroomTerm, ...]]:
-    """Required headroom in bytes for one lossless priority of one port, with its terms."""
+    """Required headroom in bytes for one lossless priority of one port, with its terms.
+
+    The MAC/PHY term is ``mac_phy_delay_bytes`` where a vendor profile measures it, else both
+    ends' interface delay (the receiver's sending the PAUSE, the sender's still holding data)."""
     if speed_gbps not in PAUSE_QUANTA:
         raise ValueError(f"no pause-quanta figure for {speed_gbps}G")
     sender = round_up(mtu_sender, cell_bytes)
     receiver = round_up(mtu_receiver, cell_bytes)
     cable = cable_round_trip_bytes(speed_gbps, cable_m)
     response = PAUSE_QUANTA[speed_gbps] * 512 // 8
-    in_flight = cable + mac_phy_delay_bytes + response
+    if mac_phy_delay_bytes is None:
+        one, why = interface_delay_bytes(speed_gbps)
+        mac_phy, mac_phy_name = 2 * one, f"MAC/PHY delay, both ends ({why})"
+    else:
+        mac_phy, mac_phy_name = mac_phy_delay_bytes, "MAC/PHY delay (vendor profile)"
+    in_flight = cable + mac_phy + response
     occupancy = cell_occupancy(cell_bytes, small_packet_percent, min_packet_bytes)
     overhead = math.ceil(round(in_flight * (occupancy - 1), 6))
     subtotal = sender + receiver + in_flight + overhead
@@ -93,7 +124,7 @@ def required_headroom(
         HeadroomTerm(name=f"sender MTU {mtu_sender} B in {cell_bytes} B cells", bytes=sender),
         HeadroomTerm(name=f"receiver MTU {mtu_receiver} B in {cell_bytes} B cells", bytes=receiver),
         HeadroomTerm(name=f"cable round trip {cable_m:g} m at {speed_gbps}G", bytes=cable),
-        HeadroomTerm(name="MAC/PHY delay", bytes=mac_phy_delay_bytes),
+        HeadroomTerm(name=mac_phy_name, bytes=mac_phy),
         HeadroomTerm(name=f"peer response {PAUSE_QUANTA[speed_gbps]} pause quanta", bytes=response),
         HeadroomTerm(
             name=f"small-packet cell overhead ({small_packet_percent}% of in-flight bytes)",

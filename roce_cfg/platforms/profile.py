@@ -78,7 +78,13 @@ class ModelSpec(_Data):
 
 
 class HeadroomConstants(_Data):
-    mac_phy_delay_bytes: int
+    mac_phy_delay_bytes: int | None = Field(
+        default=None,
+        ge=0,
+        le=1 << 20,
+        description="bytes of MAC/PHY delay both ends together, where the vendor measures it "
+        "(None: IEEE 802.3's interface delay bound per speed, roce_cfg/design/headroom.py)",
+    )
     small_packet_percent: int = Field(ge=0, le=100)
     min_packet_bytes: int = Field(default=64, gt=0, le=16384)
     source: str = ""
