@@ -3,9 +3,10 @@
 The terms follow shared/design.md and SONiC's buffer calculation: one MTU-sized frame the sender
 has started, one the receiver is emitting when it decides to pause, the bytes in flight on the
 cable for a round trip, the MAC/PHY pipelines of both ends (IEEE 802.3's interface delay bound
-per speed), and the peer's response time (pause quanta of 512 bit times). In-flight bytes can arrive as small packets that each waste most of a buffer cell, so
-they are scaled by the cell occupancy of the vendor's traffic assumption, and the total is rounded
-up to the unit the switch configures headroom in.
+per speed), and the peer's response time (pause quanta of 512 bit times). In-flight bytes can
+arrive as small packets that each waste most of a buffer cell, so they are scaled by the cell
+occupancy of the vendor's traffic assumption, and the total is rounded up to the unit the switch
+configures headroom in.
 """
 
 from __future__ import annotations
