@@ -709,8 +709,18 @@ def lab_cmd(
             "refusing them; wrong views, parameters and undo forms are still refused.",
         ),
     ] = False,
+    strict_syntax: Annotated[
+        bool,
+        typer.Option(
+            "--strict-syntax",
+            help="Refuse the commands the vendor grammar grades unsourced (Ruijie and ZTE "
+            "lossless guesses) instead of accepting them.",
+        ),
+    ] = False,
+    vendor_dir: VendorDir = None,
 ) -> None:
-    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C)."""
+    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C). With
+    --vendor-dir the emulators accept your overlay's syntax (its grammar merged over ours)."""
     try:
         from roce_cfg.lab.run import start as start_lab
         from roce_cfg.lab.run import unsourced_note
@@ -723,8 +733,18 @@ def lab_cmd(
     from roce_cfg.output import write_file
 
     try:
+        from roce_cfg.platforms.profile import overlay_dir
+
         creds = _credentials()
-        lab, text = start_lab(intent, start, creds.username, creds.password, lenient)
+        lab, text = start_lab(
+            intent,
+            start,
+            creds.username,
+            creds.password,
+            lenient=lenient,
+            overlay=overlay_dir(vendor_dir),
+            strict=strict_syntax,
+        )
         write_file(inventory_out, text)
     except RoceCfgError as exc:
         _fail(exc)

@@ -692,19 +692,45 @@ def grammar_path(vendor: str, overlay: Path | None = None) -> Path:
     return vendors_dir() / f"{vendor}.grammar.yaml"
 
 
-@cache
-def _load(path: Path) -> Grammar:
+def _read(path: Path) -> dict[str, Any]:
     data, _ = load_yaml(read_text(path, "vendor grammar"), str(path))
     if not isinstance(data, dict):
         raise GrammarError("must be a YAML mapping", file=str(path))
+    return data
+
+
+def _overlaid(base: dict[str, Any], user: dict[str, Any], path: Path) -> dict[str, Any]:
+    """An overlay's grammar over ours: its commands replace ours of the same name and add new
+    ones, 'remove' drops ours by name, its sources and models add to ours, any other key it
+    gives replaces ours."""
+    names = {str(c.get("name", c.get("syntax"))) for c in base.get("commands", [])}
+    gone = {str(n) for n in user.get("remove", [])}
+    unknown = sorted(gone - names)
+    if unknown:
+        raise GrammarError(f"remove: no such command {unknown}", file=str(path))
+    mine = {str(c.get("name", c.get("syntax"))): c for c in user.get("commands", [])}
+    kept = [c for c in base.get("commands", []) if c.get("name") not in gone | mine.keys()]
+    out = {**base, **{k: v for k, v in user.items() if k not in ("commands", "remove")}}
+    for key in ("sources", "models"):
+        out[key] = {**(base.get(key) or {}), **(user.get(key) or {})}
+    out["commands"] = kept + list(mine.values())
+    return out
+
+
+@cache
+def _load(path: Path, overlay: Path | None = None) -> Grammar:
+    data = _read(path)
+    if overlay is not None:
+        data = _overlaid(data, _read(overlay), overlay)
+    where = str(overlay or path)
     vendor = str(data.get("vendor", path.name.split(".")[0]))
     policy = {k: data.get(k) for k in ("undo_default", "undo_in_source")}
-    commands = [_command(vendor, c, str(path), policy) for c in data.get("commands", [])]
+    commands = [_command(vendor, c, where, policy) for c in data.get("commands", [])]
     names = {c.name for c in commands}
     for c in commands:
         lost = [t for t in (c.undo.takes if c.undo else ()) if t not in names]
         if lost:
-            raise GrammarError(f"command {c.name!r}: undo_takes unknown {lost}", file=str(path))
+            raise GrammarError(f"command {c.name!r}: undo_takes unknown {lost}", file=where)
     return Grammar(
         vendor=vendor,
         root=str(data.get("root", "system")),
@@ -718,8 +744,11 @@ def _load(path: Path) -> Grammar:
 
 
 def load_grammar(vendor: str, overlay: Path | None = None) -> Grammar:
-    """The grammar of ``vendor`` (an overlay's own grammar file replaces ours when it has one)."""
-    return _load(grammar_path(vendor, overlay).resolve())
+    """The grammar of ``vendor``, with an overlay's own grammar file merged over it (see
+    ``_overlaid``) when the overlay has one."""
+    bundled = (vendors_dir() / f"{vendor}.grammar.yaml").resolve()
+    user = grammar_path(vendor, overlay)
+    return _load(bundled, user.resolve() if user.resolve() != bundled else None)
 
 
 def defaults(vendor: str) -> dict[str, str]:

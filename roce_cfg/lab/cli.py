@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from roce_cfg.deploy.tree import Node, Tree
@@ -54,10 +55,11 @@ class Switch:
     # unknown-but-plausible instead of refused, so a brownfield rehearsal does not stop at a
     # valid line roce-cfg has no grammar for. Wrong views, parameters and ranges stay refused.
     lenient: bool = False
+    overlay: Path | None = None  # --vendor-dir: the operator's own grammar merged over ours
 
     @property
     def grammar(self) -> Grammar:
-        return load_grammar(self.profile.vendor.value)
+        return load_grammar(self.profile.vendor.value, self.overlay)
 
     @classmethod
     def start(
@@ -69,6 +71,7 @@ class Switch:
         model: str = "",
         unsourced: bool = True,
         lenient: bool = False,
+        overlay: Path | None = None,
     ) -> Switch:
         if text:
             tree = Tree.from_text(text, profile)
@@ -76,7 +79,15 @@ class Switch:
             tree = Tree(profile)
             word = "sysname" if profile.cli.layout in ("comware", "vrp") else "hostname"
             tree.apply([f"{word} {hostname}"])
-        sw = cls(hostname, profile, tree, model=model, unsourced=unsourced, lenient=lenient)
+        sw = cls(
+            hostname,
+            profile,
+            tree,
+            model=model,
+            unsourced=unsourced,
+            lenient=lenient,
+            overlay=overlay,
+        )
         sw.saved = tree.render()
         return sw
 

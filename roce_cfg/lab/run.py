@@ -15,11 +15,20 @@ from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 
 
-def switches(intent: Path, start: str, lenient: bool = False) -> list[Switch]:
-    generated = generate(intent)
+def switches(
+    intent: Path,
+    start: str,
+    lenient: bool = False,
+    overlay: Path | None = None,
+    strict: bool = False,
+) -> list[Switch]:
+    """One emulator per switch of the intent, in the state ``start`` names; with ``overlay``
+    (--vendor-dir) the operator's syntax is what each emulator accepts, and ``strict`` refuses
+    the commands its grammar grades unsourced."""
+    generated = generate(intent, overlay=overlay)
     out = []
     for device in generated.fabric.devices:
-        profile = load_profile(device.vendor)
+        profile = load_profile(device.vendor, overlay)
         if start == "empty":
             text = None
         elif start == "intended":
@@ -30,7 +39,15 @@ def switches(intent: Path, start: str, lenient: bool = False) -> list[Switch]:
                 raise InputError(f"--start: no saved config for {device.hostname}", file=str(path))
             text = path.read_text(encoding="utf-8")
         out.append(
-            Switch.start(device.hostname, profile, text, model=device.model, lenient=lenient)
+            Switch.start(
+                device.hostname,
+                profile,
+                text,
+                model=device.model,
+                lenient=lenient,
+                unsourced=not strict,
+                overlay=overlay,
+            )
         )
     return out
 
@@ -68,7 +85,14 @@ def unsourced_note(switches: list[Switch]) -> str | None:
 
 
 def start(
-    intent: Path, how: str, username: str, password: str, lenient: bool = False
+    intent: Path,
+    how: str,
+    username: str,
+    password: str,
+    *,
+    lenient: bool = False,
+    overlay: Path | None = None,
+    strict: bool = False,
 ) -> tuple[Lab, str]:
-    lab = Lab(switches(intent, how, lenient), username, password).start()
+    lab = Lab(switches(intent, how, lenient, overlay, strict), username, password).start()
     return lab, inventory(lab)
