@@ -857,7 +857,8 @@ def vendors_cmd(
     totals: dict[str, dict[str, int]] = {}
     for v, p in profiles.items():
         grades = section_grades(grammars[v], sorted(p.models))
-        totals[v.value] = grammars[v].coverage()
+        undo = {f"undo {k}": n for k, n in grammars[v].undo_coverage().items()}
+        totals[v.value] = grammars[v].coverage() | undo
         for name, s in p.sections.items():
             g = grades.get(name)
             status: str = s.status
@@ -916,11 +917,14 @@ def vendors_cmd(
         counts = "/".join(str(c[k]) for k in STATUSES)
         table.add_row(str(r["vendor"]), str(r["section"]), str(r["status"]), counts, detail)
     out.print(table)
-    cov = Table(title="Vendor grammar: commands sourced / partial / unsourced")
-    for col in ("vendor", *STATUSES):
+    cov = Table(
+        title="Vendor grammar: commands and their undo forms, sourced / partial / unsourced"
+    )
+    keys = (*STATUSES, *(f"undo {k}" for k in (*STATUSES, "none")))
+    for col in ("vendor", *keys):
         cov.add_column(col)
     for vendor, total in totals.items():
-        cov.add_row(vendor, *(str(total[k]) for k in STATUSES))
+        cov.add_row(vendor, *(str(total[k]) for k in keys))
     out.print(cov)
 
 
@@ -1102,13 +1106,14 @@ def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str,
             lines.append(f"| {vendor} | {model} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "| vendor | grammar commands sourced | partial | unsourced |",
-        "|---|---|---|---|",
+        "| vendor | grammar commands sourced | partial | unsourced | undo forms sourced | partial "
+        "| unsourced | none |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for vendor, counts in totals.items():
-        lines.append(
-            f"| {vendor} | {counts['sourced']} | {counts['partial']} | {counts['unsourced']} |"
-        )
+    for vendor, c in totals.items():
+        keys = ("sourced", "partial", "unsourced", "undo sourced", "undo partial")
+        keys += ("undo unsourced", "undo none")
+        lines.append(f"| {vendor} | " + " | ".join(str(c[k]) for k in keys) + " |")
     return "\n".join(lines)
 
 
