@@ -676,6 +676,14 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
             out.print(f"# {o.host}: {len(o.pruned)} removed by --prune", markup=False)
             for c in o.pruned:
                 out.print(f"  {c}", markup=False)
+        if o.unsourced:
+            out.print(
+                f"# {o.host}: {len(o.unsourced)} negations use an undo form no source documents "
+                "('undo'/'no' before the whole line; vendors/<vendor>.grammar.yaml):",
+                markup=False,
+            )
+            for c in o.unsourced:
+                out.print(f"  {c}", markup=False)
     table = Table(title=f"push {'(applied)' if apply else '(dry run: nothing sent)'}")
     for col in ("switch", "result", "commands", "seconds", "error"):
         table.add_column(col, overflow="fold")
@@ -1111,8 +1119,8 @@ def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str,
         "|---|---|---|---|---|---|---|---|",
     ]
     for vendor, c in totals.items():
-        keys = ("sourced", "partial", "unsourced", "undo sourced", "undo partial")
-        keys += ("undo unsourced", "undo none")
+        keys = ["sourced", "partial", "unsourced"]
+        keys += [f"undo {k}" for k in (*keys, "none")]
         lines.append(f"| {vendor} | " + " | ".join(str(c[k]) for k in keys) + " |")
     return "\n".join(lines)
 

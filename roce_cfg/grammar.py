@@ -383,25 +383,43 @@ class Grammar:
         self, commands: list[str], model: str, exit_word: str, negation: str
     ) -> list[Violation]:
         """Commands typed one by one (a push): views change only by a command that opens one
-        and by ``exit_word``, never by indentation; a negated line is checked as its positive
-        form in the same view."""
+        and by ``exit_word``, never by indentation; a negated line must be one of the undo
+        forms of its view (or a command whose own syntax takes the negation word)."""
+        return [v for v, _ in self._session(commands, model, exit_word, negation) if v]
+
+    def unsourced_undos(
+        self, commands: list[str], model: str, exit_word: str, negation: str
+    ) -> list[str]:
+        """The negations among ``commands`` whose undo form no source documents."""
+        return [
+            c.name.removesuffix(" (undo)") + ": " + commands[i].strip()
+            for i, (_, c) in enumerate(self._session(commands, model, exit_word, negation))
+            if c is not None and id(c) in self._undone and c.status == "unsourced"
+        ]
+
+    def _session(
+        self, commands: list[str], model: str, exit_word: str, negation: str
+    ) -> list[tuple[Violation | None, Command | None]]:
+        """Per command: why it is refused, or the command (or undo form) it is."""
         src_model = self.models.get(model)
         known = model in self.models
         stack: list[str] = []
-        out: list[Violation] = []
+        out: list[tuple[Violation | None, Command | None]] = []
         for no, line in enumerate(commands, 1):
             body = line.strip()
             if body == exit_word:
                 if stack:
                     stack.pop()
+                out.append((None, None))
                 continue
             view = stack[-1] if stack else self.root
             cmd, rule = self._one(view, body, src_model, known)
             if cmd is None and body.startswith(negation):
                 cmd, rule = self._negated(view, body, negation, src_model, known)
             if rule is not None or cmd is None:
-                out.append(Violation(no, line, view, rule or "unknown command"))
+                out.append((Violation(no, line, view, rule or "unknown command"), None))
                 continue
+            out.append((None, cmd))
             if cmd.opens:
                 stack.append(cmd.opens)
             elif cmd.sets and stack:

@@ -277,3 +277,20 @@ def test_a_wider_undo_form_types_again_what_it_took() -> None:
     running.apply(commands)  # the switch prints in its own order: compare what is there
     assert remediation(running, intended) == []
     assert "peer 10.1.0.2 enable" in running.render()
+
+
+def test_push_names_the_negations_no_source_documents() -> None:
+    """A changed map entry negates 'import 26 export 3': no Comware page for that undo form was
+    read, so the plan says so; the sourced 'undo priority-flow-control no-drop dot1p' is not
+    listed."""
+    from roce_cfg.deploy.inventory import Target
+    from roce_cfg.deploy.push import plan, unsourced_undos
+
+    profile = load_profile(Vendor.H3C)
+    text = "#\nqos map-table dscp-dot1p\n import 26 export {}\n#\ninterface HundredGigE1/0/1\n"
+    text += " priority-flow-control no-drop dot1p {}\n#\nreturn\n"
+    target = Target("leaf-1", "127.0.0.1", 22, profile)
+    commands, _ = plan(target, text.format(3, 4), text.format(4, 3))
+    assert "undo import 26 export 3" in commands
+    assert "undo priority-flow-control no-drop dot1p" in commands
+    assert unsourced_undos(target, commands) == ["import: undo import 26 export 3"]

@@ -16,6 +16,7 @@ from netmiko import BaseConnection, ReadTimeout
 from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
+from roce_cfg.grammar import load_grammar
 from roce_cfg.redact import redact
 
 Status = Literal["no changes", "planned", "changed", "rolled back", "rollback-failed", "failed"]
@@ -32,6 +33,8 @@ class Outcome:
     error: str = ""
     seconds: float = 0.0
     pruned: list[str] = field(default_factory=list)  # commands there only because of --prune
+    # negations whose undo form no source documents (the grammar's 'undo ' + line fallback)
+    unsourced: list[str] = field(default_factory=list)
     # rollback-failed: how the switch still differs from before the push ('+' added by the push,
     # '-' removed by it), or '?' lines (the commands sent) when it could not be read at all.
     left: list[str] = field(default_factory=list)
@@ -71,6 +74,13 @@ def pruned(target: Target, running: str, intended: str, commands: list[str]) -> 
     p = target.profile
     kept = set(remediation(Tree.from_text(running, p), Tree.from_text(intended, p)))
     return [c for c in commands if c.startswith(p.negation) and c not in kept]
+
+
+def unsourced_undos(target: Target, commands: list[str]) -> list[str]:
+    """The negations in ``commands`` whose undo form the vendor grammar cannot vouch for."""
+    p = target.profile
+    grammar = load_grammar(p.vendor.value)
+    return grammar.unsourced_undos(commands, "", p.cli.view_exit, p.negation)
 
 
 class PushError(Exception):
@@ -211,6 +221,7 @@ def push(
         outcome.commands, outcome.diff = plan(target, before, intended, prune)
         if prune:
             outcome.pruned = pruned(target, before, intended, outcome.commands)
+        outcome.unsourced = unsourced_undos(target, outcome.commands)
         if not outcome.commands:
             outcome.status = "no changes"
         elif not apply:
@@ -234,7 +245,7 @@ def _redacted(outcome: Outcome, target: Target) -> Outcome:
     vendor = target.profile.vendor.value
     outcome.diff = redact(outcome.diff, vendor)
     outcome.error = redact(outcome.error, vendor)
-    for lines in (outcome.commands, outcome.pruned, outcome.left):
+    for lines in (outcome.commands, outcome.pruned, outcome.unsourced, outcome.left):
         lines[:] = [redact(c, vendor) for c in lines]
     return outcome
 
