@@ -13,12 +13,12 @@ from roce_cfg.errors import GrammarViolation, PlanError, SyntaxProvenanceError
 from roce_cfg.grammar import Grammar, grade, grammar_path, load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import LoadedIntent, load_intent
-from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric, SectionUse
 from roce_cfg.output import staged
 from roce_cfg.platforms.profile import VendorProfile, load_profile
 from roce_cfg.render import Renderer
+from roce_cfg.vendor import Vendor
 
 
 @dataclass

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.parse import read_config
 from roce_cfg.parse.text import clean
 from roce_cfg.platforms.profile import load_profiles
+from roce_cfg.vendor import Vendor
 
 # roce-cfg's own files beside configs (fabric.json, the intent, --format json models): never
 # configs, skipped without a notice as before.

@@ -12,8 +12,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 
 from roce_cfg.grammar import compile_syntax, load_grammar
-from roce_cfg.intent.models import Vendor
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, run
 from tests.test_parse_roundtrip import intents, rendered_per_vendor_and_role
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 
 
 def _session(vendor: Vendor, model: str = "", unsourced: bool = True) -> Session:

@@ -12,11 +12,11 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import Credentials, push
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.generate import generate
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.parse import parse_text
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, SCENARIOS, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"

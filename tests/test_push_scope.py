@@ -25,10 +25,10 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import Credentials, push
 from roce_cfg.deploy.tree import Node, Tree, remediation
 from roce_cfg.generate import generate
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import VendorProfile, load_profile
+from roce_cfg.vendor import Vendor
 from tests.helpers import SCENARIOS, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"

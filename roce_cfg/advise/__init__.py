@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from roce_cfg.design.ports import allocate
 from roce_cfg.design.topology import rail_prefix
 from roce_cfg.errors import PlanError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.pcie import pcie_fits, pcie_payload_gbps
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+from roce_cfg.vendor import Vendor
 
 if TYPE_CHECKING:
     from roce_cfg.model.fabric import Fabric

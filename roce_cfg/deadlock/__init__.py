@@ -14,13 +14,13 @@ from roce_cfg.generate import plan
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import config_files as switch_configs
 from roce_cfg.intent.loader import load_intent
-from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
 from roce_cfg.parse.many import parse_many
 from roce_cfg.policy import fabric_roce_dscp
+from roce_cfg.vendor import Vendor
 
 LinkSpec = tuple[str, str, str, str]
 

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from roce_cfg.design import ceilings
 from roce_cfg.design.devices import build_device
 from roce_cfg.design.topology import build
-from roce_cfg.intent.models import Intent, Vendor
+from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric, PortHeadroom
 from roce_cfg.platforms.profile import VendorProfile
+from roce_cfg.vendor import Vendor
 
 
 class Designer:

@@ -9,9 +9,10 @@ from typing import Literal
 
 from roce_cfg.design.ports import PortSlot, allocate
 from roce_cfg.errors import PlanError
-from roce_cfg.intent.models import Intent, LinkSpec, SwitchRole, Vendor
+from roce_cfg.intent.models import Intent, LinkSpec, SwitchRole
 from roce_cfg.model.fabric import Link, NicAttachment, Rail, SwitchPlan
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+from roce_cfg.vendor import Vendor
 
 
 @dataclass

@@ -16,10 +16,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.intent.yamlsrc import PROFILE, load_file
 from roce_cfg.resources import vendors_dir
-from roce_cfg.vendor import OVERLAY_ENV
+from roce_cfg.vendor import OVERLAY_ENV, Vendor
 
 Status = Literal["verified", "partial", "unverified", "user"]
 
