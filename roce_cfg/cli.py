@@ -976,7 +976,7 @@ def plan_cmd(
     price_table: dict[str, float] | None = None
     try:
         if prices is not None:
-            from roce_cfg.intent.yamlsrc import PRICES, load_file
+            from roce_cfg.yamlsrc import PRICES, load_file
 
             raw, _ = load_file(prices, PRICES)
             if not isinstance(raw, dict) or not all(

@@ -26,13 +26,13 @@ from roce_cfg.errors import InputError
 from roce_cfg.generate import plan
 from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import LoadedIntent, load_intent
-from roce_cfg.intent.yamlsrc import line_of
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Hints, Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
 from roce_cfg.parse.many import parse_many
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import line_of
 
 __all__ = ["Finding", "LintResult", "Options", "lint"]
 

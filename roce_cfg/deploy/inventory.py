@@ -20,9 +20,9 @@ from nornir.plugins.inventory.simple import SimpleInventory
 from roce_cfg.deploy import shape
 from roce_cfg.deploy.transport import check_extras
 from roce_cfg.errors import InputError
-from roce_cfg.intent.yamlsrc import INVENTORY, load_file
 from roce_cfg.platforms.profile import VendorProfile, load_profiles
 from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import INVENTORY, load_file
 
 
 @dataclass(frozen=True)

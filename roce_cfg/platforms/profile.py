@@ -16,9 +16,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.yamlsrc import PROFILE, load_file
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
+from roce_cfg.yamlsrc import PROFILE, load_file
 
 Status = Literal["verified", "partial", "unverified", "user"]
 
