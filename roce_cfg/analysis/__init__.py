@@ -22,8 +22,8 @@ from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import Hit, Rule, rules
 from roce_cfg.analysis.rules_intent import IntentView
 from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, load
+from roce_cfg.design import plan
 from roce_cfg.errors import InputError
-from roce_cfg.generate import plan
 from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.fabric import Fabric

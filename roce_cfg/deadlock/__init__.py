@@ -9,8 +9,8 @@ from ipaddress import IPv4Network
 from pathlib import Path
 
 from roce_cfg.analysis import config_files
+from roce_cfg.design import plan
 from roce_cfg.errors import InputError
-from roce_cfg.generate import plan
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import config_files as switch_configs
 from roce_cfg.intent.loader import load_intent
