@@ -6,7 +6,7 @@ every registered rule and returns located findings, suppressions applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, 
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
+from roce_cfg.inputs import files_and_fabric
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Hints, Parsed
@@ -35,36 +36,6 @@ from roce_cfg.vendor import Vendor
 from roce_cfg.yamlsrc import line_of
 
 __all__ = ["Finding", "LintResult", "Options", "lint"]
-
-
-def config_files(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
-    """Config files among ``paths`` (directories expanded) and a fabric.json found beside them."""
-    files: list[Path] = []
-    fabric: Path | None = None
-    for path in paths:
-        if path.is_dir():
-            for p in sorted(path.iterdir()):
-                if p.name == "fabric.json":
-                    _regular(p)
-                    fabric = fabric or p
-                elif (
-                    p.is_file()
-                    and not p.name.startswith(".")
-                    and p.suffix not in (".json", ".yaml")
-                ):
-                    files.append(p)
-        elif path.name == "fabric.json":
-            fabric = path
-        else:
-            files.append(path)
-    return files, fabric
-
-
-def _regular(path: Path) -> None:
-    """A fabric.json found in a folder is read whole: a FIFO there would block forever and a
-    link to /dev/zero would fill memory up to the size cap."""
-    if not path.is_file():
-        raise InputError("not a regular file (a fabric.json is one)", file=str(path))
 
 
 @bulk_objects()
@@ -83,7 +54,7 @@ def lint(
     """``designed`` is ``intent``'s fabric when the caller has designed it already."""
     options = options or Options()
     all_rules = rules()
-    files, found_fabric = config_files(paths)
+    files, found_fabric = files_and_fabric(paths)
     if not files:
         raise InputError("no config files to lint")
     fabric = fabric or (found_fabric if intent is None else None)

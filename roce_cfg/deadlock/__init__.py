@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from ipaddress import IPv4Network
 from pathlib import Path
 
-from roce_cfg.analysis import config_files
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import config_files as switch_configs
+from roce_cfg.inputs import files_and_fabric
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
@@ -51,7 +51,7 @@ def load(
         roce = loaded.intent.lossless.roce.dscp if dscp is None else dscp
         return from_plan(fabric, roce, str(path))
     folder = path.parent if path.name == "fabric.json" else path
-    files, fabric_json = config_files([folder])
+    files, fabric_json = files_and_fabric([folder])
     notices: list[str] = []
     if folder.is_dir():
         # As lint and parse: a file past a per-file cap, binary or not a config is skipped
