@@ -445,6 +445,7 @@ def deadlock_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
+    from roce_cfg.analysis.rules_deadlock import deadlock_findings
     from roce_cfg.deadlock import load as load_deadlock_source
     from roce_cfg.deadlock import picture
     from roce_cfg.deadlock.run import Plan as DeadlockPlan
@@ -465,7 +466,8 @@ def deadlock_cmd(
         for notice in src.notices:
             err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
         with _progress("failure scenarios") as tick:
-            report, result = run_deadlock(src, plan, tick)
+            report = run_deadlock(src, plan, tick)
+        result = deadlock_findings(src, report)
         pictures = {}
         if svg_file is not None:
             pictures[svg_file] = picture.svg(report)

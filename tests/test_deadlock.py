@@ -12,6 +12,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from roce_cfg.analysis.rules_deadlock import deadlock_findings
 from roce_cfg.deadlock import load
 from roce_cfg.deadlock.analyse import analyse, single_failures
 from roce_cfg.deadlock.net import Network, build
@@ -197,9 +198,9 @@ def test_single_failure_scenarios_roll_back_exactly() -> None:
 
 
 def test_run_api_counts_scenarios() -> None:
-    report, result = run(
-        load(HERE / "clos-2x2.yaml"), Plan(fail_links="all-single", max_failures=2)
-    )
+    src = load(HERE / "clos-2x2.yaml")
+    report = run(src, Plan(fail_links="all-single", max_failures=2))
+    result = deadlock_findings(src, report)
     assert report.scenarios == 1 + 4 + 6  # healthy, 4 single and 6 double failures
     assert result.findings == []
 
@@ -256,7 +257,8 @@ def test_html_report_renders_in_a_real_browser(tmp_path: Path) -> None:
 
 def test_three_tier_plan_is_acyclic_healthy_and_after_any_one_or_two_failures() -> None:
     src = load(ROOT / "tests/scenarios/three-tier.yaml")
-    report, result = run(src, Plan(fail_links="all-single", max_failures=2))
+    report = run(src, Plan(fail_links="all-single", max_failures=2))
+    result = deadlock_findings(src, report)
     assert report.scenarios == 1 + 16 + 120  # healthy, 16 single and 120 double failures
     assert result.findings == []
     roles = {d.hostname: d.role for d in src.devices}

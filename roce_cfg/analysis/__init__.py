@@ -10,6 +10,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+# The rule modules register their rules with the registry as they are imported.
+from roce_cfg.analysis import (  # noqa: F401
+    rules_deadlock,
+    rules_device,
+    rules_fabric,
+    rules_headroom,
+    rules_intent,
+)
 from roce_cfg.analysis.context import (
     DeviceView,
     FabricLink,
@@ -124,6 +132,8 @@ def lint(
     iv = _intent_view(intent_view_parts, planned, views) if intent_view_parts and planned else None
     findings: list[Finding] = []
     for r in all_rules:
+        if r.check is None:
+            continue  # reported by another command (RC502: 'roce-cfg deadlock')
         if r.scope == "device":
             for view in views.values():
                 findings.extend(
