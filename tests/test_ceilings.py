@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from roce_cfg.design.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES, size
+from roce_cfg.design.ceilings import size
 from roce_cfg.intent.loader import load_intent
+from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from tests.helpers import ROOT, run
 
 THREE_TIER = ROOT / "tests" / "scenarios" / "three-tier.yaml"
