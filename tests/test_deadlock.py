@@ -59,6 +59,17 @@ def test_valley_cycle_findings_name_the_failure_and_every_hop() -> None:
     assert sum("valley route" in d for d in first["detail"]) == 2
 
 
+def test_rc502_is_the_deadlock_commands_and_lint_lists_but_does_not_run_it() -> None:
+    """RC502 needs failure scenarios: declared without a check (lint's engine skips it), it is
+    still listed and explained like every rule."""
+    from roce_cfg.analysis.registry import RULES
+
+    assert RULES["RC502"].check is None
+    assert RULES["RC501"].check is not None
+    assert "RC502" in cli("rules").stdout
+    assert "roce-cfg deadlock" in cli("explain", "RC502").stdout
+
+
 def test_a_priority_remap_on_the_bounce_breaks_the_cycle(tmp_path: Path) -> None:
     generated = generate(HERE / "valley-per-spine-asn.yaml")
     files = {f"{h}.cfg": t for h, t in generated.configs.items()}
