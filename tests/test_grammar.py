@@ -151,7 +151,7 @@ def test_remediation_types_every_line_in_its_own_view(scenario: str) -> None:
     commands = remediation(Tree(profile), Tree.from_text(cfg.read_text(), profile))
     assert len(commands) > 50
     bad = load_grammar(vendor).check_session(
-        commands, model, profile.cli.view_exit, profile.negation
+        commands, model, profile.dialect.view_exit, profile.negation
     )
     assert not bad, "\n".join(str(v) for v in bad[:10])
 

@@ -110,9 +110,10 @@ def test_wrong_password_is_a_clear_error() -> None:
 def _tiny(vendor: Vendor, name: str) -> str:
     p = load_profile(vendor)
     tree = Tree(p)
-    word = "sysname" if p.cli.layout in ("comware", "vrp") else "hostname"
-    port = p.interface_prefix[100] + ("1/0/1" if p.cli.layout in ("comware", "vrp") else "0/1")
-    tree.apply([f"{word} {name}", f"interface {port}", f"description to {name}", p.cli.view_exit])
+    cage = p.models[p.default_model].ports[0]
+    port = p.interface_prefix[cage.speed] + cage.label.format(n=cage.first)
+    sysname = p.dialect.hostname.format(host=name)
+    tree.apply([sysname, f"interface {port}", f"description to {name}", p.dialect.view_exit])
     return tree.render()
 
 

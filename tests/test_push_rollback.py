@@ -20,7 +20,7 @@ USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
 # VRP is left out: its push fails before 'commit', the candidate is dropped and nothing needs
 # rolling back (test_push.py covers that); the others apply each line as it is typed.
-IMMEDIATE = [v for v in Vendor if not load_profile(v).commit]
+IMMEDIATE = [v for v in Vendor if load_profile(v).dialect.commit.model == "immediate"]
 
 
 def _start(vendor: Vendor) -> tuple[str, str]:

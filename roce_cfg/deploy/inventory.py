@@ -98,7 +98,7 @@ def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> l
     except (TypeError, AttributeError, ValueError) as exc:
         raise InputError(f"not a nornir inventory: {exc}", file=str(path)) from None
     profiles = load_profiles(overlay)
-    by_platform = {p.netmiko_device_type: v for v, p in profiles.items()}
+    by_platform = {p.dialect.netmiko.device_type: v for v, p in profiles.items()}
     targets = []
     for name in sorted(inventory.hosts):
         if limit and not fnmatch.fnmatchcase(name, limit):
