@@ -33,8 +33,6 @@ LONG_FOR_NOW = {
     "roce_cfg/deadlock/picture.py:svg",
     "roce_cfg/deadlock/routing.py:converge",
     "roce_cfg/deploy/inventory.py:load",
-    "roce_cfg/design/topology.py:_leaf_spine",
-    "roce_cfg/design/topology.py:_three_tier",
     "roce_cfg/parse/normalise.py:build",
     "roce_cfg/report/html.py:_topology",
     "roce_cfg/report/html.py:render",

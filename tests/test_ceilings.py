@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from roce_cfg.design.ceilings import size
+from roce_cfg.design.shape import FabricShape
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from tests.helpers import ROOT, run
@@ -70,11 +70,11 @@ def test_the_counts_match_what_design_builds() -> None:
     for path in [THREE_TIER, *(ROOT / p for p in others)]:
         loaded = load_intent(path)
         fabric, _ = plan(loaded, None)
-        s = size(loaded.intent)
+        s = FabricShape.of(loaded.intent).size
         assert (s.switches, s.links) == (len(fabric.switches), len(fabric.links)), path
         assert s.gpus == len(fabric.nics), path
 
 
 def test_the_largest_bundled_plan_is_well_inside() -> None:
-    s = size(load_intent(ROOT / "bench" / "fabric-xl.yaml").intent)
+    s = FabricShape.of(load_intent(ROOT / "bench" / "fabric-xl.yaml").intent).size
     assert (s.gpus, s.switches, s.links) == (32_768, 1_280, 65_536)

@@ -13,8 +13,9 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from roce_cfg.design.ports import allocate
-from roce_cfg.design.topology import rail_prefix
+from roce_cfg.design.shape import FabricShape
 from roce_cfg.errors import PlanError
+from roce_cfg.intent.models import Intent
 from roce_cfg.pcie import pcie_fits, pcie_payload_gbps
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.vendor import Vendor
@@ -521,19 +522,30 @@ def _rank(p: Plan) -> tuple[int, int, str]:
 
 
 def intent_for(d: Demand, p: Plan, name: str = "planned") -> dict[str, Any]:
-    """An intent ``generate`` accepts unchanged, for a feasible plan."""
+    """An intent ``generate`` accepts unchanged, for a feasible plan: its pools sized from the
+    plan's shape (the same ``FabricShape`` the designer lays out)."""
     if not p.feasible:
         raise PlanError(("plan",), f"plan is infeasible: {p.reason}")
+    intent = _draft(d, p, name)
+    shape = FabricShape.of(Intent.model_validate(intent))
+    pools, size = shape.pools, shape.size
+    rails = pools.rail_subnets * 2 ** (32 - pools.rail_prefix)
+    intent["addressing"] = {
+        "loopbacks": f"10.0.0.0/{_prefix(size.switches + 2, 16)}",
+        "rail_subnets": f"10.128.0.0/{_prefix(rails, 9)}",
+        "rail_vlan_base": 101,
+    }
+    if size.links:
+        intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(pools.p2p, 10)}"
+    if shape.pods == 1 and size.links and 65001 + shape.tiers[-1].count <= 65534:
+        intent["routing"] = {"protocol": "ebgp", "spine_asn": 65000, "leaf_asn_base": 65001}
+    return intent
+
+
+def _draft(d: Demand, p: Plan, name: str) -> dict[str, Any]:
+    """The intent with the widest pools and a 4-byte private ASN plan: enough for its shape.
+    4-byte ASNs: pods (<= 64) and leaves never collide with the super-spines'."""
     fabric = dict(p.fabric)
-    pods = int(fabric.get("pods", 1))
-    leaf_spine = fabric["topology"] == "leaf-spine"
-    lpr = int(fabric.get("leaves_per_rail", 1))
-    n_leaves = pods * d.nics * lpr
-    spines = pods * int(fabric.get("spines", 0)) + int(fabric.get("super_spines", 0))
-    per_leaf = math.ceil(d.servers // pods / lpr)
-    rails_needed = (n_leaves if leaf_spine else d.nics) * 2 ** (
-        32 - rail_prefix(per_leaf if leaf_spine else d.servers)
-    )
     intent: dict[str, Any] = {
         "name": name,
         "servers": {
@@ -545,33 +557,22 @@ def intent_for(d: Demand, p: Plan, name: str = "planned") -> dict[str, Any]:
         },
         "fabric": fabric,
         "addressing": {
-            "loopbacks": f"10.0.0.0/{_prefix(spines + n_leaves + 2, 16)}",
-            "rail_subnets": f"10.128.0.0/{_prefix(rails_needed, 9)}",
+            "loopbacks": "10.0.0.0/16",
+            "rail_subnets": "10.128.0.0/9",
             "rail_vlan_base": 101,
         },
     }
-    if leaf_spine and pods > 1:
-        ups = int(fabric["spines"]) * int(fabric["uplinks_per_spine"])
-        spine_up = d.nics * lpr * int(fabric["uplinks_per_spine"])  # 1:1 per pod spine
-        pairs = n_leaves * ups + pods * int(fabric["spines"]) * spine_up
-        intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(2 * pairs, 10)}"
-        # 4-byte private ASNs: pods (<= 64) and leaves never collide with the super-spines'.
-        intent["routing"] = {
-            "protocol": "ebgp",
-            "super_spine_asn": 4200000000,
-            "spine_asn": 4200000001,
-            "leaf_asn_base": 4200000100,
-        }
-    elif leaf_spine:
-        ups = int(fabric["spines"]) * int(fabric["uplinks_per_spine"])
-        intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(2 * n_leaves * ups, 10)}"
-        intent["routing"] = {"protocol": "ebgp", "spine_asn": 65000, "leaf_asn_base": 65001}
-        if 65001 + n_leaves > 65534:
-            intent["routing"] = {
-                "protocol": "ebgp",
-                "spine_asn": 4200000000,
-                "leaf_asn_base": 4200000001,
+    if fabric["topology"] == "leaf-spine":
+        intent["addressing"]["fabric_p2p"] = "10.64.0.0/10"
+        if int(fabric.get("pods", 1)) > 1:
+            asns = {
+                "super_spine_asn": 4200000000,
+                "spine_asn": 4200000001,
+                "leaf_asn_base": 4200000100,
             }
+        else:
+            asns = {"spine_asn": 4200000000, "leaf_asn_base": 4200000001}
+        intent["routing"] = {"protocol": "ebgp", **asns}
     return intent
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from roce_cfg.design import ceilings
 from roce_cfg.design.devices import build_device
+from roce_cfg.design.shape import FabricShape
 from roce_cfg.design.topology import build
 from roce_cfg.errors import PlanError
 from roce_cfg.heap import bulk_objects
@@ -24,8 +24,8 @@ class Designer:
 
     def __init__(self, intent: Intent, profiles: dict[Vendor, VendorProfile]) -> None:
         self.intent = intent
-        ceilings.check(intent)  # before any work proportional to the plan
-        self.topo = build(intent, profiles)
+        self.shape = FabricShape.of(intent)  # checked before any work proportional to the plan
+        self.topo = build(intent, profiles, self.shape)
         self.asns = {
             s.plan.hostname: s.plan.asn for s in self.topo.switches if s.plan.asn is not None
         }
