@@ -14,6 +14,7 @@ from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import config_files as switch_configs
 from roce_cfg.inputs import files_and_fabric
 from roce_cfg.intent.loader import load_intent
+from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
@@ -115,7 +116,7 @@ def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:
 
 def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:
     """Links from /30-/31 subnets shared by two switches, and from descriptions naming the far
-    end as 'host:port' (layer 2 links have no addresses)."""
+    end (model/describe.py; layer 2 links have no addresses)."""
     by_net: dict[IPv4Network, list[tuple[str, str]]] = {}
     ports = {(d.hostname, i.name) for d in devices for i in d.interfaces if not i.shutdown}
     found: set[tuple[tuple[str, str], tuple[str, str]]] = set()
@@ -125,9 +126,9 @@ def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:
                 continue
             if i.ipv4 is not None and i.ipv4.network.prefixlen >= 30:
                 by_net.setdefault(i.ipv4.network, []).append((d.hostname, i.name))
-            host, _, port = i.description.partition(":")
-            if port and (host, port) in ports and host != d.hostname:
-                a, b = sorted([(d.hostname, i.name), (host, port)])
+            far = describe.far_end(i.description)
+            if far is not None and far in ports and far[0] != d.hostname:
+                a, b = sorted([(d.hostname, i.name), far])
                 found.add((a, b))
     for ends in by_net.values():
         if len(ends) == 2:

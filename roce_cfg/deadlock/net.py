@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Network
 
 from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.policy import priority_of
 
 
 @dataclass(frozen=True)
@@ -72,13 +73,6 @@ class Network:
         return self.names.index(name)
 
 
-def _priority(device: DeviceConfig, dscp: int) -> int:
-    for m in device.qos.dscp_map:
-        if m.dscp == dscp:
-            return m.priority
-    return dscp >> 3
-
-
 def build(
     devices: list[DeviceConfig], links: list[tuple[str, str, str, str]], dscp: int
 ) -> Network:
@@ -117,7 +111,7 @@ def build(
         net.adj[a].setdefault(b, []).append(link.id)
         net.adj[b].setdefault(a, []).append(link.id)
         for s, port in ((a, pa), (b, pb)):
-            prio = _priority(devices[s], dscp)
+            prio = priority_of(devices[s], dscp)
             lossless = port.qos.pfc and prio in port.qos.no_drop
             net.prio[(s, link.id)] = prio if lossless else None
             # A trunk carries the VLANs it permits (its PVID only if permitted); an access

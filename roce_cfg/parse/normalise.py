@@ -15,6 +15,7 @@ from functools import cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import Any, Literal
 
+from roce_cfg.model import describe
 from roce_cfg.model.device import (
     Bgp,
     BgpNeighbor,
@@ -356,11 +357,6 @@ def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-# 'speed=200G' in a port description (roce-cfg writes it): the intended speed, which a port name
-# only bounds (a 400G port may run a 200G NIC).
-SPEED_IN_DESCRIPTION = re.compile(r"\bspeed\s*[=:]\s*(\d+)\s*G\b", re.IGNORECASE)
-
-
 def vlan_list(text: str, every: tuple[int, ...] = ()) -> tuple[int, ...]:
     """A trunk's VLAN list as printed: '101 200', '2 5 to 6' (H3C [H3C-TPL-B] port trunk permit
     vlan, Huawei [HW-CG] port trunk allow-pass vlan) or '101-104,200' (ZTE [ZTE-GUIDE]
@@ -388,11 +384,6 @@ def vlan_list(text: str, every: tuple[int, ...] = ()) -> tuple[int, ...]:
         vlans.update(v for v in range(low, high + 1) if 1 <= v <= 4094)
         i += 1
     return tuple(sorted(vlans))
-
-
-def description_speed(description: str) -> int | None:
-    m = SPEED_IN_DESCRIPTION.search(description)
-    return int(m[1]) if m else None
 
 
 def build(
@@ -485,7 +476,7 @@ def build(
                 ipv4=addr,
                 mtu=mtu,
                 speed_gbps=speeds.get(name.canonical)
-                or description_speed(str(item.get("description", "")))
+                or describe.speed(str(item.get("description", "")))
                 or name.speed
                 or 0,
                 breakout_of=_breakout_parent(ctx, name),
