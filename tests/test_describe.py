@@ -17,7 +17,7 @@ CABLES = st.floats(min_value=0.5, max_value=10_000, allow_nan=False).map(lambda 
 def test_what_design_writes_parse_and_lint_read_back(
     device: str, port: str, speed: int, cable: float
 ) -> None:
-    text = describe.write(f"{device}:{port}", speed, cable)
+    text = describe.encode(f"{device}:{port}", speed, cable)
     assert len(text) <= describe.DESCRIPTION_MAX
     assert describe.speed(text) == speed
     assert describe.cable(text) == float(f"{cable:g}")

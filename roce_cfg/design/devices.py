@@ -40,7 +40,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         out.append(
             Interface(
                 name=slot.name,
-                description=describe.write(
+                description=describe.encode(
                     f"{nic.server}:nic{nic.nic}", nic.speed_gbps, nic.cable_m
                 ),
                 mode="access",
@@ -56,7 +56,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         out.append(
             Interface(
                 name=slot.name,
-                description=describe.write(f"{far_dev}:{far_port}", link.speed_gbps, link.cable_m),
+                description=describe.encode(f"{far_dev}:{far_port}", link.speed_gbps, link.cable_m),
                 mode="routed",
                 ipv4=local_ip,
                 mtu=mtu,

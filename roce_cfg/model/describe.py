@@ -25,12 +25,12 @@ _CABLE = re.compile(r"\bcable\s*[=:]?\s*(\d{1,6}(?:\.\d{1,6})?)\s*m\b", re.IGNOR
 _OWN_FAR = re.compile(r"^far:(?P<device>[^:\s]+):(?P<port>\S+)")
 
 
-def write(far: str, speed_gbps: int, cable_m: float) -> str:
+def encode(far: str, speed_gbps: int, cable_m: float) -> str:
     """A port's description: its far end (cut first when too long), speed and cable length.
 
-    >>> write("spine-1:HundredGigE1/0/25", 400, 30)
+    >>> encode("spine-1:HundredGigE1/0/25", 400, 30)
     'far:spine-1:HundredGigE1/0/25 speed=400G cable=30m'
-    >>> len(write("x" * 100, 200, 2.5))
+    >>> len(encode("x" * 100, 200, 2.5))
     80
     """
     facts = f" speed={speed_gbps}G cable={cable_m:g}m"
