@@ -12,10 +12,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich.table import Table
+from typer._click import core as click
+from typer.core import TyperGroup
 
 from roce_cfg import __version__
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError, printable
@@ -36,7 +38,28 @@ EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
 PROGRESS_FROM = 50
 PROGRESS_AFTER_S = 1.0
 
+
+def _report(exc: RoceCfgError) -> int:
+    """A user's error, one line per problem (each of an intent's), and its exit code."""
+    lines = [e.one_line() for e in exc.errors] if isinstance(exc, IntentErrors) else [str(exc)]
+    for line in lines:
+        err.print(f"roce-cfg: error: {line}", markup=False)
+    return EXIT_INPUT
+
+
+class _Commands(TyperGroup):
+    """Runs the commands; a RoceCfgError any of them raises is reported here, the one place
+    (main() runs the app through it, and so do the tests' CliRunner)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RoceCfgError as exc:
+            raise typer.Exit(_report(exc)) from None
+
+
 app = typer.Typer(
+    cls=_Commands,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -86,13 +109,6 @@ def _root(
     """Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics."""
 
 
-def _fail(exc: RoceCfgError) -> None:
-    lines = [e.one_line() for e in exc.errors] if isinstance(exc, IntentErrors) else [str(exc)]
-    for line in lines:
-        err.print(f"roce-cfg: error: {line}", markup=False)
-    raise typer.Exit(EXIT_INPUT)
-
-
 @app.command("generate")
 def generate_cmd(
     intent: Annotated[Path, typer.Argument(help="Intent YAML file.")],
@@ -115,19 +131,16 @@ def generate_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     with _progress() as tick:
-        try:
-            result = write_generated(
-                intent,
-                output,
-                fmt=fmt,
-                overlay=overlay_dir(vendor_dir),
-                only=only,
-                strict_syntax=strict_syntax,
-                progress=tick,
-                force=force,
-            )
-        except RoceCfgError as exc:
-            _fail(exc)
+        result = write_generated(
+            intent,
+            output,
+            fmt=fmt,
+            overlay=overlay_dir(vendor_dir),
+            only=only,
+            strict_syntax=strict_syntax,
+            progress=tick,
+            force=force,
+        )
     for w in result.warnings:
         err.print(
             f"roce-cfg: warning: {w.vendor.value} {w.section}: unverified syntax (no public "
@@ -216,13 +229,8 @@ def parse_cmd(
     overlay = overlay_dir(vendor_dir)
     failed = False
     parsed: list[ParsedConfig] = []
-    try:
-        hints: Hints | dict[str, Hints] = (
-            hints_from_fabric(fabric) if fabric else Hints(model=model)
-        )
-        paths = _config_files(files, vendor, overlay)
-    except RoceCfgError as exc:
-        _fail(exc)
+    hints: Hints | dict[str, Hints] = hints_from_fabric(fabric) if fabric else Hints(model=model)
+    paths = _config_files(files, vendor, overlay)
     if not paths:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
@@ -329,22 +337,19 @@ def lint_cmd(
     try:
         cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
     except ValueError as exc:
-        _fail(InputError(f"--cable-length: {exc}"))
+        raise InputError(f"--cable-length: {exc}") from None
     options = Options(cable_m=cables, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock)
     with _progress("linting") as tick:
-        try:
-            result = lint(
-                _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
-                intent=intent,
-                fabric=fabric,
-                options=options,
-                vendor=vendor,
-                overlay=overlay_dir(vendor_dir),
-                config=config,
-                progress=tick,
-            )
-        except RoceCfgError as exc:
-            _fail(exc)
+        result = lint(
+            _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
+            intent=intent,
+            fabric=fabric,
+            options=options,
+            vendor=vendor,
+            overlay=overlay_dir(vendor_dir),
+            config=config,
+            progress=tick,
+        )
     _emit(result, fmt, lambda: _lint_text(result, verbose))
     if result.failing(fail_on):
         raise typer.Exit(EXIT_FINDINGS)
@@ -459,24 +464,21 @@ def deadlock_cmd(
         max_failures=max_failures,
         samples=samples,
     )
-    try:
-        src = load_deadlock_source(
-            source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
-        )
-        for notice in src.notices:
-            err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
-        with _progress("failure scenarios") as tick:
-            report = run_deadlock(src, plan, tick)
-        result = deadlock_findings(src, report)
-        pictures = {}
-        if svg_file is not None:
-            pictures[svg_file] = picture.svg(report)
-        if html_file is not None:
-            pictures[html_file] = picture.html(report)
-        for target, text in pictures.items():
-            write_file(target, text)
-    except RoceCfgError as exc:
-        _fail(exc)
+    src = load_deadlock_source(
+        source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
+    )
+    for notice in src.notices:
+        err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
+    with _progress("failure scenarios") as tick:
+        report = run_deadlock(src, plan, tick)
+    result = deadlock_findings(src, report)
+    pictures = {}
+    if svg_file is not None:
+        pictures[svg_file] = picture.svg(report)
+    if html_file is not None:
+        pictures[html_file] = picture.html(report)
+    for target, text in pictures.items():
+        write_file(target, text)
     _emit(result, fmt, lambda: _deadlock_text(report, verbose))
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
@@ -539,12 +541,9 @@ def docs_cmd(
     from roce_cfg.report import markdown as markdown_docs
     from roce_cfg.report.data import gather as gather_report
 
-    try:
-        data = gather_report(intent)
-        files = markdown_docs.documents(data)
-        write_all(output, files)
-    except RoceCfgError as exc:
-        _fail(exc)
+    data = gather_report(intent)
+    files = markdown_docs.documents(data)
+    write_all(output, files)
     out.print(f"{len(files)} files in {output} (index.md, cabling.csv, one page per switch)")
 
 
@@ -563,13 +562,10 @@ def report_cmd(
     from roce_cfg.report import html as html_report
     from roce_cfg.report.data import gather as gather_report
 
-    try:
-        # one indeterminate spinner: gathering is parse + lint + deadlock in one call
-        with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
-            data = gather_report(source, DeadlockPlan(fail_links=fail_links))
-            write_file(output, html_report.render(data))
-    except RoceCfgError as exc:
-        _fail(exc)
+    # one indeterminate spinner: gathering is parse + lint + deadlock in one call
+    with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
+        data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+        write_file(output, html_report.render(data))
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
 
 
@@ -623,18 +619,15 @@ def push_cmd(
     from roce_cfg.deploy.transport import Timeouts
     from roce_cfg.platforms.profile import overlay_dir
 
-    try:
-        steps = Timeouts.parse(timeouts)
-        targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
-        creds = _credentials()
-        with _progress("pushing") as tick:
-            outcomes = fanout.run(
-                targets, configs, creds, apply=apply, workers=workers, batch=batch,
-                prune=prune, progress=tick, timeouts=steps,
-                on_batch=_batch_line if batch != "100%" else None,
-            )  # fmt: skip
-    except RoceCfgError as exc:
-        _fail(exc)
+    steps = Timeouts.parse(timeouts)
+    targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
+    creds = _credentials()
+    with _progress("pushing") as tick:
+        outcomes = fanout.run(
+            targets, configs, creds, apply=apply, workers=workers, batch=batch,
+            prune=prune, progress=tick, timeouts=steps,
+            on_batch=_batch_line if batch != "100%" else None,
+        )  # fmt: skip
     _push_report(outcomes, apply, prune)
     skipped = len(targets) - len(outcomes)
     if skipped:
@@ -716,12 +709,9 @@ def lab_cmd(
         raise typer.Exit(EXIT_INPUT) from None
     from roce_cfg.output import write_file
 
-    try:
-        creds = _credentials()
-        lab, text = start_lab(intent, start, creds.username, creds.password)
-        write_file(inventory_out, text)
-    except RoceCfgError as exc:
-        _fail(exc)
+    creds = _credentials()
+    lab, text = start_lab(intent, start, creds.username, creds.password)
+    write_file(inventory_out, text)
     out.print(
         f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
         "Ctrl-C stops them.",
@@ -815,11 +805,8 @@ def vendors_cmd(
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
     overlay = overlay_dir(vendor_dir)
-    try:
-        profiles = load_profiles(overlay)
-        grammars = {v: load_grammar(v.value, overlay) for v in profiles}
-    except RoceCfgError as exc:
-        _fail(exc)
+    profiles = load_profiles(overlay)
+    grammars = {v: load_grammar(v.value, overlay) for v in profiles}
     rank = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}
     rows: list[dict[str, object]] = []
     totals: dict[str, dict[str, int]] = {}
@@ -902,14 +889,11 @@ def models_cmd(
     from roce_cfg.advise import models_table, port_map
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
-    try:
-        rows = models_table(load_profiles(overlay_dir(vendor_dir)))
-    except RoceCfgError as exc:
-        _fail(exc)
+    rows = models_table(load_profiles(overlay_dir(vendor_dir)))
     if vendor is not None:
         rows = [r for r in rows if r["vendor"] == vendor.lower()]
         if not rows:
-            _fail(InputError(f"no models for vendor '{vendor}'", path="--vendor"))
+            raise InputError(f"no models for vendor '{vendor}'", path="--vendor")
     if fmt == "json":
         emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
@@ -958,7 +942,7 @@ def plan_cmd(
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
     if (gpus is None) == (servers is None):
-        _fail(InputError("give exactly one of --gpus and --servers", path="--gpus"))
+        raise InputError("give exactly one of --gpus and --servers", path="--gpus")
     # The intent's own bounds (servers.nics, nic_speed, cable_m), so --write gives an intent
     # generate accepts; NaN and infinity are no lengths.
     for option, value, low, high in (
@@ -971,46 +955,40 @@ def plan_cmd(
     ):
         if not (math.isfinite(value) and low <= value <= high) or (low == 0 and value == 0):
             bound = f"more than 0 and at most {high:,}" if low == 0 else f"{low}-{high:,}"
-            _fail(InputError(f"must be {bound} (got {value})", path=option))
+            raise InputError(f"must be {bound} (got {value})", path=option)
     count = servers if servers is not None else -(-int(gpus or 0) // nics)
     if count < 1:
-        _fail(InputError("must be at least 1", path="--gpus"))
+        raise InputError("must be at least 1", path="--gpus")
     price_table: dict[str, float] | None = None
-    try:
-        if prices is not None:
-            from roce_cfg.yamlsrc import PRICES, load_file
+    if prices is not None:
+        from roce_cfg.yamlsrc import PRICES, load_file
 
-            raw, _ = load_file(prices, PRICES)
-            if not isinstance(raw, dict) or not all(
-                isinstance(v, int | float)
-                and not isinstance(v, bool)
-                and math.isfinite(v)
-                and 0 <= v <= 1e12
-                for v in raw.values()
-            ):
-                raise InputError(
-                    "must map item names to prices (numbers from 0 to 1e12)", file=str(prices)
-                )
-            price_table = {str(k): float(v) for k, v in raw.items()}
-        demand = Demand(count, nics, nic_speed, pcie_gen, pcie_lanes, oversub, in_rack, in_row,
-                        between)  # fmt: skip
-        plans = make_plans(
-            demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
-            prices=price_table,
-        )  # fmt: skip
-    except RoceCfgError as exc:
-        _fail(exc)
+        raw, _ = load_file(prices, PRICES)
+        if not isinstance(raw, dict) or not all(
+            isinstance(v, int | float)
+            and not isinstance(v, bool)
+            and math.isfinite(v)
+            and 0 <= v <= 1e12
+            for v in raw.values()
+        ):
+            raise InputError(
+                "must map item names to prices (numbers from 0 to 1e12)", file=str(prices)
+            )
+        price_table = {str(k): float(v) for k, v in raw.items()}
+    demand = Demand(count, nics, nic_speed, pcie_gen, pcie_lanes, oversub, in_rack, in_row,
+                    between)  # fmt: skip
+    plans = make_plans(
+        demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
+        prices=price_table,
+    )  # fmt: skip
     if write is not None:
         best = next((p for p in plans if p.feasible), None)
         if best is None:
-            _fail(InputError("no feasible plan to write", path="--write"))
+            raise InputError("no feasible plan to write", path="--write")
         assert best is not None
         import yaml
 
-        try:
-            write_file(write, yaml.safe_dump(intent_for(demand, best), sort_keys=False))
-        except RoceCfgError as exc:
-            _fail(exc)
+        write_file(write, yaml.safe_dump(intent_for(demand, best), sort_keys=False))
     if fmt == "json":
         emit(json.dumps([p.as_dict() for p in plans], indent=2) + "\n", kind="json")
         return
@@ -1088,9 +1066,8 @@ def main() -> None:
         # Not standalone: click would print a bad option as four lines (usage, hint, blank,
         # error); every other bad input is one line naming the field, so options are too.
         code = app(standalone_mode=False)
-    except RoceCfgError as exc:  # raised outside a command's own handling
-        err.print(f"roce-cfg: error: {exc}", markup=False)
-        sys.exit(EXIT_INPUT)
+    except RoceCfgError as exc:  # raised before a command runs (an option's own callback)
+        sys.exit(_report(exc))
     except NoArgsIsHelpError as exc:
         exc.show()  # 'roce-cfg' alone: the help, as click prints it
         sys.exit(EXIT_INPUT)
