@@ -801,75 +801,23 @@ def vendors_cmd(
     """Show, per vendor and template section, whether its syntax is verified and by what: the
     profile's claim, lowered to what the vendor grammar's commands support per model, and how
     many of the grammar's commands are sourced, partial or unsourced."""
-    from roce_cfg.grammar import STATUSES, load_grammar, section_grades
-    from roce_cfg.platforms.profile import load_profiles, overlay_dir
+    from roce_cfg.grammar import STATUSES
+    from roce_cfg.platforms.profile import overlay_dir
+    from roce_cfg.platforms.provenance import detail, markdown, provenance
 
-    overlay = overlay_dir(vendor_dir)
-    profiles = load_profiles(overlay)
-    grammars = {v: load_grammar(v.value, overlay) for v in profiles}
-    rank = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}
-    rows: list[dict[str, object]] = []
-    totals: dict[str, dict[str, int]] = {}
-    for v, p in profiles.items():
-        grades = section_grades(grammars[v], sorted(p.models))
-        totals[v.value] = grammars[v].coverage()
-        for name, s in p.sections.items():
-            g = grades.get(name)
-            status: str = s.status
-            if g is not None and s.status != "user" and rank[g.status] > rank[s.status]:
-                status = g.status
-            rows.append(
-                {
-                    "vendor": v.value,
-                    "section": name,
-                    "status": status,
-                    "source": s.source,
-                    "note": s.note,
-                    "profile_status": s.status,
-                    "by_model": g.by_model if g else {},
-                    "commands": g.commands if g else dict.fromkeys(STATUSES, 0),
-                }
-            )
-    # What redaction treats as a secret is a claim about the vendor's CLI too (secrets tables).
-    from roce_cfg.redact import rules as secret_rules
-
-    for rule in secret_rules():
-        rows.append(
-            {
-                "vendor": rule.vendor,
-                "section": f"secrets: {rule.name}",
-                "status": "verified" if rule.source else "unverified",
-                "source": rule.source or "",
-                "note": "" if rule.source else "no vendor document found; redacted defensively",
-                "profile_status": "verified" if rule.source else "unverified",
-                "by_model": {},
-                "commands": dict.fromkeys(STATUSES, 0),
-            }
-        )
+    rows, totals = provenance(overlay_dir(vendor_dir))
     if fmt == "json":
         emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
     if fmt == "markdown":
-        out.print(_vendors_markdown(rows, totals), markup=False, soft_wrap=True)
+        out.print(markdown(rows, totals), markup=False, soft_wrap=True)
         return
     table = Table(title="Vendor syntax provenance")
     for col in ("vendor", "section", "status", "commands s/p/u", "source / note / per model"):
         table.add_column(col, overflow="fold")
     for r in rows:
-        c = r["commands"]
-        assert isinstance(c, dict)
-        lower = {m: g for m, g in dict(r["by_model"]).items() if g and g != "verified"}  # type: ignore[call-overload]
-        detail = "; ".join(
-            x
-            for x in (
-                str(r["source"]),
-                str(r["note"]),
-                ", ".join(f"{g} on {m}" for m, g in sorted(lower.items())),
-            )
-            if x
-        )
-        counts = "/".join(str(c[k]) for k in STATUSES)
-        table.add_row(str(r["vendor"]), str(r["section"]), str(r["status"]), counts, detail)
+        counts = "/".join(str(r["commands"][k]) for k in STATUSES)
+        table.add_row(str(r["vendor"]), str(r["section"]), str(r["status"]), counts, detail(r))
     out.print(table)
     cov = Table(title="Vendor grammar: commands sourced / partial / unsourced")
     for col in ("vendor", *STATUSES):
@@ -1015,45 +963,6 @@ def plan_cmd(
     out.print(table)
     if plans:
         out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
-
-
-def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str, int]]) -> str:
-    """The README's provenance table (regenerate with ``roce-cfg vendors --format markdown``)."""
-    rank = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}
-    lines = [
-        "| vendor | model | verified | partial | unverified (warned) |",
-        "|---|---|---|---|---|",
-    ]
-    for vendor in totals:
-        # Secrets tables are listed by the table view; the README's grid is about sections.
-        mine = [
-            r
-            for r in rows
-            if r["vendor"] == vendor and not str(r["section"]).startswith("secrets: ")
-        ]
-        models = sorted({m for r in mine for m in dict(r["by_model"])})  # type: ignore[call-overload]
-        for model in models:
-            status: dict[str, str] = {}
-            for r in mine:
-                claim = str(r["profile_status"])
-                g = dict(r["by_model"]).get(model) or claim  # type: ignore[call-overload]
-                status[str(r["section"])] = g if rank[g] > rank[claim] else claim
-            cells = [
-                ", ".join(n for n, s in status.items() if s == want)
-                for want in rank
-                if want != "user"
-            ]
-            lines.append(f"| {vendor} | {model} | " + " | ".join(cells) + " |")
-    lines += [
-        "",
-        "| vendor | grammar commands sourced | partial | unsourced |",
-        "|---|---|---|---|",
-    ]
-    for vendor, counts in totals.items():
-        lines.append(
-            f"| {vendor} | {counts['sourced']} | {counts['partial']} | {counts['unsourced']} |"
-        )
-    return "\n".join(lines)
 
 
 def main() -> None:
