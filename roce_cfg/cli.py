@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import sys
 import time
@@ -885,81 +884,29 @@ def plan_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Candidate fabric plans for a GPU demand, side by side; --write the best as an intent."""
-    from roce_cfg.advise import Demand, intent_for
-    from roce_cfg.advise import plan as make_plans
+    from roce_cfg import advise
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
-    if (gpus is None) == (servers is None):
-        raise InputError("give exactly one of --gpus and --servers", path="--gpus")
-    # The intent's own bounds (servers.nics, nic_speed, cable_m), so --write gives an intent
-    # generate accepts; NaN and infinity are no lengths.
-    for option, value, low, high in (
-        ("--nics", nics, 1, 16),
-        ("--nic-speed", nic_speed, 1, 1600),
-        ("--in-rack-m", in_rack, 0, 10000),
-        ("--in-row-m", in_row, 0, 10000),
-        ("--between-rows-m", between, 0, 10000),
-        ("--oversubscription", oversub, 1, 64),
-    ):
-        if not (math.isfinite(value) and low <= value <= high) or (low == 0 and value == 0):
-            bound = f"more than 0 and at most {high:,}" if low == 0 else f"{low}-{high:,}"
-            raise InputError(f"must be {bound} (got {value})", path=option)
-    count = servers if servers is not None else -(-int(gpus or 0) // nics)
-    if count < 1:
-        raise InputError("must be at least 1", path="--gpus")
-    price_table: dict[str, float] | None = None
-    if prices is not None:
-        from roce_cfg.yamlsrc import PRICES, load_file
-
-        raw, _ = load_file(prices, PRICES)
-        if not isinstance(raw, dict) or not all(
-            isinstance(v, int | float)
-            and not isinstance(v, bool)
-            and math.isfinite(v)
-            and 0 <= v <= 1e12
-            for v in raw.values()
-        ):
-            raise InputError(
-                "must map item names to prices (numbers from 0 to 1e12)", file=str(prices)
-            )
-        price_table = {str(k): float(v) for k, v in raw.items()}
-    demand = Demand(count, nics, nic_speed, pcie_gen, pcie_lanes, oversub, in_rack, in_row,
-                    between)  # fmt: skip
-    plans = make_plans(
-        demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
-        prices=price_table,
+    demand = advise.Demand.of(
+        gpus, servers, nics=nics, nic_speed=nic_speed, pcie_gen=pcie_gen, pcie_lanes=pcie_lanes,
+        oversubscription=oversub, in_rack_m=in_rack, in_row_m=in_row, between_rows_m=between,
     )  # fmt: skip
+    price_table = advise.load_prices(prices) if prices is not None else None
+    plans = advise.plan(demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
+                        prices=price_table)  # fmt: skip
     if write is not None:
-        best = next((p for p in plans if p.feasible), None)
-        if best is None:
-            raise InputError("no feasible plan to write", path="--write")
-        assert best is not None
         import yaml
 
-        write_file(write, yaml.safe_dump(intent_for(demand, best), sort_keys=False))
+        intent = advise.intent_for(demand, advise.best(plans))
+        write_file(write, yaml.safe_dump(intent, sort_keys=False))
     if fmt == "json":
         emit(json.dumps([p.as_dict() for p in plans], indent=2) + "\n", kind="json")
         return
-    table = Table(title=f"Plans for {count} servers x {nics} x {nic_speed}G")
-    for col in ("plan", "switches", "uplinks/leaf", "oversub", "GPUs/leaf", "spine loss",
-                "cables", "optics", "cost / why not"):  # fmt: skip
+    table = Table(title=f"Plans for {demand.servers} servers x {nics} x {nic_speed}G")
+    for col in advise.PLAN_COLUMNS:
         table.add_column(col, overflow="fold")
     for p in plans:
-        sw = "; ".join(f"{t}: {n} x {m}" for t, ms in p.switches.items() for m, n in ms.items())
-        cables = ", ".join(f"{n} x {k}" for k, n in p.cables.items())
-        optics = ", ".join(f"{n} x {k}" for k, n in p.transceivers.items())
-        last = p.reason or (f"{p.cost:,.0f}" if p.cost is not None else "")
-        table.add_row(
-            p.kind + ("" if p.feasible else " (infeasible)"),
-            sw,
-            str(p.uplinks_per_leaf or ""),
-            ", ".join(f"{t} {v}:1" for t, v in p.oversubscription.items()),
-            str(p.gpus_per_leaf or ""),
-            f"{p.spine_loss_percent}%" if p.spine_loss_percent else "",
-            cables,
-            optics,
-            last,
-        )
+        table.add_row(*advise.plan_row(p))
     out.print(table)
     if plans:
         out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
