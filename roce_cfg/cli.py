@@ -81,6 +81,45 @@ VendorDir = Annotated[
 ]
 
 
+VendorOption = Annotated[
+    Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
+]
+FindingsFormat = Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")]
+FailLinks = Annotated[
+    str | None,
+    typer.Option(
+        "--fail-links",
+        help="'all-single' (every link, one at a time) or links that fail together: "
+        "'leaf-1:HundredGigE1/0/25,leaf-2:spine-2'.",
+    ),
+]
+FailDevices = Annotated[
+    str | None, typer.Option("--fail-devices", help="Switches that fail together: 'spine-1'.")
+]
+MaxFailures = Annotated[
+    int, typer.Option("--max-failures", min=1, max=2, help="2: every pair of links.")
+]
+CableLength = Annotated[
+    str | None,
+    typer.Option(
+        "--cable-length",
+        help="Metres where no plan or description says: '30', or per role "
+        "'server=3,fabric=30'. Unset: the shortest plausible cable is checked and "
+        "the rest reported once per switch (RC206).",
+    ),
+]
+FailOn = Annotated[
+    Literal["error", "warning", "info"],
+    typer.Option("--fail-on", help="Exit 1 when a finding is at least this severe."),
+]
+LintConfig = Annotated[
+    Path | None, typer.Option("--config", help="Suppressions (default ./.roce-cfg.yaml).")
+]
+Samples = Annotated[
+    int, typer.Option("--samples", min=1, help="Pairs to sample when there are more.")
+]
+
+
 def _n(count: int, one: str, many: str | None = None) -> str:
     """``1 error``, ``2 errors``; ``many`` where the plural is not one + s.
 
@@ -202,9 +241,7 @@ def _config_files(
 @app.command("parse")
 def parse_cmd(
     files: Annotated[list[Path], typer.Argument(help="Saved running-configs, or directories.")],
-    vendor: Annotated[
-        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
-    ] = None,
+    vendor: VendorOption = None,
     model: Annotated[
         str | None, typer.Option("--model", help="Switch model (not in configs).")
     ] = None,
@@ -290,15 +327,7 @@ def lint_cmd(
         Path | None,
         typer.Option("--fabric", help="fabric.json (found automatically in a directory given)."),
     ] = None,
-    cable_length: Annotated[
-        str | None,
-        typer.Option(
-            "--cable-length",
-            help="Metres where no plan or description says: '30', or per role "
-            "'server=3,fabric=30'. Unset: the shortest plausible cable is checked and "
-            "the rest reported once per switch (RC206).",
-        ),
-    ] = None,
+    cable_length: CableLength = None,
     roce_dscp: Annotated[
         int | None,
         typer.Option(
@@ -311,17 +340,10 @@ def lint_cmd(
     cnp_dscp: Annotated[
         int | None, typer.Option("--cnp-dscp", min=0, max=63, help="Unset: 48.")
     ] = None,
-    fmt: Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")] = "text",
-    fail_on: Annotated[
-        Literal["error", "warning", "info"],
-        typer.Option("--fail-on", help="Exit 1 when a finding is at least this severe."),
-    ] = "error",
-    config: Annotated[
-        Path | None, typer.Option("--config", help="Suppressions (default ./.roce-cfg.yaml).")
-    ] = None,
-    vendor: Annotated[
-        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
-    ] = None,
+    fmt: FindingsFormat = "text",
+    fail_on: FailOn = "error",
+    config: LintConfig = None,
+    vendor: VendorOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show the arithmetic.")] = False,
     deadlock: Annotated[
         bool, typer.Option("--deadlock", help="Also look for deadlock cycles (RC501).")
@@ -408,23 +430,10 @@ def deadlock_cmd(
         Path,
         typer.Argument(help="An intent, a fabric.json beside its configs, or a config folder."),
     ],
-    fail_links: Annotated[
-        str | None,
-        typer.Option(
-            "--fail-links",
-            help="'all-single' (every link, one at a time) or links that fail together: "
-            "'leaf-1:HundredGigE1/0/25,leaf-2:spine-2'.",
-        ),
-    ] = None,
-    fail_devices: Annotated[
-        str | None, typer.Option("--fail-devices", help="Switches that fail together: 'spine-1'.")
-    ] = None,
-    max_failures: Annotated[
-        int, typer.Option("--max-failures", min=1, max=2, help="2: every pair of links.")
-    ] = 1,
-    samples: Annotated[
-        int, typer.Option("--samples", min=1, help="Pairs to sample when there are more.")
-    ] = 2000,
+    fail_links: FailLinks = None,
+    fail_devices: FailDevices = None,
+    max_failures: MaxFailures = 1,
+    samples: Samples = 2000,
     roce_dscp: Annotated[
         int | None,
         typer.Option(
@@ -435,10 +444,8 @@ def deadlock_cmd(
             "else 26.",
         ),
     ] = None,
-    fmt: Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")] = "text",
-    vendor: Annotated[
-        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
-    ] = None,
+    fmt: FindingsFormat = "text",
+    vendor: VendorOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Why each hop exists.")] = False,
     svg_file: Annotated[
         Path | None, typer.Option("--svg", help="Draw the fabric and the first cycle (SVG).")
@@ -457,12 +464,8 @@ def deadlock_cmd(
     from roce_cfg.output import write_file
     from roce_cfg.platforms.profile import overlay_dir
 
-    plan = DeadlockPlan(
-        fail_links=fail_links,
-        fail_devices=tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip()),
-        max_failures=max_failures,
-        samples=samples,
-    )
+    devices = tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip())
+    plan = DeadlockPlan(fail_links, devices, max_failures, samples)
     src = load_deadlock_source(
         source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
     )
@@ -471,13 +474,9 @@ def deadlock_cmd(
     with _progress("failure scenarios") as tick:
         report = run_deadlock(src, plan, tick)
     result = deadlock_findings(src, report)
-    pictures = {}
-    if svg_file is not None:
-        pictures[svg_file] = picture.svg(report)
-    if html_file is not None:
-        pictures[html_file] = picture.html(report)
-    for target, text in pictures.items():
-        write_file(target, text)
+    for target, draw in ((svg_file, picture.svg), (html_file, picture.html)):
+        if target is not None:
+            write_file(target, draw(report))
     _emit(result, fmt, lambda: _deadlock_text(report, verbose))
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
