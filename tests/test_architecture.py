@@ -28,10 +28,6 @@ LONG_FOR_NOW = {
     "roce_cfg/deadlock/routing.py:converge",
     "roce_cfg/deploy/inventory.py:load",
     "roce_cfg/parse/normalise.py:build",
-    "roce_cfg/report/html.py:_topology",
-    "roce_cfg/report/html.py:render",
-    "roce_cfg/report/markdown.py:fabric_md",
-    "roce_cfg/report/markdown.py:switch_md",
 }
 
 
