@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.redact import REDACTED, redact, redact_tree, rules
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, run
 
 DATA = ROOT / "tests" / "data" / "secrets"
@@ -434,7 +434,7 @@ def test_a_lenient_lab_typed_the_secrets_still_prints_none(
     typed = [n.line for n in saved.root.children if not n.children]
     sw = Switch.start("leaf-1", profile, lenient=True)
     session = Session(sw)
-    for line in (*profile.config_enter, *typed, *profile.commit):
+    for line in (*profile.dialect.enter, *typed, *profile.dialect.commit.commands):
         session.feed(line)
     assert MARK in sw.running.render()  # the secrets went in as typed
     intended = (ROOT / "golden" / f"pod-small-{vendor.value}" / "leaf-1.cfg").read_text()

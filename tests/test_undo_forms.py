@@ -104,7 +104,7 @@ def _session(sample: Sample, unsourced: bool = True) -> tuple[Session, str]:
     """An emulator with the sample line typed, and the grammar view it was typed in."""
     profile = load_profile(sample.vendor)
     s = Session(Switch.start("sw", profile, model=sample.model, unsourced=unsourced))
-    for line in (*profile.config_enter, *sample.path):
+    for line in (*profile.dialect.enter, *sample.path):
         answer = s.feed(line)
         assert "rror" not in answer and "%" not in answer, (line, answer)
     view = s.gviews[-1] if s.gviews else s.sw.grammar.root
@@ -112,7 +112,7 @@ def _session(sample: Sample, unsourced: bool = True) -> tuple[Session, str]:
     assert "rror" not in answer and "%" not in answer, (sample.line, answer)
     opened, _ = s.sw.grammar.match(view, sample.line)
     if opened is not None and opened.opens:
-        s.feed(profile.cli.view_exit)  # undo a view from where it was typed
+        s.feed(profile.dialect.view_exit)  # undo a view from where it was typed
     return s, view
 
 

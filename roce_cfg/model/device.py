@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from roce_cfg.intent.models import Vendor
+from roce_cfg.vendor import Vendor
 
 
 class _M(BaseModel):

@@ -16,7 +16,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.names import Name, Namer
@@ -25,6 +24,7 @@ from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import MAX_CONFIG_BYTES, Line, clean, decode, unwrap
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, load_profile, load_profiles
 from roce_cfg.redact import redact
+from roce_cfg.vendor import Vendor
 
 FORMAT = "roce-cfg/parse/v1"
 # A terminal capture often starts with the command that printed the config and ends with the

@@ -15,6 +15,7 @@ from functools import cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import Any, Literal
 
+from roce_cfg.model import describe
 from roce_cfg.model.device import (
     FRAME_OVERHEAD,
     TAG_BYTES,
@@ -358,11 +359,6 @@ def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-# 'speed=200G' in a port description (roce-cfg writes it): the intended speed, which a port name
-# only bounds (a 400G port may run a 200G NIC).
-SPEED_IN_DESCRIPTION = re.compile(r"\bspeed\s*[=:]\s*(\d+)\s*G\b", re.IGNORECASE)
-
-
 def vlan_list(text: str, every: tuple[int, ...] = ()) -> tuple[int, ...]:
     """A trunk's VLAN list as printed: '101 200', '2 5 to 6' (H3C [H3C-TPL-B] port trunk permit
     vlan, Huawei [HW-CG] port trunk allow-pass vlan) or '101-104,200' (ZTE [ZTE-GUIDE]
@@ -392,16 +388,30 @@ def vlan_list(text: str, every: tuple[int, ...] = ()) -> tuple[int, ...]:
     return tuple(sorted(vlans))
 
 
-def description_speed(description: str) -> int | None:
-    m = SPEED_IN_DESCRIPTION.search(description)
-    return int(m[1]) if m else None
+@dataclass(frozen=True)
+class _Globals:
+    """What the config states once and its ports refer to."""
+
+    tables: dict[str, dict[int, Wred]]
+    profiles: dict[str, Wred]
+    no_drop: tuple[int, ...]
+    watchdog: WatchdogCfg | None
+    every_vlan: tuple[int, ...]
+    speeds: dict[str, int]
+
+
+@dataclass
+class _Ports:
+    loopback: Loopback | None = None
+    ports: list[Interface] = field(default_factory=list)
+    svis: list[VlanInterface] = field(default_factory=list)
+    ecn: dict[int, Wred] = field(default_factory=dict)
 
 
 def build(
     raw: Raw, ctx: Context, hostname: str, role: Role | None, speeds: dict[str, int]
 ) -> DeviceConfig:
-    profile = ctx.profile
-    spec = profile.parse
+    """One device from its sections: system, interfaces, QoS, VLANs, BGP, static routes."""
     systems = as_list(raw.get("system"))
     if systems and systems[0].get("hostname"):
         hostname = str(systems[0]["hostname"])
@@ -410,126 +420,14 @@ def build(
     tables, profiles = _wred_tables(ctx, raw)
     pfc_global = as_list(raw.get("pfc"))
     global_no_drop = tuple(sorted(_ints(pfc_global[0].get("no_drop", "")))) if pfc_global else ()
-    watchdog = _watchdog(ctx, raw)
-
-    loopback: Loopback | None = None
-    ports: list[Interface] = []
-    svis: list[VlanInterface] = []
-    ecn: dict[int, Wred] = {}
-    loop_name = ctx.namer.name(profile.loopback_interface).canonical
     declared = _vlans(raw)
-    every_vlan = tuple(v.id for v in declared)
-    for name, item in merge_interfaces(as_list(raw.get("interfaces")), ctx.namer).values():
-        addr = _iface_addr(item["ip"], item["mask"]) if "ip" in item and "mask" in item else None
-        if name.kind == "loopback":
-            if addr is None:
-                ctx.notes.append(f"{name.canonical}: loopback without an address, ignored")
-            elif loopback is None or name.canonical == loop_name:
-                if loopback is not None:
-                    ctx.notes.append(f"{loopback.name}: second loopback, not modelled")
-                loopback = Loopback(name=name.canonical, ipv4=addr)
-            else:
-                ctx.notes.append(f"{name.canonical}: second loopback, not modelled")
-            continue
-        mtu = _first_int(item, ("mtu",), spec.default_mtu)
-        frame = int(item["frame"]) if "frame" in item else None
-        if name.kind == "vlan":
-            if addr is None:
-                ctx.notes.append(f"{name.canonical}: VLAN interface without an address, ignored")
-                continue
-            svis.append(
-                VlanInterface(
-                    vlan=int(name.number),
-                    ipv4=addr,
-                    mtu=mtu,
-                    description=str(item.get("description", "")),
-                )
-            )
-            continue
-        if item.get("routed"):
-            mode: Literal["routed", "access"] = "routed"
-        elif item.get("switched") or "access_vlan" in item:
-            mode = "access"
-        else:
-            mode = spec.default_port_mode
-        carried = frame or ctx.model.frame_default_bytes  # the model's default frame limit
-        if mode == "access" and "mtu" not in item and carried is not None:
-            mtu = carried - FRAME_OVERHEAD - TAG_BYTES  # the packet a tagged frame carries
-        pfc = bool(item.get("pfc") or item.get("pfc_mode"))
-        port_ecn = _ecn_queues(ctx, item, tables, profiles)
-        ecn.update(port_ecn)
-        no_drop = tuple(sorted(set(_listed(item, "no_drop"))))
-        if pfc and not no_drop:
-            # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
-            no_drop = global_no_drop or spec.defaults.pfc_no_drop
-        headroom = tuple(
-            PriorityBytes(
-                priority=int(h["priority"]),
-                bytes=_size(ctx, int(h["value"]), h.get("unit"), profile.headroom_unit_bytes),
-            )
-            for h in as_list(item.get("headroom"))
-        )
-        xoff = tuple(
-            PriorityBytes(
-                priority=int(h["priority"]),
-                bytes=_size(ctx, int(h["value"]), h.get("unit"), profile.headroom_unit_bytes),
-            )
-            for h in as_list(item.get("xoff"))
-        )
-        implied_wd = spec.port_watchdog_implied and pfc and watchdog is not None
-        ports.append(
-            Interface(
-                name=name.canonical,
-                description=str(item.get("description", "")),
-                mode=mode,
-                access_vlan=int(item.get("access_vlan", 1)) if mode == "access" else None,
-                trunk_vlans=vlan_list(str(item.get("trunk_vlans", "")), every_vlan)
-                if mode == "access"
-                else (),
-                ipv4=addr,
-                mtu=mtu,
-                frame_bytes=frame,
-                speed_gbps=speeds.get(name.canonical)
-                or description_speed(str(item.get("description", "")))
-                or name.speed
-                or 0,
-                breakout_of=_breakout_parent(ctx, name),
-                shutdown=bool(item.get("shutdown")),
-                qos=PortQos(
-                    # a routed port may trust DSCP without saying so (Huawei Layer-3 ports)
-                    trust_dscp=bool(item.get("trust_dscp"))
-                    or (mode == "routed" and spec.routed_trusts_dscp),
-                    pfc=pfc,
-                    no_drop=no_drop,
-                    headroom=headroom,
-                    xoff=xoff,
-                    watchdog=bool(item.get("watchdog")) or implied_wd,
-                    ecn_queues=tuple(sorted(port_ecn)),
-                    strict_queues=_strict(ctx, item),
-                ),
-            )
-        )
-
-    dscp_map, queue_map = _maps(ctx, raw)
-    pools = as_list(raw.get("pool"))
-    pool = _size(ctx, int(pools[0]["value"]), pools[0].get("unit"), 1) if pools else None
-    qos = Qos(
-        dscp_map=dscp_map,
-        queue_map=queue_map,
-        no_drop=global_no_drop or _union(p.qos.no_drop for p in ports if p.qos.pfc),
-        watchdog=watchdog,
-        ecn=tuple(
-            EcnQueue(
-                queue=q, min_bytes=w.min_bytes, max_bytes=w.max_bytes, probability=w.probability
-            )
-            for q, w in sorted(ecn.items())
-        ),
-        strict_queues=_union(p.qos.strict_queues for p in ports),
-        headroom_pool_bytes=pool,
-    )
-    bgp = _bgp(raw, loopback, ctx.notes)
+    g = _Globals(tables, profiles, global_no_drop, _watchdog(ctx, raw),
+                 tuple(v.id for v in declared), speeds)  # fmt: skip
+    found = _interfaces(raw, ctx, g)
+    qos = _qos(ctx, raw, g, found)
+    bgp = _bgp(raw, found.loopback, ctx.notes)
     if role is None:
-        has_access = any(p.mode == "access" for p in ports)
+        has_access = any(p.mode == "access" for p in found.ports)
         role = ("leaf" if bgp else "switch") if has_access else "spine"
     static = tuple(
         StaticRoute(
@@ -540,15 +438,151 @@ def build(
     )
     return DeviceConfig(
         hostname=hostname,
-        vendor=profile.vendor,
+        vendor=ctx.profile.vendor,
         model=ctx.model_name,
         role=role,
         lldp=bool(as_list(raw.get("lldp"))),
-        loopback=loopback,
-        interfaces=tuple(ports),
+        loopback=found.loopback,
+        interfaces=tuple(found.ports),
         vlans=declared,
-        vlan_interfaces=tuple(sorted(svis, key=lambda s: s.vlan)),
+        vlan_interfaces=tuple(sorted(found.svis, key=lambda s: s.vlan)),
         qos=qos,
         bgp=bgp,
         static_routes=static,
+    )
+
+
+def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
+    """Loopback, VLAN interfaces and ports, in the config's order."""
+    found = _Ports()
+    loop_name = ctx.namer.name(ctx.profile.loopback_interface).canonical
+    for name, item in merge_interfaces(as_list(raw.get("interfaces")), ctx.namer).values():
+        addr = _iface_addr(item["ip"], item["mask"]) if "ip" in item and "mask" in item else None
+        if name.kind == "loopback":
+            if addr is None:
+                ctx.notes.append(f"{name.canonical}: loopback without an address, ignored")
+            elif found.loopback is None or name.canonical == loop_name:
+                if found.loopback is not None:
+                    ctx.notes.append(f"{found.loopback.name}: second loopback, not modelled")
+                found.loopback = Loopback(name=name.canonical, ipv4=addr)
+            else:
+                ctx.notes.append(f"{name.canonical}: second loopback, not modelled")
+        elif name.kind == "vlan":
+            if addr is None:
+                ctx.notes.append(f"{name.canonical}: VLAN interface without an address, ignored")
+                continue
+            mtu = _first_int(item, ("mtu",), ctx.profile.parse.default_mtu)
+            found.svis.append(
+                VlanInterface(
+                    vlan=int(name.number),
+                    ipv4=addr,
+                    mtu=mtu,
+                    description=str(item.get("description", "")),
+                )
+            )
+        else:
+            found.ports.append(_port(ctx, g, name, item, addr, found.ecn))
+    return found
+
+
+def _port(
+    ctx: Context,
+    g: _Globals,
+    name: Name,
+    item: dict[str, Any],
+    addr: IPv4Interface | None,
+    ecn: dict[int, Wred],
+) -> Interface:
+    """One switch port; the WRED profiles its queues apply join ``ecn``."""
+    spec = ctx.profile.parse
+    if item.get("routed"):
+        mode: Literal["routed", "access"] = "routed"
+    elif item.get("switched") or "access_vlan" in item:
+        mode = "access"
+    else:
+        mode = spec.default_port_mode
+    frame = int(item["frame"]) if "frame" in item else None
+    description = str(item.get("description", ""))
+    return Interface(
+        name=name.canonical,
+        description=description,
+        mode=mode,
+        access_vlan=int(item.get("access_vlan", 1)) if mode == "access" else None,
+        trunk_vlans=vlan_list(str(item.get("trunk_vlans", "")), g.every_vlan)
+        if mode == "access"
+        else (),
+        ipv4=addr,
+        mtu=_ip_mtu(ctx, item, mode, frame),
+        frame_bytes=frame,
+        speed_gbps=g.speeds.get(name.canonical) or describe.speed(description) or name.speed or 0,
+        breakout_of=_breakout_parent(ctx, name),
+        shutdown=bool(item.get("shutdown")),
+        qos=_port_qos(ctx, g, item, mode, ecn),
+    )
+
+
+def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None) -> int:
+    """The IP MTU of a port: its 'mtu' (packet) line; of a Layer-2 port without one, the packet
+    its frame limit (or the model's default frame limit) carries in a tagged frame."""
+    carried = frame or ctx.model.frame_default_bytes
+    if mode == "access" and "mtu" not in item and carried is not None:
+        return carried - FRAME_OVERHEAD - TAG_BYTES
+    return _first_int(item, ("mtu",), ctx.profile.parse.default_mtu)
+
+
+def _port_qos(
+    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, ecn: dict[int, Wred]
+) -> PortQos:
+    spec = ctx.profile.parse
+    pfc = bool(item.get("pfc") or item.get("pfc_mode"))
+    port_ecn = _ecn_queues(ctx, item, g.tables, g.profiles)
+    ecn.update(port_ecn)
+    no_drop = tuple(sorted(set(_listed(item, "no_drop"))))
+    if pfc and not no_drop:
+        # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
+        no_drop = g.no_drop or spec.defaults.pfc_no_drop
+    implied_wd = spec.port_watchdog_implied and pfc and g.watchdog is not None
+    return PortQos(
+        # a routed port may trust DSCP without saying so (Huawei Layer-3 ports)
+        trust_dscp=bool(item.get("trust_dscp")) or (mode == "routed" and spec.routed_trusts_dscp),
+        pfc=pfc,
+        no_drop=no_drop,
+        headroom=_per_priority(ctx, item.get("headroom")),
+        xoff=_per_priority(ctx, item.get("xoff")),
+        watchdog=bool(item.get("watchdog")) or implied_wd,
+        ecn_queues=tuple(sorted(port_ecn)),
+        strict_queues=_strict(ctx, item),
+    )
+
+
+def _per_priority(ctx: Context, items: Any) -> tuple[PriorityBytes, ...]:
+    """Per-priority sizes (headroom, XOFF) in the vendor's unit, as bytes."""
+    unit = ctx.profile.headroom_unit_bytes
+    return tuple(
+        PriorityBytes(
+            priority=int(h["priority"]), bytes=_size(ctx, int(h["value"]), h.get("unit"), unit)
+        )
+        for h in as_list(items)
+    )
+
+
+def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
+    """The device-wide QoS: maps, no-drop priorities, watchdog, ECN, strict queues, pool."""
+    dscp_map, queue_map = _maps(ctx, raw)
+    pools = as_list(raw.get("pool"))
+    pool = _size(ctx, int(pools[0]["value"]), pools[0].get("unit"), 1) if pools else None
+    ports = found.ports
+    return Qos(
+        dscp_map=dscp_map,
+        queue_map=queue_map,
+        no_drop=g.no_drop or _union(p.qos.no_drop for p in ports if p.qos.pfc),
+        watchdog=g.watchdog,
+        ecn=tuple(
+            EcnQueue(
+                queue=q, min_bytes=w.min_bytes, max_bytes=w.max_bytes, probability=w.probability
+            )
+            for q, w in sorted(found.ecn.items())
+        ),
+        strict_queues=_union(p.qos.strict_queues for p in ports),
+        headroom_pool_bytes=pool,
     )
