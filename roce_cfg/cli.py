@@ -693,6 +693,28 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
                 out.print(f"  {line}", markup=False)
 
 
+LabLenient = Annotated[
+    bool,
+    typer.Option(
+        "--lenient",
+        help="Accept lines no vendor grammar entry knows (unknown-but-plausible) instead of "
+        "refusing them; wrong views, parameters and undo forms are still refused.",
+    ),
+]
+LabStrict = Annotated[
+    bool,
+    typer.Option(
+        "--strict-syntax",
+        help="Refuse the commands the vendor grammar grades unsourced (Ruijie and ZTE lossless "
+        "guesses) instead of accepting them.",
+    ),
+]
+LENIENT_NOTE = (
+    '"lenient" mode: lines no vendor grammar knows are accepted as typed; a real switch may '
+    "refuse them"
+)
+
+
 @app.command("lab")
 def lab_cmd(
     intent: Annotated[Path, typer.Option("--intent", help="The fabric whose switches to emulate.")],
@@ -702,22 +724,8 @@ def lab_cmd(
     start: Annotated[
         str, typer.Option("--start", help="empty, intended, or a folder of saved configs.")
     ] = "empty",
-    lenient: Annotated[
-        bool,
-        typer.Option(
-            "--lenient",
-            help="Accept lines no vendor grammar entry knows (unknown-but-plausible) instead of "
-            "refusing them; wrong views, parameters and undo forms are still refused.",
-        ),
-    ] = False,
-    strict_syntax: Annotated[
-        bool,
-        typer.Option(
-            "--strict-syntax",
-            help="Refuse the commands the vendor grammar grades unsourced (Ruijie and ZTE "
-            "lossless guesses) instead of accepting them.",
-        ),
-    ] = False,
+    lenient: LabLenient = False,
+    strict_syntax: LabStrict = False,
     vendor_dir: VendorDir = None,
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C). With
@@ -750,15 +758,9 @@ def lab_cmd(
         "Ctrl-C stops them.",
         markup=False,
     )
-    note = unsourced_note(lab.switches)
-    if note:
-        out.print(note, markup=False)
-    if lenient:
-        out.print(
-            '"lenient" mode: lines no vendor grammar knows are accepted as typed; a real switch '
-            "may refuse them",
-            markup=False,
-        )
+    for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None):
+        if note:
+            out.print(note, markup=False)
     try:
         while True:
             time.sleep(3600)
