@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from roce_cfg.errors import InputError
 from roce_cfg.redact import redact as redact_text
 from roce_cfg.redact import redact_markup, redact_tree
+from roce_cfg.safepath import plain
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -175,8 +176,16 @@ def staged(
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
     names: list[str] = []
+    folded: set[str] = set()
 
     def put(name: str, text: str) -> None:
+        # Names come from hostnames; whoever made them, none leaves the folder or replaces
+        # another file of the same output (names equal but for case are one file on macOS).
+        if not plain(name):
+            raise InputError(f"'{name}' is not a file name inside the folder", file=str(target))
+        if name.casefold() in folded:
+            raise InputError(f"two files named {name}; nothing was written", file=str(target))
+        folded.add(name.casefold())
         try:
             (staging / name).write_text(scrub(text, kind_of(name)) if redact else text, "utf-8")
         except OSError as exc:

@@ -16,6 +16,7 @@ from roce_cfg.deploy.push import FAILED, Credentials, Outcome, push
 from roce_cfg.deploy.transport import Timeouts
 from roce_cfg.errors import InputError
 from roce_cfg.parse import read_config
+from roce_cfg.safepath import file_names, inside
 
 
 def batches(spec: str, total: int) -> list[int]:
@@ -59,8 +60,10 @@ def run(
     ``on_batch(number, of, outcomes)`` is told where each batch ends and how its switches went,
     so an operator watching a canary sees the boundary before the next batch starts."""
     intended = {}
+    # Host names come from the inventory: '../../x' or '/abs/x' must not pick the config.
+    names = file_names([t.name for t in targets], ".cfg", what="inventory host")
     for t in targets:
-        path = configs / f"{t.name}.cfg"
+        path = inside(configs, names[t.name])
         if not path.is_file():
             raise InputError(f"no intended config for {t.name}", file=str(path))
         # the parse side's reader: capped, and binary or mis-encoded text is a one-line error

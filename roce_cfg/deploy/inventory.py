@@ -8,7 +8,10 @@ hp_comware``). Credentials never come from this file: a password in it is refuse
 from __future__ import annotations
 
 import fnmatch
+import logging
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +42,11 @@ def _nornir_inventory(doc: dict[str, Any]) -> Inventory:
     """nornir's own SimpleInventory reads the sections, so nested groups, defaults and
     connection_options resolve exactly as nornir resolves them (it reads three files: one file's
     sections are written out to a private temporary folder for it)."""
-    with tempfile.TemporaryDirectory(prefix="roce-cfg-inv-") as tmp:
+    # nornir names the file it read in its warnings: here a private temporary one that means
+    # nothing to the user (and says where roce-cfg keeps its scratch files), so they are
+    # dropped; what they warn about (an empty section) is refused or harmless before this.
+    quiet = logging.getLogger("nornir.plugins.inventory.simple")
+    with tempfile.TemporaryDirectory(prefix="roce-cfg-inv-") as tmp, _silenced(quiet):
         files = {}
         for section in ("hosts", "groups", "defaults"):
             files[section] = Path(tmp) / f"{section}.yaml"
@@ -51,6 +58,18 @@ def _nornir_inventory(doc: dict[str, Any]) -> Inventory:
             group_file=str(files["groups"]),
             defaults_file=str(files["defaults"]),
         ).load()
+
+
+@contextmanager
+def _silenced(logger: logging.Logger) -> Iterator[None]:
+    def drop(record: logging.LogRecord) -> bool:
+        return False
+
+    logger.addFilter(drop)
+    try:
+        yield
+    finally:
+        logger.removeFilter(drop)
 
 
 def _load(path: Path) -> Any:
@@ -71,6 +90,8 @@ def _read(path: Path) -> dict[str, Any]:
 
 def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> list[Target]:
     doc = _read(path)
+    if not doc.get("hosts") and isinstance(doc.get("hosts"), dict):
+        raise InputError("no hosts", file=str(path))
     if not isinstance(doc.get("hosts"), dict):
         raise InputError(
             "an inventory is a mapping with 'hosts' (and 'groups', 'defaults'), or a folder of "

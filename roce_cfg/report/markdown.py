@@ -6,9 +6,13 @@ import csv
 import io
 from collections import defaultdict
 from collections.abc import Sequence
+from urllib.parse import quote
 
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.report.data import ReportData
+from roce_cfg.safepath import file_names
+
+FIXED = ("index.md", "cabling.csv")
 
 
 def _table(headers: list[str], rows: Sequence[Sequence[object]]) -> str:
@@ -57,7 +61,9 @@ def _policy(d: DeviceConfig) -> str:
     return _table(["setting", "value"], rows)
 
 
-def fabric_md(data: ReportData) -> str:
+def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
+    """The fabric's page; ``pages`` maps hostnames to their pages' file names."""
+    pages = pages if pages is not None else page_names(data)
     parts = [f"# Fabric {data.name}\n", f"Source: `{data.source}`.\n"]
     roles: dict[str, int] = defaultdict(int)
     for d in data.devices:
@@ -71,7 +77,7 @@ def fabric_md(data: ReportData) -> str:
             ["switch", "role", "vendor", "model", "loopback", "ASN", "ports", "findings"],
             [
                 [
-                    f"[{d.hostname}]({d.hostname}.md)",
+                    f"[{d.hostname}]({quote(pages[d.hostname])})",
                     d.role,
                     d.vendor.value,
                     d.model,
@@ -234,8 +240,17 @@ def switch_md(data: ReportData, d: DeviceConfig) -> str:
     return "\n".join(parts)
 
 
+def page_names(data: ReportData) -> dict[str, str]:
+    """Hostname -> its page's file name. Hostnames come from configs: one that is a path
+    (``sysname ../../x``) gets a file name inside the folder, and two that would share a
+    page (or take index.md's) are an error, not an overwrite."""
+    hosts = [d.hostname for d in data.devices]
+    return file_names(hosts, ".md", what="hostname", taken=FIXED)
+
+
 def documents(data: ReportData) -> dict[str, str]:
-    files = {"index.md": fabric_md(data), "cabling.csv": cabling_csv(data)}
+    pages = page_names(data)
+    files = {"index.md": fabric_md(data, pages), "cabling.csv": cabling_csv(data)}
     for d in data.devices:
-        files[f"{d.hostname}.md"] = switch_md(data, d)
+        files[pages[d.hostname]] = switch_md(data, d)
     return files
