@@ -247,6 +247,11 @@ def parse_cmd(
         )
         for note in p.notes:
             err.print(f"roce-cfg: note: {printable(f'{p.source}: {note}')}", markup=False)
+        for u in p.unread:
+            where = f"{p.source}:{u.line}" if u.line else p.source
+            err.print(
+                f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False
+            )
         if verbose:
             for block in p.opaque:
                 err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)

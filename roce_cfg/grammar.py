@@ -16,6 +16,7 @@ or more; ``{ a | b }`` alternatives; ``[ ... ]`` optional parts.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any
 
 from roce_cfg.errors import InputError
 from roce_cfg.intent.yamlsrc import load_yaml, read_text
+from roce_cfg.model import numbers
 from roce_cfg.resources import vendors_dir
 
 STATUSES = ("sourced", "partial", "unsourced")
@@ -58,10 +60,16 @@ class Param:
                 allowed = rng
         if not allowed or self.kind not in ("int", "vlans"):
             return None
+        envelope = numbers.Domain(
+            self.name, min(lo for lo, _ in allowed), max(hi for _, hi in allowed)
+        )
         for token in raw.split():
             if token == "to":
                 continue
-            n = int(token)
+            try:  # bounded by length first: a 4,301-digit token is out of range, not a crash
+                n = numbers.number(token, envelope)
+            except numbers.OutOfDomain as exc:
+                return f"{self.name} {exc.shown} out of range {_show(allowed)}"
             if not any(lo <= n <= hi for lo, hi in allowed):
                 return f"{self.name} {n} out of range {_show(allowed)}"
         return None
@@ -200,20 +208,24 @@ class Grammar:
 
     def check(self, text: str, model: str) -> Checked:
         """Every line of ``text`` against this grammar, for ``model`` (our model name)."""
+        return self.check_lines(text.splitlines(), model)
+
+    def check_lines(self, lines: Iterable[str], model: str) -> Checked:
+        """``check`` over lines already split (a violation's ``line_no`` counts them from 1)."""
         src_model = self.models.get(model)
         known_model = model in self.models
         out = Checked()
         stack: list[tuple[int, str]] = []  # (indent of the opener, view it opened)
         # Lines repeat across ports and switches: one answer per (model, view, line), kept
         # between calls (generate checks every switch of a fabric with one grammar).
-        if len(self._memo) > 500_000:
-            self._memo.clear()
         cache = self._memo.setdefault(model, {})
+        if len(cache) > 500_000:  # parse checks every line of every config it reads
+            cache.clear()
         ignore = self._ignore
         separators = self.separators
         root = self.root
         used: set[Command] = set()
-        for no, raw in enumerate(text.splitlines(), 1):
+        for no, raw in enumerate(lines, 1):
             left = raw.lstrip(" ")
             if not left or left.isspace() or (ignore is not None and ignore.match(raw)):
                 continue

@@ -312,3 +312,26 @@ def headroom_pool_missing(v: DeviceView) -> Iterator[Hit]:
     pool_missing = v.model.needs_headroom_pool and v.device.qos.headroom_pool_bytes is None
     if pool_missing and any(p.qos.pfc for p in v.in_use()):
         yield Hit(f"{v.device.model} needs a headroom pool before PFC", anchor="pfc")
+
+
+@rule(
+    "RC116",
+    "value-out-of-domain",
+    "error",
+    "device",
+    summary="A line holds a value outside its field's range (or no number where one belongs); "
+    "the line is not read.",
+    rationale="A switch never prints VLAN 4095, DSCP 64, priority 9 or MTU -1: the file is not "
+    "what a switch runs (a damaged backup, a template that wrote nonsense). roce-cfg does not "
+    "guess what the line meant; it reads the file as if the line were absent, so every check "
+    "that needs it is blind there, and says so here instead of keeping a value no switch has.",
+    fix="Correct the line (the range is the vendor grammar's, vendors/<vendor>.grammar.yaml, "
+    "or the field's: VLAN 1-4094, DSCP 0-63, priority and queue 0-7, ASN 1-4294967295), or "
+    "take a fresh backup from the switch.",
+    limits="Ranges are the vendor grammar's for the commands it lists (per model where it says "
+    "so, applied for every model), else the field's domain. At most 1,000 lines are listed per "
+    "file; the rest are counted in a note.",
+)
+def value_out_of_domain(v: DeviceView) -> Iterator[Hit]:
+    for u in v.parsed.config.unread:
+        yield Hit(f"not read: {u.reason}", line=u.line)
