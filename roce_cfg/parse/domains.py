@@ -12,13 +12,11 @@ by the field's domain in the normaliser (model/numbers.py).
 
 from __future__ import annotations
 
-import re
-
 from roce_cfg.grammar import Grammar, rule_kind
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.normalise import Unread
 
-_RANGE = re.compile(r"out of range: (?P<why>.*) \((?P<command>[^()]*)\)$")
+_PREFIX = "out of range: "
 
 
 def refused(grammar: Grammar, blocks: list[Block]) -> dict[int, str]:
@@ -30,8 +28,9 @@ def refused(grammar: Grammar, blocks: list[Block]) -> dict[int, str]:
     out: dict[int, str] = {}
     for v in checked.violations:
         if rule_kind(v.rule) == "range":
-            m = _RANGE.match(v.rule)
-            out[lines[v.line_no - 1].no] = f"{m['command']}: {m['why']}" if m else v.rule
+            # 'out of range: <why> (<command>)'; a command's name may hold parentheses
+            why, _, command = v.rule.removeprefix(_PREFIX).partition(" (")
+            out[lines[v.line_no - 1].no] = f"{command[:-1]}: {why}" if command else v.rule
     return out
 
 
