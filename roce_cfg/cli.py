@@ -424,7 +424,8 @@ def deadlock_cmd(
         int, typer.Option("--max-failures", min=1, max=2, help="2: every pair of links.")
     ] = 1,
     samples: Annotated[
-        int, typer.Option("--samples", min=1, help="Pairs to sample when there are more.")
+        int,
+        typer.Option("--samples", min=1, max=100_000, help="Pairs to sample when there are more."),
     ] = 2000,
     roce_dscp: Annotated[
         int | None,

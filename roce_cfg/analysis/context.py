@@ -20,6 +20,7 @@ ROCE_MIN_MTU = 4200
 # the 'cannot verify' figure (RC206).
 SHORTEST_CABLE_M = 1.0
 ASSUMED_CABLE_M = 100.0
+MAX_CABLE_M = 10_000.0  # the intent's and fabric.json's bound
 DEFAULT_ROCE_DSCP = 26
 DEFAULT_CNP_DSCP = 48
 
@@ -151,7 +152,9 @@ class DeviceView:
         if known is not None:
             return known, "from the plan"
         m = CABLE_IN_DESCRIPTION.search(port.description)
-        if m:
+        # free text: a figure no cable has ('cable=<4,301 digits>m' is infinite as a float) is
+        # passed over as if the description said nothing
+        if m and 0 <= float(m[1]) <= MAX_CABLE_M:
             return float(m[1]), "from the description"
         given = self.options.cable_m
         role = port_role(port)

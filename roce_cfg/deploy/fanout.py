@@ -26,13 +26,17 @@ def batches(spec: str, total: int) -> list[int]:
     [1, 5, 50]
     >>> batches("100%", 3)
     [3]
+    >>> batches("1e999%", 3)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.errors.InputError: --batch: '1e999%' is not a count or a percentage
     """
     ends: list[int] = []
     for part in (p.strip() for p in spec.split(",") if p.strip()):
         try:
             n = math.ceil(total * float(part[:-1]) / 100) if part.endswith("%") else int(part)
-        except ValueError:
-            raise InputError(f"--batch: '{part}' is not a count or a percentage") from None
+        except (ValueError, OverflowError):  # OverflowError: '1e999%' is an infinite share
+            raise InputError(f"--batch: '{part[:40]}' is not a count or a percentage") from None
         n = max(1, min(total, n))
         if not ends or n > ends[-1]:
             ends.append(n)
