@@ -19,7 +19,15 @@ from rich.table import Table
 
 from roce_cfg import __version__
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError, printable
-from roce_cfg.output import console, emit, emit_doc, redact_tracebacks, write_all, write_file
+from roce_cfg.output import (
+    console,
+    emit,
+    emit_doc,
+    emit_models,
+    redact_tracebacks,
+    write_all,
+    write_file,
+)
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
 
 # Start-up time: every command pays for what this module imports, so netmiko, nornir, asyncssh,
@@ -255,8 +263,10 @@ def parse_cmd(
         if verbose:
             for block in p.opaque:
                 err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
-    doc = {"format": PARSE_FORMAT, "configs": [p.model_dump(mode="json") for p in parsed]}
-    emit_doc(doc, fmt)
+    if fmt == "json":
+        emit_models({"format": PARSE_FORMAT}, "configs", parsed)
+        return
+    emit_doc({"format": PARSE_FORMAT, "configs": [p.model_dump(mode="json") for p in parsed]}, fmt)
 
 
 def _warn_other_vendor(path: Path, vendor: Vendor, overlay: Path | None) -> None:

@@ -159,6 +159,7 @@ class Grammar:
     )
     _ignore: re.Pattern[str] | None = None
     _by_view: dict[str, list[Command]] = field(default_factory=dict)
+    _ranged: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         if self.ignore:
@@ -168,6 +169,17 @@ class Grammar:
                 self._by_view.setdefault(v, []).append(c)
                 for first in c.first:
                     self._index.setdefault((v, first), []).append(c)
+
+    def ranged_words(self) -> frozenset[str]:
+        """The first words of commands with a parameter the grammar gives a range."""
+        if self._ranged is None:
+            self._ranged = frozenset(
+                word
+                for c in self.commands
+                if any(p.allowed or p.by_model for p in c.params.values())
+                for word in c.first
+            )
+        return self._ranged
 
     def source_model(self, model: str) -> str | None:
         return self.models.get(model)

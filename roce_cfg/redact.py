@@ -12,6 +12,7 @@ markup). roce_cfg/output.py applies them to every byte that leaves the process.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -232,6 +233,47 @@ def redact_tree(value: Any, vendor: str | None = None) -> Any:
     if isinstance(value, list | tuple):
         return [redact_tree(v, vendor) for v in value]
     return value
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def redact_json(text: str, vendor: str | None = None) -> str:
+    """JSON text (ASCII, as ``json.dumps`` writes it) with every string redacted as
+    ``redact_tree`` would (keys too), every other byte as it was. Only lines that may hold a
+    secret are decoded: those with a hint word in any case, or an escape (behind which a hint
+    may hide: ``\\u212aey`` lower-cases to 'key'). Finding them is a few substring searches in
+    C, so a document of millions of strings costs about what writing it does.
+
+    >>> redact_json('{"a": "snmp-server community public ro", "b": "x"}')
+    '{"a": "snmp-server community <redacted> ro", "b": "x"}'
+    """
+    if not text.isascii():
+        raise ValueError("redact_json reads ASCII JSON text (non-ASCII as \\u escapes)")
+    lower = text.lower()
+    suspect: set[int] = set()  # line starts
+    for word in (*HINTS, "\\"):
+        i = lower.find(word)
+        while i >= 0:
+            suspect.add(text.rfind("\n", 0, i) + 1)
+            end = text.find("\n", i)
+            i = -1 if end < 0 else lower.find(word, end)
+    if not suspect:
+        return text
+    out: list[str] = []
+    at = 0
+    for start in sorted(suspect):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        out += [text[at:start], _JSON_STRING.sub(lambda m: _literal(m[0], vendor), text[start:end])]
+        at = end
+    return "".join(out) + text[at:]
+
+
+def _literal(literal: str, vendor: str | None) -> str:
+    value = json.loads(literal)
+    clean = redact(value, vendor)
+    return literal if clean == value else json.dumps(clean)
 
 
 _TAG = re.compile(r"(<[^<>]*>)")

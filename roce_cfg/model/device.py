@@ -9,7 +9,7 @@ from __future__ import annotations
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from roce_cfg.intent.models import Vendor
 from roce_cfg.model import numbers
@@ -32,14 +32,9 @@ Asn = Annotated[int, _in(numbers.ASN)]
 Percent = Annotated[int, _in(numbers.PERCENT)]
 
 
-def _canonical(ranges: numbers.Ranges) -> numbers.Ranges:
-    if any(low > high for low, high in ranges):
-        raise ValueError("a range runs backwards")
-    return numbers.merge(ranges)
-
-
 # A VLAN set as ranges: a trunk permitting 2-4094 is one pair, not 4,093 numbers per port.
-VlanRanges = Annotated[tuple[tuple[VlanId, VlanId], ...], AfterValidator(_canonical)]
+# Sorted and disjoint as model/numbers.py builds them (parse is the only writer).
+VlanRanges = tuple[tuple[VlanId, VlanId], ...]
 
 
 class _M(BaseModel):

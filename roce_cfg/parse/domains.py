@@ -23,7 +23,15 @@ def refused(grammar: Grammar, blocks: list[Block]) -> dict[int, str]:
     """Line number -> why, for every line of ``blocks`` a command of its view matches with a
     value outside the range the grammar gives (for any model: the tightest per-model ranges
     are lint's to apply once the model is known)."""
-    lines = [line for block in blocks for line in block.lines]
+    # Only blocks holding a command with a ranged parameter need the walk (a port block of
+    # nothing but its header does not): blocks are top level, so each is walked on its own.
+    ranged = grammar.ranged_words()
+    lines = [
+        line
+        for block in blocks
+        if any(_first(line.text) in ranged for line in block.lines)
+        for line in block.lines
+    ]
     checked = grammar.check_lines((line.text for line in lines), "")
     out: dict[int, str] = {}
     for v in checked.violations:
@@ -32,6 +40,11 @@ def refused(grammar: Grammar, blocks: list[Block]) -> dict[int, str]:
             why, _, command = v.rule.removeprefix(_PREFIX).partition(" (")
             out[lines[v.line_no - 1].no] = f"{command[:-1]}: {why}" if command else v.rule
     return out
+
+
+def _first(text: str) -> str:
+    words = text.split(maxsplit=1)
+    return words[0] if words else ""
 
 
 def without(blocks: list[Block], bad: dict[int, str]) -> tuple[list[Block], list[Unread]]:

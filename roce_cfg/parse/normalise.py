@@ -74,6 +74,17 @@ class Context:
     unread: list[Unread] = field(default_factory=list)
     locate: Locate = _nowhere
     more_unread: int = 0
+    _qos: dict[tuple[Any, ...], PortQos] = field(default_factory=dict)
+
+    def port_qos(self, *fields: Any) -> PortQos:
+        """One PortQos per distinct setting (it is frozen): ports mostly agree, and a config
+        of 100,000 ports then holds a handful of them, not 100,000."""
+        found = self._qos.get(fields)
+        if found is None:
+            names = ("trust_dscp", "pfc", "no_drop", "headroom", "xoff", "watchdog")
+            kwargs = dict(zip((*names, "ecn_queues", "strict_queues"), fields, strict=True))
+            found = self._qos[fields] = PortQos(**kwargs)
+        return found
 
     def skip(self, exc: NumberError, scope: str | None = None) -> None:
         """The line holding ``exc``'s value is not read (as if it were absent): recorded with
@@ -89,6 +100,8 @@ class Context:
 
     def number(self, raw: Any, domain: Domain, default: T, scope: str | None = None) -> int | T:
         """``raw`` as a number of ``domain``, or ``default`` with its line recorded unread."""
+        if type(raw) is int and domain.low <= raw <= domain.high:
+            return raw  # what ttp converted already (most values): no text to read
         try:
             return numbers.number(str(raw).strip(), domain)
         except NumberError as exc:
@@ -191,6 +204,8 @@ def _strict(ctx: Context, item: Raw, scope: str) -> tuple[int, ...]:
 
 def _listed(ctx: Context, item: Raw, key: str, domain: Domain, scope: str) -> tuple[int, ...]:
     """Numbers from repeated lines ('pfc priority 3 no-drop' twice, or '... dot1p 3 4')."""
+    if not item.get(key):
+        return ()
     found = [
         ctx.ranges(entry.get("values", entry.get("queue", "")), domain, scope)
         for entry in as_list(item.get(key))
@@ -241,14 +256,19 @@ def _wred(ctx: Context, item: Raw) -> Wred | None:
 
 
 def _ecn_queues(
-    ctx: Context, item: Raw, tables: dict[str, dict[int, Wred]], profiles: dict[str, Wred]
+    ctx: Context,
+    item: Raw,
+    tables: dict[str, dict[int, Wred]],
+    profiles: dict[str, Wred],
+    scope: str,
 ) -> dict[int, Wred]:
     out: dict[int, Wred] = {}
     table = item.get("wred_table")
     if table:
         out.update(tables.get(str(table), {}))
-    scope = str(item.get("name", "")) or None
-    flagged = set(_listed(ctx, item, "ecn_flags", numbers.QUEUE, scope or ""))
+    if not item.get("queue_profiles"):
+        return out
+    flagged = set(_listed(ctx, item, "ecn_flags", numbers.QUEUE, scope))
     for bind in as_list(item.get("queue_profiles")):
         queue, prof = ctx.number(bind["queue"], numbers.QUEUE, -1, scope), str(bind["profile"])
         if queue < 0 or prof not in profiles:
@@ -561,7 +581,7 @@ def build(
         if mode == "access":
             mtu = _first_int(ctx, item, ("jumbo", "mtu"), spec.default_mtu, scope)
         pfc = bool(item.get("pfc") or item.get("pfc_mode"))
-        port_ecn = _ecn_queues(ctx, item, tables, profiles)
+        port_ecn = _ecn_queues(ctx, item, tables, profiles, scope)
         ecn.update(port_ecn)
         no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope)
         if pfc and not no_drop:
@@ -587,17 +607,16 @@ def build(
                 or 0,
                 breakout_of=_breakout_parent(ctx, name),
                 shutdown=bool(item.get("shutdown")),
-                qos=PortQos(
+                qos=ctx.port_qos(
                     # a routed port may trust DSCP without saying so (Huawei Layer-3 ports)
-                    trust_dscp=bool(item.get("trust_dscp"))
-                    or (mode == "routed" and spec.routed_trusts_dscp),
-                    pfc=pfc,
-                    no_drop=no_drop,
-                    headroom=headroom,
-                    xoff=xoff,
-                    watchdog=bool(item.get("watchdog")) or implied_wd,
-                    ecn_queues=tuple(sorted(port_ecn)),
-                    strict_queues=_strict(ctx, item, scope),
+                    bool(item.get("trust_dscp")) or (mode == "routed" and spec.routed_trusts_dscp),
+                    pfc,
+                    no_drop,
+                    headroom,
+                    xoff,
+                    bool(item.get("watchdog")) or implied_wd,
+                    tuple(sorted(port_ecn)),
+                    _strict(ctx, item, scope),
                 ),
             )
         )
