@@ -136,8 +136,14 @@ def emit_models(head: dict[str, str], key: str, models: Sequence[BaseModel]) -> 
     out.write(f"  {json.dumps(key)}: [" + ("" if models else "]\n}\n"))
     for n, model in enumerate(models):
         text = redact_json(_ascii(model.model_dump_json(indent=2)))
-        tail = "," if n + 1 < len(models) else "\n  ]\n}\n"
-        out.write("\n    " + text.replace("\n", "\n    ") + tail)
+        out.write("\n    ")
+        at = 0
+        while at < len(text):  # indented a MiB at a time, not copied whole
+            end = text.find("\n", at + (1 << 20))
+            end = len(text) if end < 0 else end
+            out.write(text[at:end].replace("\n", "\n    "))
+            at = end
+        out.write("," if n + 1 < len(models) else "\n  ]\n}\n")
 
 
 def redact_tracebacks() -> None:

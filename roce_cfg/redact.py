@@ -250,14 +250,16 @@ def redact_json(text: str, vendor: str | None = None) -> str:
     """
     if not text.isascii():
         raise ValueError("redact_json reads ASCII JSON text (non-ASCII as \\u escapes)")
-    lower = text.lower()
     suspect: set[int] = set()  # line starts
-    for word in (*HINTS, "\\"):
-        i = lower.find(word)
-        while i >= 0:
-            suspect.add(text.rfind("\n", 0, i) + 1)
-            end = text.find("\n", i)
-            i = -1 if end < 0 else lower.find(word, end)
+    step = 1 << 20  # lower-cased a MiB at a time: a 50 MB document is not copied whole
+    for at in range(0, len(text), step):
+        lower = text[at : at + step + 64].lower()  # 64: a word across the seam is seen
+        for word in (*HINTS, "\\"):
+            i = lower.find(word)
+            while i >= 0:
+                suspect.add(text.rfind("\n", 0, at + i) + 1)
+                end = lower.find("\n", i)
+                i = -1 if end < 0 else lower.find(word, end)
     if not suspect:
         return text
     out: list[str] = []
