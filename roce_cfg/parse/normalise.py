@@ -513,10 +513,13 @@ def _trunk(ctx: Context, item: Raw, every: numbers.Ranges, scope: str) -> number
     """A trunk's VLANs as printed: '101 200', '2 5 to 6' (H3C [H3C-TPL-B] port trunk permit
     vlan, Huawei [HW-CG] port trunk allow-pass vlan) or '101-104,200' (ZTE [ZTE-GUIDE]
     switchport trunk vlan). 'all' ([HW-CR] "port trunk allow-pass vlan" takes it; H3C prints
-    it) is ``every`` VLAN the switch has: a trunk forwards only VLANs that exist."""
-    if "trunk_vlans" not in item:
-        return ()
-    return ctx.ranges(item["trunk_vlans"], numbers.VLAN, scope, every)
+    it) is ``every`` VLAN the switch has: a trunk forwards only VLANs that exist. One entry
+    per line (``trunk_lists``; an overlay template may still join them into ``trunk_vlans``):
+    the lines' ranges are merged, never a string of all of them built."""
+    lists = [e.get("vlans", "") for e in as_list(item.get("trunk_lists"))]
+    if "trunk_vlans" in item:
+        lists.append(item["trunk_vlans"])
+    return numbers.merge(r for text in lists for r in ctx.ranges(text, numbers.VLAN, scope, every))
 
 
 def build(
