@@ -337,7 +337,9 @@ def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
     word = str(gran[0].get("granularity", "")) if gran else ""
     if word in granularities:
         unit = granularities[word]
-    elif word.isdigit() and len(word) < 7 and int(word) in granularities.values():
+    elif (
+        word.isascii() and word.isdigit() and len(word) < 7 and int(word) in granularities.values()
+    ):
         unit = int(word)
     else:
         raise Unreadable(f"unknown watchdog granularity '{word}'")
