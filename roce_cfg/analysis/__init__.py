@@ -209,9 +209,7 @@ def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None 
             line = line or view.source.interface_line(hit.port)
         elif anchor is not None:
             line = view.source.line_of(anchor)
-    # Built from checked fields of our own rules, one per finding (a config of 100,000 ports
-    # has some 400,000): validated once by the type checker, not again per instance.
-    return Finding.model_construct(
+    return Finding(
         rule=r.id,
         severity=r.severity,
         device=name,
