@@ -267,13 +267,24 @@ def redact_json(text: str, vendor: str | None = None) -> str:
     for start in sorted(suspect):
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
-        out += [text[at:start], _JSON_STRING.sub(lambda m: _literal(m[0], vendor), text[start:end])]
+        out += [text[at:start], _json_line(text[start:end], vendor)]
         at = end
     return "".join(out) + text[at:]
 
 
+def _json_line(line: str, vendor: str | None) -> str:
+    fixed = _JSON_STRING.sub(lambda m: _literal(m[0], vendor), line)
+    if _hinted(_JSON_STRING.sub('""', fixed)):
+        # a hint outside every string: not JSON as read here, so redacted as text
+        return redact(fixed, vendor)
+    return fixed
+
+
 def _literal(literal: str, vendor: str | None) -> str:
-    value = json.loads(literal)
+    try:
+        value = json.loads(literal)
+    except ValueError:  # not a JSON string after all: the text as text
+        return redact(literal, vendor)
     clean = redact(value, vendor)
     return literal if clean == value else json.dumps(clean)
 

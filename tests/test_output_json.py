@@ -79,3 +79,36 @@ def test_the_cli_writes_the_same_text(tmp_path: Path) -> None:
     assert result.exit_code == 0
     old, _ = _both([parse_file(p).config for p in FIXTURES[:4]])
     assert result.stdout == old
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.one_of(TEXT, st.integers(), st.none(), st.booleans()),
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(TEXT, inner, max_size=4)
+        ),
+        max_leaves=12,
+    ),
+    st.sampled_from([None, 2]),
+    st.booleans(),
+)
+def test_json_files_and_output_are_redacted_as_the_tree_would_be(
+    doc: object, indent: int | None, ascii_only: bool
+) -> None:
+    """Every JSON roce-cfg writes (lint's findings, SARIF, fabric.json beside docs) is redacted
+    string by string as text, without decoding the document; what it says must be what
+    redact_tree makes of the document."""
+    from roce_cfg.output import scrub
+
+    text = json.dumps(doc, indent=indent, ensure_ascii=ascii_only)
+    assert json.loads(scrub(text, "json")) == redact_tree(doc)
+
+
+def test_text_that_is_no_json_is_redacted_as_text() -> None:
+    from roce_cfg.output import scrub
+
+    assert scrub("snmp-server community public ro\n", "json") == (
+        "snmp-server community <redacted> ro\n"
+    )
+    assert "public" not in scrub('{"a": 1} snmp-server community public ro', "json")
