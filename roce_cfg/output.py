@@ -80,7 +80,7 @@ def scrub(text: str, kind: Kind = "text") -> str:
         # string by string, without decoding the document: lint's JSON of 400,000 findings
         # took 42 s and 1.8 GB as a tree; a line with a hint outside every string (no JSON at
         # all) is redacted as text
-        return redact_json(_ascii(text))
+        return redact_json(ascii_json(text))
     if kind == "yaml":
         import yaml
 
@@ -114,7 +114,7 @@ def emit_doc(doc: Any, fmt: Literal["json", "yaml"]) -> None:
 _NOT_ASCII = re.compile(r"[\x7f-\U0010ffff]")  # what json.dumps escapes past pydantic
 
 
-def _ascii(text: str) -> str:
+def ascii_json(text: str) -> str:
     """JSON text with DEL and every non-ASCII character as ``\\uXXXX`` (a surrogate pair past
     the BMP), as ``json.dumps`` writes them by default."""
 
@@ -137,7 +137,7 @@ def emit_models(head: dict[str, str], key: str, models: Sequence[BaseModel]) -> 
     out.write("{\n" + "".join(f"  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in head.items()))
     out.write(f"  {json.dumps(key)}: [" + ("" if models else "]\n}\n"))
     for n, model in enumerate(models):
-        text = redact_json(_ascii(model.model_dump_json(indent=2)))
+        text = redact_json(ascii_json(model.model_dump_json(indent=2)))
         out.write("\n    ")
         at = 0
         while at < len(text):  # indented a MiB at a time, not copied whole

@@ -112,3 +112,19 @@ def test_text_that_is_no_json_is_redacted_as_text() -> None:
         "snmp-server community <redacted> ro\n"
     )
     assert "public" not in scrub('{"a": 1} snmp-server community public ro', "json")
+
+
+def test_lint_json_is_the_text_the_tree_path_wrote() -> None:
+    """Findings are serialised by pydantic (400,000 of them were 1.8 GB as a tree)."""
+    from roce_cfg.analysis import lint, report
+    from roce_cfg.analysis.findings import Finding, LintResult
+
+    result = lint([p for p in sorted((ROOT / "examples" / "backups").glob("*")) if p.is_dir()])
+    odd = Finding(rule="RC116", severity="error", device="le\u00e4f-\U0001f600", message="x\x7fy")
+    for r in (result, LintResult([], [], []), LintResult([odd], ["f"], ["d"])):
+        doc = {
+            "format": report.FORMAT,
+            "summary": {**r.counts(), "devices": len(r.devices), "files": len(r.files)},
+            "findings": [f.model_dump(mode="json") for f in r.findings],
+        }
+        assert report.to_json(r) == json.dumps(doc, indent=2) + "\n"
