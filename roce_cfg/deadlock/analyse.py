@@ -294,10 +294,9 @@ def pair_failures(net: Network, samples: int, seed: int = 1) -> Iterator[tuple[i
 def unrank_pair(k: int, n: int) -> tuple[int, int]:
     """The ``k``-th pair ``(a, b)``, ``a < b < n``, in the order ``combinations`` gives.
 
-        >>> from itertools import combinations
-    from math import isqrt
-        >>> [unrank_pair(k, 5) for k in range(10)] == list(combinations(range(5), 2))
-        True
+    >>> from itertools import combinations
+    >>> [unrank_pair(k, 5) for k in range(10)] == list(combinations(range(5), 2))
+    True
     """
     # pairs before row a: a*n - a*(a+1)/2; the largest a whose rows start at or before k
     rest = n * (n - 1) // 2 - 1 - k  # index from the end, where rows are triangular numbers
