@@ -220,13 +220,7 @@ def staged(
     folded: set[str] = set()
 
     def put(name: str, text: str) -> None:
-        # Names come from hostnames; whoever made them, none leaves the folder or replaces
-        # another file of the same output (names equal but for case are one file on macOS).
-        if not plain(name):
-            raise InputError(f"'{name}' is not a file name inside the folder", file=str(target))
-        if name.casefold() in folded:
-            raise InputError(f"two files named {name}; nothing was written", file=str(target))
-        folded.add(name.casefold())
+        _new_name(name, folded, target)
         try:
             (staging / name).write_text(scrub(text, kind_of(name)) if redact else text, "utf-8")
         except OSError as exc:
@@ -256,6 +250,16 @@ def staged(
             raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _new_name(name: str, folded: set[str], target: Path) -> None:
+    """Names come from hostnames; whoever made them, none leaves the folder or replaces another
+    file of the same output (names equal but for case are one file on macOS and Windows)."""
+    if not plain(name):
+        raise InputError(f"'{name}' is not a file name inside the folder", file=str(target))
+    if name.casefold() in folded:
+        raise InputError(f"two files named {name}; nothing was written", file=str(target))
+    folded.add(name.casefold())
 
 
 # A manifest lists file names: a few thousand configs are well under this.

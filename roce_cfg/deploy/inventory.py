@@ -90,12 +90,12 @@ def _read(path: Path) -> dict[str, Any]:
 
 def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> list[Target]:
     doc = _read(path)
-    if not doc.get("hosts") and isinstance(doc.get("hosts"), dict):
-        raise InputError("no hosts", file=str(path))
-    if not isinstance(doc.get("hosts"), dict):
+    if not isinstance(doc.get("hosts"), dict) or not doc["hosts"]:
         raise InputError(
-            "an inventory is a mapping with 'hosts' (and 'groups', 'defaults'), or a folder of "
-            "nornir's hosts.yaml, groups.yaml, defaults.yaml",
+            "no hosts"  # refused before nornir, which warns naming its scratch copy
+            if doc.get("hosts") == {}
+            else "an inventory is a mapping with 'hosts' (and 'groups', 'defaults'), or a "
+            "folder of nornir's hosts.yaml, groups.yaml, defaults.yaml",
             file=str(path),
         )
     shape.check(doc, str(path))
