@@ -8,6 +8,7 @@ hp_comware``). Credentials never come from this file: a password in it is refuse
 from __future__ import annotations
 
 import fnmatch
+import json
 import logging
 import tempfile
 from collections.abc import Iterator
@@ -16,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from nornir.core.inventory import Inventory
 from nornir.plugins.inventory.simple import SimpleInventory
 
@@ -52,7 +52,9 @@ def _nornir_inventory(doc: dict[str, Any]) -> Inventory:
             files[section] = Path(tmp) / f"{section}.yaml"
             # an absent section stays an absent file: nornir warns on an empty one
             if doc.get(section) or section == "hosts":
-                files[section].write_text(yaml.safe_dump(doc[section]), encoding="utf-8")
+                # JSON, which nornir's YAML 1.2 reader takes as it is: from PyYAML's dump it
+                # read a host named 1e100 as a float (then sorting names was a TypeError)
+                files[section].write_text(json.dumps(doc[section]), encoding="utf-8")
         return SimpleInventory(
             host_file=str(files["hosts"]),
             group_file=str(files["groups"]),
