@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from roce_cfg.generate import generate
-from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse import Hints, parse_text
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.render import Renderer
+from roce_cfg.vendor import Vendor
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = {v: ROOT / f"tests/scenarios/pod-small-{v.value}.yaml" for v in Vendor}

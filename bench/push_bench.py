@@ -12,10 +12,10 @@ from roce_cfg.deploy import fanout
 from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import Credentials, push
 from roce_cfg.generate import generate
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 
 ROOT = Path(__file__).resolve().parent.parent
 CREDS = Credentials("bench", "bench-only-password")

@@ -12,7 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from roce_cfg.generate import output_files, plan, render_fabric
+from roce_cfg.design import plan
+from roce_cfg.generate import output_files, render_fabric
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.output import write_all
 from roce_cfg.parse.hints import hints_from_fabric

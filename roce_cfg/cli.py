@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import sys
 import time
@@ -12,10 +11,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich.table import Table
+from typer._click import core as click
+from typer.core import TyperGroup
 
 from roce_cfg import __version__
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError, printable
@@ -38,13 +39,35 @@ if TYPE_CHECKING:
     from roce_cfg.deadlock.analyse import Report as DeadlockReport
     from roce_cfg.deploy.push import Credentials, Outcome
     from roce_cfg.generate import Written
+    from roce_cfg.parse import ParsedConfig
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
 EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
 PROGRESS_FROM = 50
 PROGRESS_AFTER_S = 1.0
 
+
+def _report(exc: RoceCfgError) -> int:
+    """A user's error, one line per problem (each of an intent's), and its exit code."""
+    lines = [e.one_line() for e in exc.errors] if isinstance(exc, IntentErrors) else [str(exc)]
+    for line in lines:
+        err.print(f"roce-cfg: error: {line}", markup=False)
+    return EXIT_INPUT
+
+
+class _Commands(TyperGroup):
+    """Runs the commands; a RoceCfgError any of them raises is reported here, the one place
+    (main() runs the app through it, and so do the tests' CliRunner)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RoceCfgError as exc:
+            raise typer.Exit(_report(exc)) from None
+
+
 app = typer.Typer(
+    cls=_Commands,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -64,6 +87,46 @@ VendorDir = Annotated[
         help="Overlay with your own templates/<vendor>/sections/*.j2 and vendors/<vendor>.yaml.",
         file_okay=False,
     ),
+]
+
+
+VendorOption = Annotated[
+    Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
+]
+FindingsFormat = Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")]
+FailLinks = Annotated[
+    str | None,
+    typer.Option(
+        "--fail-links",
+        help="'all-single' (every link, one at a time) or links that fail together: "
+        "'leaf-1:HundredGigE1/0/25,leaf-2:spine-2'.",
+    ),
+]
+FailDevices = Annotated[
+    str | None, typer.Option("--fail-devices", help="Switches that fail together: 'spine-1'.")
+]
+MaxFailures = Annotated[
+    int, typer.Option("--max-failures", min=1, max=2, help="2: every pair of links.")
+]
+CableLength = Annotated[
+    str | None,
+    typer.Option(
+        "--cable-length",
+        help="Metres where no plan or description says: '30', or per role "
+        "'server=3,fabric=30'. Unset: the shortest plausible cable is checked and "
+        "the rest reported once per switch (RC206).",
+    ),
+]
+FailOn = Annotated[
+    Literal["error", "warning", "info"],
+    typer.Option("--fail-on", help="Exit 1 when a finding is at least this severe."),
+]
+LintConfig = Annotated[
+    Path | None, typer.Option("--config", help="Suppressions (default ./.roce-cfg.yaml).")
+]
+Samples = Annotated[
+    int,
+    typer.Option("--samples", min=1, max=100_000, help="Pairs to sample when there are more."),
 ]
 
 
@@ -94,13 +157,6 @@ def _root(
     """Intent -> switch configs, lint and push for lossless RoCEv2 GPU fabrics."""
 
 
-def _fail(exc: RoceCfgError) -> None:
-    lines = [e.one_line() for e in exc.errors] if isinstance(exc, IntentErrors) else [str(exc)]
-    for line in lines:
-        err.print(f"roce-cfg: error: {line}", markup=False)
-    raise typer.Exit(EXIT_INPUT)
-
-
 @app.command("generate")
 def generate_cmd(
     intent: Annotated[Path, typer.Argument(help="Intent YAML file.")],
@@ -123,19 +179,16 @@ def generate_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     with _progress() as tick:
-        try:
-            result = write_generated(
-                intent,
-                output,
-                fmt=fmt,
-                overlay=overlay_dir(vendor_dir),
-                only=only,
-                strict_syntax=strict_syntax,
-                progress=tick,
-                force=force,
-            )
-        except RoceCfgError as exc:
-            _fail(exc)
+        result = write_generated(
+            intent,
+            output,
+            fmt=fmt,
+            overlay=overlay_dir(vendor_dir),
+            only=only,
+            strict_syntax=strict_syntax,
+            progress=tick,
+            force=force,
+        )
     for w in result.warnings:
         err.print(
             f"roce-cfg: warning: {w.vendor.value} {w.section}: unverified syntax (no public "
@@ -198,9 +251,7 @@ def _config_files(
 @app.command("parse")
 def parse_cmd(
     files: Annotated[list[Path], typer.Argument(help="Saved running-configs, or directories.")],
-    vendor: Annotated[
-        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
-    ] = None,
+    vendor: VendorOption = None,
     model: Annotated[
         str | None, typer.Option("--model", help="Switch model (not in configs).")
     ] = None,
@@ -217,20 +268,15 @@ def parse_cmd(
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
 
     from roce_cfg.parse import FORMAT as PARSE_FORMAT
-    from roce_cfg.parse import Hints, ParsedConfig, parse_file
+    from roce_cfg.parse import Hints, parse_file
     from roce_cfg.parse.hints import hints_from_fabric
     from roce_cfg.platforms.profile import overlay_dir
 
     overlay = overlay_dir(vendor_dir)
     failed = False
     parsed: list[ParsedConfig] = []
-    try:
-        hints: Hints | dict[str, Hints] = (
-            hints_from_fabric(fabric) if fabric else Hints(model=model)
-        )
-        paths = _config_files(files, vendor, overlay)
-    except RoceCfgError as exc:
-        _fail(exc)
+    hints: Hints | dict[str, Hints] = hints_from_fabric(fabric) if fabric else Hints(model=model)
+    paths = _config_files(files, vendor, overlay)
     if not paths:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
@@ -247,26 +293,29 @@ def parse_cmd(
     if failed:
         raise typer.Exit(EXIT_INPUT)
     for p in parsed:
-        d = p.device
-        err.print(
-            f"{p.source}: {p.vendor.value} ({p.vendor_from}), {d.hostname}, {d.model} "
-            f"({p.model_from}), {len(d.interfaces)} ports, {len(p.opaque)} opaque blocks",
-            markup=False,
-        )
-        for note in p.notes:
-            err.print(f"roce-cfg: note: {printable(f'{p.source}: {note}')}", markup=False)
-        for u in p.unread:
-            where = f"{p.source}:{u.line}" if u.line else p.source
-            err.print(
-                f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False
-            )
-        if verbose:
-            for block in p.opaque:
-                err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
+        _parsed_summary(p, verbose)
     if fmt == "json":
         emit_models({"format": PARSE_FORMAT}, "configs", parsed)
         return
     emit_doc({"format": PARSE_FORMAT, "configs": [p.model_dump(mode="json") for p in parsed]}, fmt)
+
+
+def _parsed_summary(p: ParsedConfig, verbose: bool) -> None:
+    """One config's line on stderr, its notes, its unread lines (and opaque blocks, -v)."""
+    d = p.device
+    err.print(
+        f"{p.source}: {p.vendor.value} ({p.vendor_from}), {d.hostname}, {d.model} "
+        f"({p.model_from}), {len(d.interfaces)} ports, {len(p.opaque)} opaque blocks",
+        markup=False,
+    )
+    for note in p.notes:
+        err.print(f"roce-cfg: note: {printable(f'{p.source}: {note}')}", markup=False)
+    for u in p.unread:
+        where = f"{p.source}:{u.line}" if u.line else p.source
+        err.print(f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False)
+    if verbose:
+        for block in p.opaque:
+            err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
 
 
 def _warn_other_vendor(path: Path, vendor: Vendor, overlay: Path | None) -> None:
@@ -298,15 +347,7 @@ def lint_cmd(
         Path | None,
         typer.Option("--fabric", help="fabric.json (found automatically in a directory given)."),
     ] = None,
-    cable_length: Annotated[
-        str | None,
-        typer.Option(
-            "--cable-length",
-            help="Metres where no plan or description says: '30', or per role "
-            "'server=3,fabric=30'. Unset: the shortest plausible cable is checked and "
-            "the rest reported once per switch (RC206).",
-        ),
-    ] = None,
+    cable_length: CableLength = None,
     roce_dscp: Annotated[
         int | None,
         typer.Option(
@@ -319,17 +360,10 @@ def lint_cmd(
     cnp_dscp: Annotated[
         int | None, typer.Option("--cnp-dscp", min=0, max=63, help="Unset: 48.")
     ] = None,
-    fmt: Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")] = "text",
-    fail_on: Annotated[
-        Literal["error", "warning", "info"],
-        typer.Option("--fail-on", help="Exit 1 when a finding is at least this severe."),
-    ] = "error",
-    config: Annotated[
-        Path | None, typer.Option("--config", help="Suppressions (default ./.roce-cfg.yaml).")
-    ] = None,
-    vendor: Annotated[
-        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
-    ] = None,
+    fmt: FindingsFormat = "text",
+    fail_on: FailOn = "error",
+    config: LintConfig = None,
+    vendor: VendorOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show the arithmetic.")] = False,
     deadlock: Annotated[
         bool, typer.Option("--deadlock", help="Also look for deadlock cycles (RC501).")
@@ -344,22 +378,19 @@ def lint_cmd(
     try:
         cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
     except ValueError as exc:
-        _fail(InputError(f"--cable-length: {exc}"))
+        raise InputError(f"--cable-length: {exc}") from None
     options = Options(cable_m=cables, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock)
     with _progress("linting") as tick:
-        try:
-            result = lint(
-                _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
-                intent=intent,
-                fabric=fabric,
-                options=options,
-                vendor=vendor,
-                overlay=overlay_dir(vendor_dir),
-                config=config,
-                progress=tick,
-            )
-        except RoceCfgError as exc:
-            _fail(exc)
+        result = lint(
+            _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
+            intent=intent,
+            fabric=fabric,
+            options=options,
+            vendor=vendor,
+            overlay=overlay_dir(vendor_dir),
+            config=config,
+            progress=tick,
+        )
     _emit(result, fmt, lambda: _lint_text(result, verbose))
     if result.failing(fail_on):
         raise typer.Exit(EXIT_FINDINGS)
@@ -441,24 +472,10 @@ def deadlock_cmd(
         Path,
         typer.Argument(help="An intent, a fabric.json beside its configs, or a config folder."),
     ],
-    fail_links: Annotated[
-        str | None,
-        typer.Option(
-            "--fail-links",
-            help="'all-single' (every link, one at a time) or links that fail together: "
-            "'leaf-1:HundredGigE1/0/25,leaf-2:spine-2'.",
-        ),
-    ] = None,
-    fail_devices: Annotated[
-        str | None, typer.Option("--fail-devices", help="Switches that fail together: 'spine-1'.")
-    ] = None,
-    max_failures: Annotated[
-        int, typer.Option("--max-failures", min=1, max=2, help="2: every pair of links.")
-    ] = 1,
-    samples: Annotated[
-        int,
-        typer.Option("--samples", min=1, max=100_000, help="Pairs to sample when there are more."),
-    ] = 2000,
+    fail_links: FailLinks = None,
+    fail_devices: FailDevices = None,
+    max_failures: MaxFailures = 1,
+    samples: Samples = 2000,
     roce_dscp: Annotated[
         int | None,
         typer.Option(
@@ -469,10 +486,8 @@ def deadlock_cmd(
             "else 26.",
         ),
     ] = None,
-    fmt: Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")] = "text",
-    vendor: Annotated[
-        Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
-    ] = None,
+    fmt: FindingsFormat = "text",
+    vendor: VendorOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Why each hop exists.")] = False,
     svg_file: Annotated[
         Path | None, typer.Option("--svg", help="Draw the fabric and the first cycle (SVG).")
@@ -483,6 +498,7 @@ def deadlock_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
+    from roce_cfg.analysis.rules_deadlock import deadlock_findings
     from roce_cfg.deadlock import load as load_deadlock_source
     from roce_cfg.deadlock import picture
     from roce_cfg.deadlock.run import Plan as DeadlockPlan
@@ -490,29 +506,19 @@ def deadlock_cmd(
     from roce_cfg.output import write_file
     from roce_cfg.platforms.profile import overlay_dir
 
-    plan = DeadlockPlan(
-        fail_links=fail_links,
-        fail_devices=tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip()),
-        max_failures=max_failures,
-        samples=samples,
+    devices = tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip())
+    plan = DeadlockPlan(fail_links, devices, max_failures, samples)
+    src = load_deadlock_source(
+        source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
     )
-    try:
-        src = load_deadlock_source(
-            source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
-        )
-        for notice in src.notices:
-            err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
-        with _progress("failure scenarios") as tick:
-            report, result = run_deadlock(src, plan, tick)
-        pictures = {}
-        if svg_file is not None:
-            pictures[svg_file] = picture.svg(report)
-        if html_file is not None:
-            pictures[html_file] = picture.html(report)
-        for target, text in pictures.items():
-            write_file(target, text)
-    except RoceCfgError as exc:
-        _fail(exc)
+    for notice in src.notices:
+        err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
+    with _progress("failure scenarios") as tick:
+        report = run_deadlock(src, plan, tick)
+    result = deadlock_findings(src, report)
+    for target, draw in ((svg_file, picture.svg), (html_file, picture.html)):
+        if target is not None:
+            write_file(target, draw(report))
     _emit(result, fmt, lambda: _deadlock_text(report, verbose))
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
@@ -575,12 +581,9 @@ def docs_cmd(
     from roce_cfg.report import markdown as markdown_docs
     from roce_cfg.report.data import gather as gather_report
 
-    try:
-        data = gather_report(intent)
-        files = markdown_docs.documents(data)
-        write_all(output, files)
-    except RoceCfgError as exc:
-        _fail(exc)
+    data = gather_report(intent)
+    files = markdown_docs.documents(data)
+    write_all(output, files)
     out.print(f"{len(files)} files in {output} (index.md, cabling.csv, one page per switch)")
 
 
@@ -599,13 +602,10 @@ def report_cmd(
     from roce_cfg.report import html as html_report
     from roce_cfg.report.data import gather as gather_report
 
-    try:
-        # one indeterminate spinner: gathering is parse + lint + deadlock in one call
-        with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
-            data = gather_report(source, DeadlockPlan(fail_links=fail_links))
-            write_file(output, html_report.render(data))
-    except RoceCfgError as exc:
-        _fail(exc)
+    # one indeterminate spinner: gathering is parse + lint + deadlock in one call
+    with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
+        data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+        write_file(output, html_report.render(data))
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
 
 
@@ -659,18 +659,15 @@ def push_cmd(
     from roce_cfg.deploy.transport import Timeouts
     from roce_cfg.platforms.profile import overlay_dir
 
-    try:
-        steps = Timeouts.parse(timeouts)
-        targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
-        creds = _credentials()
-        with _progress("pushing") as tick:
-            outcomes = fanout.run(
-                targets, configs, creds, apply=apply, workers=workers, batch=batch,
-                prune=prune, progress=tick, timeouts=steps,
-                on_batch=_batch_line if batch != "100%" else None,
-            )  # fmt: skip
-    except RoceCfgError as exc:
-        _fail(exc)
+    steps = Timeouts.parse(timeouts)
+    targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
+    creds = _credentials()
+    with _progress("pushing") as tick:
+        outcomes = fanout.run(
+            targets, configs, creds, apply=apply, workers=workers, batch=batch,
+            prune=prune, progress=tick, timeouts=steps,
+            on_batch=_batch_line if batch != "100%" else None,
+        )  # fmt: skip
     _push_report(outcomes, apply, prune)
     skipped = len(targets) - len(outcomes)
     if skipped:
@@ -752,12 +749,9 @@ def lab_cmd(
         raise typer.Exit(EXIT_INPUT) from None
     from roce_cfg.output import write_file
 
-    try:
-        creds = _credentials()
-        lab, text = start_lab(intent, start, creds.username, creds.password)
-        write_file(inventory_out, text)
-    except RoceCfgError as exc:
-        _fail(exc)
+    creds = _credentials()
+    lab, text = start_lab(intent, start, creds.username, creds.password)
+    write_file(inventory_out, text)
     out.print(
         f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
         "Ctrl-C stops them.",
@@ -847,78 +841,23 @@ def vendors_cmd(
     """Show, per vendor and template section, whether its syntax is verified and by what: the
     profile's claim, lowered to what the vendor grammar's commands support per model, and how
     many of the grammar's commands are sourced, partial or unsourced."""
-    from roce_cfg.grammar import STATUSES, load_grammar, section_grades
-    from roce_cfg.platforms.profile import load_profiles, overlay_dir
+    from roce_cfg.grammar import STATUSES
+    from roce_cfg.platforms.profile import overlay_dir
+    from roce_cfg.platforms.provenance import detail, markdown, provenance
 
-    overlay = overlay_dir(vendor_dir)
-    try:
-        profiles = load_profiles(overlay)
-        grammars = {v: load_grammar(v.value, overlay) for v in profiles}
-    except RoceCfgError as exc:
-        _fail(exc)
-    rank = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}
-    rows: list[dict[str, object]] = []
-    totals: dict[str, dict[str, int]] = {}
-    for v, p in profiles.items():
-        grades = section_grades(grammars[v], sorted(p.models))
-        totals[v.value] = grammars[v].coverage()
-        for name, s in p.sections.items():
-            g = grades.get(name)
-            status: str = s.status
-            if g is not None and s.status != "user" and rank[g.status] > rank[s.status]:
-                status = g.status
-            rows.append(
-                {
-                    "vendor": v.value,
-                    "section": name,
-                    "status": status,
-                    "source": s.source,
-                    "note": s.note,
-                    "profile_status": s.status,
-                    "by_model": g.by_model if g else {},
-                    "commands": g.commands if g else dict.fromkeys(STATUSES, 0),
-                }
-            )
-    # What redaction treats as a secret is a claim about the vendor's CLI too (secrets tables).
-    from roce_cfg.redact import rules as secret_rules
-
-    for rule in secret_rules():
-        rows.append(
-            {
-                "vendor": rule.vendor,
-                "section": f"secrets: {rule.name}",
-                "status": "verified" if rule.source else "unverified",
-                "source": rule.source or "",
-                "note": "" if rule.source else "no vendor document found; redacted defensively",
-                "profile_status": "verified" if rule.source else "unverified",
-                "by_model": {},
-                "commands": dict.fromkeys(STATUSES, 0),
-            }
-        )
+    rows, totals = provenance(overlay_dir(vendor_dir))
     if fmt == "json":
         emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
     if fmt == "markdown":
-        out.print(_vendors_markdown(rows, totals), markup=False, soft_wrap=True)
+        out.print(markdown(rows, totals), markup=False, soft_wrap=True)
         return
     table = Table(title="Vendor syntax provenance")
     for col in ("vendor", "section", "status", "commands s/p/u", "source / note / per model"):
         table.add_column(col, overflow="fold")
     for r in rows:
-        c = r["commands"]
-        assert isinstance(c, dict)
-        lower = {m: g for m, g in dict(r["by_model"]).items() if g and g != "verified"}  # type: ignore[call-overload]
-        detail = "; ".join(
-            x
-            for x in (
-                str(r["source"]),
-                str(r["note"]),
-                ", ".join(f"{g} on {m}" for m, g in sorted(lower.items())),
-            )
-            if x
-        )
-        counts = "/".join(str(c[k]) for k in STATUSES)
-        table.add_row(str(r["vendor"]), str(r["section"]), str(r["status"]), counts, detail)
+        counts = "/".join(str(r["commands"][k]) for k in STATUSES)
+        table.add_row(str(r["vendor"]), str(r["section"]), str(r["status"]), counts, detail(r))
     out.print(table)
     cov = Table(title="Vendor grammar: commands sourced / partial / unsourced")
     for col in ("vendor", *STATUSES):
@@ -938,14 +877,11 @@ def models_cmd(
     from roce_cfg.advise import models_table, port_map
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
-    try:
-        rows = models_table(load_profiles(overlay_dir(vendor_dir)))
-    except RoceCfgError as exc:
-        _fail(exc)
+    rows = models_table(load_profiles(overlay_dir(vendor_dir)))
     if vendor is not None:
         rows = [r for r in rows if r["vendor"] == vendor.lower()]
         if not rows:
-            _fail(InputError(f"no models for vendor '{vendor}'", path="--vendor"))
+            raise InputError(f"no models for vendor '{vendor}'", path="--vendor")
     if fmt == "json":
         emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
@@ -989,129 +925,32 @@ def plan_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Candidate fabric plans for a GPU demand, side by side; --write the best as an intent."""
-    from roce_cfg.advise import Demand, intent_for
-    from roce_cfg.advise import plan as make_plans
+    from roce_cfg import advise
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
-    if (gpus is None) == (servers is None):
-        _fail(InputError("give exactly one of --gpus and --servers", path="--gpus"))
-    # The intent's own bounds (servers.nics, nic_speed, cable_m), so --write gives an intent
-    # generate accepts; NaN and infinity are no lengths.
-    for option, value, low, high in (
-        ("--nics", nics, 1, 16),
-        ("--nic-speed", nic_speed, 1, 1600),
-        ("--in-rack-m", in_rack, 0, 10000),
-        ("--in-row-m", in_row, 0, 10000),
-        ("--between-rows-m", between, 0, 10000),
-        ("--oversubscription", oversub, 1, 64),
-    ):
-        if not (math.isfinite(value) and low <= value <= high) or (low == 0 and value == 0):
-            bound = f"more than 0 and at most {high:,}" if low == 0 else f"{low}-{high:,}"
-            _fail(InputError(f"must be {bound} (got {value})", path=option))
-    count = servers if servers is not None else -(-int(gpus or 0) // nics)
-    if count < 1:
-        _fail(InputError("must be at least 1", path="--gpus"))
-    price_table: dict[str, float] | None = None
-    try:
-        if prices is not None:
-            from roce_cfg.intent.yamlsrc import PRICES, load_file
-
-            raw, _ = load_file(prices, PRICES)
-            if not isinstance(raw, dict) or not all(
-                isinstance(v, int | float)
-                and not isinstance(v, bool)
-                and math.isfinite(v)
-                and 0 <= v <= 1e12
-                for v in raw.values()
-            ):
-                raise InputError(
-                    "must map item names to prices (numbers from 0 to 1e12)", file=str(prices)
-                )
-            price_table = {str(k): float(v) for k, v in raw.items()}
-        demand = Demand(count, nics, nic_speed, pcie_gen, pcie_lanes, oversub, in_rack, in_row,
-                        between)  # fmt: skip
-        plans = make_plans(
-            demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
-            prices=price_table,
-        )  # fmt: skip
-    except RoceCfgError as exc:
-        _fail(exc)
+    demand = advise.Demand.of(
+        gpus, servers, nics=nics, nic_speed=nic_speed, pcie_gen=pcie_gen, pcie_lanes=pcie_lanes,
+        oversubscription=oversub, in_rack_m=in_rack, in_row_m=in_row, between_rows_m=between,
+    )  # fmt: skip
+    price_table = advise.load_prices(prices) if prices is not None else None
+    plans = advise.plan(demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
+                        prices=price_table)  # fmt: skip
     if write is not None:
-        best = next((p for p in plans if p.feasible), None)
-        if best is None:
-            _fail(InputError("no feasible plan to write", path="--write"))
-        assert best is not None
         import yaml
 
-        try:
-            write_file(write, yaml.safe_dump(intent_for(demand, best), sort_keys=False))
-        except RoceCfgError as exc:
-            _fail(exc)
+        intent = advise.intent_for(demand, advise.best(plans))
+        write_file(write, yaml.safe_dump(intent, sort_keys=False))
     if fmt == "json":
         emit(json.dumps([p.as_dict() for p in plans], indent=2) + "\n", kind="json")
         return
-    table = Table(title=f"Plans for {count} servers x {nics} x {nic_speed}G")
-    for col in ("plan", "switches", "uplinks/leaf", "oversub", "GPUs/leaf", "spine loss",
-                "cables", "optics", "cost / why not"):  # fmt: skip
+    table = Table(title=f"Plans for {demand.servers} servers x {nics} x {nic_speed}G")
+    for col in advise.PLAN_COLUMNS:
         table.add_column(col, overflow="fold")
     for p in plans:
-        sw = "; ".join(f"{t}: {n} x {m}" for t, ms in p.switches.items() for m, n in ms.items())
-        cables = ", ".join(f"{n} x {k}" for k, n in p.cables.items())
-        optics = ", ".join(f"{n} x {k}" for k, n in p.transceivers.items())
-        last = p.reason or (f"{p.cost:,.0f}" if p.cost is not None else "")
-        table.add_row(
-            p.kind + ("" if p.feasible else " (infeasible)"),
-            sw,
-            str(p.uplinks_per_leaf or ""),
-            ", ".join(f"{t} {v}:1" for t, v in p.oversubscription.items()),
-            str(p.gpus_per_leaf or ""),
-            f"{p.spine_loss_percent}%" if p.spine_loss_percent else "",
-            cables,
-            optics,
-            last,
-        )
+        table.add_row(*advise.plan_row(p))
     out.print(table)
     if plans:
         out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
-
-
-def _vendors_markdown(rows: list[dict[str, object]], totals: dict[str, dict[str, int]]) -> str:
-    """The README's provenance table (regenerate with ``roce-cfg vendors --format markdown``)."""
-    rank = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}
-    lines = [
-        "| vendor | model | verified | partial | unverified (warned) |",
-        "|---|---|---|---|---|",
-    ]
-    for vendor in totals:
-        # Secrets tables are listed by the table view; the README's grid is about sections.
-        mine = [
-            r
-            for r in rows
-            if r["vendor"] == vendor and not str(r["section"]).startswith("secrets: ")
-        ]
-        models = sorted({m for r in mine for m in dict(r["by_model"])})  # type: ignore[call-overload]
-        for model in models:
-            status: dict[str, str] = {}
-            for r in mine:
-                claim = str(r["profile_status"])
-                g = dict(r["by_model"]).get(model) or claim  # type: ignore[call-overload]
-                status[str(r["section"])] = g if rank[g] > rank[claim] else claim
-            cells = [
-                ", ".join(n for n, s in status.items() if s == want)
-                for want in rank
-                if want != "user"
-            ]
-            lines.append(f"| {vendor} | {model} | " + " | ".join(cells) + " |")
-    lines += [
-        "",
-        "| vendor | grammar commands sourced | partial | unsourced |",
-        "|---|---|---|---|",
-    ]
-    for vendor, counts in totals.items():
-        lines.append(
-            f"| {vendor} | {counts['sourced']} | {counts['partial']} | {counts['unsourced']} |"
-        )
-    return "\n".join(lines)
 
 
 def main() -> None:
@@ -1124,9 +963,8 @@ def main() -> None:
         # Not standalone: click would print a bad option as four lines (usage, hint, blank,
         # error); every other bad input is one line naming the field, so options are too.
         code = app(standalone_mode=False)
-    except RoceCfgError as exc:  # raised outside a command's own handling
-        err.print(f"roce-cfg: error: {exc}", markup=False)
-        sys.exit(EXIT_INPUT)
+    except RoceCfgError as exc:  # raised before a command runs (an option's own callback)
+        sys.exit(_report(exc))
     except NoArgsIsHelpError as exc:
         exc.show()  # 'roce-cfg' alone: the help, as click prints it
         sys.exit(EXIT_INPUT)

@@ -8,18 +8,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from roce_cfg.design import Designer, design
+from roce_cfg.design import Designer, plan, profiles_for
 from roce_cfg.errors import GrammarViolation, PlanError, SyntaxProvenanceError
 from roce_cfg.grammar import Grammar, grade, grammar_path, load_grammar
 from roce_cfg.heap import bulk_objects
-from roce_cfg.intent.loader import LoadedIntent, load_intent
-from roce_cfg.intent.models import Vendor
+from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric, SectionUse
 from roce_cfg.output import staged
-from roce_cfg.platforms.profile import VendorProfile, load_profile
+from roce_cfg.platforms.profile import VendorProfile
 from roce_cfg.render import Renderer
 from roce_cfg.safepath import file_name
+from roce_cfg.vendor import Vendor
 
 
 @dataclass
@@ -27,21 +27,6 @@ class Generated:
     fabric: Fabric
     configs: dict[str, str]
     warnings: list[SectionUse]
-
-
-def _profiles(loaded: LoadedIntent, overlay: Path | None) -> dict[Vendor, VendorProfile]:
-    fab = loaded.intent.fabric
-    roles = [r for r in (fab.leaf, fab.spine, fab.switch) if r is not None]
-    return {r.vendor: load_profile(r.vendor, overlay) for r in roles}
-
-
-@bulk_objects()
-def plan(loaded: LoadedIntent, overlay: Path | None) -> tuple[Fabric, dict[Vendor, VendorProfile]]:
-    profiles = _profiles(loaded, overlay)
-    try:
-        return design(loaded.intent, profiles), profiles
-    except PlanError as err:
-        raise loaded.from_plan(err) from None
 
 
 @bulk_objects()
@@ -172,7 +157,7 @@ def write_generated(
     text. Nothing lands in ``output`` unless every switch succeeded; a folder holding files
     roce-cfg did not write is refused unless ``force`` (see ``output.staged``)."""
     loaded = load_intent(intent_path)
-    profiles = _profiles(loaded, overlay)
+    profiles = profiles_for(loaded, overlay)
     render = _Render(profiles, overlay)
     kinds: dict[tuple[str, str, str], Counter[str]] = {}
     names: list[str] = []

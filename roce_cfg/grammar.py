@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.yamlsrc import load_yaml, read_text
 from roce_cfg.model import numbers
 from roce_cfg.resources import vendors_dir
+from roce_cfg.yamlsrc import load_yaml, read_text
 
 STATUSES = ("sourced", "partial", "unsourced")
 

@@ -8,13 +8,14 @@ the rest; a file named directly is always read (and reported if it is not a conf
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.parse import read_config
 from roce_cfg.parse.text import clean
 from roce_cfg.platforms.profile import load_profiles
+from roce_cfg.vendor import Vendor
 
 # roce-cfg's own files beside configs (fabric.json, the intent, --format json models): never
 # configs, skipped without a notice as before.
@@ -36,8 +37,7 @@ def config_files(
             continue
         for p in sorted(path.iterdir()):
             if fabric and p.name == "fabric.json":
-                if not p.is_file():  # a FIFO would block, a link to /dev/zero fill memory
-                    raise InputError("not a regular file (a fabric.json is one)", file=str(p))
+                _regular(p)
                 files.append(p)
             elif p.is_file() and not p.name.startswith(".") and p.suffix not in OWN_SUFFIXES:
                 why = not_a_config(p, vendor, overlay)
@@ -65,3 +65,33 @@ def not_a_config(path: Path, vendor: Vendor | None, overlay: Path | None) -> str
         if score >= SIGNATURES or (v is vendor and score >= 1):
             return None
     return "no vendor's config layout or command words"
+
+
+def files_and_fabric(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
+    """Config files among ``paths`` (directories expanded) and a fabric.json found beside them."""
+    files: list[Path] = []
+    fabric: Path | None = None
+    for path in paths:
+        if path.is_dir():
+            for p in sorted(path.iterdir()):
+                if p.name == "fabric.json":
+                    _regular(p)
+                    fabric = fabric or p
+                elif (
+                    p.is_file()
+                    and not p.name.startswith(".")
+                    and p.suffix not in (".json", ".yaml")
+                ):
+                    files.append(p)
+        elif path.name == "fabric.json":
+            fabric = path
+        else:
+            files.append(path)
+    return files, fabric
+
+
+def _regular(path: Path) -> None:
+    """A fabric.json found in a folder is read whole: a FIFO there would block forever and a
+    link to /dev/zero would fill memory up to the size cap."""
+    if not path.is_file():
+        raise InputError("not a regular file (a fabric.json is one)", file=str(path))

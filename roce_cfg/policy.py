@@ -12,7 +12,9 @@ DEFAULT_ROCE_DSCP = 26
 
 
 def priority_of(device: DeviceConfig, dscp: int) -> int:
-    """The device's map, else the class selector (DSCP >> 3), every vendor's default map."""
+    """The 802.1p priority a DSCP lands in: the device's map, else the class selector
+    (DSCP >> 3) that every vendor here uses as the default map. The one DSCP lookup of lint
+    and deadlock."""
     for m in device.qos.dscp_map:
         if m.dscp == dscp:
             return m.priority

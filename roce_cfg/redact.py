@@ -100,7 +100,7 @@ def _table_files() -> list[Path]:
 
 def load_table(path: Path) -> list[SecretRule]:
     """One vendor's table; a malformed one is a one-line error naming the file and entry."""
-    from roce_cfg.intent.yamlsrc import load_yaml, read_text
+    from roce_cfg.yamlsrc import load_yaml, read_text
 
     doc, _ = load_yaml(read_text(path, "secrets table"), str(path))
     entries = doc.get("secrets") if isinstance(doc, dict) else None

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.names import Namer
-from roce_cfg.parse.normalise import description_speed
 from roce_cfg.platforms.profile import load_profile
 
 
@@ -18,7 +18,7 @@ def as_configured(device: DeviceConfig) -> DeviceConfig:
     namer = Namer(load_profile(device.vendor))
     ports = tuple(
         i.model_copy(
-            update={"speed_gbps": description_speed(i.description) or namer.name(i.name).speed}
+            update={"speed_gbps": describe.speed(i.description) or namer.name(i.name).speed}
         )
         for i in device.interfaces
     )

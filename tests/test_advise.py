@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from roce_cfg.advise import Demand, intent_for, plan, single_switch, three_tier, two_tier
 from roce_cfg.design.topology import build
 from roce_cfg.errors import PlanError
-from roce_cfg.intent.models import Intent, Vendor
+from roce_cfg.intent.models import Intent
 from roce_cfg.platforms.profile import load_profiles
+from roce_cfg.vendor import Vendor
 from tests.helpers import run
 
 PROFILES = load_profiles()

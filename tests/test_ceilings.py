@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from roce_cfg.design.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES, size
+from roce_cfg.design.shape import FabricShape
 from roce_cfg.intent.loader import load_intent
+from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from tests.helpers import ROOT, run
 
 THREE_TIER = ROOT / "tests" / "scenarios" / "three-tier.yaml"
@@ -62,18 +63,18 @@ def test_a_plan_past_a_ceiling_is_refused_before_design(tmp_path: Path, name: st
 
 def test_the_counts_match_what_design_builds() -> None:
     """The ceilings count switches and links as the designer builds them."""
-    from roce_cfg.generate import plan
+    from roce_cfg.design import plan
 
     others = ["tests/scenarios/three-tier-planes.yaml", "examples/pod-small.yaml",
               "examples/single-switch.yaml"]  # fmt: skip
     for path in [THREE_TIER, *(ROOT / p for p in others)]:
         loaded = load_intent(path)
         fabric, _ = plan(loaded, None)
-        s = size(loaded.intent)
+        s = FabricShape.of(loaded.intent).size
         assert (s.switches, s.links) == (len(fabric.switches), len(fabric.links)), path
         assert s.gpus == len(fabric.nics), path
 
 
 def test_the_largest_bundled_plan_is_well_inside() -> None:
-    s = size(load_intent(ROOT / "bench" / "fabric-xl.yaml").intent)
+    s = FabricShape.of(load_intent(ROOT / "bench" / "fabric-xl.yaml").intent).size
     assert (s.gpus, s.switches, s.links) == (32_768, 1_280, 65_536)

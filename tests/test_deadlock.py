@@ -12,6 +12,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from roce_cfg.analysis.rules_deadlock import deadlock_findings
 from roce_cfg.deadlock import load
 from roce_cfg.deadlock.analyse import analyse, single_failures
 from roce_cfg.deadlock.net import Network, build
@@ -56,6 +57,17 @@ def test_valley_cycle_findings_name_the_failure_and_every_hop() -> None:
     assert first["message"].startswith("after leaf-1:")
     assert len(first["detail"]) == 4
     assert sum("valley route" in d for d in first["detail"]) == 2
+
+
+def test_rc502_is_the_deadlock_commands_and_lint_lists_but_does_not_run_it() -> None:
+    """RC502 needs failure scenarios: declared without a check (lint's engine skips it), it is
+    still listed and explained like every rule."""
+    from roce_cfg.analysis.registry import RULES
+
+    assert RULES["RC502"].check is None
+    assert RULES["RC501"].check is not None
+    assert "RC502" in cli("rules").stdout
+    assert "roce-cfg deadlock" in cli("explain", "RC502").stdout
 
 
 def test_a_priority_remap_on_the_bounce_breaks_the_cycle(tmp_path: Path) -> None:
@@ -197,9 +209,9 @@ def test_single_failure_scenarios_roll_back_exactly() -> None:
 
 
 def test_run_api_counts_scenarios() -> None:
-    report, result = run(
-        load(HERE / "clos-2x2.yaml"), Plan(fail_links="all-single", max_failures=2)
-    )
+    src = load(HERE / "clos-2x2.yaml")
+    report = run(src, Plan(fail_links="all-single", max_failures=2))
+    result = deadlock_findings(src, report)
     assert report.scenarios == 1 + 4 + 6  # healthy, 4 single and 6 double failures
     assert result.findings == []
 
@@ -256,7 +268,8 @@ def test_html_report_renders_in_a_real_browser(tmp_path: Path) -> None:
 
 def test_three_tier_plan_is_acyclic_healthy_and_after_any_one_or_two_failures() -> None:
     src = load(ROOT / "tests/scenarios/three-tier.yaml")
-    report, result = run(src, Plan(fail_links="all-single", max_failures=2))
+    report = run(src, Plan(fail_links="all-single", max_failures=2))
+    result = deadlock_findings(src, report)
     assert report.scenarios == 1 + 16 + 120  # healthy, 16 single and 120 double failures
     assert result.findings == []
     roles = {d.hostname: d.role for d in src.devices}

@@ -12,8 +12,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 
 from roce_cfg.grammar import compile_syntax, load_grammar
-from roce_cfg.intent.models import Vendor
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, run
 from tests.test_parse_roundtrip import intents, rendered_per_vendor_and_role
 
@@ -151,7 +151,7 @@ def test_remediation_types_every_line_in_its_own_view(scenario: str) -> None:
     commands = remediation(Tree(profile), Tree.from_text(cfg.read_text(), profile))
     assert len(commands) > 50
     bad = load_grammar(vendor).check_session(
-        commands, model, profile.cli.view_exit, profile.negation
+        commands, model, profile.dialect.view_exit, profile.negation
     )
     assert not bad, "\n".join(str(v) for v in bad[:10])
 

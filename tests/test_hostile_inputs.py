@@ -14,8 +14,8 @@ import pytest
 from roce_cfg.analysis import suppress
 from roce_cfg.deploy import inventory
 from roce_cfg.errors import InputError
-from roce_cfg.intent.yamlsrc import INVENTORY, SUPPRESSIONS, load_file, load_json
 from roce_cfg.parse.hints import load_fabric
+from roce_cfg.yamlsrc import INVENTORY, SUPPRESSIONS, load_file, load_json
 from tests.helpers import ROOT, run
 
 LAUGHS = "\n".join(

@@ -4,6 +4,7 @@ traceback or unbounded work, each is now one line and exit 2 (docs/reliability.m
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -102,6 +103,16 @@ def test_the_hook_diffs_a_binary_committed_config_instead_of_raising(tmp_path: P
     assert main(["--configs", str(tmp_path / "configs"), str(EXAMPLE)]) == 1
 
 
+def _vrp_prompt() -> re.Pattern[str]:
+    from roce_cfg.platforms.profile import load_profile
+    from roce_cfg.vendor import Vendor
+
+    return re.compile(load_profile(Vendor.HUAWEI).dialect.prompts.pattern)
+
+
+_VRP_PROMPT = _vrp_prompt()
+
+
 class _Chatty:
     """A switch that talks without end and never prompts."""
 
@@ -125,7 +136,7 @@ def test_a_switch_talking_without_a_prompt_runs_out_of_time(text: str) -> None:
     conn = _Chatty(text)
     started = time.monotonic()
     with pytest.raises(NoAnswer):
-        _read_prompts(conn, 3, 0.5)  # type: ignore[arg-type]
+        _read_prompts(conn, _VRP_PROMPT, 3, 0.5)  # type: ignore[arg-type]
     assert time.monotonic() - started < 30
     assert conn.reads > 1
 
@@ -141,7 +152,7 @@ def test_prompts_split_across_reads_are_counted_once() -> None:
         def read_channel(self) -> str:
             return self.parts.pop(0) if self.parts else ""
 
-    out = _read_prompts(Pieces(), 3, 5.0)  # type: ignore[arg-type]
+    out = _read_prompts(Pieces(), _VRP_PROMPT, 3, 5.0)  # type: ignore[arg-type]
     assert out.endswith("[~leaf-1]")
 
 

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 
 
 def _session(vendor: Vendor, model: str = "", unsourced: bool = True) -> Session:
     profile = load_profile(vendor)
     s = Session(Switch.start("sw", profile, model=model, unsourced=unsourced))
-    for line in profile.config_enter:
+    for line in profile.dialect.enter:
         s.feed(line)
     return s
 
@@ -156,6 +156,6 @@ def test_golden_push_into_a_strict_emulator_converges(cfg: Path) -> None:
     for line in remediation(s.sw.running, intended):
         answer = s.feed(line)
         assert "Error" not in answer and "%" not in answer, (line, answer)
-    for line in profile.commit:  # VRP: the candidate becomes running
+    for line in profile.dialect.commit.commands:  # VRP: the candidate becomes running
         s.feed(line)
     assert remediation(s.sw.running, intended) == []

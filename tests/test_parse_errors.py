@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.parse import parse_text
 from roce_cfg.parse.text import decode
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, run
 
 GOLDEN = sorted((ROOT / "golden").glob("pod-small-*/leaf-1.cfg"))

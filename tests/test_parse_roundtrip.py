@@ -16,11 +16,12 @@ from roce_cfg.design import design
 from roce_cfg.errors import PlanError, RoceCfgError
 from roce_cfg.grammar import load_grammar
 from roce_cfg.intent.checks import check
-from roce_cfg.intent.models import Intent, Vendor
+from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse import Hints, parse_file, parse_text
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.render import Renderer
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, SCENARIOS, run
 from tests.roundtrip import as_configured
 

@@ -12,11 +12,11 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import Credentials, push
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.generate import generate
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.parse import parse_text
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, SCENARIOS, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
@@ -110,9 +110,10 @@ def test_wrong_password_is_a_clear_error() -> None:
 def _tiny(vendor: Vendor, name: str) -> str:
     p = load_profile(vendor)
     tree = Tree(p)
-    word = "sysname" if p.cli.layout in ("comware", "vrp") else "hostname"
-    port = p.interface_prefix[100] + ("1/0/1" if p.cli.layout in ("comware", "vrp") else "0/1")
-    tree.apply([f"{word} {name}", f"interface {port}", f"description to {name}", p.cli.view_exit])
+    cage = p.models[p.default_model].ports[0]
+    port = p.interface_prefix[cage.speed] + cage.label.format(n=cage.first)
+    sysname = p.dialect.hostname.format(host=name)
+    tree.apply([sysname, f"interface {port}", f"description to {name}", p.dialect.view_exit])
     return tree.render()
 
 

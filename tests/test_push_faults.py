@@ -16,10 +16,10 @@ from roce_cfg.deploy.inventory import load as load_inventory
 from roce_cfg.deploy.push import Credentials
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"

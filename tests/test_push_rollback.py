@@ -10,17 +10,17 @@ import pytest
 from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import Credentials, push
 from roce_cfg.generate import generate
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 from tests.helpers import SCENARIOS, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
 # VRP is left out: its push fails before 'commit', the candidate is dropped and nothing needs
 # rolling back (test_push.py covers that); the others apply each line as it is typed.
-IMMEDIATE = [v for v in Vendor if not load_profile(v).commit]
+IMMEDIATE = [v for v in Vendor if load_profile(v).dialect.commit.model == "immediate"]
 
 
 def _start(vendor: Vendor) -> tuple[str, str]:

@@ -25,10 +25,10 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import Credentials, push
 from roce_cfg.deploy.tree import Node, Tree, remediation
 from roce_cfg.generate import generate
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import VendorProfile, load_profile
+from roce_cfg.vendor import Vendor
 from tests.helpers import SCENARIOS, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
@@ -262,7 +262,8 @@ def _case(vendor: Vendor, device: str, seed: int, picks: list[int], drops: list[
     text = tree.render().splitlines()
     # A comment between blocks, where an operator's edited backup has them.
     at = rng.choice([i for i, line in enumerate(text) if i and not line.startswith(" ")])
-    text.insert(at, COMMENTS[rng.randint(0, 1)] if profile.cli.layout == "rgos" else COMMENTS[0])
+    bang = profile.dialect.framing.after_block == "!"  # '!' lines are layout there (RGOS)
+    text.insert(at, COMMENTS[rng.randint(0, 1)] if bang else COMMENTS[0])
     return Case(profile, "\n".join(text) + "\n", intended, unmanaged)
 
 
@@ -285,13 +286,13 @@ def _emulate(profile: VendorProfile, running: str, commands: list[str]) -> Tree:
     """The commands typed into the lab emulator's CLI (no SSH), as push sends them."""
     sw = Switch.start("sw", profile, running)
     session = Session(sw)
-    session.feed(profile.config_enter[0])
+    session.feed(profile.dialect.enter[0])
     for c in commands:
         answer = session.feed(c)
-        assert profile.cli.error not in answer, c
-    for c in profile.commit:
+        assert profile.dialect.error not in answer, c
+    for c in profile.dialect.commit.commands:
         session.feed(c)
-    session.feed(profile.config_exit[0])
+    session.feed(profile.dialect.leave[0])
     return sw.running
 
 

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.redact import REDACTED, redact, redact_tree, rules
+from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, run
 
 DATA = ROOT / "tests" / "data" / "secrets"

@@ -10,14 +10,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from roce_cfg.design.ports import allocate
-from roce_cfg.design.topology import rail_prefix
-from roce_cfg.errors import PlanError
-from roce_cfg.intent.models import Vendor
+from roce_cfg.design.shape import FabricShape
+from roce_cfg.errors import InputError, PlanError
+from roce_cfg.intent.models import Intent
 from roce_cfg.pcie import pcie_fits, pcie_payload_gbps
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import PRICES, load_file
 
 if TYPE_CHECKING:
     from roce_cfg.model.fabric import Fabric
@@ -65,6 +68,18 @@ def port_map(row: dict[str, Any]) -> str:
     return " + ".join(parts)
 
 
+# The demand's figures bounded as the intent bounds them (servers.nics, nic_speed, cable_m), so
+# that a plan's intent is one generate accepts: (low, high), low 0 meaning more than 0.
+BOUNDS = {
+    "nics": (1, 16),
+    "nic_speed": (1, 1600),
+    "in_rack_m": (0, 10000),
+    "in_row_m": (0, 10000),
+    "between_rows_m": (0, 10000),
+    "oversubscription": (1, 64),
+}
+
+
 @dataclass(frozen=True)
 class Demand:
     servers: int
@@ -76,6 +91,38 @@ class Demand:
     in_rack_m: float = 3.0
     in_row_m: float = 30.0
     between_rows_m: float = 100.0
+
+    @classmethod
+    def of(cls, gpus: int | None, servers: int | None, **figures: Any) -> Demand:
+        """The demand ``roce-cfg plan`` was given: exactly one of a GPU count (one NIC each)
+        and a server count, and the other figures within BOUNDS (NaN and infinity are no
+        lengths); else an InputError naming the option."""
+        if (gpus is None) == (servers is None):
+            raise InputError("give exactly one of --gpus and --servers", path="--gpus")
+        for name, (low, high) in BOUNDS.items():
+            value: float = figures[name]
+            if not (math.isfinite(value) and low <= value <= high) or (low == 0 and value == 0):
+                bound = f"more than 0 and at most {high:,}" if low == 0 else f"{low}-{high:,}"
+                raise InputError(
+                    f"must be {bound} (got {value})", path="--" + name.replace("_", "-")
+                )
+        count = servers if servers is not None else -(-int(gpus or 0) // figures["nics"])
+        if count < 1:
+            raise InputError("must be at least 1", path="--gpus")
+        return cls(servers=count, **figures)
+
+
+def load_prices(path: Path) -> dict[str, float]:
+    """A unit-price table: item name (switch model, cable 'speed x length', 'optic-<speed>')
+    to a price from 0 to 1e12."""
+    raw, _ = load_file(path, PRICES)
+    if not isinstance(raw, dict) or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+        and 0 <= v <= 1e12
+        for v in raw.values()
+    ):  # fmt: skip
+        raise InputError("must map item names to prices (numbers from 0 to 1e12)", file=str(path))
+    return {str(k): float(v) for k, v in raw.items()}
 
 
 def cable_key(speed_gbps: int, cable_m: float) -> str:
@@ -515,25 +562,63 @@ def plan(
     return plans
 
 
+def best(plans: list[Plan]) -> Plan:
+    """The first feasible plan (``plan`` sorts the best first)."""
+    found = next((p for p in plans if p.feasible), None)
+    if found is None:
+        raise InputError("no feasible plan to write", path="--write")
+    return found
+
+
+PLAN_COLUMNS = ("plan", "switches", "uplinks/leaf", "oversub", "GPUs/leaf", "spine loss",
+                "cables", "optics", "cost / why not")  # fmt: skip
+
+
+def plan_row(p: Plan) -> tuple[str, ...]:
+    """One plan as the cells of PLAN_COLUMNS."""
+    return (
+        p.kind + ("" if p.feasible else " (infeasible)"),
+        "; ".join(f"{t}: {n} x {m}" for t, ms in p.switches.items() for m, n in ms.items()),
+        str(p.uplinks_per_leaf or ""),
+        ", ".join(f"{t} {v}:1" for t, v in p.oversubscription.items()),
+        str(p.gpus_per_leaf or ""),
+        f"{p.spine_loss_percent}%" if p.spine_loss_percent else "",
+        ", ".join(f"{n} x {k}" for k, n in p.cables.items()),
+        ", ".join(f"{n} x {k}" for k, n in p.transceivers.items()),
+        p.reason or (f"{p.cost:,.0f}" if p.cost is not None else ""),
+    )
+
+
 def _rank(p: Plan) -> tuple[int, int, str]:
     n = sum(c for t in p.switches.values() for c in t.values())
     return (0 if p.feasible else 1, n if p.feasible else 0, p.kind)
 
 
 def intent_for(d: Demand, p: Plan, name: str = "planned") -> dict[str, Any]:
-    """An intent ``generate`` accepts unchanged, for a feasible plan."""
+    """An intent ``generate`` accepts unchanged, for a feasible plan: its pools sized from the
+    plan's shape (the same ``FabricShape`` the designer lays out)."""
     if not p.feasible:
         raise PlanError(("plan",), f"plan is infeasible: {p.reason}")
+    intent = _draft(d, p, name)
+    shape = FabricShape.of(Intent.model_validate(intent))
+    pools, size = shape.pools, shape.size
+    rails = pools.rail_subnets * 2 ** (32 - pools.rail_prefix)
+    intent["addressing"] = {
+        "loopbacks": f"10.0.0.0/{_prefix(size.switches + 2, 16)}",
+        "rail_subnets": f"10.128.0.0/{_prefix(rails, 9)}",
+        "rail_vlan_base": 101,
+    }
+    if size.links:
+        intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(pools.p2p, 10)}"
+    if shape.pods == 1 and size.links and 65001 + shape.tiers[-1].count <= 65534:
+        intent["routing"] = {"protocol": "ebgp", "spine_asn": 65000, "leaf_asn_base": 65001}
+    return intent
+
+
+def _draft(d: Demand, p: Plan, name: str) -> dict[str, Any]:
+    """The intent with the widest pools and a 4-byte private ASN plan: enough for its shape.
+    4-byte ASNs: pods (<= 64) and leaves never collide with the super-spines'."""
     fabric = dict(p.fabric)
-    pods = int(fabric.get("pods", 1))
-    leaf_spine = fabric["topology"] == "leaf-spine"
-    lpr = int(fabric.get("leaves_per_rail", 1))
-    n_leaves = pods * d.nics * lpr
-    spines = pods * int(fabric.get("spines", 0)) + int(fabric.get("super_spines", 0))
-    per_leaf = math.ceil(d.servers // pods / lpr)
-    rails_needed = (n_leaves if leaf_spine else d.nics) * 2 ** (
-        32 - rail_prefix(per_leaf if leaf_spine else d.servers)
-    )
     intent: dict[str, Any] = {
         "name": name,
         "servers": {
@@ -545,33 +630,22 @@ def intent_for(d: Demand, p: Plan, name: str = "planned") -> dict[str, Any]:
         },
         "fabric": fabric,
         "addressing": {
-            "loopbacks": f"10.0.0.0/{_prefix(spines + n_leaves + 2, 16)}",
-            "rail_subnets": f"10.128.0.0/{_prefix(rails_needed, 9)}",
+            "loopbacks": "10.0.0.0/16",
+            "rail_subnets": "10.128.0.0/9",
             "rail_vlan_base": 101,
         },
     }
-    if leaf_spine and pods > 1:
-        ups = int(fabric["spines"]) * int(fabric["uplinks_per_spine"])
-        spine_up = d.nics * lpr * int(fabric["uplinks_per_spine"])  # 1:1 per pod spine
-        pairs = n_leaves * ups + pods * int(fabric["spines"]) * spine_up
-        intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(2 * pairs, 10)}"
-        # 4-byte private ASNs: pods (<= 64) and leaves never collide with the super-spines'.
-        intent["routing"] = {
-            "protocol": "ebgp",
-            "super_spine_asn": 4200000000,
-            "spine_asn": 4200000001,
-            "leaf_asn_base": 4200000100,
-        }
-    elif leaf_spine:
-        ups = int(fabric["spines"]) * int(fabric["uplinks_per_spine"])
-        intent["addressing"]["fabric_p2p"] = f"10.64.0.0/{_prefix(2 * n_leaves * ups, 10)}"
-        intent["routing"] = {"protocol": "ebgp", "spine_asn": 65000, "leaf_asn_base": 65001}
-        if 65001 + n_leaves > 65534:
-            intent["routing"] = {
-                "protocol": "ebgp",
-                "spine_asn": 4200000000,
-                "leaf_asn_base": 4200000001,
+    if fabric["topology"] == "leaf-spine":
+        intent["addressing"]["fabric_p2p"] = "10.64.0.0/10"
+        if int(fabric.get("pods", 1)) > 1:
+            asns = {
+                "super_spine_asn": 4200000000,
+                "spine_asn": 4200000001,
+                "leaf_asn_base": 4200000100,
             }
+        else:
+            asns = {"spine_asn": 4200000000, "leaf_asn_base": 4200000001}
+        intent["routing"] = {"protocol": "ebgp", **asns}
     return intent
 
 

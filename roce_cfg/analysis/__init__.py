@@ -10,6 +10,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
+# The rule modules register their rules with the registry as they are imported.
+from roce_cfg.analysis import (  # noqa: F401
+    rules_deadlock,
+    rules_device,
+    rules_fabric,
+    rules_headroom,
+    rules_intent,
+)
 from roce_cfg.analysis.context import (
     DeviceView,
     FabricLink,
@@ -22,49 +30,21 @@ from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import Hit, Rule, rules
 from roce_cfg.analysis.rules_intent import IntentView
 from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, load
+from roce_cfg.design import plan
 from roce_cfg.errors import InputError
-from roce_cfg.generate import plan
 from roce_cfg.heap import bulk_objects
+from roce_cfg.inputs import files_and_fabric
 from roce_cfg.intent.loader import LoadedIntent, load_intent
-from roce_cfg.intent.models import Vendor
-from roce_cfg.intent.yamlsrc import line_of
 from roce_cfg.model.fabric import Fabric
-from roce_cfg.parse import Hints, Parsed
+from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
 from roce_cfg.parse.many import parse_many
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.policy import fabric_roce_dscp
+from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import line_of
 
 __all__ = ["Finding", "LintResult", "Options", "lint"]
-
-
-def config_files(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
-    """Config files among ``paths`` (directories expanded) and a fabric.json found beside them."""
-    files: list[Path] = []
-    fabric: Path | None = None
-    for path in paths:
-        if path.is_dir():
-            for p in sorted(path.iterdir()):
-                if p.name == "fabric.json":
-                    _regular(p)
-                    fabric = fabric or p
-                elif (
-                    p.is_file()
-                    and not p.name.startswith(".")
-                    and p.suffix not in (".json", ".yaml")
-                ):
-                    files.append(p)
-        elif path.name == "fabric.json":
-            fabric = path
-        else:
-            files.append(path)
-    return files, fabric
-
-
-def _regular(path: Path) -> None:
-    """A fabric.json found in a folder is read whole: a FIFO there would block forever and a
-    link to /dev/zero would fill memory up to the size cap."""
-    if not path.is_file():
-        raise InputError("not a regular file (a fabric.json is one)", file=str(path))
 
 
 @bulk_objects()
@@ -81,66 +61,17 @@ def lint(
     designed: Fabric | None = None,
 ) -> LintResult:
     """``designed`` is ``intent``'s fabric when the caller has designed it already."""
-    options = options or Options()
     all_rules = rules()
-    files, found_fabric = config_files(paths)
+    files, found_fabric = files_and_fabric(paths)
     if not files:
         raise InputError("no config files to lint")
     fabric = fabric or (found_fabric if intent is None else None)
     lint_config = _lint_config(config, {r.id for r in all_rules})
-
-    planned: Fabric | None = None
-    intent_view_parts = None
-    hints: dict[str, Hints] = {}
-    if intent is not None:
-        loaded = load_intent(intent)
-        planned = designed if designed is not None else plan(loaded, overlay)[0]
-        hints = hints_from_plan(planned)
-        pol = loaded.intent.lossless
-        options = replace(
-            options,
-            roce_dscp=pol.roce.dscp,
-            cnp_dscp=pol.cnp.dscp,
-        )
-        intent_view_parts = loaded
-    elif fabric is not None:
-        planned = load_fabric(fabric)
-        hints = hints_from_plan(planned)
-    if planned is not None:
-        cables = {(n.switch, n.port): n.cable_m for n in planned.nics}
-        for k in planned.links:
-            cables[(k.a_device, k.a_port)] = k.cable_m
-            cables[(k.b_device, k.b_port)] = k.cable_m
-        vlans: dict[int, set[str]] = {}
-        for rail in planned.rails:
-            vlans.setdefault(rail.vlan, set()).add(rail.switch)
-        options = replace(
-            options,
-            cables={**cables, **options.cables},
-            vlan_switches={v: frozenset(s) for v, s in vlans.items()},
-        )
-
-    views: dict[str, DeviceView] = {}
-    for n, parsed in enumerate(parse_many(files, vendor, hints, overlay), 1):
-        if progress is not None:
-            progress(n, len(files))
-        view = _view(parsed, overlay, options)
-        path = files[n - 1]
-        if view.name in views:
-            raise InputError(
-                f"hostname {view.name} also in {views[view.name].file}; one config per switch",
-                file=str(path),
-            )
-        views[view.name] = view
-
-    if options.roce_dscp is None:
-        from roce_cfg.policy import fabric_roce_dscp
-
-        dscp, _ = fabric_roce_dscp((v.device for v in views.values()), None)
-        options = replace(options, roce_dscp=dscp)
-        for view in views.values():
-            view.options = options
-
+    loaded = load_intent(intent) if intent is not None else None
+    planned = _planned(loaded, fabric, designed, overlay)
+    options = _with_plan(options or Options(), loaded, planned)
+    hints = hints_from_plan(planned) if planned is not None else {}
+    views = _views(files, parse_many(files, vendor, hints, overlay), overlay, options, progress)
     if planned is not None:
         links = [
             FabricLink(LinkEnd(k.a_device, k.a_port), LinkEnd(k.b_device, k.b_port), k.cable_m)
@@ -148,11 +79,92 @@ def lint(
         ]
     else:
         links = infer_links(views)
+    options = _agreed_dscp(views, options)
     fabric_view = FabricView(views, links, options, planned=planned is not None)
+    iv = _intent_view(loaded, planned, views) if loaded and planned else None
+    findings = _run(all_rules, views, fabric_view, iv)
+    per_device = {name: inline(v.text) for name, v in views.items()}
+    findings = apply(findings, lint_config, per_device)
+    findings.sort(key=Finding.sort_key)
+    notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
+    return LintResult(findings, [str(f) for f in files], sorted(views), notes, views)
 
-    iv = _intent_view(intent_view_parts, planned, views) if intent_view_parts and planned else None
+
+def _planned(
+    loaded: LoadedIntent | None, fabric: Path | None, designed: Fabric | None, overlay: Path | None
+) -> Fabric | None:
+    """The plan the configs are checked against: the intent's design, or a fabric.json."""
+    if loaded is not None:
+        return designed if designed is not None else plan(loaded, overlay)[0]
+    return load_fabric(fabric) if fabric is not None else None
+
+
+def _with_plan(options: Options, loaded: LoadedIntent | None, planned: Fabric | None) -> Options:
+    """The intent's DSCPs; the plan's cable lengths (the user's win) and rail VLANs."""
+    if loaded is not None:
+        pol = loaded.intent.lossless
+        options = replace(options, roce_dscp=pol.roce.dscp, cnp_dscp=pol.cnp.dscp)
+    if planned is None:
+        return options
+    cables = {(n.switch, n.port): n.cable_m for n in planned.nics}
+    for k in planned.links:
+        cables[(k.a_device, k.a_port)] = k.cable_m
+        cables[(k.b_device, k.b_port)] = k.cable_m
+    vlans: dict[int, set[str]] = {}
+    for rail in planned.rails:
+        vlans.setdefault(rail.vlan, set()).add(rail.switch)
+    return replace(
+        options,
+        cables={**cables, **options.cables},
+        vlan_switches={v: frozenset(s) for v, s in vlans.items()},
+    )
+
+
+def _views(
+    files: list[Path],
+    parsed: Iterable[Parsed],
+    overlay: Path | None,
+    options: Options,
+    progress: Callable[[int, int], None] | None,
+) -> dict[str, DeviceView]:
+    """One view per parsed config; two configs of one hostname are refused."""
+    views: dict[str, DeviceView] = {}
+    for n, one in enumerate(parsed, 1):
+        if progress is not None:
+            progress(n, len(files))
+        view = _view(one, overlay, options)
+        if view.name in views:
+            raise InputError(
+                f"hostname {view.name} also in {views[view.name].file}; one config per switch",
+                file=str(files[n - 1]),
+            )
+        views[view.name] = view
+    return views
+
+
+def _agreed_dscp(views: dict[str, DeviceView], options: Options) -> Options:
+    """``options`` with the RoCE DSCP the configs agree on when none was given, set on every
+    view too."""
+    if options.roce_dscp is not None:
+        return options
+    dscp, _ = fabric_roce_dscp((v.device for v in views.values()), None)
+    options = replace(options, roce_dscp=dscp)
+    for view in views.values():
+        view.options = options
+    return options
+
+
+def _run(
+    all_rules: list[Rule],
+    views: dict[str, DeviceView],
+    fabric_view: FabricView,
+    iv: IntentView | None,
+) -> list[Finding]:
+    """Every rule with a check over what it looks at: each device, the fabric, the intent."""
     findings: list[Finding] = []
     for r in all_rules:
+        if r.check is None:
+            continue  # reported by another command (RC502: 'roce-cfg deadlock')
         if r.scope == "device":
             for view in views.values():
                 findings.extend(_locate(r, h, views, view.name) for h in r.check(view))
@@ -164,12 +176,7 @@ def lint(
                 if f.file is None and h.device == iv.intent.name:
                     f = f.model_copy(update={"file": iv.file})
                 findings.append(f)
-
-    per_device = {name: inline(v.text) for name, v in views.items()}
-    findings = apply(findings, lint_config, per_device)
-    findings.sort(key=Finding.sort_key)
-    notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
-    return LintResult(findings, [str(f) for f in files], sorted(views), notes, views)
+    return findings
 
 
 def _intent_view(loaded: LoadedIntent, planned: Fabric, views: dict[str, DeviceView]) -> IntentView:

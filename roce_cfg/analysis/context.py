@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from ipaddress import IPv4Network
 from typing import Any
 
+from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap
-from roce_cfg.parse.normalise import description_speed
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+from roce_cfg.policy import DEFAULT_ROCE_DSCP, priority_of
 
-# 'cable=30m', 'cable 2.5 m', 'cable:100m' in an interface description gives the cable length.
-CABLE_IN_DESCRIPTION = re.compile(r"\bcable\s*[=:]?\s*(\d+(?:\.\d+)?)\s*m\b", re.IGNORECASE)
 ROCE_MIN_MTU = 4200
 # Where nothing says how long a cable is: headroom must cover at least the shortest plausible
 # cable (a 1 m DAC) or the port is short whatever the cable; a 100 m fibre is what is assumed for
 # the 'cannot verify' figure (RC206).
 SHORTEST_CABLE_M = 1.0
 ASSUMED_CABLE_M = 100.0
-MAX_CABLE_M = 10_000.0  # the intent's and fabric.json's bound
-DEFAULT_ROCE_DSCP = 26
 DEFAULT_CNP_DSCP = 48
 
 
@@ -94,12 +90,8 @@ class DeviceView:
         return self.parsed.source
 
     def priority_of(self, dscp: int) -> int:
-        """The 802.1p priority a DSCP lands in: the device's map, else the class selector
-        (DSCP >> 3) that every vendor here uses as the default map."""
-        for m in self.device.qos.dscp_map:
-            if m.dscp == dscp:
-                return m.priority
-        return dscp >> 3
+        """The 802.1p priority a DSCP lands in on this device (roce_cfg.policy.priority_of)."""
+        return priority_of(self.device, dscp)
 
     def queue_of(self, priority: int) -> int:
         for m in self.device.qos.queue_map:
@@ -151,11 +143,9 @@ class DeviceView:
         known = self.options.cables.get((self.name, port.name))
         if known is not None:
             return known, "from the plan"
-        m = CABLE_IN_DESCRIPTION.search(port.description)
-        # free text: a figure no cable has ('cable=<4,301 digits>m' is infinite as a float) is
-        # passed over as if the description said nothing
-        if m and 0 <= float(m[1]) <= MAX_CABLE_M:
-            return float(m[1]), "from the description"
+        stated = describe.cable(port.description)
+        if stated is not None:
+            return stated, "from the description"
         given = self.options.cable_m
         role = port_role(port)
         if role in given or "*" in given:
@@ -165,7 +155,7 @@ class DeviceView:
     def speed_known(self, port: Interface) -> bool:
         """The plan or the description states the port's speed (else it is the name's)."""
         return (self.name, port.name) in self.options.cables or bool(
-            description_speed(port.description)
+            describe.speed(port.description)
         )
 
 

@@ -1,4 +1,8 @@
-"""The rule registry: every check has a stable ID, a severity, a rationale and a fix hint."""
+"""The rule registry: every check has a stable ID, a severity, a rationale and a fix hint.
+
+The rule modules register themselves when they are imported; the analysis package imports
+every one of them (roce_cfg/analysis/__init__.py), so this module imports none.
+"""
 
 from __future__ import annotations
 
@@ -30,6 +34,9 @@ Check = Callable[[Any], Iterable[Hit]]
 
 @dataclass(frozen=True)
 class Rule:
+    """``check`` None: a rule whose findings another command computes (RC502 needs the failure
+    scenarios of 'roce-cfg deadlock'); the lint engine skips it, rules and explain list it."""
+
     id: str
     name: str
     severity: Severity
@@ -38,10 +45,29 @@ class Rule:
     rationale: str
     fix: str
     limits: str = ""
-    check: Check = field(repr=False, default=lambda _: ())
+    check: Check | None = field(repr=False, default=None)
 
 
 RULES: dict[str, Rule] = {}
+
+
+def declare(
+    id: str,
+    name: str,
+    severity: Severity,
+    scope: Scope,
+    *,
+    summary: str,
+    rationale: str,
+    fix: str,
+    limits: str = "",
+    check: Check | None = None,
+) -> Rule:
+    """Register a rule; with no ``check``, one that lint does not run itself."""
+    if id in RULES:
+        raise RuntimeError(f"rule {id} registered twice")
+    RULES[id] = Rule(id, name, severity, scope, summary, rationale, fix, limits, check)
+    return RULES[id]
 
 
 def rule(
@@ -55,18 +81,18 @@ def rule(
     fix: str,
     limits: str = "",
 ) -> Callable[[Check], Check]:
+    """Register the decorated function as the rule's check."""
+
     def register(fn: Check) -> Check:
-        if id in RULES:
-            raise RuntimeError(f"rule {id} registered twice")
-        RULES[id] = Rule(id, name, severity, scope, summary, rationale, fix, limits, fn)
+        declare(
+            id, name, severity, scope, summary=summary, rationale=rationale, fix=fix,
+            limits=limits, check=fn,
+        )  # fmt: skip
         return fn
 
     return register
 
 
 def rules() -> list[Rule]:
-    # Importing the rule modules fills the registry.
-    from roce_cfg.analysis import rules_device, rules_fabric, rules_headroom, rules_intent  # noqa: F401
-    from roce_cfg.deadlock import findings  # noqa: F401
-
+    """Every registered rule, by ID."""
     return [RULES[k] for k in sorted(RULES)]

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.analysis.findings import Finding
 from roce_cfg.errors import InputError
-from roce_cfg.intent.yamlsrc import SUPPRESSIONS, load_file
+from roce_cfg.yamlsrc import SUPPRESSIONS, load_file
 
 INLINE = re.compile(r"roce-cfg:\s*ignore\s+(?P<rules>RC\d{3}(?:\s*,\s*RC\d{3})*)\s*(?P<reason>.*)$")
 DEFAULT_FILE = ".roce-cfg.yaml"

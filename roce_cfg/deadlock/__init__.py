@@ -8,19 +8,20 @@ from dataclasses import dataclass, field
 from ipaddress import IPv4Network
 from pathlib import Path
 
-from roce_cfg.analysis import config_files
+from roce_cfg.design import plan
 from roce_cfg.errors import InputError
-from roce_cfg.generate import plan
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import config_files as switch_configs
+from roce_cfg.inputs import files_and_fabric
 from roce_cfg.intent.loader import load_intent
-from roce_cfg.intent.models import Vendor
+from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
 from roce_cfg.parse.many import parse_many
 from roce_cfg.policy import fabric_roce_dscp
+from roce_cfg.vendor import Vendor
 
 LinkSpec = tuple[str, str, str, str]
 
@@ -51,7 +52,7 @@ def load(
         roce = loaded.intent.lossless.roce.dscp if dscp is None else dscp
         return from_plan(fabric, roce, str(path))
     folder = path.parent if path.name == "fabric.json" else path
-    files, fabric_json = config_files([folder])
+    files, fabric_json = files_and_fabric([folder])
     notices: list[str] = []
     if folder.is_dir():
         # As lint and parse: a file past a per-file cap, binary or not a config is skipped
@@ -115,7 +116,7 @@ def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:
 
 def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:
     """Links from /30-/31 subnets shared by two switches, and from descriptions naming the far
-    end as 'host:port' (layer 2 links have no addresses)."""
+    end (model/describe.py; layer 2 links have no addresses)."""
     by_net: dict[IPv4Network, list[tuple[str, str]]] = {}
     ports = {(d.hostname, i.name) for d in devices for i in d.interfaces if not i.shutdown}
     found: set[tuple[tuple[str, str], tuple[str, str]]] = set()
@@ -125,9 +126,9 @@ def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:
                 continue
             if i.ipv4 is not None and i.ipv4.network.prefixlen >= 30:
                 by_net.setdefault(i.ipv4.network, []).append((d.hostname, i.name))
-            host, _, port = i.description.partition(":")
-            if port and (host, port) in ports and host != d.hostname:
-                a, b = sorted([(d.hostname, i.name), (host, port)])
+            far = describe.far_end(i.description)
+            if far is not None and far in ports and far[0] != d.hostname:
+                a, b = sorted([(d.hostname, i.name), far])
                 found.add((a, b))
     for ends in by_net.values():
         if len(ends) == 2:

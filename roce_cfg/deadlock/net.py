@@ -11,6 +11,7 @@ from ipaddress import IPv4Address, IPv4Network
 
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.policy import priority_of
 
 
 @dataclass(frozen=True)
@@ -73,19 +74,11 @@ class Network:
         return self.names.index(name)
 
 
-def _priority(device: DeviceConfig, dscp: int) -> int:
-    for m in device.qos.dscp_map:
-        if m.dscp == dscp:
-            return m.priority
-    return dscp >> 3
-
-
 def build(
     devices: list[DeviceConfig], links: list[tuple[str, str, str, str]], dscp: int
 ) -> Network:
     """``links`` are (device, port, device, port); ``dscp`` is the lossless class analysed."""
     names = [d.hostname for d in devices]
-    idx = {n: i for i, n in enumerate(names)}
     net = Network(
         names=names,
         devices=devices,
@@ -100,12 +93,37 @@ def build(
     # Looked up once per link end: indexes instead of scans (a 1,280-switch fabric has 131,072
     # link ends on switches with 128 ports and 128 BGP neighbours each).
     ports = [{p.name: p for p in d.interfaces} for d in devices]
-    peers = [{n.address: n.remote_as for n in d.bgp.neighbors} if d.bgp else {} for d in devices]
+    _links(net, links, ports, dscp)
+    net.lossless = frozenset(node for node, p in net.prio.items() if p is not None)
+    net.pairs = [
+        {n: frozenset((n, lid) for lid in lids) for n, lids in nbrs.items()} for nbrs in net.adj
+    ]
+    net.all_outs = [frozenset().union(*p.values()) for p in net.pairs]
     addr_owner: dict[IPv4Address, int] = {}
     for i, d in enumerate(devices):
         for p in d.interfaces:
             if p.ipv4 is not None:
                 addr_owner[p.ipv4.ip] = i
+    for i, d in enumerate(devices):
+        # Only subnets with servers behind them carry RoCE; loopbacks carry control traffic.
+        hosts = [svi.ipv4.network for svi in d.vlan_interfaces]
+        networks = list(d.bgp.networks) if d.bgp else []
+        net.originated.append([n for n in networks if any(n.overlaps(h) for h in hosts)])
+        net.hosts.append(any(i.mode == "access" and not i.shutdown for i in d.interfaces))
+        _statics(net, i, ports, addr_owner)
+    return net
+
+
+def _links(
+    net: Network,
+    links: list[tuple[str, str, str, str]],
+    ports: list[dict[str, Interface]],
+    dscp: int,
+) -> None:
+    """The links whose both ends are up, with their lossless priority, VLANs and BGP session."""
+    devices = net.devices
+    idx = {n: i for i, n in enumerate(net.names)}
+    peers = [{n.address: n.remote_as for n in d.bgp.neighbors} if d.bgp else {} for d in devices]
     for a_name, a_port, b_name, b_port in links:
         if a_name not in idx or b_name not in idx:
             continue
@@ -118,7 +136,7 @@ def build(
         net.adj[a].setdefault(b, []).append(link.id)
         net.adj[b].setdefault(a, []).append(link.id)
         for s, port in ((a, pa), (b, pb)):
-            prio = _priority(devices[s], dscp)
+            prio = priority_of(devices[s], dscp)
             lossless = port.qos.pfc and prio in port.qos.no_drop
             net.prio[(s, link.id)] = prio if lossless else None
             # A trunk carries the VLANs it permits (its PVID only if permitted); an access
@@ -129,38 +147,33 @@ def build(
                     if vlan is not None:
                         net.vlan_links[s].setdefault(vlan, []).append(link.id)
         _session(net, peers, link, pa, pb)
-    net.lossless = frozenset(node for node, p in net.prio.items() if p is not None)
-    net.pairs = [
-        {n: frozenset((n, lid) for lid in lids) for n, lids in nbrs.items()} for nbrs in net.adj
-    ]
-    net.all_outs = [frozenset().union(*p.values()) for p in net.pairs]
-    for i, d in enumerate(devices):
-        # Only subnets with servers behind them carry RoCE; loopbacks carry control traffic.
-        hosts = [svi.ipv4.network for svi in d.vlan_interfaces]
-        networks = list(d.bgp.networks) if d.bgp else []
-        net.originated.append([n for n in networks if any(n.overlaps(h) for h in hosts)])
-        net.hosts.append(any(i.mode == "access" and not i.shutdown for i in d.interfaces))
-        statics = []
-        covers: list[tuple[IPv4Network, int | None]] = []
-        local = [p.ipv4.network for p in d.interfaces if p.ipv4 is not None and not p.shutdown]
-        local += [svi.ipv4.network for svi in d.vlan_interfaces]
-        for r in d.static_routes:
-            owner = addr_owner.get(r.next_hop)
-            if owner is None or owner not in net.adj[i]:
-                # Not a fabric switch: traffic leaves the fabric there (a firewall, a service
-                # network), as long as the next hop is on one of this switch's own subnets;
-                # otherwise, or when it is a switch whose link is gone, the route is inactive.
-                if owner is None and any(r.next_hop in n for n in local):
-                    covers.append((r.prefix, None))
-                continue
-            for lid in net.adj[i][owner]:
-                far = ports[owner].get(net.links[lid].port_at(owner))
-                if far is not None and far.ipv4 is not None and far.ipv4.ip == r.next_hop:
-                    statics.append(Static(r.prefix, owner, lid))
-                    covers.append((r.prefix, lid))
-        net.statics.append(statics)
-        net.covers.append(covers)
-    return net
+
+
+def _statics(
+    net: Network, i: int, ports: list[dict[str, Interface]], addr_owner: dict[IPv4Address, int]
+) -> None:
+    """Switch ``i``'s usable static routes, and the prefixes each covers by which link."""
+    d = net.devices[i]
+    statics = []
+    covers: list[tuple[IPv4Network, int | None]] = []
+    local = [p.ipv4.network for p in d.interfaces if p.ipv4 is not None and not p.shutdown]
+    local += [svi.ipv4.network for svi in d.vlan_interfaces]
+    for r in d.static_routes:
+        owner = addr_owner.get(r.next_hop)
+        if owner is None or owner not in net.adj[i]:
+            # Not a fabric switch: traffic leaves the fabric there (a firewall, a service
+            # network), as long as the next hop is on one of this switch's own subnets;
+            # otherwise, or when it is a switch whose link is gone, the route is inactive.
+            if owner is None and any(r.next_hop in n for n in local):
+                covers.append((r.prefix, None))
+            continue
+        for lid in net.adj[i][owner]:
+            far = ports[owner].get(net.links[lid].port_at(owner))
+            if far is not None and far.ipv4 is not None and far.ipv4.ip == r.next_hop:
+                statics.append(Static(r.prefix, owner, lid))
+                covers.append((r.prefix, lid))
+    net.statics.append(statics)
+    net.covers.append(covers)
 
 
 def _session(

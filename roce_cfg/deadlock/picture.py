@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from roce_cfg.deadlock.analyse import Cycle, Report
+from roce_cfg.deadlock.net import Link, Network
 
 BOX_W, BOX_H, GAP_X, ROW_H, MARGIN = 84, 26, 10, 170, 30
 TIERS = {"superspine": 0, "spine": 1, "leaf": 2, "switch": 2}
@@ -27,18 +28,7 @@ def _cycle(report: Report) -> Cycle | None:
 def svg(report: Report, cycle: Cycle | None = None) -> str:
     net = report.net
     cycle = cycle if cycle is not None else _cycle(report)
-    rows: dict[int, list[int]] = {}
-    for s, device in enumerate(net.devices):
-        rows.setdefault(TIERS.get(device.role, 2), []).append(s)
-    widest = max(len(r) for r in rows.values()) if rows else 1
-    width = max(480, 2 * MARGIN + widest * (BOX_W + GAP_X))
-    height = 2 * MARGIN + 40 + (max(rows) if rows else 0) * ROW_H + BOX_H
-    pos: dict[int, tuple[float, float]] = {}
-    for tier, members in sorted(rows.items()):
-        span = len(members) * (BOX_W + GAP_X) - GAP_X
-        x0 = (width - span) / 2
-        for k, s in enumerate(members):
-            pos[s] = (x0 + k * (BOX_W + GAP_X), MARGIN + 40 + tier * ROW_H)
+    pos, width, height = _positions(net)
     failed = set(cycle.scenario) if cycle else set()
     hops: dict[int, list[int]] = {}
     if cycle is not None:
@@ -60,33 +50,60 @@ def svg(report: Report, cycle: Cycle | None = None) -> str:
     ]
     labels: list[str] = []
     for ln in net.links:
-        (ax, ay), (bx, by) = pos[ln.a], pos[ln.b]
-        x1, y1 = ax + BOX_W / 2, ay + (BOX_H if ay < by else 0)
-        x2, y2 = bx + BOX_W / 2, by + (BOX_H if by < ay else 0)
         cls = "hop" if ln.id in hops else "failed" if ln.id in failed else "link"
-        out.append(
-            f'<line class="{cls}" data-link="{ln.id}" x1="{x1:.1f}" y1="{y1:.1f}" '
-            f'x2="{x2:.1f}" y2="{y2:.1f}"><title>{escape(ln.name(net.names))}</title></line>'
-        )
-        for j, number in enumerate(hops.get(ln.id, [])):
-            t = 0.35 + 0.3 * j
-            cx, cy = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
-            labels.append(
-                f'<g class="num" data-hop="{number}"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="8"/>'
-                f'<text x="{cx:.1f}" y="{cy + 3.5:.1f}" text-anchor="middle">{number}</text></g>'
-            )
+        line, numbers = _link(pos, ln, net.names, cls, hops.get(ln.id, []))
+        out.append(line)
+        labels += numbers
     on = {n[0] for n in cycle.nodes} if cycle else set()
     for s, (x, y) in pos.items():
-        cls = "sw on" if s in on else "sw"
         name = escape(net.names[s])
         out.append(
-            f'<g class="{cls}" data-switch="{name}"><rect x="{x:.1f}" y="{y:.1f}" width="{BOX_W}" '
-            f'height="{BOX_H}" rx="4"/><text x="{x + BOX_W / 2:.1f}" y="{y + 17:.1f}" '
-            f'text-anchor="middle">{name}</text></g>'
+            f'<g class="{"sw on" if s in on else "sw"}" data-switch="{name}"><rect x="{x:.1f}" '
+            f'y="{y:.1f}" width="{BOX_W}" height="{BOX_H}" rx="4"/><text '
+            f'x="{x + BOX_W / 2:.1f}" y="{y + 17:.1f}" text-anchor="middle">{name}</text></g>'
         )
     out.extend(labels)
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _positions(net: Network) -> tuple[dict[int, tuple[float, float]], float, float]:
+    """Each switch's box, a row per tier, and the picture's width and height."""
+    rows: dict[int, list[int]] = {}
+    for s, device in enumerate(net.devices):
+        rows.setdefault(TIERS.get(device.role, 2), []).append(s)
+    widest = max(len(r) for r in rows.values()) if rows else 1
+    width = max(480, 2 * MARGIN + widest * (BOX_W + GAP_X))
+    height = 2 * MARGIN + 40 + (max(rows) if rows else 0) * ROW_H + BOX_H
+    pos: dict[int, tuple[float, float]] = {}
+    for tier, members in sorted(rows.items()):
+        span = len(members) * (BOX_W + GAP_X) - GAP_X
+        x0 = (width - span) / 2
+        for k, s in enumerate(members):
+            pos[s] = (x0 + k * (BOX_W + GAP_X), MARGIN + 40 + tier * ROW_H)
+    return pos, width, height
+
+
+def _link(
+    pos: dict[int, tuple[float, float]], ln: Link, names: list[str], cls: str, hops: list[int]
+) -> tuple[str, list[str]]:
+    """One link's line, and the numbered circles of the cycle hops that cross it."""
+    (ax, ay), (bx, by) = pos[ln.a], pos[ln.b]
+    x1, y1 = ax + BOX_W / 2, ay + (BOX_H if ay < by else 0)
+    x2, y2 = bx + BOX_W / 2, by + (BOX_H if by < ay else 0)
+    line = (
+        f'<line class="{cls}" data-link="{ln.id}" x1="{x1:.1f}" y1="{y1:.1f}" '
+        f'x2="{x2:.1f}" y2="{y2:.1f}"><title>{escape(ln.name(names))}</title></line>'
+    )
+    labels = []
+    for j, number in enumerate(hops):
+        t = 0.35 + 0.3 * j
+        cx, cy = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+        labels.append(
+            f'<g class="num" data-hop="{number}"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="8"/>'
+            f'<text x="{cx:.1f}" y="{cy + 3.5:.1f}" text-anchor="middle">{number}</text></g>'
+        )
+    return line, labels
 
 
 def html(report: Report) -> str:

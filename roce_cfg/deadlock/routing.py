@@ -12,6 +12,7 @@ assumed to carry traffic to it (all-to-all collective traffic).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from ipaddress import IPv4Network, collapse_addresses
 from itertools import filterfalse
@@ -283,7 +284,6 @@ def converge(
 
     Switches are visited breadth-first from where the change is, and a neighbour offering one
     more equal-length path is added to the ECMP set without re-reading every neighbour."""
-    net = st.net
     table = st.routes[d]
     queue = deque(start)
     queued = set(start)
@@ -299,21 +299,9 @@ def converge(
         elif s in full or old is None:
             new = _evaluate(st, d, s)
         else:
-            kinds = {n: _offer(st, d, s, n) for n in adds.pop(s, {})}
-            if "full" in kinds.values():
-                new = _evaluate(st, d, s)
-            else:
-                gone = {n for n, k in kinds.items() if k == "drop"}
-                extra = [n for n, k in kinds.items() if k == "add"]
-                if not gone and not extra and "head" not in kinds.values():
-                    continue
-                members = [n for n in old.nh if n not in gone]
-                if extra:
-                    members = sorted({*members, *extra}, key=lambda n: net.router_id[n])
-                if not members or len(members) > net.max_paths[s]:
-                    new = _evaluate(st, d, s)
-                else:
-                    new = _route(st, d, s, old.length - 1, tuple(members))
+            changed, new = _revise(st, d, s, old, adds.pop(s, {}))
+            if not changed:
+                continue
         full.discard(s)
         adds.pop(s, None)
         if new == old:
@@ -323,18 +311,7 @@ def converge(
         same_offer = old is not None and new is not None
         if same_offer and (old.length, old.asns) == (new.length, new.asns):  # type: ignore[union-attr]
             continue  # neighbours see the same offer: nothing for them to re-decide
-        for m in net.sessions[s]:
-            kind = _offer(st, d, m, s)
-            if kind == "skip":
-                continue
-            if quick and m in quick:
-                # m's shortcut assumed its next hops stay as they were; one just changed.
-                del quick[m]
-                kind = "full"
-            if kind == "full":
-                full.add(m)
-            else:
-                adds.setdefault(m, {})[s] = kind
+        for m in _tell(st, d, s, quick, full, adds):
             if m not in queued:
                 queue.append(m)
                 queued.add(m)
@@ -345,6 +322,53 @@ def converge(
         _sync(st, d, s, adding=False)
     for s in order:
         _sync(st, d, s, adding=True)
+
+
+def _revise(
+    st: State, d: int, s: int, old: Route, offers: dict[int, str]
+) -> tuple[bool, Route | None]:
+    """Switch ``s``'s route after some neighbours changed their offer: one path more or fewer
+    in its ECMP set where that is all, else a full evaluation; (False, None) when nothing
+    changes for it."""
+    net = st.net
+    kinds = {n: _offer(st, d, s, n) for n in offers}
+    if "full" in kinds.values():
+        return True, _evaluate(st, d, s)
+    gone = {n for n, k in kinds.items() if k == "drop"}
+    extra = [n for n, k in kinds.items() if k == "add"]
+    if not gone and not extra and "head" not in kinds.values():
+        return False, None
+    members = [n for n in old.nh if n not in gone]
+    if extra:
+        members = sorted({*members, *extra}, key=lambda n: net.router_id[n])
+    if not members or len(members) > net.max_paths[s]:
+        return True, _evaluate(st, d, s)
+    return True, _route(st, d, s, old.length - 1, tuple(members))
+
+
+def _tell(
+    st: State,
+    d: int,
+    s: int,
+    quick: dict[int, Route | None] | None,
+    full: set[int],
+    adds: dict[int, dict[int, str]],
+) -> Iterator[int]:
+    """The BGP neighbours of ``s`` that must re-decide now that its offer changed, each noted
+    as needing a full evaluation or one more (or fewer) path."""
+    for m in st.net.sessions[s]:
+        kind = _offer(st, d, m, s)
+        if kind == "skip":
+            continue
+        if quick and m in quick:
+            # m's shortcut assumed its next hops stay as they were; one just changed.
+            del quick[m]
+            kind = "full"
+        if kind == "full":
+            full.add(m)
+        else:
+            adds.setdefault(m, {})[s] = kind
+        yield m
 
 
 def destinations(net: Network) -> list[int]:

@@ -1,12 +1,11 @@
-"""The deadlock command's work: scenarios from options, the analysis, findings for reports."""
+"""The deadlock command's work: scenarios from options and the analysis over them (the findings
+they make are roce_cfg.analysis.rules_deadlock's)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from roce_cfg.analysis.findings import Finding, LintResult
-from roce_cfg.analysis.registry import RULES, Hit, rules
 from roce_cfg.deadlock import Source
 from roce_cfg.deadlock.analyse import (
     MAX_SAMPLES,
@@ -16,7 +15,6 @@ from roce_cfg.deadlock.analyse import (
     pair_failures,
     single_failures,
 )
-from roce_cfg.deadlock.findings import hits
 from roce_cfg.deadlock.net import Network, build
 from roce_cfg.errors import InputError
 
@@ -68,35 +66,6 @@ def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(out))
 
 
-def run(
-    src: Source, plan: Plan, progress: Callable[[int, int], None] | None = None
-) -> tuple[Report, LintResult]:
+def run(src: Source, plan: Plan, progress: Callable[[int, int], None] | None = None) -> Report:
     net = build(src.devices, src.links, src.dscp)
-    report = analyse(net, scenarios(net, plan), progress)
-    found: list[Finding] = []
-    for h in hits(report, report.baseline, None):
-        found.append(_finding(src, "RC501", h))
-    for scenario, cycles in report.opened.items():
-        for h in hits(report, cycles, report.scenario_name(scenario)):
-            found.append(_finding(src, "RC502", h))
-    rules()  # the registry holds RC501/RC502
-    result = LintResult(found, sorted(set(src.files.values())) or [src.origin], net.names)
-    return report, result
-
-
-def _finding(src: Source, rule_id: str, h: Hit) -> Finding:
-    assert h.device is not None
-    parsed = src.parsed.get(h.device)
-    line = parsed.source.interface_line(h.port) if parsed and h.port else None
-    return Finding(
-        rule=rule_id,
-        severity=RULES[rule_id].severity,
-        device=h.device,
-        file=src.files.get(h.device, src.origin),
-        line=line,
-        port=h.port,
-        message=h.message,
-        related_device=h.related_device,
-        related_port=h.related_port,
-        detail=h.detail,
-    )
+    return analyse(net, scenarios(net, plan), progress)

@@ -23,9 +23,9 @@ from nornir.plugins.inventory.simple import SimpleInventory
 from roce_cfg.deploy import shape
 from roce_cfg.deploy.transport import check_extras
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
-from roce_cfg.intent.yamlsrc import INVENTORY, load_file
 from roce_cfg.platforms.profile import VendorProfile, load_profiles
+from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import INVENTORY, load_file
 
 
 @dataclass(frozen=True)
@@ -92,64 +92,70 @@ def _read(path: Path) -> dict[str, Any]:
 
 def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> list[Target]:
     doc = _read(path)
+    _check(doc, str(path))
+    try:
+        inventory = _nornir_inventory(doc)
+    except (TypeError, AttributeError, ValueError) as exc:
+        raise InputError(f"not a nornir inventory: {exc}", file=str(path)) from None
+    profiles = load_profiles(overlay)
+    targets = [
+        _target(name, inventory.hosts[name], profiles, str(path))
+        for name in sorted(inventory.hosts)
+        if not limit or fnmatch.fnmatchcase(name, limit)
+    ]
+    if not targets:
+        raise InputError(f"no hosts{' match ' + limit if limit else ''}", file=str(path))
+    return targets
+
+
+def _check(doc: dict[str, Any], file: str) -> None:
+    """The inventory's shape, no password in it, and every group a host names defined."""
     if not isinstance(doc.get("hosts"), dict) or not doc["hosts"]:
         raise InputError(
             "no hosts"  # refused before nornir, which warns naming its scratch copy
             if doc.get("hosts") == {}
             else "an inventory is a mapping with 'hosts' (and 'groups', 'defaults'), or a "
             "folder of nornir's hosts.yaml, groups.yaml, defaults.yaml",
-            file=str(path),
+            file=file,
         )
-    shape.check(doc, str(path))
+    shape.check(doc, file)
     groups = doc.get("groups") or {}
-    defaults = doc.get("defaults") or {}
-    for where, item in [("defaults", defaults), *(("groups." + k, v) for k, v in groups.items()),
-                        *(("hosts." + k, v) for k, v in doc["hosts"].items())]:  # fmt: skip
+    members = [*(("groups." + k, v) for k, v in groups.items()),
+               *(("hosts." + k, v) for k, v in doc["hosts"].items())]  # fmt: skip
+    for where, item in [("defaults", doc.get("defaults") or {}), *members]:
         if isinstance(item, dict) and "password" in item:
             raise InputError(
                 f"{where}.password: passwords do not belong in the inventory; set "
                 "ROCE_CFG_PASSWORD or let roce-cfg prompt",
-                file=str(path),
+                file=file,
             )
-    for where, item in [*(("groups." + k, v) for k, v in groups.items()),
-                        *(("hosts." + k, v) for k, v in doc["hosts"].items())]:  # fmt: skip
+    for where, item in members:
         for g in (item or {}).get("groups") or []:
             if g not in groups:
-                raise InputError(f"{where}.groups: no group {g!r}", file=str(path))
+                raise InputError(f"{where}.groups: no group {g!r}", file=file)
+
+
+def _target(name: str, host: Any, profiles: dict[Vendor, VendorProfile], file: str) -> Target:
+    """One host: its vendor (data.vendor, else the netmiko platform's) and its extras."""
+    by_platform = {p.dialect.netmiko.device_type: v for v, p in profiles.items()}
+    vendor_name = host.get("vendor")
     try:
-        inventory = _nornir_inventory(doc)
-    except (TypeError, AttributeError, ValueError) as exc:
-        raise InputError(f"not a nornir inventory: {exc}", file=str(path)) from None
-    profiles = load_profiles(overlay)
-    by_platform = {p.netmiko_device_type: v for v, p in profiles.items()}
-    targets = []
-    for name in sorted(inventory.hosts):
-        if limit and not fnmatch.fnmatchcase(name, limit):
-            continue
-        host = inventory.hosts[name]
-        vendor_name = host.get("vendor")
-        try:
-            vendor = Vendor(vendor_name) if vendor_name else by_platform[host.platform or ""]
-        except (ValueError, KeyError):
-            raise InputError(
-                f"hosts.{name}: give data.vendor (h3c, huawei, ruijie, zte) or a platform "
-                f"({', '.join(sorted(by_platform))})",
-                file=str(path),
-            ) from None
-        targets.append(
-            Target(
-                name,
-                str(host.hostname or name),
-                int(host.port or 22),
-                profiles[vendor],
-                # resolved through groups and defaults as nornir resolves them
-                check_extras(
-                    host.get_connection_parameters("netmiko").extras,
-                    f"hosts.{name}.connection_options.netmiko.extras",
-                    str(path),
-                ),
-            )
-        )
-    if not targets:
-        raise InputError(f"no hosts{' match ' + limit if limit else ''}", file=str(path))
-    return targets
+        vendor = Vendor(vendor_name) if vendor_name else by_platform[host.platform or ""]
+    except (ValueError, KeyError):
+        raise InputError(
+            f"hosts.{name}: give data.vendor ({', '.join(v.value for v in Vendor)}) or a "
+            f"platform ({', '.join(sorted(by_platform))})",
+            file=file,
+        ) from None
+    return Target(
+        name,
+        str(host.hostname or name),
+        int(host.port or 22),
+        profiles[vendor],
+        # resolved through groups and defaults as nornir resolves them
+        check_extras(
+            host.get_connection_parameters("netmiko").extras,
+            f"hosts.{name}.connection_options.netmiko.extras",
+            file,
+        ),
+    )

@@ -95,27 +95,26 @@ class RollbackError(PushError):
 
 def _errors(target: Target) -> str:
     p = target.profile
-    return "|".join(re.escape(e) for e in (*p.error_patterns, p.cli.error))
+    return "|".join(re.escape(e) for e in (*p.error_patterns, p.dialect.error))
 
 
 # Lines written before reading back the answers. Small enough for a switch's input buffer,
 # large enough that the round trip per line no longer dominates a 400-line push.
 CHUNK = 25
-# A config-mode prompt: [host], [~host-view] (Comware, VRP) or host(config-if)# (RGOS, ZXROS).
-# The switch prints it after each answer, and the next echoed line follows on the same line.
-_PROMPT = re.compile(r"\[[^\[\]\r\n]+\]|[\w.-]+\([\w./-]*\)#")
 
 
 def _send(conn: BaseConnection, target: Target, commands: list[str], timeout: float) -> None:
     """Configure in chunks: write CHUNK lines, then read until a prompt came back for each
     (every line answers with exactly one prompt), and look for the vendor's error text."""
-    p = target.profile
+    dialect = target.profile.dialect
     errors = re.compile(_errors(target))
+    # The config-mode prompt ends each answer; the next echoed line follows on the same line.
+    prompt = re.compile(dialect.prompts.pattern)
     conn.config_mode()
     for i in range(0, len(commands), CHUNK):
         part = commands[i : i + CHUNK]
         conn.write_channel("".join(conn.normalize_cmd(c) for c in part))
-        output = _read_prompts(conn, len(part), timeout)
+        output = _read_prompts(conn, prompt, len(part), timeout)
         bad = errors.search(output)
         if bad:
             # The echoes come back in order: the last one before the error is the culprit.
@@ -126,7 +125,7 @@ def _send(conn: BaseConnection, target: Target, commands: list[str], timeout: fl
                     break
                 culprit, pos = c.strip(), at + len(c.strip())
             raise Rejected(f"rejected at command: {culprit} ({bad.group(0).strip()})")
-    if p.commit:
+    if dialect.commit.model == "candidate":
         conn.commit()
     conn.exit_config_mode()
     conn.save_config()
@@ -139,7 +138,7 @@ MAX_ANSWER = 4 << 20
 _PROMPT_TAIL = 256
 
 
-def _read_prompts(conn: BaseConnection, count: int, timeout: float) -> str:
+def _read_prompts(conn: BaseConnection, prompt: re.Pattern[str], count: int, timeout: float) -> str:
     """Read until ``count`` prompts came back. The deadline holds whatever arrives (a switch
     that talks without end, never prompting, is out of time like a silent one), and each read
     is scanned once, not the whole answer again."""
@@ -157,9 +156,7 @@ def _read_prompts(conn: BaseConnection, count: int, timeout: float) -> str:
                     f"the switch sent over {MAX_ANSWER >> 20} MiB without the prompts of "
                     f"{count} lines"
                 )
-            for m in _PROMPT.finditer(
-                output, max(scanned, len(output) - len(chunk) - _PROMPT_TAIL)
-            ):
+            for m in prompt.finditer(output, max(scanned, len(output) - len(chunk) - _PROMPT_TAIL)):
                 seen += 1
                 scanned = m.end()
             continue
@@ -170,7 +167,7 @@ def _read_prompts(conn: BaseConnection, count: int, timeout: float) -> str:
 
 
 def _running(conn: BaseConnection, target: Target, timeout: float = 120.0) -> str:
-    command = target.profile.cli.show_running
+    command = target.profile.dialect.show.running
     try:
         return str(conn.send_command(command, read_timeout=timeout))
     except ReadTimeout:  # netmiko waits for the echo, then the answer: each up to the timeout
@@ -277,11 +274,11 @@ def _rollback(
 ) -> BaseConnection:
     """Back to ``before``: drop an uncommitted candidate, then push the inverse remediation.
     It prunes: an object the push added (a new peer) goes too, though ``before`` lacks it."""
-    p = target.profile
+    discard = target.profile.dialect.commit.discard
     with contextlib.suppress(Exception):
         if conn.check_config_mode():
-            if p.cli.discard:
-                conn.send_command_timing(p.cli.discard)
+            if discard:
+                conn.send_command_timing(discard)
             conn.exit_config_mode()
     try:
         now = _running(conn, target, steps.command)

@@ -1,6 +1,7 @@
-"""netmiko connections with the per-platform options that keep them fast and correct
-(shared/netmiko-notes.md): Comware with command verification, VRP v8 and RGOS with a read
-pattern for the config-mode check, ZXROS entering enable mode before configuring.
+"""netmiko connections with the per-platform options that keep them fast and correct, as the
+vendor's dialect states them (``dialect.netmiko``; shared/netmiko-notes.md): default connection
+options (Comware: command verification) and a config-mode check with a read pattern (VRP v8,
+RGOS); every platform enters enable mode after login (the ZXROS driver never does).
 
 Reaching a switch is bounded step by step (``Timeouts``), and a failure says which step failed
 (``Unusable.kind``): the TCP connection (unreachable, timeout), the SSH banner (timeout, garbage:
@@ -22,11 +23,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from netmiko import BaseConnection, NetmikoAuthenticationException
-from netmiko.huawei.huawei import HuaweiVrpv8SSH
-from netmiko.ruijie.ruijie_os import RuijieOSSSH
 from netmiko.ssh_dispatcher import CLASS_MAPPER
 
 from roce_cfg.errors import InputError
+from roce_cfg.platforms.dialect import ConfigCheck
 from roce_cfg.platforms.profile import VendorProfile
 
 # paramiko and netmiko log what the sockets closed under them say; with no handler, Python would
@@ -103,22 +103,22 @@ def _valid(kind: str, value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 3600
 
 
-class _FastVrpv8(HuaweiVrpv8SSH):
-    # The stock check reads with no pattern and waits ~2 s for silence on every call.
-    def check_config_mode(
-        self, check_string: str = "]", pattern: str = r"[>\]]", force_regex: bool = False
-    ) -> bool:
-        return BaseConnection.check_config_mode(self, check_string=check_string, pattern=pattern)
+def _checked(base: type[BaseConnection], check: ConfigCheck | None) -> type[BaseConnection]:
+    """``base`` whose config-mode check reads up to the dialect's pattern: the stock one of
+    some drivers reads with none and waits about 2 s for silence on every call."""
+    if check is None:
+        return base
+    string, prompt = check.check_string, check.pattern
 
+    class Checked(base):  # type: ignore[valid-type,misc]
+        def check_config_mode(
+            self, check_string: str = string, pattern: str = prompt, force_regex: bool = False
+        ) -> bool:
+            return BaseConnection.check_config_mode(
+                self, check_string=check_string, pattern=pattern
+            )
 
-class _FastRuijie(RuijieOSSSH):
-    def check_config_mode(
-        self, check_string: str = ")#", pattern: str = r"[>#]", force_regex: bool = False
-    ) -> bool:
-        return BaseConnection.check_config_mode(self, check_string=check_string, pattern=pattern)
-
-
-_CLASSES: dict[str, type[BaseConnection]] = {"huawei_vrpv8": _FastVrpv8, "ruijie_os": _FastRuijie}
+    return Checked
 
 
 def check_extras(extras: Any, where: str, file: str) -> tuple[tuple[str, Any], ...]:
@@ -263,11 +263,11 @@ def _login(
         "fast_cli": True,
         **passed,
     }
-    if profile.netmiko_device_type == "hp_comware":
-        params.setdefault("global_cmd_verify", True)  # unverified sends idle 2 s/line
+    spec = profile.dialect.netmiko
+    for key, value in spec.extras.items():
+        params.setdefault(key, value)  # the inventory's extras win
     progress: dict[str, Any] = {"step": "login", "since": time.monotonic(), "bytes": 0}
-    cls = _watched(_CLASSES.get(profile.netmiko_device_type)
-                   or CLASS_MAPPER[profile.netmiko_device_type], progress)  # fmt: skip
+    cls = _watched(_checked(CLASS_MAPPER[spec.device_type], spec.config_check), progress)
     done: dict[str, Any] = {}
 
     def work() -> None:

@@ -2,8 +2,9 @@
 emulators: read a saved config, apply CLI commands to it, print it in the vendor's layout, and
 compute the commands that turn one tree into another.
 
-Only what the vendor data says is needed: which commands open a view, which settings a new
-value replaces, the negation prefix, the command that leaves a view and the saved layout.
+Only what the vendor data says is needed (the profile's negation and its dialect,
+platforms/dialect.py): which commands open a view, which settings a new value replaces, the
+negation prefix, the command that leaves a view and the saved layout's framing.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class Tree:
     def __init__(self, profile: VendorProfile) -> None:
         self.profile = profile
         self.root = Node("")
-        self._views = [re.compile(p) for p in profile.cli.views]
+        self._views = [re.compile(p) for p in profile.dialect.views]
         self._layout = [re.compile(p) for p in profile.parse.layout_lines]
 
     # -- reading ---------------------------------------------------------------------------
@@ -64,16 +65,16 @@ class Tree:
 
     def apply(self, commands: list[str]) -> None:
         stack = [self.root]
-        cli = self.profile.cli
+        dialect = self.profile.dialect
         for raw in commands:
             line = raw.strip()
-            if not line or line in self.profile.config_enter:
+            if not line or line in dialect.enter:
                 continue
-            if line == cli.view_exit:
+            if line == dialect.view_exit:
                 if len(stack) > 1:
                     stack.pop()
                 continue
-            if line in self.profile.config_exit:
+            if line in dialect.leave:
                 stack = [self.root]
                 continue
             view = stack[-1]
@@ -101,7 +102,7 @@ class Tree:
             replaced = [c for c in view.children if c.line == target]
         else:
             replaced = [c for c in view.children if c.line == neg + line]
-        prefix = next((p for p in self.profile.cli.single_valued if line.startswith(p)), None)
+        prefix = next((p for p in self.profile.dialect.single_valued if line.startswith(p)), None)
         if prefix is not None:
             replaced += [c for c in view.children if c.line.startswith(prefix) and not c.children]
         if view.find(line) is not None and not replaced:
@@ -112,31 +113,19 @@ class Tree:
 
     # -- printing --------------------------------------------------------------------------
     def render(self) -> str:
-        layout = self.profile.cli.layout
-        out: list[str] = []
-        if layout == "rgos":
-            out += ["Building configuration...", "!"]
+        """The tree as the switch prints it, framed as the dialect says."""
+        frame = self.profile.dialect.framing
+        out = list(frame.head)
         for node in self.root.children:
-            if layout in ("comware", "vrp"):
-                out.append("#")
-                indent = " " if layout == "comware" and not node.children else ""
-                out.append(indent + node.line)
-                out += self._children(node, 1, " ")
-            elif layout == "rgos":
-                out.append(node.line)
-                out += self._children(node, 1, " ")
-                out.append("!")
-            else:
-                out.append(node.line)
-                out += self._children(node, 1, "  ", terminator="$")
-                if node.children:
-                    out.append("$")
-        if layout in ("comware", "vrp"):
-            out += ["#", "return"]
-        elif layout == "rgos":
-            out.append("end")
-        else:
-            out = ["!<running-config>", *out, "!</running-config>"]
+            if frame.before_block is not None:
+                out.append(frame.before_block)
+            out.append(("" if node.children else frame.statement_indent) + node.line)
+            out += self._children(node, 1, frame.indent, frame.view_end)
+            if node.children and frame.view_end is not None:
+                out.append(frame.view_end)
+            if frame.after_block is not None:
+                out.append(frame.after_block)
+        out += frame.tail
         return "\n".join(out) + "\n"
 
     def _children(
@@ -185,7 +174,7 @@ def _diff(
     view = grammar.view_of(path, [c.line for c in have.children])
     ours = _owner(want, profile, path, prune)
     wanted = {c.line for c in want.children}
-    single = profile.cli.single_valued
+    single = profile.dialect.single_valued
     replaced = {p for p in single for c in want.children if c.line.startswith(p)}
     out: list[str] = []
     for c in have.children:
@@ -207,7 +196,7 @@ def _diff(
             continue
         inner = _diff(h if h is not None else Node(w.line), w, profile, (*path, w.line), prune)
         if inner or h is None:
-            out += [w.line, *inner, profile.cli.view_exit]
+            out += [w.line, *inner, profile.dialect.view_exit]
     return out
 
 

@@ -7,6 +7,7 @@ from ipaddress import IPv4Interface
 from roce_cfg.design.qos import device_qos, port_headroom, port_qos
 from roce_cfg.design.topology import Switch
 from roce_cfg.intent.models import Intent
+from roce_cfg.model import describe
 from roce_cfg.model.device import (
     Bgp,
     BgpNeighbor,
@@ -18,18 +19,6 @@ from roce_cfg.model.device import (
     VlanInterface,
 )
 from roce_cfg.model.fabric import PortHeadroom
-
-# The shortest interface-description limit among the vendors: Ruijie's 80 characters
-# (vendor-reference.md, RGOS 'description'); Huawei's is 242 ([HW-CR] description (interface
-# view)), H3C's 255; ZTE's is unsourced, so 80 holds for it too.
-DESCRIPTION_MAX = 80
-
-
-def port_description(far: str, speed_gbps: int, cable_m: float) -> str:
-    """What a running-config cannot say about a port, for lint and deadlock to read back:
-    'far:<device>:<port> speed=<n>G cable=<n>m' (the far end cut first when too long)."""
-    facts = f" speed={speed_gbps}G cable={cable_m:g}m"
-    return f"far:{far}"[: DESCRIPTION_MAX - len(facts)] + facts
 
 
 def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortHeadroom]]:
@@ -51,7 +40,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         out.append(
             Interface(
                 name=slot.name,
-                description=port_description(
+                description=describe.encode(
                     f"{nic.server}:nic{nic.nic}", nic.speed_gbps, nic.cable_m
                 ),
                 mode="access",
@@ -67,9 +56,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         out.append(
             Interface(
                 name=slot.name,
-                description=port_description(
-                    f"{far_dev}:{far_port}", link.speed_gbps, link.cable_m
-                ),
+                description=describe.encode(f"{far_dev}:{far_port}", link.speed_gbps, link.cable_m),
                 mode="routed",
                 ipv4=local_ip,
                 mtu=mtu,

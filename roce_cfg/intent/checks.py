@@ -1,4 +1,8 @@
-"""Checks across fields that pydantic cannot express field by field. Each names its field."""
+"""Checks across fields that pydantic cannot express field by field. Each names its field.
+
+What each topology needs is checked here; the ASN plan (ranges, collisions between tiers) and
+the fabric's size are the shape's (roce_cfg.design.shape.FabricShape), which runs these first.
+"""
 
 from __future__ import annotations
 
@@ -73,21 +77,12 @@ def _tiers(intent: Intent) -> Iterator[Problem]:
             ("fabric", "super_spines"),
             f"with planes, a multiple of the {fab.spines} spines per pod (one plane per spine)",
         )
+    # Which ASNs the tiers take, and that they do not collide: design/shape.py (FabricShape).
     if routing is not None:
         if routing.spine_asn is None:
             yield (("routing", "spine_asn"), "three tiers: pod p's spines share spine_asn + p")
         if routing.super_spine_asn is None:
             yield (("routing", "super_spine_asn"), "three tiers need super_spine_asn")
-        elif routing.spine_asn is not None:
-            pods = range(routing.spine_asn, routing.spine_asn + fab.pods)
-            leaves = range(
-                routing.leaf_asn_base,
-                routing.leaf_asn_base + fab.pods * fab.rails * fab.leaves_per_rail,
-            )
-            if routing.super_spine_asn in pods or routing.super_spine_asn in leaves:
-                yield (("routing", "super_spine_asn"), "collides with a pod spine or leaf ASN")
-            if set(pods) & set(leaves):
-                yield (("routing", "leaf_asn_base"), "leaf ASNs collide with the pod spine ASNs")
 
 
 def _lossless(intent: Intent) -> Iterator[Problem]:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from roce_cfg.errors import InputError, IntentErrors, PlanError
 from roce_cfg.intent.checks import check
 from roce_cfg.intent.models import Intent
-from roce_cfg.intent.yamlsrc import INTENT, Loc, line_of, load_file
+from roce_cfg.yamlsrc import INTENT, Loc, line_of, load_file
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from roce_cfg.vendor import Vendor as Vendor  # re-exported: its home before vendor.py
+from roce_cfg.vendor import Vendor
 
 _SPEED_RE = re.compile(r"^\s*(\d+)\s*(g|gb|gbe|gbps)?\s*$", re.IGNORECASE)
 SPEEDS_GBPS = (10, 25, 40, 50, 100, 200, 400, 800)

@@ -1,6 +1,7 @@
 """One emulated switch's command line: modes, views, prompts, config state, commit and save,
 the vendor's error text, and injected faults. Transport-free: ``Session.feed`` takes a line
-and returns what the switch prints, so the SSH server stays thin."""
+and returns what the switch prints, so the SSH server stays thin. How each vendor's CLI talks
+(prompts, commit model, save dialogue) is its dialect (platforms/dialect.py)."""
 
 from __future__ import annotations
 
@@ -69,8 +70,7 @@ class Switch:
             tree = Tree.from_text(text, profile)
         else:
             tree = Tree(profile)
-            word = "sysname" if profile.cli.layout in ("comware", "vrp") else "hostname"
-            tree.apply([f"{word} {hostname}"])
+            tree.apply([profile.dialect.hostname.format(host=hostname)])
         sw = cls(hostname, profile, tree, model=model, unsourced=unsourced)
         sw.saved = tree.render()
         return sw
@@ -79,26 +79,19 @@ class Switch:
 class Session:
     def __init__(self, switch: Switch) -> None:
         self.sw = switch
-        self.layout = switch.profile.cli.layout
+        self.dialect = switch.profile.dialect
         self.config = False
         self.views: list[str] = []
         self.gviews: list[str] = []  # the grammar's name of each entered view
-        self.candidate: Tree | None = None  # VRP: uncommitted changes
+        self.candidate: Tree | None = None  # uncommitted changes (commit model 'candidate')
         self.question: str | None = None
         self.closed = False
 
     # -- prompts ---------------------------------------------------------------------------
     def prompt(self) -> str:
-        host = self.sw.hostname
-        view = "-".join(v.replace("interface ", "").replace(" ", "-") for v in self.views)
-        if self.layout == "comware":
-            return f"[{host}{'-' + view if view else ''}]" if self.config else f"<{host}>"
-        if self.layout == "vrp":
-            mark = "*" if self.candidate is not None and self._dirty() else "~"
-            return f"[{mark}{host}{'-' + view if view else ''}]" if self.config else f"<{host}>"
-        if not self.config:
-            return f"{host}#"
-        return f"{host}(config{'-' + self.views[-1].split()[0][:6] if self.views else ''})#"
+        clean, dirty = self.dialect.commit.marks
+        mark = dirty if self.config and self._dirty() else clean
+        return self.dialect.prompts.prompt(self.sw.hostname, self.config, self.views, mark)
 
     def _dirty(self) -> bool:
         return self.candidate is not None and self.candidate.render() != self.sw.running.render()
@@ -120,59 +113,31 @@ class Session:
         return (out + "\r\n" if out else "") + self.prompt()
 
     def _exec(self, text: str) -> str:
-        cli = self.sw.profile.cli
-        p = self.sw.profile
-        if text in cli.paging_off or text == "enable":
+        d = self.dialect
+        if text in d.paging_off or text == "enable":
             return ""
-        if text == cli.show_running:
+        if text == d.show.running:
             return self.sw.running.render().replace("\n", "\r\n").rstrip()
-        if text in p.config_enter:
+        if text in d.enter:
             self.config = True
-            self.candidate = copy.deepcopy(self.sw.running) if self.layout == "vrp" else None
+            candidate = d.commit.model == "candidate"
+            self.candidate = copy.deepcopy(self.sw.running) if candidate else None
             return ""
-        if text in p.save or text == "save":
-            if self.layout == "vrp":
+        if text in d.save.commands or text == "save":
+            if d.save.question is not None:
                 self.question = "save"
-                return (
-                    "Warning: The current configuration will be written to the device. "
-                    "Continue? [Y/N]:"
-                )
+                return d.save.question
             self.sw.saved = self.sw.running.render()
-            return "Saving the configuration... done." if self.layout == "comware" else "[OK]"
+            return d.save.done
         if text in ("quit", "exit"):
             self.closed = True
             return ""
         return self._error(text)
 
     def _config(self, text: str) -> str:
-        cli = self.sw.profile.cli
-        p = self.sw.profile
-        if text == cli.show_running:
-            return self.sw.running.render().replace("\n", "\r\n").rstrip()
-        if self.layout == "vrp" and text == "commit":
-            assert self.candidate is not None
-            self.sw.running = copy.deepcopy(self.candidate)
-            return ""
-        if self.layout == "vrp" and cli.discard and text == cli.discard:
-            self.candidate = copy.deepcopy(self.sw.running)
-            self.views = []
-            return ""
-        if text in p.save or text == "save":
-            return self._exec(text)  # Comware saves from system view too
-        if text in p.config_exit or (text == cli.view_exit and not self.views):
-            if self.layout == "vrp" and self._dirty():
-                self.question = "leave"
-                return (
-                    "Warning: Uncommitted configurations found. Are you sure to commit them "
-                    "before exiting? [Y(yes)/N(no)/C(cancel)]:"
-                )
-            self.config, self.views, self.gviews = False, [], []
-            return ""
-        if text == cli.view_exit:
-            self.views.pop()
-            if self.gviews:
-                self.gviews.pop()
-            return ""
+        answer = self._session_command(text)
+        if answer is not None:
+            return answer
         faults = self.sw.faults
         self.sw.commands += 1
         if faults.drop_after is not None and self.sw.commands > faults.drop_after:
@@ -199,6 +164,34 @@ class Session:
         elif cmd is not None and cmd.sets and self.gviews:
             self.gviews[-1] = cmd.sets
         return ""
+
+    def _session_command(self, text: str) -> str | None:
+        """What a config-mode line that is no configuration does (display, commit, discard,
+        save, leaving a view or config mode); None for a configuration line."""
+        d = self.dialect
+        if text == d.show.running:
+            return self.sw.running.render().replace("\n", "\r\n").rstrip()
+        if self.candidate is not None and text in d.commit.commands:
+            self.sw.running = copy.deepcopy(self.candidate)
+            return ""
+        if self.candidate is not None and text == d.commit.discard:
+            self.candidate = copy.deepcopy(self.sw.running)
+            self.views = []
+            return ""
+        if text in d.save.commands or text == "save":
+            return self._exec(text)  # Comware saves from system view too
+        if text in d.leave or (text == d.view_exit and not self.views):
+            if self._dirty() and d.commit.leave_question is not None:
+                self.question = "leave"
+                return d.commit.leave_question
+            self.config, self.views, self.gviews = False, [], []
+            return ""
+        if text == d.view_exit:
+            self.views.pop()
+            if self.gviews:
+                self.gviews.pop()
+            return ""
+        return None
 
     def _judge(self, text: str) -> tuple[Command | None, str | None]:
         """The grammar's verdict on a line typed in the current view, as the switch prints it."""
@@ -227,11 +220,11 @@ class Session:
 
     def _answer(self, text: str) -> str:
         kind, self.question = self.question, None
-        yes = text.lower().startswith("y")
+        yes = text.lower().startswith("y")  # the leave question: Y(yes)/N(no)/C(cancel)
         if kind == "save":
-            if yes:
+            if text.lower().startswith(self.dialect.save.answer.lower()):
                 self.sw.saved = self.sw.running.render()
-                out = "Info: Save the configuration successfully."
+                out = self.dialect.save.done
             else:
                 out = ""
         elif text.lower().startswith("c"):
@@ -244,7 +237,7 @@ class Session:
         return (out + "\r\n" if out else "") + self.prompt()
 
     def _error(self, text: str, err: str | None = None) -> str:
-        err = err or self.sw.profile.cli.error
+        err = err or self.dialect.error
         if "^" in err:
             return " " * (len(self.prompt()) + 1) + "^\r\n" + err
         return err

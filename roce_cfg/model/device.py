@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from roce_cfg.intent.models import Vendor
 from roce_cfg.model import numbers
+from roce_cfg.vendor import Vendor
 
 
 def _in(domain: numbers.Domain) -> Any:

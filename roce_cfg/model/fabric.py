@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import DeviceConfig
+from roce_cfg.vendor import Vendor
 
 
 class _M(BaseModel):

@@ -17,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
-from roce_cfg.intent.models import Vendor
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.blocks import Block, classify, split
@@ -38,6 +37,7 @@ from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import MAX_CONFIG_BYTES, Line, clean, decode, unwrap
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, load_profile, load_profiles
 from roce_cfg.redact import redact
+from roce_cfg.vendor import Vendor
 
 FORMAT = "roce-cfg/parse/v2"
 # A terminal capture often starts with the command that printed the config and ends with the

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from roce_cfg.design.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.errors import InputError
-from roce_cfg.intent.yamlsrc import FABRIC_JSON, load_json
+from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Hints
+from roce_cfg.yamlsrc import FABRIC_JSON, load_json
 
 
 def hints_from_fabric(path: Path) -> dict[str, Hints]:

@@ -13,8 +13,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.parse import Hints, Parsed, parse_file
+from roce_cfg.vendor import Vendor
 
 # Below this many files a worker pool costs more (start-up, pickling) than it saves.
 PARALLEL_FROM = 24

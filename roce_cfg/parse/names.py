@@ -33,7 +33,7 @@ def _key(type_: str) -> str:
 
 class Namer:
     """
-    >>> from roce_cfg.intent.models import Vendor
+    >>> from roce_cfg.vendor import Vendor
     >>> from roce_cfg.platforms.profile import load_profile
     >>> n = Namer(load_profile(Vendor.H3C))
     >>> n.name("HGE1/0/1")

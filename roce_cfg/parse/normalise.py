@@ -15,7 +15,7 @@ from functools import cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import Any, Literal, TypeVar
 
-from roce_cfg.model import numbers
+from roce_cfg.model import describe, numbers
 from roce_cfg.model.device import (
     Bgp,
     BgpNeighbor,
@@ -484,21 +484,6 @@ def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-# 'speed=200G' in a port description (roce-cfg writes it): the intended speed, which a port name
-# only bounds (a 400G port may run a 200G NIC).
-SPEED_IN_DESCRIPTION = re.compile(r"\bspeed\s*[=:]\s*(\d+)\s*G\b", re.IGNORECASE)
-
-
-def description_speed(description: str) -> int | None:
-    """The speed a description states, when it is a speed at all (free text: a bogus figure
-    is ignored, as a description without one)."""
-    m = SPEED_IN_DESCRIPTION.search(description)
-    try:
-        return numbers.number(m[1], numbers.SPEED) if m else None
-    except NumberError:
-        return None
-
-
 def _per_priority(ctx: Context, item: Raw, key: str, scope: str) -> tuple[PriorityBytes, ...]:
     """Bytes per priority ('headroom', 'xoff'); a line with a value outside its domain is
     unread, the others are kept."""
@@ -524,11 +509,30 @@ def _trunk(ctx: Context, item: Raw, every: numbers.Ranges, scope: str) -> number
     return numbers.merge(r for text in lists for r in ctx.ranges(text, numbers.VLAN, scope, every))
 
 
+@dataclass(frozen=True)
+class _Globals:
+    """What the config states once and its ports refer to."""
+
+    tables: dict[str, dict[int, Wred]]
+    profiles: dict[str, Wred]
+    no_drop: tuple[int, ...]
+    watchdog: WatchdogCfg | None
+    every_vlan: numbers.Ranges
+    speeds: dict[str, int]
+
+
+@dataclass
+class _Ports:
+    loopback: Loopback | None = None
+    ports: list[Interface] = field(default_factory=list)
+    svis: list[VlanInterface] = field(default_factory=list)
+    ecn: dict[int, Wred] = field(default_factory=dict)
+
+
 def build(
     raw: Raw, ctx: Context, hostname: str, role: Role | None, speeds: dict[str, int]
 ) -> DeviceConfig:
-    profile = ctx.profile
-    spec = profile.parse
+    """One device from its sections: system, interfaces, QoS, VLANs, BGP, static routes."""
     systems = as_list(raw.get("system"))
     if systems and systems[0].get("hostname"):
         hostname = str(systems[0]["hostname"])
@@ -539,113 +543,14 @@ def build(
     global_no_drop = (
         ctx.values(pfc_global[0].get("no_drop", ""), numbers.PRIORITY, "@pfc") if pfc_global else ()
     )
-    watchdog = _watchdog(ctx, raw)
-
-    loopback: Loopback | None = None
-    ports: list[Interface] = []
-    svis: list[VlanInterface] = []
-    ecn: dict[int, Wred] = {}
-    loop_name = ctx.namer.name(profile.loopback_interface).canonical
     declared = _vlans(ctx, raw)
-    every_vlan = numbers.of(v.id for v in declared)
-    for name, item in merge_interfaces(as_list(raw.get("interfaces")), ctx.namer).values():
-        addr = _iface_addr(item["ip"], item["mask"]) if "ip" in item and "mask" in item else None
-        if name.kind == "loopback":
-            if addr is None:
-                ctx.notes.append(f"{name.canonical}: loopback without an address, ignored")
-            elif loopback is None or name.canonical == loop_name:
-                if loopback is not None:
-                    ctx.notes.append(f"{loopback.name}: second loopback, not modelled")
-                loopback = Loopback(name=name.canonical, ipv4=addr)
-            else:
-                ctx.notes.append(f"{name.canonical}: second loopback, not modelled")
-            continue
-        scope = name.canonical
-        mtu = _first_int(ctx, item, ("mtu", "jumbo"), spec.default_mtu, scope)
-        if name.kind == "vlan":
-            vid = ctx.number(name.number, numbers.VLAN, None, scope)
-            if addr is None or vid is None:
-                if vid is not None:
-                    ctx.notes.append(f"{scope}: VLAN interface without an address, ignored")
-                continue
-            svis.append(
-                VlanInterface(
-                    vlan=vid,
-                    ipv4=addr,
-                    mtu=mtu,
-                    description=str(item.get("description", "")),
-                )
-            )
-            continue
-        if item.get("routed"):
-            mode: Literal["routed", "access"] = "routed"
-        elif item.get("switched") or "access_vlan" in item:
-            mode = "access"
-        else:
-            mode = spec.default_port_mode
-        if mode == "access":
-            mtu = _first_int(ctx, item, ("jumbo", "mtu"), spec.default_mtu, scope)
-        pfc = bool(item.get("pfc") or item.get("pfc_mode"))
-        port_ecn = _ecn_queues(ctx, item, tables, profiles, scope)
-        ecn.update(port_ecn)
-        no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope)
-        if pfc and not no_drop:
-            # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
-            no_drop = global_no_drop or spec.defaults.pfc_no_drop
-        headroom = _per_priority(ctx, item, "headroom", scope)
-        xoff = _per_priority(ctx, item, "xoff", scope)
-        implied_wd = spec.port_watchdog_implied and pfc and watchdog is not None
-        ports.append(
-            Interface(
-                name=name.canonical,
-                description=str(item.get("description", "")),
-                mode=mode,
-                access_vlan=ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope)
-                if mode == "access"
-                else None,
-                trunk_vlans=_trunk(ctx, item, every_vlan, scope) if mode == "access" else (),
-                ipv4=addr,
-                mtu=mtu,
-                speed_gbps=speeds.get(name.canonical)
-                or description_speed(str(item.get("description", "")))
-                or name.speed
-                or 0,
-                breakout_of=_breakout_parent(ctx, name),
-                shutdown=bool(item.get("shutdown")),
-                qos=ctx.port_qos(
-                    # a routed port may trust DSCP without saying so (Huawei Layer-3 ports)
-                    bool(item.get("trust_dscp")) or (mode == "routed" and spec.routed_trusts_dscp),
-                    pfc,
-                    no_drop,
-                    headroom,
-                    xoff,
-                    bool(item.get("watchdog")) or implied_wd,
-                    tuple(sorted(port_ecn)),
-                    _strict(ctx, item, scope),
-                ),
-            )
-        )
-
-    dscp_map, queue_map = _maps(ctx, raw)
-    pools = as_list(raw.get("pool"))
-    pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), 1, "@pool") if pools else None
-    qos = Qos(
-        dscp_map=dscp_map,
-        queue_map=queue_map,
-        no_drop=global_no_drop or _union(p.qos.no_drop for p in ports if p.qos.pfc),
-        watchdog=watchdog,
-        ecn=tuple(
-            EcnQueue(
-                queue=q, min_bytes=w.min_bytes, max_bytes=w.max_bytes, probability=w.probability
-            )
-            for q, w in sorted(ecn.items())
-        ),
-        strict_queues=_union(p.qos.strict_queues for p in ports),
-        headroom_pool_bytes=pool,
-    )
-    bgp = _bgp(ctx, raw, loopback)
+    g = _Globals(tables, profiles, global_no_drop, _watchdog(ctx, raw),
+                 numbers.of(v.id for v in declared), speeds)  # fmt: skip
+    found = _interfaces(raw, ctx, g)
+    qos = _qos(ctx, raw, g, found)
+    bgp = _bgp(ctx, raw, found.loopback)
     if role is None:
-        has_access = any(p.mode == "access" for p in ports)
+        has_access = any(p.mode == "access" for p in found.ports)
         role = ("leaf" if bgp else "switch") if has_access else "spine"
     static = tuple(
         StaticRoute(
@@ -656,15 +561,135 @@ def build(
     )
     return DeviceConfig(
         hostname=hostname,
-        vendor=profile.vendor,
+        vendor=ctx.profile.vendor,
         model=ctx.model_name,
         role=role,
         lldp=bool(as_list(raw.get("lldp"))),
-        loopback=loopback,
-        interfaces=tuple(ports),
+        loopback=found.loopback,
+        interfaces=tuple(found.ports),
         vlans=declared,
-        vlan_interfaces=tuple(sorted(svis, key=lambda s: s.vlan)),
+        vlan_interfaces=tuple(sorted(found.svis, key=lambda s: s.vlan)),
         qos=qos,
         bgp=bgp,
         static_routes=static,
+    )
+
+
+def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
+    """Loopback, VLAN interfaces and ports, in the config's order."""
+    found = _Ports()
+    loop_name = ctx.namer.name(ctx.profile.loopback_interface).canonical
+    for name, item in merge_interfaces(as_list(raw.get("interfaces")), ctx.namer).values():
+        addr = _iface_addr(item["ip"], item["mask"]) if "ip" in item and "mask" in item else None
+        if name.kind == "loopback":
+            if addr is None:
+                ctx.notes.append(f"{name.canonical}: loopback without an address, ignored")
+            elif found.loopback is None or name.canonical == loop_name:
+                if found.loopback is not None:
+                    ctx.notes.append(f"{found.loopback.name}: second loopback, not modelled")
+                found.loopback = Loopback(name=name.canonical, ipv4=addr)
+            else:
+                ctx.notes.append(f"{name.canonical}: second loopback, not modelled")
+        elif name.kind == "vlan":
+            _svi(ctx, name, item, addr, found)
+        else:
+            found.ports.append(_port(ctx, g, name, item, addr, found.ecn))
+    return found
+
+
+def _svi(ctx: Context, name: Name, item: Raw, addr: IPv4Interface | None, found: _Ports) -> None:
+    """A VLAN interface, when it has an address and its number is a VLAN."""
+    scope = name.canonical
+    vid = ctx.number(name.number, numbers.VLAN, None, scope)
+    mtu = _first_int(ctx, item, ("mtu", "jumbo"), ctx.profile.parse.default_mtu, scope)
+    if vid is None:
+        return  # its line is unread
+    if addr is None:
+        ctx.notes.append(f"{scope}: VLAN interface without an address, ignored")
+        return
+    description = str(item.get("description", ""))
+    found.svis.append(VlanInterface(vlan=vid, ipv4=addr, mtu=mtu, description=description))
+
+
+def _port(
+    ctx: Context,
+    g: _Globals,
+    name: Name,
+    item: dict[str, Any],
+    addr: IPv4Interface | None,
+    ecn: dict[int, Wred],
+) -> Interface:
+    """One switch port; the WRED profiles its queues apply join ``ecn``."""
+    spec = ctx.profile.parse
+    if item.get("routed"):
+        mode: Literal["routed", "access"] = "routed"
+    elif item.get("switched") or "access_vlan" in item:
+        mode = "access"
+    else:
+        mode = spec.default_port_mode
+    order = ("jumbo", "mtu") if mode == "access" else ("mtu", "jumbo")
+    description = str(item.get("description", ""))
+    scope = name.canonical
+    access = mode == "access"
+    return Interface(
+        name=scope,
+        description=description,
+        mode=mode,
+        access_vlan=ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope)
+        if access
+        else None,
+        trunk_vlans=_trunk(ctx, item, g.every_vlan, scope) if access else (),
+        ipv4=addr,
+        mtu=_first_int(ctx, item, order, spec.default_mtu, scope),
+        speed_gbps=g.speeds.get(name.canonical) or describe.speed(description) or name.speed or 0,
+        breakout_of=_breakout_parent(ctx, name),
+        shutdown=bool(item.get("shutdown")),
+        qos=_port_qos(ctx, g, item, mode, ecn, scope),
+    )
+
+
+def _port_qos(
+    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, ecn: dict[int, Wred], scope: str
+) -> PortQos:
+    spec = ctx.profile.parse
+    pfc = bool(item.get("pfc") or item.get("pfc_mode"))
+    port_ecn = _ecn_queues(ctx, item, g.tables, g.profiles, scope)
+    ecn.update(port_ecn)
+    no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope)
+    if pfc and not no_drop:
+        # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
+        no_drop = g.no_drop or spec.defaults.pfc_no_drop
+    implied_wd = spec.port_watchdog_implied and pfc and g.watchdog is not None
+    return ctx.port_qos(
+        # a routed port may trust DSCP without saying so (Huawei Layer-3 ports)
+        bool(item.get("trust_dscp")) or (mode == "routed" and spec.routed_trusts_dscp),
+        pfc,
+        no_drop,
+        _per_priority(ctx, item, "headroom", scope),
+        _per_priority(ctx, item, "xoff", scope),
+        bool(item.get("watchdog")) or implied_wd,
+        tuple(sorted(port_ecn)),
+        _strict(ctx, item, scope),
+    )
+
+
+def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
+    """The device-wide QoS: maps, no-drop priorities, watchdog, ECN, strict queues, pool."""
+    dscp_map, queue_map = _maps(ctx, raw)
+    pools = as_list(raw.get("pool"))
+    pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), 1, "@pool") if pools else None
+    ports = found.ports
+    return Qos(
+        dscp_map=dscp_map,
+        queue_map=queue_map,
+        no_drop=g.no_drop or _union(p.qos.no_drop for p in ports if p.qos.pfc),
+        watchdog=g.watchdog,
+        ecn=tuple(
+            EcnQueue(
+                queue=q, min_bytes=w.min_bytes, max_bytes=w.max_bytes, probability=w.probability
+            )
+            for q, w in sorted(found.ecn.items())
+        ),
+        strict_queues=_union(p.qos.strict_queues for p in ports),
+        headroom_pool_bytes=pool,
     )

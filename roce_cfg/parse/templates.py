@@ -11,8 +11,8 @@ from typing import Any
 from ttp import ttp
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
 from roce_cfg.resources import templates_dir
+from roce_cfg.vendor import Vendor
 
 AREAS = (
     "system",

@@ -1,5 +1,6 @@
 """Per-vendor facts as data: loaded from vendors/<vendor>.yaml (plus a user's overlay)."""
 
+from roce_cfg.platforms.dialect import Dialect
 from roce_cfg.platforms.profile import (
     ModelSpec,
     PortGroup,
@@ -10,6 +11,7 @@ from roce_cfg.platforms.profile import (
 )
 
 __all__ = [
+    "Dialect",
     "ModelSpec",
     "PortGroup",
     "SectionProvenance",

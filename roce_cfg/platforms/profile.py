@@ -1,4 +1,5 @@
-"""Vendor profiles: CLI conventions, interface naming, models and the provenance of each section.
+"""Vendor profiles: interface naming, models, the CLI dialect (platforms/dialect.py) and the
+provenance of each section.
 
 Every template section a vendor renders is listed under ``sections`` with ``status``:
 ``verified`` (syntax and meaning from the cited source), ``partial`` (syntax sourced, a unit or
@@ -16,10 +17,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.errors import InputError
-from roce_cfg.intent.models import Vendor
-from roce_cfg.intent.yamlsrc import PROFILE, load_file
+from roce_cfg.platforms.dialect import Dialect
 from roce_cfg.resources import vendors_dir
-from roce_cfg.vendor import OVERLAY_ENV
+from roce_cfg.vendor import OVERLAY_ENV, Vendor
+from roce_cfg.yamlsrc import PROFILE, load_file
 
 Status = Literal["verified", "partial", "unverified", "user"]
 
@@ -141,21 +142,6 @@ class ApplyStep(_Data):
     source: str = ""
 
 
-class CliSpec(_Data):
-    """How the vendor's CLI behaves, for the push diff and the lab emulators."""
-
-    show_running: str
-    paging_off: tuple[str, ...] = ()
-    view_exit: str = Field(description="leaves one view: quit (Comware, VRP) or exit")
-    layout: Literal["comware", "vrp", "rgos", "zxros"]
-    views: tuple[str, ...] = Field(description="regexes of commands that open a view")
-    single_valued: tuple[str, ...] = Field(
-        default=(), description="prefixes of settings a new value replaces (mtu 9000 over 9216)"
-    )
-    error: str = Field(description="what the CLI prints for a command it rejects")
-    discard: str | None = Field(default=None, description="drops an uncommitted candidate")
-
-
 class ManagedObject(_Data):
     """A kind of line that names one object (a BGP peer, a VLAN, an interface): roce-cfg owns
     the object in a view only when the intended config names the same object there."""
@@ -182,11 +168,6 @@ class LintSpec(_Data):
 class VendorProfile(_Data):
     vendor: Vendor
     os: str
-    netmiko_device_type: str
-    config_enter: tuple[str, ...]
-    config_exit: tuple[str, ...]
-    commit: tuple[str, ...] = ()
-    save: tuple[str, ...]
     negation: str
     error_patterns: tuple[str, ...]
     interface_prefix: dict[int, str]
@@ -201,7 +182,7 @@ class VendorProfile(_Data):
     models: dict[str, ModelSpec]
     sections: dict[str, SectionProvenance]
     parse: ParseSpec
-    cli: CliSpec
+    dialect: Dialect
     lint: LintSpec = LintSpec()
     managed: ManagedScope = ManagedScope()
     wred_table_name: str = "ROCE"

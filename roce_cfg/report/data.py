@@ -11,6 +11,7 @@ from pathlib import Path
 from roce_cfg.advise import BillOfMaterials, bill_of_materials
 from roce_cfg.analysis import Finding, lint
 from roce_cfg.analysis.context import DeviceView
+from roce_cfg.analysis.rules_deadlock import deadlock_findings
 from roce_cfg.analysis.rules_headroom import needs
 from roce_cfg.deadlock import Source, from_parsed, from_plan
 from roce_cfg.deadlock.analyse import Report as DeadlockReport
@@ -136,7 +137,8 @@ def _data(
     src: Source,
     plan: Plan,
 ) -> ReportData:
-    report, result = run_deadlock(src, plan)
+    report = run_deadlock(src, plan)
+    result = deadlock_findings(src, report)
     points: list[HeadroomPoint] = []
     budgets: list[Budget] = []
     for host, view in sorted(views.items(), key=lambda kv: natural(kv[0])):

@@ -50,7 +50,31 @@ def _topology(
 ) -> str:
     roles = {d.hostname: d.role for d in data.devices}
     pos, width, height = _layout(names, roles)
-    keep = set(names)
+    hop_links, on_cycle = _first_cycle(data)
+    # scaled to the page's width (never above natural size): a 3-tier pod fits its box
+    out = [
+        f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} '
+        f'{height:.0f}" preserveAspectRatio="xMidYMin meet" data-width="{width:.0f}" '
+        f'style="width:100%;max-width:{width:.0f}px;height:auto">'
+    ]
+    keep, labels = set(names), []
+    for a, ap, b, bp in data.links:
+        if a in keep and b in keep:
+            n_find = counts.get(a, {}).get(ap, 0) + counts.get(b, {}).get(bp, 0)
+            line, numbers = _link(pos, (a, ap, b, bp), hop_links.get((a, ap), []), n_find)
+            out.append(line)
+            labels += numbers
+    for n in names:
+        out.append(_switch_box(n, pos[n], sum(counts.get(n, {}).values()), n in on_cycle,
+                               colours.get(n, "#f4f6fa")))  # fmt: skip
+    out.extend(labels)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _first_cycle(data: ReportData) -> tuple[dict[tuple[str, str], list[int]], set[str]]:
+    """The first deadlock cycle's hops by (device, port) of each link's a end, and the
+    switches on it."""
     rep = data.deadlock
     cycle = rep.baseline[0] if rep.baseline else next(iter(rep.opened.values()), [None])[0]
     hop_links: dict[tuple[str, str], list[int]] = defaultdict(list)
@@ -62,56 +86,52 @@ def _topology(
             ln = net.links[lid]
             hop_links[(net.names[ln.a], ln.a_port)].append(i + 1)
             on_cycle.add(net.names[s])
-    # scaled to the page's width (never above natural size): a 3-tier pod fits its box
-    out = [
-        f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} '
-        f'{height:.0f}" preserveAspectRatio="xMidYMin meet" data-width="{width:.0f}" '
-        f'style="width:100%;max-width:{width:.0f}px;height:auto">'
-    ]
+    return hop_links, on_cycle
+
+
+def _link(
+    pos: dict[str, tuple[float, float]],
+    ends: tuple[str, str, str, str],
+    hops: list[int],
+    n_find: int,
+) -> tuple[str, list[str]]:
+    """One link's line, and the numbered circles of the cycle hops that cross it."""
+    a, ap, b, bp = ends
+    (ax, ay), (bx, by) = pos[a], pos[b]
+    x1, y1 = ax + W / 2, ay + (H if ay < by else 0)
+    x2, y2 = bx + W / 2, by + (H if by < ay else 0)
+    cls = ("link hop" if hops else "link") + (" flagged" if n_find else "")
+    line = (
+        f'<line class="{cls}" data-a="{escape(a)}" data-ap="{escape(ap)}" data-b="{escape(b)}" '
+        f'data-bp="{escape(bp)}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}">'
+        f"<title>{escape(a)} {escape(ap)} - {escape(b)} {escape(bp)}</title></line>"
+    )
     labels = []
-    for a, ap, b, bp in data.links:
-        if a not in keep or b not in keep:
-            continue
-        (ax, ay), (bx, by) = pos[a], pos[b]
-        x1, y1 = ax + W / 2, ay + (H if ay < by else 0)
-        x2, y2 = bx + W / 2, by + (H if by < ay else 0)
-        hops = hop_links.get((a, ap), [])
-        cls = "link hop" if hops else "link"
-        n_find = counts.get(a, {}).get(ap, 0) + counts.get(b, {}).get(bp, 0)
-        if n_find:
-            cls += " flagged"
-        out.append(
-            f'<line class="{cls}" data-a="{escape(a)}" data-ap="{escape(ap)}" data-b="{escape(b)}" '
-            f'data-bp="{escape(bp)}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}">'
-            f"<title>{escape(a)} {escape(ap)} - {escape(b)} {escape(bp)}</title></line>"
+    for j, number in enumerate(hops):
+        t = 0.35 + 0.3 * j
+        cx, cy = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+        labels.append(
+            f'<g class="num"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="8"/><text x="{cx:.1f}" '
+            f'y="{cy + 3.5:.1f}" text-anchor="middle">{number}</text></g>'
         )
-        for j, number in enumerate(hops):
-            t = 0.35 + 0.3 * j
-            cx, cy = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
-            labels.append(
-                f'<g class="num"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="8"/><text x="{cx:.1f}" '
-                f'y="{cy + 3.5:.1f}" text-anchor="middle">{number}</text></g>'
-            )
-    for n in names:
-        x, y = pos[n]
-        total = sum(counts.get(n, {}).values())
-        cls = "sw" + (" cyc" if n in on_cycle else "") + (" flagged" if total else "")
-        badge = (
-            f'<circle class="badge" cx="{x + W - 4:.1f}" cy="{y + 2:.1f}" r="7"/><text class="bt" '
-            f'x="{x + W - 4:.1f}" y="{y + 5.5:.1f}" text-anchor="middle">{total}</text>'
-            if total
-            else ""
-        )
-        fill = colours.get(n, "#f4f6fa")
-        out.append(
-            f'<g class="{cls}" data-device="{escape(n)}"><rect x="{x:.1f}" y="{y:.1f}" '
-            f'width="{W}" height="{H}" rx="4" style="fill:{fill}"/>'
-            f'<text x="{x + W / 2:.1f}" y="{y + 17:.1f}" text-anchor="middle">{escape(n)}</text>'
-            f"{badge}</g>"
-        )
-    out.extend(labels)
-    out.append("</svg>")
-    return "".join(out)
+    return line, labels
+
+
+def _switch_box(n: str, at: tuple[float, float], total: int, on_cycle: bool, fill: str) -> str:
+    x, y = at
+    cls = "sw" + (" cyc" if on_cycle else "") + (" flagged" if total else "")
+    badge = (
+        f'<circle class="badge" cx="{x + W - 4:.1f}" cy="{y + 2:.1f}" r="7"/><text class="bt" '
+        f'x="{x + W - 4:.1f}" y="{y + 5.5:.1f}" text-anchor="middle">{total}</text>'
+        if total
+        else ""
+    )
+    return (
+        f'<g class="{cls}" data-device="{escape(n)}"><rect x="{x:.1f}" y="{y:.1f}" '
+        f'width="{W}" height="{H}" rx="4" style="fill:{fill}"/>'
+        f'<text x="{x + W / 2:.1f}" y="{y + 17:.1f}" text-anchor="middle">{escape(n)}</text>'
+        f"{badge}</g>"
+    )
 
 
 def _overview(data: ReportData, groups: dict[str, list[str]], roles: Mapping[str, str]) -> str:
@@ -311,30 +331,8 @@ def _bom(data: ReportData) -> str:
 
 
 def render(data: ReportData) -> str:
-    roles = {d.hostname: d.role for d in data.devices}
-    rails = {d.hostname: data.rail_of(d) for d in data.devices}
-    rail_ids = sorted({r for r in rails.values() if r is not None})
-    colours = {
-        n: PALETTE[rail_ids.index(r) % len(PALETTE)] + "33"
-        for n, r in rails.items()
-        if r is not None and roles[n] != "spine"
-    }
-    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for f in data.findings:
-        if not f.suppressed:
-            counts[f.device][f.port or ""] += 1
     names = [d.hostname for d in data.devices]
-    views: dict[str, str] = {}
-    if len(names) <= DETAIL_LIMIT:
-        views["all"] = _topology(data, names, colours, counts)
-        start = "all"
-    else:
-        groups = _groups(data, names, roles, rails)
-        views["overview"] = _overview(data, {g: m for g, (m, _) in groups.items()}, roles)
-        for g, (_, shown) in groups.items():
-            views[g] = _topology(data, shown, colours, counts)
-        start = "overview"
-    findings = [f.model_dump(mode="json") for f in data.findings]
+    views, start = _views(data, names)
     cycles = [
         {"title": t, "chain": data.deadlock.chain(c), "causes": list(c.causes)}
         for t, cs in [("healthy fabric", data.deadlock.baseline)]
@@ -345,7 +343,7 @@ def render(data: ReportData) -> str:
         for c in cs
     ]
     payload: dict[str, Any] = {
-        "findings": findings,
+        "findings": [f.model_dump(mode="json") for f in data.findings],
         "cycles": cycles,
         "start": start,
         "ports": _port_settings(data),
@@ -378,3 +376,26 @@ def render(data: ReportData) -> str:
         bom=_bom(data),
         data=blob,
     )
+
+
+def _views(data: ReportData, names: list[str]) -> tuple[dict[str, str], str]:
+    """The topology drawings (all switches, or an overview and one per group) and the first."""
+    roles = {d.hostname: d.role for d in data.devices}
+    rails = {d.hostname: data.rail_of(d) for d in data.devices}
+    rail_ids = sorted({r for r in rails.values() if r is not None})
+    colours = {
+        n: PALETTE[rail_ids.index(r) % len(PALETTE)] + "33"
+        for n, r in rails.items()
+        if r is not None and roles[n] != "spine"
+    }
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for f in data.findings:
+        if not f.suppressed:
+            counts[f.device][f.port or ""] += 1
+    if len(names) <= DETAIL_LIMIT:
+        return {"all": _topology(data, names, colours, counts)}, "all"
+    groups = _groups(data, names, roles, rails)
+    views = {"overview": _overview(data, {g: m for g, (m, _) in groups.items()}, roles)}
+    for g, (_, shown) in groups.items():
+        views[g] = _topology(data, shown, colours, counts)
+    return views, "overview"

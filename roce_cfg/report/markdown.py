@@ -8,8 +8,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from urllib.parse import quote
 
+from roce_cfg.advise import BillOfMaterials
 from roce_cfg.model.device import DeviceConfig
-from roce_cfg.report.data import ReportData
+from roce_cfg.model.fabric import Fabric
+from roce_cfg.report.data import HeadroomPoint, ReportData
 from roce_cfg.safepath import file_names
 
 FIXED = ("index.md", "cabling.csv")
@@ -64,32 +66,7 @@ def _policy(d: DeviceConfig) -> str:
 def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
     """The fabric's page; ``pages`` maps hostnames to their pages' file names."""
     pages = pages if pages is not None else page_names(data)
-    parts = [f"# Fabric {data.name}\n", f"Source: `{data.source}`.\n"]
-    roles: dict[str, int] = defaultdict(int)
-    for d in data.devices:
-        roles[f"{d.role} ({d.vendor.value} {d.model})"] += 1
-    parts.append("## Switches\n")
-    parts.append(
-        _table(["role (vendor model)", "count"], [[k, v] for k, v in sorted(roles.items())])
-    )
-    parts.append(
-        _table(
-            ["switch", "role", "vendor", "model", "loopback", "ASN", "ports", "findings"],
-            [
-                [
-                    f"[{d.hostname}]({quote(pages[d.hostname])})",
-                    d.role,
-                    d.vendor.value,
-                    d.model,
-                    d.loopback.ipv4 if d.loopback else "",
-                    d.bgp.asn if d.bgp else "",
-                    len(d.interfaces),
-                    sum(1 for f in data.findings if f.device == d.hostname),
-                ]
-                for d in data.devices
-            ],
-        )
-    )
+    parts = [f"# Fabric {data.name}\n", f"Source: `{data.source}`.\n", *_switches(data, pages)]
     if data.plan is not None and data.plan.rails:
         parts.append("## Rails\n")
         parts.append(
@@ -99,47 +76,9 @@ def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
             )
         )
     if data.plan is not None and data.plan.links:
-        parts.append("## Uplinks and BGP sessions\n")
-        asn = {s.hostname: s.asn for s in data.plan.switches}
-        parts.append(
-            _table(
-                ["a", "port", "address", "AS", "b", "port", "address", "AS", "speed", "cable"],
-                [
-                    [
-                        k.a_device,
-                        k.a_port,
-                        k.a_ip,
-                        asn.get(k.a_device),
-                        k.b_device,
-                        k.b_port,
-                        k.b_ip,
-                        asn.get(k.b_device),
-                        f"{k.speed_gbps}G",
-                        f"{k.cable_m:g} m",
-                    ]
-                    for k in data.plan.links
-                ],
-            )
-        )
-    bom = data.bom
-    if bom is not None:
-        parts.append("## Bill of materials\n")
-        parts.append(
-            _table(
-                ["tier", "vendor model", "switches"],
-                [[t, m, n] for t, ms in bom.switches.items() for m, n in sorted(ms.items())],
-            )
-        )
-        parts.append(
-            _table(
-                ["cables", "speed x length", "count"],
-                [["server NIC", k, n] for k, n in bom.nic_cables.items()]
-                + [["switch link", k, n] for k, n in bom.link_cables.items()],
-            )
-        )
-        parts.append(
-            _table(["transceivers", "count"], [[k, n] for k, n in bom.transceivers.items()])
-        )
+        parts += _links(data.plan)
+    if data.bom is not None:
+        parts += _bom(data.bom)
     if data.devices:
         parts.append("## Lossless policy\n")
         parts.append(_policy(data.devices[0]))
@@ -151,65 +90,71 @@ def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
         )
     )
     parts.append("## Findings\n")
+    parts.append(_summary(data))
+    return "\n".join(parts)
+
+
+def _switches(data: ReportData, pages: dict[str, str]) -> list[str]:
+    roles: dict[str, int] = defaultdict(int)
+    for d in data.devices:
+        roles[f"{d.role} ({d.vendor.value} {d.model})"] += 1
+    found: dict[str, int] = defaultdict(int)
+    for f in data.findings:
+        found[f.device] += 1
+    rows = [
+        [f"[{d.hostname}]({quote(pages[d.hostname])})", d.role, d.vendor.value, d.model,
+         d.loopback.ipv4 if d.loopback else "", d.bgp.asn if d.bgp else "", len(d.interfaces),
+         found[d.hostname]]
+        for d in data.devices
+    ]  # fmt: skip
+    return [
+        "## Switches\n",
+        _table(["role (vendor model)", "count"], [[k, v] for k, v in sorted(roles.items())]),
+        _table(["switch", "role", "vendor", "model", "loopback", "ASN", "ports", "findings"], rows),
+    ]
+
+
+def _links(plan: Fabric) -> list[str]:
+    asn = {s.hostname: s.asn for s in plan.switches}
+    rows = [
+        [k.a_device, k.a_port, k.a_ip, asn.get(k.a_device), k.b_device, k.b_port, k.b_ip,
+         asn.get(k.b_device), f"{k.speed_gbps}G", f"{k.cable_m:g} m"]
+        for k in plan.links
+    ]  # fmt: skip
+    head = ["a", "port", "address", "AS", "b", "port", "address", "AS", "speed", "cable"]
+    return ["## Uplinks and BGP sessions\n", _table(head, rows)]
+
+
+def _bom(bom: BillOfMaterials) -> list[str]:
+    switches = [[t, m, n] for t, ms in bom.switches.items() for m, n in sorted(ms.items())]
+    cables = [["server NIC", k, n] for k, n in bom.nic_cables.items()]
+    cables += [["switch link", k, n] for k, n in bom.link_cables.items()]
+    return [
+        "## Bill of materials\n",
+        _table(["tier", "vendor model", "switches"], switches),
+        _table(["cables", "speed x length", "count"], cables),
+        _table(["transceivers", "count"], [[k, n] for k, n in bom.transceivers.items()]),
+    ]
+
+
+def _summary(data: ReportData) -> str:
     counts: dict[str, int] = defaultdict(int)
     for f in data.findings:
         counts["suppressed" if f.suppressed else f.severity] += 1
-    parts.append(
+    return (
         f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info "
         f"({counts['suppressed']} suppressed); deadlock: {data.deadlock.scenarios} scenario(s) "
         f"checked, {len(data.deadlock.baseline) + sum(map(len, data.deadlock.opened.values()))} "
         "cycle(s). Cabling: [cabling.csv](cabling.csv).\n"
     )
-    return "\n".join(parts)
 
 
 def switch_md(data: ReportData, d: DeviceConfig) -> str:
     parts = [f"# {d.hostname}\n", f"{d.role}, {d.vendor.value} {d.model}. [Fabric](index.md).\n"]
-    ports = [
-        [i.name, i.description, i.mode, i.access_vlan or "", i.ipv4 or "", i.mtu,
-         f"{i.speed_gbps}G", "yes" if i.qos.pfc else "no", ",".join(map(str, i.qos.no_drop)),
-         "; ".join(f"p{h.priority}: {h.bytes} B" for h in i.qos.headroom),
-         "shut" if i.shutdown else ""]
-        for i in d.interfaces
-    ]  # fmt: skip
-    parts.append("## Ports\n")
-    parts.append(
-        _table(
-            [
-                "port",
-                "description",
-                "mode",
-                "VLAN",
-                "address",
-                "MTU",
-                "speed",
-                "PFC",
-                "no-drop",
-                "headroom",
-                "",
-            ],
-            ports,
-        )
-    )
+    parts += _ports(d)
     need = [p for p in data.headroom if p.device == d.hostname]
     if need:
-        parts.append("## Headroom: required against configured\n")
-        parts.append(
-            _table(
-                ["port", "priority", "speed", "cable", "required (B)", "configured (B)"],
-                [
-                    [
-                        p.port,
-                        p.priority,
-                        f"{p.speed_gbps}G",
-                        f"{p.cable_m:g} m",
-                        p.required,
-                        p.configured if p.configured is not None else "switch default",
-                    ]
-                    for p in need
-                ],
-            )
-        )
+        parts += _headroom(need)
     if d.vlans:
         parts.append("## VLANs\n")
         parts.append(_table(["VLAN", "name"], [[v.id, v.name] for v in d.vlans]))
@@ -238,6 +183,29 @@ def switch_md(data: ReportData, d: DeviceConfig) -> str:
         parts.append("## Configuration\n")
         parts.append(f"```\n{config.rstrip()}\n```\n")
     return "\n".join(parts)
+
+
+def _ports(d: DeviceConfig) -> list[str]:
+    ports = [
+        [i.name, i.description, i.mode, i.access_vlan or "", i.ipv4 or "", i.mtu,
+         f"{i.speed_gbps}G", "yes" if i.qos.pfc else "no", ",".join(map(str, i.qos.no_drop)),
+         "; ".join(f"p{h.priority}: {h.bytes} B" for h in i.qos.headroom),
+         "shut" if i.shutdown else ""]
+        for i in d.interfaces
+    ]  # fmt: skip
+    head = ["port", "description", "mode", "VLAN", "address", "MTU", "speed", "PFC", "no-drop",
+            "headroom", ""]  # fmt: skip
+    return ["## Ports\n", _table(head, ports)]
+
+
+def _headroom(need: list[HeadroomPoint]) -> list[str]:
+    rows = [
+        [p.port, p.priority, f"{p.speed_gbps}G", f"{p.cable_m:g} m", p.required,
+         p.configured if p.configured is not None else "switch default"]
+        for p in need
+    ]  # fmt: skip
+    head = ["port", "priority", "speed", "cable", "required (B)", "configured (B)"]
+    return ["## Headroom: required against configured\n", _table(head, rows)]
 
 
 def page_names(data: ReportData) -> dict[str, str]:

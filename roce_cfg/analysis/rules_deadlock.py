@@ -1,11 +1,19 @@
-"""Deadlock cycles as findings: the same registry, formats and exit codes as the linter."""
+"""PFC deadlock cycles as findings: RC501 and RC502 over the deadlock engine
+(roce_cfg.deadlock), with the linter's registry, formats and exit codes.
+
+RC501 is an ordinary rule: ``lint --deadlock`` runs its check on the healthy fabric. RC502 is
+declared without a check: its findings need failure scenarios, which only ``roce-cfg deadlock``
+analyses; the lint engine skips it and ``deadlock_findings`` reports it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from roce_cfg.analysis.context import FabricView
-from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.analysis.findings import Finding, LintResult
+from roce_cfg.analysis.registry import RULES, Hit, declare, rule
+from roce_cfg.deadlock import Source
 from roce_cfg.deadlock.analyse import Cycle, Report, analyse
 from roce_cfg.deadlock.net import build
 from roce_cfg.policy import fabric_roce_dscp
@@ -64,7 +72,7 @@ def deadlock_now(f: FabricView) -> Iterator[Hit]:
     yield from hits(report, report.baseline, None)
 
 
-@rule(
+declare(
     "RC502",
     "failure-opens-deadlock",
     "error",
@@ -77,5 +85,31 @@ def deadlock_now(f: FabricView) -> Iterator[Hit]:
     limits="Reported by 'roce-cfg deadlock --fail-links/--fail-devices'; same routing model as "
     "RC501.",
 )
-def deadlock_after_failure(f: FabricView) -> Iterator[Hit]:
-    return iter(())  # scenarios are the deadlock command's; lint checks the healthy fabric
+
+
+def deadlock_findings(src: Source, report: Report) -> LintResult:
+    """The deadlock command's findings: RC501 for the healthy fabric's cycles, RC502 for each
+    cycle a failure scenario opens."""
+    found = [_finding(src, "RC501", h) for h in hits(report, report.baseline, None)]
+    for scenario, cycles in report.opened.items():
+        name = report.scenario_name(scenario)
+        found += [_finding(src, "RC502", h) for h in hits(report, cycles, name)]
+    return LintResult(found, sorted(set(src.files.values())) or [src.origin], report.net.names)
+
+
+def _finding(src: Source, rule_id: str, h: Hit) -> Finding:
+    assert h.device is not None
+    parsed = src.parsed.get(h.device)
+    line = parsed.source.interface_line(h.port) if parsed and h.port else None
+    return Finding(
+        rule=rule_id,
+        severity=RULES[rule_id].severity,
+        device=h.device,
+        file=src.files.get(h.device, src.origin),
+        line=line,
+        port=h.port,
+        message=h.message,
+        related_device=h.related_device,
+        related_port=h.related_port,
+        detail=h.detail,
+    )

@@ -46,7 +46,7 @@ class Limits:
 INTENT = Limits("intent file", max_bytes=256 * 1024, max_items=256, max_nodes=20_000)
 # Bundled vendor profiles are under 10 KB; overlays add a few sections.
 PROFILE = Limits("vendor profile", max_bytes=256 * 1024, max_items=4_096, max_nodes=50_000)
-# Hosts: twice the plan ceiling of switches (roce_cfg.design.ceilings), ~10 values each.
+# Hosts: twice the plan ceiling of switches (roce_cfg.model.ceilings), ~10 values each.
 INVENTORY = Limits("inventory", max_bytes=4 << 20, max_items=16_384, max_nodes=200_000)
 # Suppressions are exceptions someone reviewed: hundreds at most, not one per finding.
 SUPPRESSIONS = Limits("lint config", max_bytes=1 << 20, max_items=4_096, max_nodes=40_000)

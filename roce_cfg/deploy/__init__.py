@@ -1,0 +1,1 @@
+"""Push: inventories, the config trees and their diff, netmiko connections, the fan-out."""
