@@ -222,6 +222,11 @@ def main() -> None:
 
         fuzz(sys.argv[2:])
         return
+    if sys.argv[1:2] == ["semfuzz"]:
+        from bench.semfuzz import main as semfuzz
+
+        semfuzz(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     ap.add_argument("--fabrics", default="small,large,xl", help="comma-separated: small, large, xl")
     ap.add_argument("--repeats", type=int, default=3, help="runs per stage (median)")

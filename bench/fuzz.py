@@ -234,6 +234,10 @@ Case = tuple[str, bytes]  # (what the bytes are for, the bytes)
 class Outcome:
     code: int | None  # None: an exception escaped
     error: str = ""
+    output: str = ""  # what the command printed (stdout), for targets that judge it
+    violation: str = ""  # a target's own verdict (bench/semfuzz.py): a read or write outside
+    # its folder, an out-of-domain value not reported
+    allowed: tuple[int, ...] = (0, 1, 2)  # push adds 3: a switch failed (here: unreachable)
 
 
 _COMMAND: list[object] = []
@@ -259,7 +263,7 @@ def _cli(args: list[str]) -> Outcome:
         return Outcome(None, tb)
     if "Traceback" in result.output:
         return Outcome(None, result.output)
-    return Outcome(result.exit_code)
+    return Outcome(result.exit_code, output=result.stdout)
 
 
 def _call(fn: Callable[[], object]) -> Outcome:
@@ -401,7 +405,9 @@ class Measured:
     def problem(self) -> str | None:
         if self.outcome.code is None:
             return "unhandled exception:\n" + self.outcome.error
-        if self.outcome.code not in (0, 1, 2):
+        if self.outcome.violation:
+            return "violation: " + self.outcome.violation
+        if self.outcome.code not in self.outcome.allowed:
             return f"exit code {self.outcome.code}"
         if self.cpu_s > MAX_SECONDS:
             return f"took {self.cpu_s:.1f} s of CPU (limit {MAX_SECONDS})"
@@ -449,8 +455,8 @@ def _hard_stop(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
-def run_case(name: str, case: Case) -> Measured:
-    target = TARGETS[name]
+def run_case(name: str, case: Case, targets: dict[str, Target] | None = None) -> Measured:
+    target = (targets or TARGETS)[name]
     with tempfile.TemporaryDirectory(prefix="roce-cfg-fuzz-") as tmp:
         rss_kb = _status_kb("VmRSS")
         kernel_peak = _reset_peak()
@@ -473,11 +479,11 @@ def run_case(name: str, case: Case) -> Measured:
     return Measured(name, case, outcome, cpu, wall, peak_mb)
 
 
-def keep_regression(m: Measured) -> Path:
+def keep_regression(m: Measured, root: Path = REGRESSIONS) -> Path:
     """Store a failing input where the suite replays it (gzipped when large)."""
     kind, data = m.case
     digest = hashlib.sha256(data).hexdigest()[:16]
-    path = REGRESSIONS / m.target / f"{kind}-{digest}.bin"
+    path = root / m.target / f"{kind}-{digest}.bin"
     path.parent.mkdir(parents=True, exist_ok=True)
     if len(data) > 64 * 1024:
         path = path.with_suffix(".bin.gz")
@@ -487,9 +493,9 @@ def keep_regression(m: Measured) -> Path:
     return path
 
 
-def regression_cases() -> list[tuple[str, Case, Path]]:
+def regression_cases(root: Path = REGRESSIONS) -> list[tuple[str, Case, Path]]:
     out = []
-    for path in sorted(REGRESSIONS.glob("*/*.bin*")):
+    for path in sorted(root.glob("*/*.bin*")):
         kind = path.name.split("-", 1)[0]
         data = path.read_bytes()
         out.append(
@@ -535,9 +541,11 @@ def explore(
     *,
     rng_seed: int | None = None,
     shrink: bool = False,
+    targets: dict[str, Target] | None = None,
 ) -> None:
     """Feed ``n`` generated cases of ``name`` to ``each`` (which may raise to make hypothesis
     shrink the case, when ``shrink``)."""
+    table = targets or TARGETS
     phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
 
     @settings(
@@ -549,9 +557,9 @@ def explore(
         suppress_health_check=list(HealthCheck),
         print_blob=False,
     )
-    @given(TARGETS[name].cases())
+    @given(table[name].cases())
     def prop(case: Case) -> None:
-        each(run_case(name, case))
+        each(run_case(name, case, table))
 
     if rng_seed is not None:
         prop = seed(rng_seed)(prop)
@@ -567,10 +575,17 @@ def _signature(m: Measured) -> str:
     return f"{m.target}|{lines[-1].split(':')[0] if lines else ''}|{frames[-1] if frames else ''}"
 
 
-def _long(argv: list[str]) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bench fuzz", description=__doc__)
+def _long(
+    argv: list[str],
+    targets: dict[str, Target] | None = None,
+    root: Path = REGRESSIONS,
+    prog: str = "python -m bench fuzz",
+    doc: str | None = __doc__,
+) -> None:
+    table_of = targets or TARGETS
+    ap = argparse.ArgumentParser(prog=prog, description=doc)
     ap.add_argument("--cases", type=int, default=1000, help="cases per target")
-    ap.add_argument("--target", action="append", choices=sorted(TARGETS), help="repeatable")
+    ap.add_argument("--target", action="append", choices=sorted(table_of), help="repeatable")
     ap.add_argument("--seed", type=int, default=0, help="hypothesis seed (reproducible runs)")
     ap.add_argument("--chunk", type=int, default=500, help="cases per target per round")
     ap.add_argument("--minutes", type=float, help="stop after the round that passes this")
@@ -584,7 +599,7 @@ def _long(argv: list[str]) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     # ttp logs every value it cannot convert; the outcome of a case is what counts here.
     logging.getLogger("ttp").setLevel(logging.CRITICAL)
-    names = args.target or list(TARGETS)
+    names = args.target or list(table_of)
     table = {name: Figures(name) for name in names}
     seen: set[str] = set()
     started = time.time()
@@ -594,7 +609,7 @@ def _long(argv: list[str]) -> None:
         fig.add(m)
         if m.problem and _signature(m) not in seen:
             seen.add(_signature(m))
-            kept = keep_regression(m)
+            kept = keep_regression(m, root)
             first = m.problem.splitlines()[-1]
             print(f"FAIL {m.target}: {first} -> {kept.relative_to(ROOT)}", file=sys.stderr)
 
@@ -608,7 +623,7 @@ def _long(argv: list[str]) -> None:
             if todo <= 0:
                 continue
             try:
-                explore(name, todo, each, rng_seed=args.seed * 100_003 + r)
+                explore(name, todo, each, rng_seed=args.seed * 100_003 + r, targets=table_of)
             except MemoryError:
                 # Raised while hypothesis built a case (a 2 MB line repeated, kept for
                 # shrinking), not by the product: run_case turns a case's own MemoryError into a
@@ -623,7 +638,7 @@ def _long(argv: list[str]) -> None:
               f"{time.time() - started:,.0f} s", file=sys.stderr, flush=True)  # fmt: skip
         if args.json:
             doc = {
-                "command": "python -m bench fuzz " + " ".join(argv),
+                "command": f"{prog} " + " ".join(argv),
                 "seconds": round(time.time() - started),
                 "rounds": r + 1,
                 "harness_out_of_memory": harness_oom,

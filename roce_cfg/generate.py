@@ -18,6 +18,7 @@ from roce_cfg.model.fabric import Fabric, SectionUse
 from roce_cfg.output import staged
 from roce_cfg.platforms.profile import VendorProfile
 from roce_cfg.render import Renderer
+from roce_cfg.safepath import file_name
 from roce_cfg.vendor import Vendor
 
 
@@ -247,5 +248,7 @@ def output_files(result: Generated, fmt: str = "cfg") -> dict[str, str]:
 def _device_file(device: DeviceConfig, text: str, fmt: str) -> tuple[str, str]:
     """One switch's file: its config text, or its model as JSON."""
     if fmt == "json":
-        return f"{device.hostname}.json", device.model_dump_json(indent=2) + "\n"
-    return f"{device.hostname}.cfg", text
+        return file_name(device.hostname, ".json", what="hostname"), device.model_dump_json(
+            indent=2
+        ) + "\n"
+    return file_name(device.hostname, ".cfg", what="hostname"), text

@@ -23,12 +23,14 @@ description and its ``peer <ip> enable`` in the address family).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from roce_cfg.errors import InputError
+from roce_cfg.model import numbers
 from roce_cfg.resources import vendors_dir
 from roce_cfg.yamlsrc import load_yaml, read_text
 
@@ -65,10 +67,16 @@ class Param:
                 allowed = rng
         if not allowed or self.kind not in ("int", "vlans"):
             return None
+        envelope = numbers.Domain(
+            self.name, min(lo for lo, _ in allowed), max(hi for _, hi in allowed)
+        )
         for token in raw.split():
             if token == "to":
                 continue
-            n = int(token)
+            try:  # bounded by length first: a 4,301-digit token is out of range, not a crash
+                n = numbers.number(token, envelope)
+            except numbers.OutOfDomain as exc:
+                return f"{self.name} {exc.shown} out of range {_show(allowed)}"
             if not any(lo <= n <= hi for lo, hi in allowed):
                 return f"{self.name} {n} out of range {_show(allowed)}"
         return None
@@ -185,6 +193,7 @@ class Grammar:
     )
     _ignore: re.Pattern[str] | None = None
     _by_view: dict[str, list[Command]] = field(default_factory=dict)
+    _ranged: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         if self.ignore:
@@ -199,6 +208,17 @@ class Grammar:
                 for v in u.views:
                     for first in u.first:
                         self._undo_index.setdefault((v, first), []).append(u)
+
+    def ranged_words(self) -> frozenset[str]:
+        """The first words of commands with a parameter the grammar gives a range."""
+        if self._ranged is None:
+            self._ranged = frozenset(
+                word
+                for c in self.commands
+                if any(p.allowed or p.by_model for p in c.params.values())
+                for word in c.first
+            )
+        return self._ranged
 
     def source_model(self, model: str) -> str | None:
         return self.models.get(model)
@@ -256,6 +276,10 @@ class Grammar:
 
     def check(self, text: str, model: str) -> Checked:
         """Every line of ``text`` against this grammar, for ``model`` (our model name)."""
+        return self.check_lines(text.splitlines(), model)
+
+    def check_lines(self, lines: Iterable[str], model: str) -> Checked:
+        """``check`` over lines already split (a violation's ``line_no`` counts them from 1)."""
         src_model = self.models.get(model)
         known_model = model in self.models
         out = Checked()
@@ -264,14 +288,14 @@ class Grammar:
         top: set[str] = set()
         # Lines repeat across ports and switches: one answer per (model, view, line), kept
         # between calls (generate checks every switch of a fabric with one grammar).
-        if len(self._memo) > 500_000:
-            self._memo.clear()
         cache = self._memo.setdefault(model, {})
+        if len(cache) > 500_000:  # parse checks every line of every config it reads
+            cache.clear()
         ignore = self._ignore
         separators = self.separators
         root = self.root
         used: set[Command] = set()
-        for no, raw in enumerate(text.splitlines(), 1):
+        for no, raw in enumerate(lines, 1):
             left = raw.lstrip(" ")
             if not left or left.isspace() or (ignore is not None and ignore.match(raw)):
                 continue

@@ -16,6 +16,7 @@ from pathlib import Path
 from roce_cfg.errors import RoceCfgError
 from roce_cfg.output import emit, redact_tracebacks
 from roce_cfg.parse import read_capped
+from roce_cfg.safepath import inside
 
 
 def _files(folder: Path) -> dict[str, str]:
@@ -57,8 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     stale = 0
     for intent in args.intents:
-        committed = args.configs / intent.stem
         try:
+            # the folder is named after the intent file: '...yaml' is not a way out of --configs
+            committed = inside(args.configs, intent.stem)
             diff = check(intent, committed)
         except RoceCfgError as exc:
             emit(f"roce-cfg: error: {exc}\n", stderr=True)

@@ -73,7 +73,7 @@ def test_parse_json_matches_its_published_schema() -> None:
     assert result.exit_code == 0
     doc = json.loads(result.stdout)
     jsonschema.validate(doc, schema)
-    assert doc["format"] == "roce-cfg/parse/v1"
+    assert doc["format"] == "roce-cfg/parse/v2"
     assert len(doc["configs"]) == len(FIXTURES)
 
 

@@ -167,10 +167,7 @@ def _run(
             continue  # reported by another command (RC502: 'roce-cfg deadlock')
         if r.scope == "device":
             for view in views.values():
-                findings.extend(
-                    _locate(r, h if h.device else replace(h, device=view.name), views)
-                    for h in r.check(view)
-                )
+                findings.extend(_locate(r, h, views, view.name) for h in r.check(view))
         elif r.scope == "fabric":
             findings.extend(_locate(r, h, views) for h in r.check(fabric_view))
         elif iv is not None:
@@ -203,9 +200,12 @@ def _view(parsed: Parsed, overlay: Path | None, options: Options) -> DeviceView:
     return DeviceView(parsed, profile, model, parsed.text, options)
 
 
-def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView]) -> Finding:
-    view = views.get(hit.device) if hit.device else None
-    if hit.device is None:
+def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None = None) -> Finding:
+    """The finding of ``hit`` (a device rule's hit belongs to ``device``) with its file and
+    line."""
+    name = hit.device or device
+    view = views.get(name) if name else None
+    if name is None:
         raise AssertionError("the engine passes device rules their device")
     line = hit.line
     if view is not None and line is None:
@@ -219,7 +219,7 @@ def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView]) -> Finding:
     return Finding(
         rule=r.id,
         severity=r.severity,
-        device=hit.device,
+        device=name,
         file=view.file if view else None,
         line=line,
         port=hit.port,

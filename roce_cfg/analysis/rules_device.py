@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from roce_cfg.analysis.context import ROCE_MIN_MTU, DeviceView
 from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.model import numbers
 from roce_cfg.model.device import FRAME_OVERHEAD, TAG_BYTES, Interface
 
 RESERVED_PRIORITIES = (0, 6, 7)
@@ -315,7 +316,7 @@ def _gateway_packets(v: DeviceView, port: Interface) -> list[tuple[str, int, int
         name = f"gateway {v.profile.vlan_interface}{svi.vlan} MTU"
         if port.access_vlan == svi.vlan:
             out.append((name, svi.mtu, FRAME_OVERHEAD))
-        elif svi.vlan in port.trunk_vlans:
+        elif numbers.contains(port.trunk_vlans, svi.vlan):
             out.append((name, svi.mtu, FRAME_OVERHEAD + TAG_BYTES))
     return out
 
@@ -414,3 +415,26 @@ def _ecmp_cap(v: DeviceView) -> tuple[int, int | None, str] | None:
     cap = int(found.group(1)) if found else v.model.ecmp_default
     how = f"'{spec.setting} {bgp.max_paths}' or more"
     return bgp.max_paths, cap, how + (" (effective after a reboot)" if spec.reboot else "")
+
+
+@rule(
+    "RC119",
+    "value-out-of-domain",
+    "error",
+    "device",
+    summary="A line holds a value outside its field's range (or no number where one belongs); "
+    "the line is not read.",
+    rationale="A switch never prints VLAN 4095, DSCP 64, priority 9 or MTU -1: the file is not "
+    "what a switch runs (a damaged backup, a template that wrote nonsense). roce-cfg does not "
+    "guess what the line meant; it reads the file as if the line were absent, so every check "
+    "that needs it is blind there, and says so here instead of keeping a value no switch has.",
+    fix="Correct the line (the range is the vendor grammar's, vendors/<vendor>.grammar.yaml, "
+    "or the field's: VLAN 1-4094, DSCP 0-63, priority and queue 0-7, ASN 1-4294967295), or "
+    "take a fresh backup from the switch.",
+    limits="Ranges are the vendor grammar's for the commands it lists (per model where it says "
+    "so, applied for every model), else the field's domain. At most 1,000 lines are listed per "
+    "file; the rest are counted in a note.",
+)
+def value_out_of_domain(v: DeviceView) -> Iterator[Hit]:
+    for u in v.parsed.config.unread:
+        yield Hit(f"not read: {u.reason}", line=u.line)

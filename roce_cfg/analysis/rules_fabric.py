@@ -8,6 +8,7 @@ from typing import Any
 
 from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView
 from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.model import numbers
 from roce_cfg.model.device import Interface
 from roce_cfg.policy import lossless_dscps
 
@@ -197,7 +198,7 @@ def _carried(port: Interface) -> tuple[int, ...]:
     if port.mode != "access":
         return ()
     if port.trunk_vlans:
-        return port.trunk_vlans
+        return numbers.expand(port.trunk_vlans)
     return (port.access_vlan,) if port.access_vlan else ()
 
 

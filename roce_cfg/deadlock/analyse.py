@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from ipaddress import IPv4Network
 from itertools import combinations
+from math import isqrt
 
 from roce_cfg.deadlock.cycles import sccs, witness
 from roce_cfg.deadlock.net import Network
@@ -270,14 +271,36 @@ def device_failures(net: Network, names: list[str]) -> tuple[int, ...]:
     return tuple(ln.id for ln in net.links if ln.a in ids or ln.b in ids)
 
 
-def pair_failures(net: Network, samples: int, seed: int = 1) -> list[tuple[int, ...]]:
-    """Every pair of link failures, or a fixed-seed sample of them for large fabrics."""
-    total = len(net.links) * (len(net.links) - 1) // 2
+# Pairs checked at most: a sample this size estimates any share of the pair space to within a
+# third of a percent, and takes minutes on a large fabric; more is a typo, not a wish.
+MAX_SAMPLES = 100_000
+
+
+def pair_failures(net: Network, samples: int, seed: int = 1) -> Iterator[tuple[int, ...]]:
+    """Every pair of link failures, or a fixed-seed sample of ``samples`` of them, streamed:
+    the pair space is never built (8,192 links have 33.5 million pairs, 65,536 links 2 billion).
+    """
+    n = len(net.links)
+    total = n * (n - 1) // 2
     if total <= samples:
-        return [tuple(p) for p in combinations(range(len(net.links)), 2)]
-    rnd = random.Random(seed)
-    picked: set[tuple[int, int]] = set()
-    while len(picked) < samples:
-        a, b = sorted(rnd.sample(range(len(net.links)), 2))
-        picked.add((a, b))
-    return sorted(picked)
+        yield from combinations(range(n), 2)
+        return
+    if samples > MAX_SAMPLES:
+        raise ValueError(f"at most {MAX_SAMPLES:,} samples")
+    for k in sorted(random.Random(seed).sample(range(total), samples)):
+        yield unrank_pair(k, n)
+
+
+def unrank_pair(k: int, n: int) -> tuple[int, int]:
+    """The ``k``-th pair ``(a, b)``, ``a < b < n``, in the order ``combinations`` gives.
+
+    >>> from itertools import combinations
+    >>> [unrank_pair(k, 5) for k in range(10)] == list(combinations(range(5), 2))
+    True
+    """
+    # pairs before row a: a*n - a*(a+1)/2; the largest a whose rows start at or before k
+    rest = n * (n - 1) // 2 - 1 - k  # index from the end, where rows are triangular numbers
+    row = (isqrt(8 * rest + 1) - 1) // 2  # rows from the end fully before this one
+    a = n - 2 - row
+    b = k - (a * n - a * (a + 1) // 2) + a + 1
+    return a, b

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Network
 
+from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.policy import priority_of
 
@@ -140,7 +141,7 @@ def _links(
             net.prio[(s, link.id)] = prio if lossless else None
             # A trunk carries the VLANs it permits (its PVID only if permitted); an access
             # port its one VLAN.
-            carried = port.trunk_vlans or (port.access_vlan,)
+            carried = numbers.expand(port.trunk_vlans) or (port.access_vlan,)
             if port.mode == "access":
                 for vlan in carried:
                     if vlan is not None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from roce_cfg.deadlock import Source
 from roce_cfg.deadlock.analyse import (
+    MAX_SAMPLES,
     Report,
     analyse,
     device_failures,
@@ -56,10 +57,12 @@ def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
         if unknown:
             raise InputError(f"--fail-devices: no switch named {', '.join(unknown)}")
         out.append(device_failures(net, list(plan.fail_devices)))
-    if plan.max_failures >= 2:
-        out += pair_failures(net, plan.samples)
     if plan.max_failures > 2:
         raise InputError("--max-failures: 1 or 2 (larger sets: name them with --fail-links)")
+    if not 1 <= plan.samples <= MAX_SAMPLES:
+        raise InputError(f"--samples: 1 to {MAX_SAMPLES:,} pairs (got {plan.samples:,})")
+    if plan.max_failures >= 2:
+        out += pair_failures(net, plan.samples)
     return list(dict.fromkeys(out))
 
 

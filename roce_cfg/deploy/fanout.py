@@ -16,6 +16,7 @@ from roce_cfg.deploy.push import FAILED, Credentials, Outcome, push
 from roce_cfg.deploy.transport import Timeouts
 from roce_cfg.errors import InputError
 from roce_cfg.parse import read_config
+from roce_cfg.safepath import file_names, inside
 
 
 def batches(spec: str, total: int) -> list[int]:
@@ -25,13 +26,17 @@ def batches(spec: str, total: int) -> list[int]:
     [1, 5, 50]
     >>> batches("100%", 3)
     [3]
+    >>> batches("1e999%", 3)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.errors.InputError: --batch: '1e999%' is not a count or a percentage
     """
     ends: list[int] = []
     for part in (p.strip() for p in spec.split(",") if p.strip()):
         try:
             n = math.ceil(total * float(part[:-1]) / 100) if part.endswith("%") else int(part)
-        except ValueError:
-            raise InputError(f"--batch: '{part}' is not a count or a percentage") from None
+        except (ValueError, OverflowError):  # OverflowError: '1e999%' is an infinite share
+            raise InputError(f"--batch: '{part[:40]}' is not a count or a percentage") from None
         n = max(1, min(total, n))
         if not ends or n > ends[-1]:
             ends.append(n)
@@ -59,8 +64,10 @@ def run(
     ``on_batch(number, of, outcomes)`` is told where each batch ends and how its switches went,
     so an operator watching a canary sees the boundary before the next batch starts."""
     intended = {}
+    # Host names come from the inventory: '../../x' or '/abs/x' must not pick the config.
+    names = file_names([t.name for t in targets], ".cfg", what="inventory host")
     for t in targets:
-        path = configs / f"{t.name}.cfg"
+        path = inside(configs, names[t.name])
         if not path.is_file():
             raise InputError(f"no intended config for {t.name}", file=str(path))
         # the parse side's reader: capped, and binary or mis-encoded text is a one-line error

@@ -8,12 +8,15 @@ hp_comware``). Credentials never come from this file: a password in it is refuse
 from __future__ import annotations
 
 import fnmatch
+import json
+import logging
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from nornir.core.inventory import Inventory
 from nornir.plugins.inventory.simple import SimpleInventory
 
@@ -39,18 +42,36 @@ def _nornir_inventory(doc: dict[str, Any]) -> Inventory:
     """nornir's own SimpleInventory reads the sections, so nested groups, defaults and
     connection_options resolve exactly as nornir resolves them (it reads three files: one file's
     sections are written out to a private temporary folder for it)."""
-    with tempfile.TemporaryDirectory(prefix="roce-cfg-inv-") as tmp:
+    # nornir names the file it read in its warnings: here a private temporary one that means
+    # nothing to the user (and says where roce-cfg keeps its scratch files), so they are
+    # dropped; what they warn about (an empty section) is refused or harmless before this.
+    quiet = logging.getLogger("nornir.plugins.inventory.simple")
+    with tempfile.TemporaryDirectory(prefix="roce-cfg-inv-") as tmp, _silenced(quiet):
         files = {}
         for section in ("hosts", "groups", "defaults"):
             files[section] = Path(tmp) / f"{section}.yaml"
             # an absent section stays an absent file: nornir warns on an empty one
             if doc.get(section) or section == "hosts":
-                files[section].write_text(yaml.safe_dump(doc[section]), encoding="utf-8")
+                # JSON, which nornir's YAML 1.2 reader takes as it is: from PyYAML's dump it
+                # read a host named 1e100 as a float (then sorting names was a TypeError)
+                files[section].write_text(json.dumps(doc[section]), encoding="utf-8")
         return SimpleInventory(
             host_file=str(files["hosts"]),
             group_file=str(files["groups"]),
             defaults_file=str(files["defaults"]),
         ).load()
+
+
+@contextmanager
+def _silenced(logger: logging.Logger) -> Iterator[None]:
+    def drop(record: logging.LogRecord) -> bool:
+        return False
+
+    logger.addFilter(drop)
+    try:
+        yield
+    finally:
+        logger.removeFilter(drop)
 
 
 def _load(path: Path) -> Any:
@@ -89,10 +110,12 @@ def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> l
 
 def _check(doc: dict[str, Any], file: str) -> None:
     """The inventory's shape, no password in it, and every group a host names defined."""
-    if not isinstance(doc.get("hosts"), dict):
+    if not isinstance(doc.get("hosts"), dict) or not doc["hosts"]:
         raise InputError(
-            "an inventory is a mapping with 'hosts' (and 'groups', 'defaults'), or a folder of "
-            "nornir's hosts.yaml, groups.yaml, defaults.yaml",
+            "no hosts"  # refused before nornir, which warns naming its scratch copy
+            if doc.get("hosts") == {}
+            else "an inventory is a mapping with 'hosts' (and 'groups', 'defaults'), or a "
+            "folder of nornir's hosts.yaml, groups.yaml, defaults.yaml",
             file=file,
         )
     shape.check(doc, file)

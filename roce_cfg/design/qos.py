@@ -69,9 +69,10 @@ def device_qos(intent: Intent, sw: Switch, port_headroom: list[PortHeadroom]) ->
     classes = sorted(
         {(policy.roce.dscp, policy.roce.priority), (policy.cnp.dscp, policy.cnp.priority)}
     )
+    total = sum((h.configured_bytes or 0) * len(h.ports) for h in port_headroom)
+    _fits_buffer(intent, sw, total)
     pool = None
     if sw.model.needs_headroom_pool:
-        total = sum((h.configured_bytes or 0) * len(h.ports) for h in port_headroom)
         pool = round_up(max(total, 16 * 1024), 1024)
     return Qos(
         dscp_map=tuple(DscpMap(dscp=d, priority=p) for d, p in classes),
@@ -89,6 +90,21 @@ def device_qos(intent: Intent, sw: Switch, port_headroom: list[PortHeadroom]) ->
         ),
         strict_queues=strict_queues(intent),
         headroom_pool_bytes=pool,
+    )
+
+
+def _fits_buffer(intent: Intent, sw: Switch, total: int) -> None:
+    """A fixed headroom must fit the model's headroom pool or packet buffer where the profile
+    knows it (RC203 checks the same on running-configs)."""
+    fixed = intent.lossless.headroom
+    budget = sw.model.headroom_pool_bytes or sw.model.buffer_bytes
+    if fixed == "auto" or budget is None or total <= budget:
+        return
+    what = "headroom pool" if sw.model.headroom_pool_bytes else "packet buffer"
+    raise PlanError(
+        ("lossless", "headroom"),
+        f"{fixed:,} bytes per port and priority is {total:,} bytes on {sw.plan.hostname}, more "
+        f"than the {what} of {sw.profile.vendor.value} {sw.plan.model} ({budget:,} bytes)",
     )
 
 

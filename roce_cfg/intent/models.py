@@ -34,6 +34,23 @@ Speed = Annotated[
 ]
 
 
+# Headroom per port and priority: an 800G port on a 10 km cable needs about 10 MB; 1 GiB is
+# more than the packet buffer of any switch ASIC, so past it a figure is a typo (10^12 was
+# rendered into every config, and past 2^40 it was a traceback).
+MAX_HEADROOM_BYTES = 2**30
+
+
+def _headroom(value: Any) -> Any:
+    """One message for a figure out of range (the union would give one per member)."""
+    number = isinstance(value, int) and not isinstance(value, bool)
+    if number and not 1 <= value <= MAX_HEADROOM_BYTES:
+        raise ValueError(
+            f"'auto', or 1 to {MAX_HEADROOM_BYTES:,} bytes per port and priority (1 GiB: "
+            "more than any switch's packet buffer)"
+        )
+    return value
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -135,7 +152,7 @@ class Lossless(_Model):
     cnp: TrafficClass = TrafficClass(dscp=48, priority=6)
     pfc: Pfc = Pfc()
     ecn: Ecn | None = Field(default=None, description="omitted: defaults by link speed")
-    headroom: Literal["auto"] | int = Field(
+    headroom: Annotated[Literal["auto"] | int, BeforeValidator(_headroom)] = Field(
         default="auto", description="'auto' computes per port; a number fixes bytes per priority"
     )
 

@@ -12,7 +12,9 @@ from roce_cfg.errors import InputError
 from roce_cfg.generate import generate
 from roce_cfg.lab.cli import Switch
 from roce_cfg.lab.server import Lab
+from roce_cfg.parse import read_config
 from roce_cfg.platforms.profile import load_profile
+from roce_cfg.safepath import file_name, inside
 
 
 def switches(
@@ -34,10 +36,11 @@ def switches(
         elif start == "intended":
             text = generated.configs[device.hostname]
         else:
-            path = Path(start) / f"{device.hostname}.cfg"
+            name = file_name(device.hostname, ".cfg", what="hostname")
+            path = inside(Path(start), name)
             if not path.is_file():
                 raise InputError(f"--start: no saved config for {device.hostname}", file=str(path))
-            text = path.read_text(encoding="utf-8")
+            text = read_config(path)  # capped like every config roce-cfg reads
         out.append(
             Switch.start(
                 device.hostname,

@@ -7,11 +7,34 @@ order so that two equal configurations compare equal and serialise byte for byte
 from __future__ import annotations
 
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from roce_cfg.model import numbers
 from roce_cfg.vendor import Vendor
+
+
+def _in(domain: numbers.Domain) -> Any:
+    return Field(ge=domain.low, le=domain.high)
+
+
+# Every number has its field's domain (model/numbers.py): parse refuses a value outside it on
+# its line, so these bounds are the last check, not the one users meet.
+VlanId = Annotated[int, _in(numbers.VLAN)]
+Dscp = Annotated[int, _in(numbers.DSCP)]
+Priority = Annotated[int, _in(numbers.PRIORITY)]
+QueueId = Annotated[int, _in(numbers.QUEUE)]
+Mtu = Annotated[int, _in(numbers.MTU)]
+ByteCount = Annotated[int, _in(numbers.BYTES)]
+Milliseconds = Annotated[int, _in(numbers.MILLISECONDS)]
+Asn = Annotated[int, _in(numbers.ASN)]
+Percent = Annotated[int, _in(numbers.PERCENT)]
+
+
+# A VLAN set as ranges: a trunk permitting 2-4094 is one pair, not 4,093 numbers per port.
+# Sorted and disjoint as model/numbers.py builds them (parse is the only writer).
+VlanRanges = tuple[tuple[VlanId, VlanId], ...]
 
 
 class _M(BaseModel):
@@ -35,50 +58,51 @@ def frame_for(mtu: int) -> int:
 
 
 class PriorityBytes(_M):
-    priority: int
-    bytes: int
+    priority: Priority
+    bytes: ByteCount
 
 
 class PortQos(_M):
     trust_dscp: bool = False
     pfc: bool = False
-    no_drop: tuple[int, ...] = ()
+    no_drop: tuple[Priority, ...] = ()
     headroom: tuple[PriorityBytes, ...] = ()
     xoff: tuple[PriorityBytes, ...] = ()  # static PFC trigger per priority, where configured
     watchdog: bool = False
-    ecn_queues: tuple[int, ...] = ()
-    strict_queues: tuple[int, ...] = ()
+    ecn_queues: tuple[QueueId, ...] = ()
+    strict_queues: tuple[QueueId, ...] = ()
 
 
 class Interface(_M):
     name: str
     description: str = ""
     mode: Literal["routed", "access"]
-    access_vlan: int | None = None
-    # VLANs a trunk port carries tagged (besides access_vlan, its untagged/PVID VLAN)
-    trunk_vlans: tuple[int, ...] = ()
+    access_vlan: VlanId | None = None
+    # VLANs a trunk port carries tagged (besides access_vlan, its untagged/PVID VLAN), as
+    # inclusive ranges (model/numbers.py)
+    trunk_vlans: VlanRanges = ()
     ipv4: IPv4Interface | None = None
     # The IP MTU: of a routed port its 'mtu' (packet) setting; of a Layer-2 port the largest IP
     # packet its frame limit carries in a tagged frame.
-    mtu: int
+    mtu: Mtu
     # The Ethernet frame limit set on the port ('jumboframe enable'), FCS included; None: not
     # set (the switch's default applies) or the vendor has no frame-limit command.
-    frame_bytes: int | None = None
-    speed_gbps: int
+    frame_bytes: Annotated[int, Field(ge=64, le=65535)] | None = None
+    speed_gbps: Annotated[int, Field(ge=0, le=numbers.SPEED.high)]  # 0: not known
     breakout_of: str | None = None
     shutdown: bool = False
     qos: PortQos = PortQos()
 
 
 class Vlan(_M):
-    id: int
+    id: VlanId
     name: str = ""
 
 
 class VlanInterface(_M):
-    vlan: int
+    vlan: VlanId
     ipv4: IPv4Interface
-    mtu: int
+    mtu: Mtu
     description: str = ""
 
 
@@ -88,52 +112,52 @@ class Loopback(_M):
 
 
 class DscpMap(_M):
-    dscp: int
-    priority: int
+    dscp: Dscp
+    priority: Priority
 
 
 class QueueMap(_M):
-    priority: int
-    queue: int
+    priority: Priority
+    queue: QueueId
 
 
 class EcnQueue(_M):
-    queue: int
-    min_bytes: int
-    max_bytes: int
-    probability: int
+    queue: QueueId
+    min_bytes: ByteCount
+    max_bytes: ByteCount
+    probability: Percent
 
 
 class WatchdogCfg(_M):
-    detect_ms: int
-    restore_ms: int
+    detect_ms: Milliseconds
+    restore_ms: Milliseconds
     action: Literal["drop", "forward"]
 
 
 class Qos(_M):
     dscp_map: tuple[DscpMap, ...] = ()
     queue_map: tuple[QueueMap, ...] = ()
-    no_drop: tuple[int, ...] = ()
+    no_drop: tuple[Priority, ...] = ()
     watchdog: WatchdogCfg | None = None
     ecn: tuple[EcnQueue, ...] = ()
-    strict_queues: tuple[int, ...] = ()
-    headroom_pool_bytes: int | None = None
+    strict_queues: tuple[QueueId, ...] = ()
+    headroom_pool_bytes: ByteCount | None = None
 
 
 class BgpNeighbor(_M):
     address: IPv4Address
-    remote_as: int
+    remote_as: Asn
     description: str = ""
 
 
 class Bgp(_M):
-    asn: int
+    asn: Asn
     router_id: IPv4Address
     neighbors: tuple[BgpNeighbor, ...] = ()
     networks: tuple[IPv4Network, ...] = ()
     # Every vendor's maximum-paths/balance starts at 1 (grammar files); 0 would leave the
     # deadlock analyser's routes without a next hop.
-    max_paths: int = Field(default=1, ge=1)
+    max_paths: int = Field(default=1, ge=numbers.PATHS.low, le=numbers.PATHS.high)
 
 
 class StaticRoute(_M):

@@ -16,17 +16,30 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from roce_cfg.errors import InputError
+from roce_cfg.grammar import load_grammar
+from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.blocks import Block, classify, split
+from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
-from roce_cfg.parse.normalise import Context, Role, Unreadable, as_list, build
+from roce_cfg.parse.normalise import (
+    MAX_UNREAD,
+    Context,
+    Locate,
+    Role,
+    Unread,
+    Unreadable,
+    as_list,
+    build,
+    port_number,
+)
 from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import MAX_CONFIG_BYTES, Line, clean, decode, unwrap
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, load_profile, load_profiles
 from roce_cfg.redact import redact
 from roce_cfg.vendor import Vendor
 
-FORMAT = "roce-cfg/parse/v1"
+FORMAT = "roce-cfg/parse/v2"
 # A terminal capture often starts with the command that printed the config and ends with the
 # next prompt: '<leaf-1>display current-configuration', 'leaf-1#show running-config', 'leaf-1#'.
 _PROMPT = re.compile(r"^(?:<[^<>\s]+>|\[[^\[\]\s]+\]|[\w.-]+(?:\([\w-]+\))?[#>])(?:\s.*|\S.*)?$")
@@ -45,6 +58,15 @@ class OpaqueBlock(_M):
     text: str
 
 
+class UnreadLine(_M):
+    """A line not read: a value on it is outside its field's domain, so the line is taken as
+    absent (lint reports it as RC119)."""
+
+    line: int | None
+    text: str
+    reason: str
+
+
 class ParsedConfig(_M):
     """What ``roce-cfg parse`` prints per file (``--format json``: one of these per config)."""
 
@@ -57,6 +79,7 @@ class ParsedConfig(_M):
     device: DeviceConfig
     opaque: tuple[OpaqueBlock, ...] = ()
     notes: tuple[str, ...] = ()
+    unread: tuple[UnreadLine, ...] = ()
 
 
 @dataclass
@@ -212,7 +235,7 @@ def _fits(model: ModelSpec, ports: list[Name]) -> bool:
         base, lane = port.number.partition(":")[::2]
         if not any(
             (m := pat.fullmatch(base))
-            and g.first <= int(m[1]) < g.first + g.count
+            and g.first <= port_number(m[1]) < g.first + g.count
             and (port.speed in g.breakout if lane else port.speed == g.speed)
             for pat, g in pats
         ):
@@ -261,6 +284,7 @@ class Prepared:
     opaque: list[Block]
     ports: list[Name]
     feed: str
+    unread: list[Unread] = field(default_factory=list)
 
 
 def prepare(
@@ -302,9 +326,11 @@ def prepare(
                 source.interfaces.setdefault(name.canonical, []).append(
                     Block(Line(child.no, stripped))
                 )
+    # Lines with a value outside the grammar's range are not read (reported as unread).
+    feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
     text_feed = "\n".join(ln.text.lstrip() for b in feed for ln in b.lines)
     return Prepared(
-        text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed
+        text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread
     )
 
 
@@ -342,19 +368,13 @@ def finish(
         host = first.get("hostname") if isinstance(first, dict) else None
         hint = hints.get(str(host or Path(file).stem), Hints())
     notes: list[str] = []
-    try:
-        # A slot ttp could not convert stays text; int() says which word and line.
-        boards = sorted(
-            (b for b in as_list(raw.get("boards")) if "model" in b),
-            key=lambda b: int(str(b.get("slot", 0))),
-        )
-    except ValueError as exc:
-        raise InputError(
-            f"cannot read the {vendor.value} config: {_reason(exc, prep.text)}", file=file
-        ) from None
+    boards, bad_slots = _boards(raw)
     board = str(boards[0]["model"]) if boards else None
     model_name, model_from = _choose_model(profile, prep.ports, hint.model, board, file, notes)
     ctx = Context(profile, model_name, profile.models[model_name], prep.namer, notes)
+    ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
+    for exc in bad_slots:
+        ctx.skip(exc)
     if model_from == "default":
         ctx.notes.append(
             f"model not stated in the config; assumed {model_name} (pass --model to set it)"
@@ -383,9 +403,79 @@ def finish(
             )
             for b in opaque
         ),
-        notes=tuple(ctx.notes),
+        notes=(*ctx.notes, *_more(ctx)),
+        unread=tuple(
+            UnreadLine(line=u.line, text=redact(u.text, vendor.value), reason=u.reason)
+            for u in sorted(ctx.unread, key=lambda u: (u.line or 0, u.reason))
+        ),
     )
     return Parsed(config, prep.source, prep.text, overlay)
+
+
+def _boards(raw: dict[str, Any]) -> tuple[list[dict[str, Any]], list[numbers.NumberError]]:
+    """Boards by slot, and the slots that are no slot number (their lines are unread)."""
+    boards: list[tuple[int, dict[str, Any]]] = []
+    bad: list[numbers.NumberError] = []
+    for b in as_list(raw.get("boards")):
+        try:
+            slot = numbers.number(str(b.get("slot", 0)), numbers.PORT_NUMBER)
+        except numbers.NumberError as exc:
+            bad.append(exc)
+            continue
+        if "model" in b:
+            boards.append((slot, b))
+    return [b for _, b in sorted(boards, key=lambda sb: sb[0])], bad
+
+
+def _more(ctx: Context) -> list[str]:
+    if not ctx.more_unread:
+        return []
+    return [f"{ctx.more_unread:,} more lines not read (values outside their domain); "
+            f"the first {MAX_UNREAD:,} are listed"]  # fmt: skip
+
+
+_LIST_PIECES = re.compile(r"[,-]")
+_TRAILING = re.compile(r"[A-Za-z](\d+)$")
+
+
+def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
+    """Where a value the normaliser refuses sits: in its scope (an interface's blocks, or for
+    '@area' the blocks of the vendor's anchor for that area), else the first line of the
+    config holding that word (an index built on the first such question)."""
+    index: dict[str, tuple[int, str]] = {}
+
+    def scoped(scope: str | None) -> list[Block]:
+        if scope and scope.startswith("@"):
+            head = anchors.get(scope[1:])
+            return [b for b in source.blocks if head and b.header.text.startswith(head)]
+        return source.interfaces.get(scope or "", [])
+
+    def locate(word: str, scope: str | None) -> tuple[int, str] | None:
+        for block in scoped(scope):
+            for line in block.lines:
+                if word in _words(line.text):
+                    return line.no, line.text.strip()
+        if not index:
+            for block in source.blocks:
+                for line in block.lines:
+                    for w in _words(line.text):
+                        index.setdefault(w, (line.no, line.text.strip()))
+        return index.get(word)
+
+    return locate
+
+
+def _words(text: str) -> list[str]:
+    """A line's words, the numbers of a list word ('101-99999,200') and the number ending a
+    name ('Vlanif99'); not the numbers inside an address ('10.0.0.5' holds no '0')."""
+    out: list[str] = []
+    for word in text.split():
+        out.append(word)
+        out.extend(p for p in _LIST_PIECES.split(word) if p.isdigit())
+        m = _TRAILING.search(word)
+        if m:
+            out.append(m[1])
+    return out
 
 
 _TOO_LONG = re.compile(r"integer string conversion: value has (\d+) digits")

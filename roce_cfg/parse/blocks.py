@@ -8,6 +8,7 @@ file is silently dropped and later diffs can leave it alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from roce_cfg.parse.text import SEPARATOR, Line
@@ -58,12 +59,20 @@ def classify(
     blocks: list[Block], known: list[re.Pattern[str]], layout: list[re.Pattern[str]]
 ) -> Sorted:
     out = Sorted([], [], [])
+    # one alternation per kind: one regex call a block, not one per pattern
+    is_layout, is_known = _any(layout), _any(known)
     for block in blocks:
         head = block.header.text
-        if any(p.match(head) for p in layout) and not block.body:
+        if not block.body and is_layout(head):
             out.layout.append(block)
-        elif any(p.match(head) for p in known):
+        elif is_known(head):
             out.known.append(block)
         else:
             out.opaque.append(block)
     return out
+
+
+def _any(patterns: list[re.Pattern[str]]) -> Callable[[str], object]:
+    if not patterns:
+        return lambda text: None
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns)).match

@@ -9,13 +9,13 @@ has no per-vendor branches.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from roce_cfg.model import describe
+from roce_cfg.model import describe, numbers
 from roce_cfg.model.device import (
     FRAME_OVERHEAD,
     TAG_BYTES,
@@ -35,15 +35,35 @@ from roce_cfg.model.device import (
     VlanInterface,
     WatchdogCfg,
 )
+from roce_cfg.model.numbers import Domain, NumberError
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 
 Raw = dict[str, Any]
 Role = Literal["leaf", "spine", "superspine", "switch"]
+T = TypeVar("T")
+# (line number, line) of the first line holding a word, in one interface's blocks or anywhere
+Locate = Callable[[str, str | None], tuple[int, str] | None]
+# A config of 100,000 lines could hold as many bad values: the first are listed, the rest
+# counted, so the report stays readable and its size bounded.
+MAX_UNREAD = 1000
 
 
 class Unreadable(ValueError):
     """A value in the config that cannot mean what the model needs (bad address, bad range)."""
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A line the parse did not read because a value on it is outside its domain."""
+
+    line: int | None
+    text: str
+    reason: str
+
+
+def _nowhere(word: str, scope: str | None) -> tuple[int, str] | None:
+    return None
 
 
 @dataclass
@@ -53,6 +73,60 @@ class Context:
     model: ModelSpec
     namer: Namer
     notes: list[str] = field(default_factory=list)
+    unread: list[Unread] = field(default_factory=list)
+    locate: Locate = _nowhere
+    more_unread: int = 0
+    _qos: dict[tuple[Any, ...], PortQos] = field(default_factory=dict)
+
+    def port_qos(self, *fields: Any) -> PortQos:
+        """One PortQos per distinct setting (it is frozen): ports mostly agree, and a config
+        of 100,000 ports then holds a handful of them, not 100,000."""
+        found = self._qos.get(fields)
+        if found is None:
+            names = ("trust_dscp", "pfc", "no_drop", "headroom", "xoff", "watchdog")
+            kwargs = dict(zip((*names, "ecn_queues", "strict_queues"), fields, strict=True))
+            found = self._qos[fields] = PortQos(**kwargs)
+        return found
+
+    def skip(self, exc: NumberError, scope: str | None = None) -> None:
+        """The line holding ``exc``'s value is not read (as if it were absent): recorded with
+        its number, found by the value (in ``scope``'s interface blocks when given)."""
+        found = self.locate(exc.text, scope) if exc.text else None
+        entry = Unread(found[0] if found else None, found[1] if found else "", str(exc))
+        if entry in self.unread:
+            return
+        if len(self.unread) >= MAX_UNREAD:
+            self.more_unread += 1
+            return
+        self.unread.append(entry)
+
+    def number(self, raw: Any, domain: Domain, default: T, scope: str | None = None) -> int | T:
+        """``raw`` as a number of ``domain``, or ``default`` with its line recorded unread."""
+        if type(raw) is int and domain.low <= raw <= domain.high:
+            return raw  # what ttp converted already (most values): no text to read
+        try:
+            return numbers.number(str(raw).strip(), domain)
+        except NumberError as exc:
+            self.skip(exc, scope)
+            return default
+
+    def ranges(
+        self,
+        raw: Any,
+        domain: Domain,
+        scope: str | None = None,
+        every: numbers.Ranges | None = None,
+    ) -> numbers.Ranges:
+        """A printed number list as ranges, or none with its line recorded unread."""
+        try:
+            return numbers.parse(str(raw), domain, every)
+        except NumberError as exc:
+            self.skip(exc, scope)
+            return ()
+
+    def values(self, raw: Any, domain: Domain, scope: str | None = None) -> tuple[int, ...]:
+        """A printed list of a small domain's numbers (priorities, DSCP, queues), every one."""
+        return numbers.expand(self.ranges(raw, domain, scope))
 
 
 def as_list(value: Any) -> list[Raw]:
@@ -61,33 +135,6 @@ def as_list(value: Any) -> list[Raw]:
     if isinstance(value, list):
         return [v for v in value if isinstance(v, dict) and v]
     return [value] if isinstance(value, dict) and value else []
-
-
-def _ints(text: Any) -> list[int]:
-    """'3', '3 4', '2 5 to 6', '10-12' -> the integers they name.
-
-    >>> _ints("2 5 to 7 10-11")
-    [2, 5, 6, 7, 10, 11]
-    """
-    out: list[int] = []
-    tokens = str(text).replace(",", " ").split()
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        if i + 2 < len(tokens) and tokens[i + 1] == "to":
-            a, b = int(tokens[i]), int(tokens[i + 2])
-            out.extend(range(a, b + 1))
-            i += 3
-            continue
-        if re.fullmatch(r"\d+-\d+", tok):
-            a, b = (int(x) for x in tok.split("-"))
-            out.extend(range(a, b + 1))
-        elif tok.isdigit():
-            out.append(int(tok))
-        else:
-            raise Unreadable(f"'{text}' is not a list of numbers")
-        i += 1
-    return out
 
 
 @cache
@@ -102,13 +149,27 @@ def _iface_addr(ip: str, mask: str) -> IPv4Interface:
         raise Unreadable(f"'{ip} {mask}' is not an IPv4 address and mask") from None
 
 
-def _size(ctx: Context, value: int, unit_word: str | None, default: int | Literal["cell"]) -> int:
+def _size(
+    ctx: Context,
+    value: Any,
+    unit_word: str | None,
+    default: int | Literal["cell"],
+    scope: str | None = None,
+) -> int | None:
+    """A size in bytes, or None (its line recorded unread) when it is no byte count."""
     unit: int | Literal["cell"] = default
     if unit_word:
         if unit_word not in ctx.profile.parse.sizes:
             raise Unreadable(f"unknown size unit '{unit_word}'")
         unit = ctx.profile.parse.sizes[unit_word]
-    return value * ctx.profile.unit_bytes(unit, ctx.model)
+    count = ctx.number(value, numbers.BYTES, None, scope)
+    if count is None:
+        return None
+    size = count * ctx.profile.unit_bytes(unit, ctx.model)
+    if size not in numbers.BYTES:
+        ctx.skip(numbers.OutOfDomain(str(value), numbers.BYTES), scope)
+        return None
+    return size
 
 
 def merge_interfaces(raw: list[Raw], namer: Namer) -> dict[str, tuple[Name, Raw]]:
@@ -125,7 +186,7 @@ def merge_interfaces(raw: list[Raw], namer: Namer) -> dict[str, tuple[Name, Raw]
     return merged
 
 
-def _strict(ctx: Context, item: Raw) -> tuple[int, ...]:
+def _strict(ctx: Context, item: Raw, scope: str) -> tuple[int, ...]:
     queues: set[int] = set()
     names = ctx.profile.queue_names
     for entry in as_list(item.get("strict")):
@@ -135,19 +196,23 @@ def _strict(ctx: Context, item: Raw) -> tuple[int, ...]:
                 raise Unreadable(f"unknown queue name '{word}' (known: {', '.join(names)})")
             queues.add(names.index(word))
         elif "queue" in entry:
-            queues.add(int(entry["queue"]))
+            queues.update(ctx.values(entry["queue"], numbers.QUEUE, scope))
     if "drr_last" in item:
         # Queues outside the DRR range are strict priority [HW-CR qos_pq_drr.json].
-        queues.update(range(int(item["drr_last"]) + 1, len(names)))
+        last = ctx.number(item["drr_last"], numbers.QUEUE, len(names) - 1, scope)
+        queues.update(range(last + 1, len(names)))
     return tuple(sorted(queues))
 
 
-def _listed(item: Raw, key: str) -> list[int]:
+def _listed(ctx: Context, item: Raw, key: str, domain: Domain, scope: str) -> tuple[int, ...]:
     """Numbers from repeated lines ('pfc priority 3 no-drop' twice, or '... dot1p 3 4')."""
-    out: list[int] = []
-    for entry in as_list(item.get(key)):
-        out.extend(_ints(entry.get("values", entry.get("queue", ""))))
-    return out
+    if not item.get(key):
+        return ()
+    found = [
+        ctx.ranges(entry.get("values", entry.get("queue", "")), domain, scope)
+        for entry in as_list(item.get(key))
+    ]
+    return numbers.expand(numbers.merge(r for rs in found for r in rs))
 
 
 @dataclass
@@ -161,41 +226,54 @@ def _wred_tables(ctx: Context, raw: Raw) -> tuple[dict[str, dict[int, Wred]], di
     """Per-queue tables (queue -> thresholds, ECN queues only) and ECN profiles by name."""
     tables: dict[str, dict[int, Wred]] = {}
     profiles: dict[str, Wred] = {}
-    unit = ctx.profile.ecn_unit_bytes
     for item in as_list(raw.get("wred")):
         name = str(item.get("name", ""))
         entries = as_list(item.get("entries"))
         if entries:
-            ecn = {int(f["queue"]) for f in as_list(item.get("ecn_flags"))}
-            tables[name] = {
-                int(e["queue"]): Wred(
-                    _size(ctx, int(e["min"]), None, unit),
-                    _size(ctx, int(e["max"]), None, unit),
-                    int(e["probability"]),
-                )
-                for e in entries
-                if int(e["queue"]) in ecn
-            }
+            flags = as_list(item.get("ecn_flags"))
+            ecn = {ctx.number(f["queue"], numbers.QUEUE, -1, "@ecn") for f in flags}
+            table: dict[int, Wred] = {}
+            for e in entries:
+                queue = ctx.number(e["queue"], numbers.QUEUE, -1, "@ecn")
+                wred = _wred(ctx, e)
+                if queue in ecn and wred is not None:
+                    table[queue] = wred
+            tables[name] = table
         elif item.get("ecn") and "min" in item:
-            profiles[name] = Wred(
-                _size(ctx, int(item["min"]), None, unit),
-                _size(ctx, int(item["max"]), None, unit),
-                int(item["probability"]),
-            )
+            wred = _wred(ctx, item)
+            if wred is not None:
+                profiles[name] = wred
     return tables, profiles
 
 
+def _wred(ctx: Context, item: Raw) -> Wred | None:
+    """One queue's or profile's thresholds; None when a value on its line is unreadable."""
+    unit = ctx.profile.ecn_unit_bytes
+    low = _size(ctx, item["min"], None, unit, "@ecn")
+    high = _size(ctx, item["max"], None, unit, "@ecn")
+    probability = ctx.number(item["probability"], numbers.PERCENT, None, "@ecn")
+    if low is None or high is None or probability is None:
+        return None
+    return Wred(low, high, probability)
+
+
 def _ecn_queues(
-    ctx: Context, item: Raw, tables: dict[str, dict[int, Wred]], profiles: dict[str, Wred]
+    ctx: Context,
+    item: Raw,
+    tables: dict[str, dict[int, Wred]],
+    profiles: dict[str, Wred],
+    scope: str,
 ) -> dict[int, Wred]:
     out: dict[int, Wred] = {}
     table = item.get("wred_table")
     if table:
         out.update(tables.get(str(table), {}))
-    flagged = set(_listed(item, "ecn_flags"))
+    if not item.get("queue_profiles"):
+        return out
+    flagged = set(_listed(ctx, item, "ecn_flags", numbers.QUEUE, scope))
     for bind in as_list(item.get("queue_profiles")):
-        queue, prof = int(bind["queue"]), str(bind["profile"])
-        if prof not in profiles:
+        queue, prof = ctx.number(bind["queue"], numbers.QUEUE, -1, scope), str(bind["profile"])
+        if queue < 0 or prof not in profiles:
             continue
         if ctx.profile.parse.port_ecn_needs_queue_flag and queue not in flagged:
             continue
@@ -210,9 +288,17 @@ def _breakout_parent(ctx: Context, name: Name) -> str | None:
     for group in ctx.model.ports:
         pattern = re.escape(group.label).replace(re.escape("{n}"), r"(\d+)")
         m = re.fullmatch(pattern, base)
-        if m and group.first <= int(m[1]) < group.first + group.count:
+        if m and group.first <= port_number(m[1]) < group.first + group.count:
             return ctx.profile.interface_prefix[group.speed] + base
     return None
+
+
+def port_number(digits: str) -> int:
+    """A port number from an interface name; -1 when it is no port number (4,301 digits)."""
+    try:
+        return numbers.number(digits, numbers.PORT_NUMBER)
+    except NumberError:
+        return -1
 
 
 def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
@@ -223,10 +309,11 @@ def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
         action = str(first.get("action", ""))
         if action not in actions:
             raise Unreadable(f"unknown watchdog action '{action}'")
-        return WatchdogCfg(
-            detect_ms=int(first["detect_ms"]),
-            restore_ms=int(first["restore_ms"]),
-            action=actions[action],
+        return _timed(
+            ctx,
+            ctx.number(first["detect_ms"], numbers.MILLISECONDS, None, "@watchdog"),
+            ctx.number(first["restore_ms"], numbers.MILLISECONDS, None, "@watchdog"),
+            actions[action],
         )
     timer = as_list(raw.get("watchdog_timer"))
     if timer:  # milliseconds given directly (Huawei 'dcb pfc deadlock-detect timer')
@@ -235,10 +322,13 @@ def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
         if word not in actions:
             raise Unreadable(f"unknown or missing watchdog action '{word}'")
         recovery = as_list(raw.get("watchdog_recovery_timer"))
-        return WatchdogCfg(
-            detect_ms=int(timer[0]["detect_ms"]),
-            restore_ms=int(recovery[0]["restore_ms"]) if recovery else 0,
-            action=actions[word],
+        return _timed(
+            ctx,
+            ctx.number(timer[0]["detect_ms"], numbers.MILLISECONDS, None, "@watchdog"),
+            ctx.number(recovery[0]["restore_ms"], numbers.MILLISECONDS, None, "@watchdog")
+            if recovery
+            else 0,
+            actions[word],
         )
     detect = as_list(raw.get("watchdog_detect"))
     restore = as_list(raw.get("watchdog_restore"))
@@ -249,7 +339,9 @@ def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
     word = str(gran[0].get("granularity", "")) if gran else ""
     if word in granularities:
         unit = granularities[word]
-    elif word.isdigit() and int(word) in granularities.values():
+    elif (
+        word.isascii() and word.isdigit() and len(word) < 7 and int(word) in granularities.values()
+    ):
         unit = int(word)
     else:
         raise Unreadable(f"unknown watchdog granularity '{word}'")
@@ -259,11 +351,29 @@ def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
         raise Unreadable(f"unknown or missing watchdog action '{action}'")
     if not detect:
         raise Unreadable("watchdog granularity set but no detection time")
-    return WatchdogCfg(
-        detect_ms=int(detect[0]["steps"]) * unit,
-        restore_ms=int(restore[0]["steps"]) * unit if restore else 0,
-        action=actions[action],
+    steps = ctx.number(detect[0]["steps"], numbers.MILLISECONDS, None, "@watchdog")
+    back = (
+        ctx.number(restore[0]["steps"], numbers.MILLISECONDS, None, "@watchdog") if restore else 0
     )
+    return _timed(
+        ctx,
+        None if steps is None else steps * unit,
+        None if back is None else back * unit,
+        actions[action],
+    )
+
+
+def _timed(
+    ctx: Context, detect: int | None, restore: int | None, action: Literal["drop", "forward"]
+) -> WatchdogCfg | None:
+    """The watchdog, or None when a time on its lines is unread (or past an hour in steps)."""
+    for ms in (detect, restore):
+        if ms is not None and ms not in numbers.MILLISECONDS:
+            ctx.skip(numbers.OutOfDomain(str(ms), numbers.MILLISECONDS), "@watchdog")
+            return None
+    if detect is None or restore is None:
+        return None
+    return WatchdogCfg(detect_ms=detect, restore_ms=restore, action=action)
 
 
 def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, ...]]:
@@ -275,8 +385,11 @@ def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, 
         for entry in as_list(group.get("entries")) or [group]:
             if "from" not in entry:
                 continue
-            sources = _ints(entry["from"])
+            domain = numbers.PRIORITY if table == "priority_queue" else numbers.DSCP
+            sources = ctx.values(entry["from"], domain, "@dscp_map")
             to_raw = str(entry["to"])
+            if not sources:
+                continue
             if table == "dscp_phb":
                 if to_raw not in names:
                     raise Unreadable(f"unknown PHB '{to_raw}' (known: {', '.join(names)})")
@@ -285,7 +398,10 @@ def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, 
                     dscp[d] = q
                 queue[q] = q
                 continue
-            targets = _ints(to_raw)
+            to_domain = numbers.PRIORITY if table == "dscp_priority" else numbers.QUEUE
+            targets = ctx.values(to_raw, to_domain, "@dscp_map")
+            if not targets:
+                continue
             if len(targets) == 1:
                 targets = targets * len(sources)
             if len(targets) != len(sources):
@@ -298,58 +414,69 @@ def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, 
     )
 
 
-def _vlans(raw: Raw) -> tuple[Vlan, ...]:
-    names: dict[int, str] = {}
+def _vlans(ctx: Context, raw: Raw) -> tuple[Vlan, ...]:
+    """Declared VLANs. Ranges from every 'vlan batch' / 'vlan A to B' line are merged before
+    they are expanded: 99,000 lines of '2 to 4094' cost 99,000 pairs, not 405 million ids."""
+    spans: list[tuple[int, int]] = []
     for batch in as_list(raw.get("vlan_batch")):
-        for vid in _ints(batch.get("spec", "")):
-            names.setdefault(vid, "")
+        spans.extend(ctx.ranges(batch.get("spec", ""), numbers.VLAN))
+    names: dict[int, str] = {}
     for item in as_list(raw.get("vlans")):
         if "range" in item:
-            for vid in _ints(item["range"]):
-                names.setdefault(vid, "")
+            spans.extend(ctx.ranges(item["range"], numbers.VLAN))
         elif "id" in item:
-            names[int(item["id"])] = str(item.get("name", ""))
+            vid = ctx.number(item["id"], numbers.VLAN, None)
+            if vid is not None:
+                names[vid] = str(item.get("name", ""))
+    for vid in numbers.expand(numbers.merge(spans)):
+        names.setdefault(vid, "")
     return tuple(Vlan(id=v, name=n) for v, n in sorted(names.items()))
 
 
-def _bgp(raw: Raw, loopback: Loopback | None, notes: list[str]) -> Bgp | None:
+def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
     items = as_list(raw.get("bgp"))
     if not items:
         return None
     b = items[0]
+    asn = ctx.number(b["asn"], numbers.ASN, None, "@bgp")
+    if asn is None:
+        return None  # the 'bgp <asn>' line is unread, and with it the whole BGP block
     descr = {str(d["address"]): str(d["description"]) for d in as_list(b.get("descriptions"))}
-    neighbors = tuple(
-        BgpNeighbor(
-            address=IPv4Address(str(p["address"])),
-            remote_as=int(p["remote_as"]),
-            description=descr.get(str(p["address"]), ""),
-        )
-        for p in as_list(b.get("peers"))
-    )
+    neighbors = []
+    for p in as_list(b.get("peers")):
+        remote_as = ctx.number(p["remote_as"], numbers.ASN, None, "@bgp")
+        if remote_as is not None:
+            neighbors.append(
+                BgpNeighbor(
+                    address=IPv4Address(str(p["address"])),
+                    remote_as=remote_as,
+                    description=descr.get(str(p["address"]), ""),
+                )
+            )
     if "router_id" in b:
         router_id = IPv4Address(str(b["router_id"]))
     elif loopback is not None:
         router_id = loopback.ipv4.ip
-        notes.append("bgp router-id not set; the switch picks one (loopback assumed)")
+        ctx.notes.append("bgp router-id not set; the switch picks one (loopback assumed)")
     else:
         raise Unreadable("bgp has no router-id and there is no loopback to take it from")
     networks = tuple(
         IPv4Network(f"{n['ip']}/{n['mask']}", strict=False) for n in as_list(b.get("networks"))
     )
     return Bgp(
-        asn=int(b["asn"]),
+        asn=asn,
         router_id=router_id,
-        neighbors=neighbors,
+        neighbors=tuple(neighbors),
         networks=networks,
-        max_paths=int(b.get("max_paths", 1)),
+        max_paths=ctx.number(b.get("max_paths", 1), numbers.PATHS, 1, "@bgp"),
     )
 
 
-def _first_int(item: Raw, keys: tuple[str, ...], default: int) -> int:
-    for key in keys:
-        if key in item:
-            return int(item[key])
-    return default
+def _first_int(ctx: Context, item: Raw, keys: tuple[str, ...], default: int, scope: str) -> int:
+    """The first of ``keys`` the item has (every one of them checked: a bad value on a line the
+    first key shadows is still reported)."""
+    found = [ctx.number(item[key], numbers.MTU, None, scope) for key in keys if key in item]
+    return next((n for n in found if n is not None), default)
 
 
 def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
@@ -359,33 +486,29 @@ def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def vlan_list(text: str, every: tuple[int, ...] = ()) -> tuple[int, ...]:
-    """A trunk's VLAN list as printed: '101 200', '2 5 to 6' (H3C [H3C-TPL-B] port trunk permit
+def _per_priority(ctx: Context, item: Raw, key: str, scope: str) -> tuple[PriorityBytes, ...]:
+    """Bytes per priority ('headroom', 'xoff'); a line with a value outside its domain is
+    unread, the others are kept."""
+    out = []
+    for h in as_list(item.get(key)):
+        priority = ctx.number(h["priority"], numbers.PRIORITY, None, scope)
+        size = _size(ctx, h["value"], h.get("unit"), ctx.profile.headroom_unit_bytes, scope)
+        if priority is not None and size is not None:
+            out.append(PriorityBytes(priority=priority, bytes=size))
+    return tuple(out)
+
+
+def _trunk(ctx: Context, item: Raw, every: numbers.Ranges, scope: str) -> numbers.Ranges:
+    """A trunk's VLANs as printed: '101 200', '2 5 to 6' (H3C [H3C-TPL-B] port trunk permit
     vlan, Huawei [HW-CG] port trunk allow-pass vlan) or '101-104,200' (ZTE [ZTE-GUIDE]
     switchport trunk vlan). 'all' ([HW-CR] "port trunk allow-pass vlan" takes it; H3C prints
-    it) is ``every`` VLAN the switch has: a trunk forwards only VLANs that exist. Anything
-    unreadable gives nothing (not modelled).
-
-    >>> vlan_list("2 5 to 7 101-102,200")
-    (2, 5, 6, 7, 101, 102, 200)
-    >>> vlan_list("all", (1, 101, 200))
-    (1, 101, 200)
-    """
-    if text.split() == ["all"]:
-        return every
-    words = text.replace(",", " ").replace("-", " to ").split()
-    vlans: set[int] = set()
-    i = 0
-    while i < len(words):
-        if not words[i].isdigit():
-            return ()
-        low = high = int(words[i])
-        if i + 2 < len(words) and words[i + 1] == "to" and words[i + 2].isdigit():
-            high = int(words[i + 2])
-            i += 2
-        vlans.update(v for v in range(low, high + 1) if 1 <= v <= 4094)
-        i += 1
-    return tuple(sorted(vlans))
+    it) is ``every`` VLAN the switch has: a trunk forwards only VLANs that exist. One entry
+    per line (``trunk_lists``; an overlay template may still join them into ``trunk_vlans``):
+    the lines' ranges are merged, never a string of all of them built."""
+    lists = [e.get("vlans", "") for e in as_list(item.get("trunk_lists"))]
+    if "trunk_vlans" in item:
+        lists.append(item["trunk_vlans"])
+    return numbers.merge(r for text in lists for r in ctx.ranges(text, numbers.VLAN, scope, every))
 
 
 @dataclass(frozen=True)
@@ -396,7 +519,7 @@ class _Globals:
     profiles: dict[str, Wred]
     no_drop: tuple[int, ...]
     watchdog: WatchdogCfg | None
-    every_vlan: tuple[int, ...]
+    every_vlan: numbers.Ranges
     speeds: dict[str, int]
 
 
@@ -419,13 +542,15 @@ def build(
         ctx.notes.append(f"no hostname in the config; '{hostname}' taken from the file name")
     tables, profiles = _wred_tables(ctx, raw)
     pfc_global = as_list(raw.get("pfc"))
-    global_no_drop = tuple(sorted(_ints(pfc_global[0].get("no_drop", "")))) if pfc_global else ()
-    declared = _vlans(raw)
+    global_no_drop = (
+        ctx.values(pfc_global[0].get("no_drop", ""), numbers.PRIORITY, "@pfc") if pfc_global else ()
+    )
+    declared = _vlans(ctx, raw)
     g = _Globals(tables, profiles, global_no_drop, _watchdog(ctx, raw),
-                 tuple(v.id for v in declared), speeds)  # fmt: skip
+                 numbers.of(v.id for v in declared), speeds)  # fmt: skip
     found = _interfaces(raw, ctx, g)
     qos = _qos(ctx, raw, g, found)
-    bgp = _bgp(raw, found.loopback, ctx.notes)
+    bgp = _bgp(ctx, raw, found.loopback)
     if role is None:
         has_access = any(p.mode == "access" for p in found.ports)
         role = ("leaf" if bgp else "switch") if has_access else "spine"
@@ -468,21 +593,24 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
             else:
                 ctx.notes.append(f"{name.canonical}: second loopback, not modelled")
         elif name.kind == "vlan":
-            if addr is None:
-                ctx.notes.append(f"{name.canonical}: VLAN interface without an address, ignored")
-                continue
-            mtu = _first_int(item, ("mtu",), ctx.profile.parse.default_mtu)
-            found.svis.append(
-                VlanInterface(
-                    vlan=int(name.number),
-                    ipv4=addr,
-                    mtu=mtu,
-                    description=str(item.get("description", "")),
-                )
-            )
+            _svi(ctx, name, item, addr, found)
         else:
             found.ports.append(_port(ctx, g, name, item, addr, found.ecn))
     return found
+
+
+def _svi(ctx: Context, name: Name, item: Raw, addr: IPv4Interface | None, found: _Ports) -> None:
+    """A VLAN interface, when it has an address and its number is a VLAN."""
+    scope = name.canonical
+    vid = ctx.number(name.number, numbers.VLAN, None, scope)
+    mtu = _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
+    if vid is None:
+        return  # its line is unread
+    if addr is None:
+        ctx.notes.append(f"{scope}: VLAN interface without an address, ignored")
+        return
+    description = str(item.get("description", ""))
+    found.svis.append(VlanInterface(vlan=vid, ipv4=addr, mtu=mtu, description=description))
 
 
 def _port(
@@ -501,68 +629,61 @@ def _port(
         mode = "access"
     else:
         mode = spec.default_port_mode
-    frame = int(item["frame"]) if "frame" in item else None
+    frame = (
+        ctx.number(item["frame"], numbers.FRAME, None, name.canonical) if "frame" in item else None
+    )
     description = str(item.get("description", ""))
+    scope = name.canonical
+    access = mode == "access"
     return Interface(
-        name=name.canonical,
+        name=scope,
         description=description,
         mode=mode,
-        access_vlan=int(item.get("access_vlan", 1)) if mode == "access" else None,
-        trunk_vlans=vlan_list(str(item.get("trunk_vlans", "")), g.every_vlan)
-        if mode == "access"
-        else (),
+        access_vlan=ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope)
+        if access
+        else None,
+        trunk_vlans=_trunk(ctx, item, g.every_vlan, scope) if access else (),
         ipv4=addr,
-        mtu=_ip_mtu(ctx, item, mode, frame),
+        mtu=_ip_mtu(ctx, item, mode, frame, scope),
         frame_bytes=frame,
         speed_gbps=g.speeds.get(name.canonical) or describe.speed(description) or name.speed or 0,
         breakout_of=_breakout_parent(ctx, name),
         shutdown=bool(item.get("shutdown")),
-        qos=_port_qos(ctx, g, item, mode, ecn),
+        qos=_port_qos(ctx, g, item, mode, ecn, scope),
     )
 
 
-def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None) -> int:
+def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None, scope: str) -> int:
     """The IP MTU of a port: its 'mtu' (packet) line; of a Layer-2 port without one, the packet
     its frame limit (or the model's default frame limit) carries in a tagged frame."""
     carried = frame or ctx.model.frame_default_bytes
     if mode == "access" and "mtu" not in item and carried is not None:
         return carried - FRAME_OVERHEAD - TAG_BYTES
-    return _first_int(item, ("mtu",), ctx.profile.parse.default_mtu)
+    return _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
 
 
 def _port_qos(
-    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, ecn: dict[int, Wred]
+    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, ecn: dict[int, Wred], scope: str
 ) -> PortQos:
     spec = ctx.profile.parse
     pfc = bool(item.get("pfc") or item.get("pfc_mode"))
-    port_ecn = _ecn_queues(ctx, item, g.tables, g.profiles)
+    port_ecn = _ecn_queues(ctx, item, g.tables, g.profiles, scope)
     ecn.update(port_ecn)
-    no_drop = tuple(sorted(set(_listed(item, "no_drop"))))
+    no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope)
     if pfc and not no_drop:
         # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
         no_drop = g.no_drop or spec.defaults.pfc_no_drop
     implied_wd = spec.port_watchdog_implied and pfc and g.watchdog is not None
-    return PortQos(
+    return ctx.port_qos(
         # a routed port may trust DSCP without saying so (Huawei Layer-3 ports)
-        trust_dscp=bool(item.get("trust_dscp")) or (mode == "routed" and spec.routed_trusts_dscp),
-        pfc=pfc,
-        no_drop=no_drop,
-        headroom=_per_priority(ctx, item.get("headroom")),
-        xoff=_per_priority(ctx, item.get("xoff")),
-        watchdog=bool(item.get("watchdog")) or implied_wd,
-        ecn_queues=tuple(sorted(port_ecn)),
-        strict_queues=_strict(ctx, item),
-    )
-
-
-def _per_priority(ctx: Context, items: Any) -> tuple[PriorityBytes, ...]:
-    """Per-priority sizes (headroom, XOFF) in the vendor's unit, as bytes."""
-    unit = ctx.profile.headroom_unit_bytes
-    return tuple(
-        PriorityBytes(
-            priority=int(h["priority"]), bytes=_size(ctx, int(h["value"]), h.get("unit"), unit)
-        )
-        for h in as_list(items)
+        bool(item.get("trust_dscp")) or (mode == "routed" and spec.routed_trusts_dscp),
+        pfc,
+        no_drop,
+        _per_priority(ctx, item, "headroom", scope),
+        _per_priority(ctx, item, "xoff", scope),
+        bool(item.get("watchdog")) or implied_wd,
+        tuple(sorted(port_ecn)),
+        _strict(ctx, item, scope),
     )
 
 
@@ -570,7 +691,7 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
     """The device-wide QoS: maps, no-drop priorities, watchdog, ECN, strict queues, pool."""
     dscp_map, queue_map = _maps(ctx, raw)
     pools = as_list(raw.get("pool"))
-    pool = _size(ctx, int(pools[0]["value"]), pools[0].get("unit"), 1) if pools else None
+    pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), 1, "@pool") if pools else None
     ports = found.ports
     return Qos(
         dscp_map=dscp_map,

@@ -161,11 +161,14 @@ def unwrap(lines: list[Line], width: int | None) -> list[Line]:
     if width is None:
         return lines
     out: list[Line] = []
+    segment = 0  # length of the last physical line: a fold fills the terminal, no more
     for line in lines:
         prev = out[-1] if out else None
         if (
             prev is not None
-            and len(prev.text) >= width
+            # a physical line of twice the width or more was never folded at that width (a
+            # 4,400-character line took the config's next commands along as its 'tail')
+            and width <= segment < 2 * width
             and prev.indent > 0
             and line.indent == 0
             and not SEPARATOR.match(line.text)
@@ -174,4 +177,5 @@ def unwrap(lines: list[Line], width: int | None) -> list[Line]:
             out[-1] = Line(prev.no, prev.text + line.text)
         else:
             out.append(line)
+        segment = len(line.text)
     return out

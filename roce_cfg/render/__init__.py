@@ -19,6 +19,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
+from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.platforms.timers import watchdog_steps
@@ -39,14 +40,8 @@ def _units(value: int, unit: int) -> int:
 
 
 def _ranges(values: list[int] | tuple[int, ...], joiner: str = " to ") -> list[str]:
-    """``[0, 1, 2, 5]`` -> ``['0 to 2', '5']``."""
-    runs: list[list[int]] = []
-    for v in sorted(values):
-        if runs and v == runs[-1][-1] + 1:
-            runs[-1].append(v)
-        else:
-            runs.append([v])
-    return [str(r[0]) if len(r) == 1 else f"{r[0]}{joiner}{r[-1]}" for r in runs]
+    """The ``ranges`` filter: ``[0, 1, 2, 5]`` -> ``['0 to 2', '5']`` (model/numbers.py)."""
+    return numbers.render(numbers.of(values), joiner)
 
 
 def _port_reads(source: str, env: jinja2.Environment) -> tuple[str, ...] | None:

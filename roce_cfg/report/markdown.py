@@ -6,11 +6,15 @@ import csv
 import io
 from collections import defaultdict
 from collections.abc import Sequence
+from urllib.parse import quote
 
 from roce_cfg.advise import BillOfMaterials
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.report.data import HeadroomPoint, ReportData
+from roce_cfg.safepath import file_names
+
+FIXED = ("index.md", "cabling.csv")
 
 
 def _table(headers: list[str], rows: Sequence[Sequence[object]]) -> str:
@@ -59,8 +63,10 @@ def _policy(d: DeviceConfig) -> str:
     return _table(["setting", "value"], rows)
 
 
-def fabric_md(data: ReportData) -> str:
-    parts = [f"# Fabric {data.name}\n", f"Source: `{data.source}`.\n", *_switches(data)]
+def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
+    """The fabric's page; ``pages`` maps hostnames to their pages' file names."""
+    pages = pages if pages is not None else page_names(data)
+    parts = [f"# Fabric {data.name}\n", f"Source: `{data.source}`.\n", *_switches(data, pages)]
     if data.plan is not None and data.plan.rails:
         parts.append("## Rails\n")
         parts.append(
@@ -88,7 +94,7 @@ def fabric_md(data: ReportData) -> str:
     return "\n".join(parts)
 
 
-def _switches(data: ReportData) -> list[str]:
+def _switches(data: ReportData, pages: dict[str, str]) -> list[str]:
     roles: dict[str, int] = defaultdict(int)
     for d in data.devices:
         roles[f"{d.role} ({d.vendor.value} {d.model})"] += 1
@@ -96,7 +102,7 @@ def _switches(data: ReportData) -> list[str]:
     for f in data.findings:
         found[f.device] += 1
     rows = [
-        [f"[{d.hostname}]({d.hostname}.md)", d.role, d.vendor.value, d.model,
+        [f"[{d.hostname}]({quote(pages[d.hostname])})", d.role, d.vendor.value, d.model,
          d.loopback.ipv4 if d.loopback else "", d.bgp.asn if d.bgp else "", len(d.interfaces),
          found[d.hostname]]
         for d in data.devices
@@ -202,8 +208,17 @@ def _headroom(need: list[HeadroomPoint]) -> list[str]:
     return ["## Headroom: required against configured\n", _table(head, rows)]
 
 
+def page_names(data: ReportData) -> dict[str, str]:
+    """Hostname -> its page's file name. Hostnames come from configs: one that is a path
+    (``sysname ../../x``) gets a file name inside the folder, and two that would share a
+    page (or take index.md's) are an error, not an overwrite."""
+    hosts = [d.hostname for d in data.devices]
+    return file_names(hosts, ".md", what="hostname", taken=FIXED)
+
+
 def documents(data: ReportData) -> dict[str, str]:
-    files = {"index.md": fabric_md(data), "cabling.csv": cabling_csv(data)}
+    pages = page_names(data)
+    files = {"index.md": fabric_md(data, pages), "cabling.csv": cabling_csv(data)}
     for d in data.devices:
-        files[f"{d.hostname}.md"] = switch_md(data, d)
+        files[pages[d.hostname]] = switch_md(data, d)
     return files

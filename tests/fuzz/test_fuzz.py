@@ -59,7 +59,9 @@ def test_long_run_outlives_the_harness_running_out_of_memory(
 
     calls: list[int] = []
 
-    def explore_once_oom(name: str, n: int, each: object, *, rng_seed: int | None = None) -> None:
+    def explore_once_oom(
+        name: str, n: int, each: object, *, rng_seed: int | None = None, targets: object = None
+    ) -> None:
         calls.append(n)
         if len(calls) == 1:
             raise MemoryError

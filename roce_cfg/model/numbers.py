@@ -1,0 +1,219 @@
+"""Numbers and number lists as switches print them, bounded to the domain of their field.
+
+The one codec for number lists: ``parse`` reads every vendor's printed forms (``2 5 to 7``,
+``101-104,200``, ``all``) into sorted, disjoint, inclusive ranges, ``render`` writes ranges
+back, ``number`` reads one number. Nothing is expanded while reading: the work is linear in the
+text whatever the values say (``vlan batch 2 to 1000000`` is two numbers, one of them out of
+the VLAN domain), and no number is converted past its domain's digits (a 4,301-digit
+interface number is refused by length, not by Python's conversion limit).
+
+A value outside its domain is an ``OutOfDomain`` error naming the field and the domain; text
+that is no number list at all is a ``NumberError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+Ranges = tuple[tuple[int, int], ...]  # sorted, disjoint, not adjacent, inclusive
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The values a field can hold: ``low`` to ``high`` inclusive."""
+
+    what: str
+    low: int
+    high: int
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and self.low <= n <= self.high
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+
+# IEEE 802.1Q (0 and 4095 are reserved), the DiffServ field (6 bits), 802.1p (3 bits), eight
+# egress queues on every supported model, 4-byte ASNs (RFC 6793; 0 is reserved, RFC 7607).
+VLAN = Domain("VLAN", 1, 4094)
+DSCP = Domain("DSCP", 0, 63)
+PRIORITY = Domain("priority", 0, 7)
+QUEUE = Domain("queue", 0, 7)
+ASN = Domain("AS number", 1, 4_294_967_295)
+PERCENT = Domain("percentage", 0, 100)
+# Envelopes where the vendor grammars give the exact range per command: an IPv4 packet is at
+# most 65,535 bytes; no switch buffer holds 1 TiB; a watchdog timer past an hour means nothing.
+MTU = Domain("MTU", 46, 65_535)
+# An Ethernet frame limit (jumboframe enable), FCS included: at least a minimum frame.
+FRAME = Domain("frame size", 64, 65_535)
+BYTES = Domain("byte count", 0, 2**40)
+MILLISECONDS = Domain("time in ms", 0, 3_600_000)
+PATHS = Domain("path count", 1, 1024)
+SPEED = Domain("speed in Gb/s", 1, 1600)
+# Slot, port and lane numbers in an interface name (HundredGigE1/0/49:2).
+PORT_NUMBER = Domain("port number", 0, 99_999)
+
+
+class NumberError(ValueError):
+    """Text that is not a number (list) at all; ``text`` is the word that is not."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        self.text = text
+        super().__init__(message)
+
+
+class OutOfDomain(NumberError):
+    """A number outside its field's domain."""
+
+    def __init__(self, text: str, domain: Domain) -> None:
+        self.domain = domain
+        # the number as a message shows it: a 4,301-digit one by its length
+        self.shown = text if len(text) <= 24 else f"{text[:12]}...({len(text):,} digits)"
+        super().__init__(f"{domain.what} {self.shown} out of range {domain}", text)
+
+
+def number(text: str, domain: Domain) -> int:
+    """One decimal number of ``domain``, converted only when its length allows it.
+
+    Args:
+        text: the number as printed (leading zeros and a minus sign allowed).
+        domain: the field's domain.
+
+    Returns:
+        The number.
+
+    Raises:
+        OutOfDomain: it is a number, outside the domain.
+        NumberError: it is not a decimal number.
+
+    >>> number("4094", VLAN)
+    4094
+    >>> number("9" * 4301, VLAN)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.model.numbers.OutOfDomain: VLAN 999999999999...(4,301 digits) out of range 1-4094
+    >>> number("-1", MTU)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.model.numbers.OutOfDomain: MTU -1 out of range 46-65535
+    """
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise NumberError(f"'{text[:40]}' is not a number", text)
+    if len(digits.lstrip("0")) > len(str(max(abs(domain.low), abs(domain.high)))):
+        raise OutOfDomain(text, domain)
+    n = int(text)
+    if n not in domain:
+        raise OutOfDomain(text, domain)
+    return n
+
+
+def parse(text: str, domain: Domain, every: Ranges | None = None) -> Ranges:
+    """A printed number list as ranges: numbers and ranges (``a to b``, ``a-b``) separated by
+    blanks or commas, or ``all`` (``every``, by default the whole domain).
+
+    Args:
+        text: the list as printed.
+        domain: the domain every number must be in.
+        every: what ``all`` stands for (a trunk's ``all`` is every VLAN the switch has).
+
+    Returns:
+        Sorted, disjoint, inclusive ranges; adjacent and overlapping ones are merged.
+
+    Raises:
+        OutOfDomain: a number outside the domain.
+        NumberError: a word that is not a number, or a range that runs backwards.
+
+    >>> parse("2 5 to 7", VLAN)
+    ((2, 2), (5, 7))
+    >>> parse("101-104,200 103", VLAN)
+    ((101, 104), (200, 200))
+    >>> parse("all", PRIORITY)
+    ((0, 7),)
+    >>> parse("2 to 1000000", VLAN)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.model.numbers.OutOfDomain: VLAN 1000000 out of range 1-4094
+    """
+    words = text.replace(",", " ").split()
+    if words == ["all"]:
+        return ((domain.low, domain.high),) if every is None else every
+    found: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if i + 2 < len(words) and words[i + 1] == "to":
+            low, high = number(word, domain), number(words[i + 2], domain)
+            i += 3
+        elif "-" in word and not word.startswith("-"):  # '-1' is a (negative) number
+            a, _, b = word.partition("-")
+            low, high = number(a, domain), number(b, domain)
+            i += 1
+        else:
+            low = high = number(word, domain)
+            i += 1
+        if high < low:
+            raise NumberError(f"range {low} to {high} runs backwards", str(low))
+        found.append((low, high))
+    return merge(found)
+
+
+def merge(ranges: Iterable[tuple[int, int]]) -> Ranges:
+    """Ranges sorted, with overlapping and adjacent ones joined.
+
+    >>> merge([(5, 7), (1, 2), (3, 3), (6, 9)])
+    ((1, 3), (5, 9))
+    """
+    out: list[tuple[int, int]] = []
+    for low, high in sorted(ranges):
+        if out and low <= out[-1][1] + 1:
+            if high > out[-1][1]:
+                out[-1] = (out[-1][0], high)
+        else:
+            out.append((low, high))
+    return tuple(out)
+
+
+def of(values: Iterable[int]) -> Ranges:
+    """The ranges holding exactly ``values``.
+
+    >>> of([0, 1, 2, 5])
+    ((0, 2), (5, 5))
+    """
+    return merge((v, v) for v in values)
+
+
+@lru_cache(maxsize=256)
+def expand(ranges: Ranges) -> tuple[int, ...]:
+    """Every value of ``ranges``, for fields whose domain is small (a VLAN set is at most 4,094
+    values); the same ranges give the same tuple object, so a list that repeats costs once.
+
+    >>> expand(((1, 3), (7, 7)))
+    (1, 2, 3, 7)
+    """
+    if sum(high - low + 1 for low, high in ranges) > 65_536:
+        raise ValueError("expand is for small domains (at most 65,536 values)")
+    return tuple(v for low, high in ranges for v in range(low, high + 1))
+
+
+def contains(ranges: Ranges, n: int) -> bool:
+    """Whether ``n`` is in ``ranges``.
+
+    >>> contains(((1, 3), (7, 9)), 8), contains(((1, 3), (7, 9)), 5)
+    (True, False)
+    """
+    return any(low <= n <= high for low, high in ranges)
+
+
+def render(ranges: Ranges, joiner: str = " to ") -> list[str]:
+    """Ranges as a switch prints a list: a range as its ends joined by ``joiner``, a single
+    value alone.
+
+    >>> render(of([0, 1, 2, 5]))
+    ['0 to 2', '5']
+    >>> render(((101, 104), (200, 200)), "-")
+    ['101-104', '200']
+    """
+    return [str(lo) if lo == hi else f"{lo}{joiner}{hi}" for lo, hi in ranges]

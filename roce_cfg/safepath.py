@@ -1,0 +1,157 @@
+"""File names made from names read from input, and paths that stay inside their folder.
+
+A hostname in a config (``sysname ../../../x``), an inventory host (``/etc/x``) or any other
+name from outside is text, not a path: written as a file name it could climb out of the folder
+it belongs in, name a device (``CON`` on Windows), hide (a leading dot) or be longer than any
+filesystem allows. ``file_name`` maps such a name to one plain path component, ``file_names``
+maps a set of them and refuses two that would land on one file, and ``inside`` is the check
+every read and write by name goes through: the path, links followed, is a direct child of its
+folder.
+
+The mapping keeps the portable file name characters (POSIX: ``A-Z a-z 0-9 . _ -``) and writes
+every other byte of the name's UTF-8 as ``%XX``, so it is injective and a name never changes
+meaning on a filesystem that folds case or Unicode: U+FF0F (fullwidth solidus) is three
+escaped bytes, not a separator.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from roce_cfg.errors import InputError
+
+_KEEP = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+# Windows opens a device, not a file, for these names with any suffix ('nul.md', 'COM1.cfg').
+_DEVICES = frozenset(
+    ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"]
+    + [f"{dev}{n}" for dev in ("COM", "LPT") for n in range(10)]
+)
+# A file name may be 255 bytes on every common filesystem; the writers add a suffix and a
+# temporary prefix ('.name.xxxxxxxx'), so the name itself keeps well under that.
+MAX_FILE_NAME = 200
+
+
+def _escape(text: str) -> str:
+    return "".join(f"%{b:02X}" for b in text.encode("utf-8", "surrogatepass"))
+
+
+def file_name(name: str, suffix: str = "", *, what: str = "name") -> str:
+    """``name`` + ``suffix`` as one safe file name, or an InputError saying why there is none.
+
+    Characters outside ``A-Z a-z 0-9 . _ -`` become ``%XX`` per UTF-8 byte, as do a leading
+    dot, a trailing dot and the first letter of a Windows device name, so different names give
+    different file names.
+
+    Args:
+        name: the name as read (a hostname, an inventory host).
+        suffix: appended as is (``.md``, ``.cfg``); it must itself be safe.
+        what: what the name is, for the error message.
+
+    Returns:
+        The file name.
+
+    Raises:
+        InputError: the name is empty, or its file name would be longer than 200 bytes.
+
+    >>> file_name("leaf-1", ".md")
+    'leaf-1.md'
+    >>> file_name("../../../x", ".md")
+    '%2E.%2F..%2F..%2Fx.md'
+    >>> file_name("/etc/passwd")
+    '%2Fetc%2Fpasswd'
+    >>> file_name("leaf\\uff0f1"), file_name("nul", ".md"), file_name("a b.")
+    ('leaf%EF%BC%8F1', '%6Eul.md', 'a%20b%2E')
+    """
+    if not name:
+        raise InputError(f"{what}: empty, so no file can be named after it")
+    body = "".join(c if c in _KEEP else _escape(c) for c in name)
+    if body.startswith("."):
+        body = "%2E" + body[1:]
+    if body.endswith("."):
+        body = body[:-1] + "%2E"
+    if body.split(".")[0].upper() in _DEVICES:
+        body = _escape(body[0]) + body[1:]
+    out = body + suffix
+    if len(out) > MAX_FILE_NAME:
+        shown = name[:40].encode("unicode_escape").decode("ascii")
+        raise InputError(
+            f"{what} '{shown}...' ({len(name):,} characters) is too long to name a file "
+            f"({len(out):,} bytes; limit {MAX_FILE_NAME})"
+        )
+    return out
+
+
+def file_names(
+    names: Iterable[str], suffix: str = "", *, what: str = "name", taken: Iterable[str] = ()
+) -> dict[str, str]:
+    """``name -> file_name(name, suffix)`` for every name; an InputError when two of them, or
+    one of them and a file of ``taken``, would be one file (names equal but for case are one
+    file on macOS and Windows).
+
+    >>> file_names(["leaf-1", "leaf-2"], ".md")
+    {'leaf-1': 'leaf-1.md', 'leaf-2': 'leaf-2.md'}
+    >>> file_names(["index"], ".md", what="hostname", taken=["index.md"])
+    Traceback (most recent call last):
+    ...
+    roce_cfg.errors.InputError: hostname 'index' and index.md would both be written as index.md
+    """
+    seen = {t.casefold(): t for t in taken}
+    owner: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for name in names:
+        if name in out:
+            continue
+        mapped = file_name(name, suffix, what=what)
+        key = mapped.casefold()
+        if key in seen:
+            other = f"'{owner[key]}'" if key in owner else seen[key]
+            raise InputError(
+                f"{what} '{_shown(name)}' and {other} would both be written as {mapped}"
+            )
+        seen[key], owner[key], out[name] = mapped, _shown(name), mapped
+    return out
+
+
+def _shown(name: str) -> str:
+    return name[:60].encode("unicode_escape").decode("ascii")
+
+
+def plain(name: str) -> bool:
+    """Whether ``name`` is one path component that names a file in its folder (not ``.``,
+    ``..``, empty, absolute, holding a separator or NUL, or not encodable as a path)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no filesystem call takes it
+        return False
+    return (
+        bool(name)
+        and name not in (".", "..")
+        and not any(c in name for c in ("/", "\\", "\0"))
+        and not os.path.isabs(name)
+    )
+
+
+def inside(folder: Path, name: str) -> Path:
+    """``folder / name`` when ``name`` is one plain component and the path, links followed,
+    is a direct child of ``folder``; otherwise an InputError naming the path.
+
+    >>> inside(Path("out"), "leaf-1.md").as_posix()
+    'out/leaf-1.md'
+    >>> inside(Path("out"), "../x.md")
+    Traceback (most recent call last):
+    ...
+    roce_cfg.errors.InputError: out/../x.md: not a file name inside out
+    """
+    path = folder / name
+    if not plain(name):
+        raise InputError(f"not a file name inside {folder}", file=str(path))
+    try:
+        real = path.resolve()
+        base = folder.resolve()
+    except (OSError, RuntimeError, ValueError):  # a link loop
+        raise InputError(f"cannot resolve inside {folder}", file=str(path)) from None
+    if real.parent != base:
+        raise InputError(f"leads outside {folder} (to {real}); refused", file=str(path))
+    return path
