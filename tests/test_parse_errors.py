@@ -76,7 +76,7 @@ UNREAD = {
     "huge-number": (
         H3C.read_bytes().replace(b"jumboframe enable 9238", b"jumboframe enable " + b"9" * 4400, 1),
         33,
-        "MTU 999999999999...(4,400 digits) out of range 46-65535",
+        "frame size 999999999999...(4,400 digits) out of range 64-65535",
     ),
     # No switch takes it (every maximum-paths starts at 1); it once crashed the deadlock
     # analyser's route selection.
