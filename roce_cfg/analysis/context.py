@@ -7,7 +7,7 @@ from ipaddress import IPv4Network
 from typing import Any
 
 from roce_cfg.model import describe
-from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.model.device import DeviceConfig, Interface, PortQos
 from roce_cfg.parse import Parsed, SourceMap
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.policy import DEFAULT_ROCE_DSCP, priority_of
@@ -108,10 +108,45 @@ class DeviceView:
     def in_use(self) -> list[Interface]:
         return [i for i in self.device.interfaces if not i.shutdown]
 
+    def _lag_names(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(aggregates that have members, ports that are members)."""
+        if "lag_names" not in self.memo:
+            aggs = self.device.aggregates
+            self.memo["lag_names"] = (
+                frozenset(a.name for a in aggs if a.members),
+                frozenset(m for a in aggs for m in a.members),
+            )
+        names: tuple[frozenset[str], frozenset[str]] = self.memo["lag_names"]
+        return names
+
+    def physical(self, port: Interface) -> list[Interface]:
+        """The ports that carry ``port``'s frames: an aggregate's members in use, else itself."""
+        agg = self.device.aggregate(port.name)
+        if agg is None or not agg.members:
+            return [port]
+        found = (self.interface(m) for m in agg.members)
+        return [m for m in found if m is not None and not m.shutdown]
+
+    def lossless_ports(self) -> list[Interface]:
+        """Ports in use where PFC, headroom and ECN act: plain ports and aggregate members
+        (the switch pauses and buffers per physical port), not the aggregates."""
+        aggs, _ = self._lag_names()
+        return [i for i in self.in_use() if i.name not in aggs]
+
+    def config_ports(self) -> list[Interface]:
+        """Ports in use as the network sees them, where MTU, trust and scheduling are judged:
+        plain ports and aggregates (members carry their aggregate's settings, parse/aggregates)."""
+        _, members = self._lag_names()
+        return [i for i in self.in_use() if i.name not in members]
+
     def carries_roce(self, port: Interface) -> bool:
         """Server-facing access ports and routed point-to-point fabric links carry RoCE."""
-        if port.shutdown:
+        if port.shutdown or _factory_default(port):
             return False
+        agg = self.device.aggregate_of(port.name)
+        parent = self.interface(agg.name) if agg else None
+        if parent is not None:
+            port = parent  # a member carries what its aggregate carries
         if port.qos.pfc or port.mode == "access":
             return True
         return port.ipv4 is not None and port.ipv4.network.prefixlen >= 30
@@ -157,6 +192,18 @@ class DeviceView:
         return (self.name, port.name) in self.options.cables or bool(
             describe.speed(port.description)
         )
+
+
+def _factory_default(port: Interface) -> bool:
+    """A switched port left as it came (VLAN 1, no description, no QoS): Comware prints every
+    unused port as ' port link-mode bridge' alone, so such a port is not a server port."""
+    return (
+        port.mode == "access"
+        and port.access_vlan in (None, 1)
+        and not port.trunk_vlans
+        and not port.description
+        and port.qos == PortQos()
+    )
 
 
 @dataclass(frozen=True)

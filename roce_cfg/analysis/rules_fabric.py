@@ -143,14 +143,17 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
         prio = a.priority_of(a.roce_dscp)
-        if not (pa.qos.pfc and prio in pa.qos.no_drop):
-            yield Hit(
-                f"RoCE priority {prio} is lossy on this end of the link to {b.name}",
-                device=a.name,
-                port=pa.name,
-                related_device=b.name,
-                related_port=pb.name,
-            )
+        # a LAG is lossy where any member is: the hash puts some flows on that member
+        for m in a.physical(pa):
+            if not (m.qos.pfc and prio in m.qos.no_drop):
+                member = f" (member {m.name} of {pa.name})" if m is not pa else ""
+                yield Hit(
+                    f"RoCE priority {prio} is lossy on this end{member} of the link to {b.name}",
+                    device=a.name,
+                    port=m.name,
+                    related_device=b.name,
+                    related_port=pb.name,
+                )
 
 
 @rule(
@@ -170,7 +173,7 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
 def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     where: dict[int, list[str]] = defaultdict(list)
     for name, v in sorted(f.devices.items()):
-        for vlan in sorted({vlan for p in v.in_use() for vlan in _carried(p)}):
+        for vlan in sorted({vlan for p in v.config_ports() for vlan in _carried(p)}):
             where[vlan].append(name)
     planned = f.options.vlan_switches
     for vlan, switches in sorted(where.items()):
@@ -187,7 +190,7 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
             stray = sorted({s for group in subnets.values() if len(group) > 1 for s in group})
             why = "the same gateway subnet on " + ", ".join(stray)
         for name in stray:
-            port = next(p for p in f.devices[name].in_use() if vlan in _carried(p))
+            port = next(p for p in f.devices[name].config_ports() if vlan in _carried(p))
             how = "carried on a trunk" if port.trunk_vlans else "has server ports"
             yield Hit(f"VLAN {vlan} {how} here; {why}", device=name, port=port.name)
 
@@ -218,7 +221,7 @@ def _carried(port: Interface) -> tuple[int, ...]:
 )
 def oversubscribed(f: FabricView) -> Iterator[Hit]:
     for name, v in sorted(f.devices.items()):
-        ports = v.in_use()
+        ports = v.config_ports()
         if any(p.mode == "access" and not v.speed_known(p) for p in ports):
             continue
         down = sum(p.speed_gbps for p in ports if p.mode == "access")
