@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from roce_cfg import evidence
+
 # The rule modules register their rules with the registry as they are imported.
 from roce_cfg.analysis import (  # noqa: F401
     rules_deadlock,
@@ -24,7 +26,7 @@ from roce_cfg.analysis.context import (
     FabricView,
     LinkEnd,
     Options,
-    infer_links,
+    links_of,
 )
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import Hit, Rule, rules
@@ -72,15 +74,19 @@ def lint(
     options = _with_plan(options or Options(), loaded, planned)
     hints = hints_from_plan(planned) if planned is not None else {}
     views = _views(files, parse_many(files, vendor, hints, overlay), overlay, options, progress)
+    devices = [v.device for _, v in sorted(views.items())]
     if planned is not None:
+        facts = evidence.gather(devices, [(k.a_device, k.a_port, k.b_device, k.b_port)
+                                          for k in planned.links])  # fmt: skip
         links = [
             FabricLink(LinkEnd(k.a_device, k.a_port), LinkEnd(k.b_device, k.b_port), k.cable_m)
             for k in planned.links
         ]
     else:
-        links = infer_links(views)
+        facts = evidence.gather(devices)
+        links = links_of(facts)
     options = _agreed_dscp(views, options)
-    fabric_view = FabricView(views, links, options, planned=planned is not None)
+    fabric_view = FabricView(views, links, options, planned=planned is not None, facts=facts)
     iv = _intent_view(loaded, planned, views) if loaded and planned else None
     findings = _run(all_rules, views, fabric_view, iv)
     per_device = {name: inline(v.text) for name, v in views.items()}

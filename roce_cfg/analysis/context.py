@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from ipaddress import IPv4Network
 from typing import Any
 
+from roce_cfg import evidence
 from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig, Interface, PortQos
 from roce_cfg.parse import Parsed, SourceMap
@@ -217,6 +217,7 @@ class FabricLink:
     a: LinkEnd
     b: LinkEnd
     cable_m: float | None = None
+    fact: evidence.LinkFact | None = None  # what the evidence step knows of it (kind, members)
 
 
 @dataclass
@@ -225,6 +226,8 @@ class FabricView:
     links: list[FabricLink]
     options: Options
     planned: bool = False  # links came from fabric.json / the intent rather than addresses
+    # the evidence step's facts: coverage, BGP sessions, what no link explains
+    facts: evidence.Evidence | None = None
     memo: dict[str, Any] = field(default_factory=dict)
 
     def port(self, end: LinkEnd) -> Interface | None:
@@ -235,10 +238,11 @@ class FabricView:
 
 
 def infer_links(devices: dict[str, DeviceView]) -> list[FabricLink]:
-    """Point-to-point links from the addresses: both ends of a /31 (or /30) subnet."""
-    ends: dict[IPv4Network, list[LinkEnd]] = {}
-    for name, view in sorted(devices.items()):
-        for port in view.device.interfaces:
-            if port.ipv4 is not None and port.ipv4.network.prefixlen >= 30 and not port.shutdown:
-                ends.setdefault(port.ipv4.network, []).append(LinkEnd(name, port.name))
-    return [FabricLink(e[0], e[1]) for _, e in sorted(ends.items()) if len(e) == 2]
+    """The links the evidence step finds between the configs (roce_cfg/evidence.py)."""
+    facts = evidence.gather([v.device for _, v in sorted(devices.items())])
+    return links_of(facts)
+
+
+def links_of(facts: evidence.Evidence) -> list[FabricLink]:
+    return [FabricLink(LinkEnd(k.a.device, k.a.port), LinkEnd(k.b.device, k.b.port), None, k)
+            for k in facts.links]  # fmt: skip

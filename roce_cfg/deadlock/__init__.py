@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from ipaddress import IPv4Network
 from pathlib import Path
 
+from roce_cfg import evidence
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import config_files as switch_configs
 from roce_cfg.inputs import files_and_fabric
 from roce_cfg.intent.loader import load_intent
-from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
@@ -35,6 +34,8 @@ class Source:
     origin: str
     parsed: dict[str, Parsed] = field(default_factory=dict)  # for line numbers in findings
     notices: list[str] = field(default_factory=list)  # files of a folder that were skipped
+    # the evidence step's facts (coverage, gaps); None for an intent (links by design)
+    facts: evidence.Evidence | None = None
 
 
 @bulk_objects()
@@ -99,13 +100,14 @@ def from_parsed(
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two configs for {dup}; one per switch", file=origin)
+    plan_links = None
     if planned is not None:
-        links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in planned.links]
-    else:
-        links = infer_links(devices)
+        plan_links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in planned.links]
+    facts = evidence.gather(devices, plan_links)
+    links = [k.spec() for k in facts.links]
     files_by_host = {p.config.device.hostname: p.config.source for p in parsed}
     by_host = {p.config.device.hostname: p for p in parsed}
-    return Source(devices, links, dscp, files_by_host, origin, by_host)
+    return Source(devices, links, dscp, files_by_host, origin, by_host, facts=facts)
 
 
 def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:
@@ -115,23 +117,6 @@ def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:
 
 
 def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:
-    """Links from /30-/31 subnets shared by two switches, and from descriptions naming the far
-    end (model/describe.py; layer 2 links have no addresses)."""
-    by_net: dict[IPv4Network, list[tuple[str, str]]] = {}
-    ports = {(d.hostname, i.name) for d in devices for i in d.interfaces if not i.shutdown}
-    found: set[tuple[tuple[str, str], tuple[str, str]]] = set()
-    for d in devices:
-        for i in d.interfaces:
-            if i.shutdown:
-                continue
-            if i.ipv4 is not None and i.ipv4.network.prefixlen >= 30:
-                by_net.setdefault(i.ipv4.network, []).append((d.hostname, i.name))
-            far = describe.far_end(i.description)
-            if far is not None and far in ports and far[0] != d.hostname:
-                a, b = sorted([(d.hostname, i.name), far])
-                found.add((a, b))
-    for ends in by_net.values():
-        if len(ends) == 2:
-            a, b = sorted(ends)
-            found.add((a, b))
-    return [(a[0], a[1], b[0], b[1]) for a, b in sorted(found)]
+    """The links the evidence step finds (roce_cfg/evidence.py): routed ports, aggregates,
+    M-LAG peer-links and the VLAN interfaces that ride them, and described layer 2 links."""
+    return [k.spec() for k in evidence.gather(devices).links]
