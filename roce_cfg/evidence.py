@@ -201,14 +201,18 @@ def _paired(da: DeviceConfig, pa: str, db: DeviceConfig, pb: str) -> bool:
     gateways = {s.ipv4 for s in da.vlan_interfaces} & {s.ipv4 for s in db.vlan_interfaces}
     if gateways:
         return True
-    desc_a = _port(da, pa).description if _port(da, pa) else ""
-    desc_b = _port(db, pb).description if _port(db, pb) else ""
+    desc_a, desc_b = _description(da, pa), _description(db, pb)
     return _names(desc_a, db.hostname) or _names(desc_b, da.hostname)
 
 
 def _names(description: str, device: str) -> bool:
     """The description names ``device`` as a whole word ('to_spine-1_...', 'spine-1:...')."""
     return bool(re.search(rf"(?<![\w-]){re.escape(device)}(?![\w-])", description))
+
+
+def _description(d: DeviceConfig, name: str) -> str:
+    port = _port(d, name)
+    return port.description if port is not None else ""
 
 
 def _port(d: DeviceConfig, name: str) -> Interface | None:
