@@ -58,9 +58,13 @@ def _mismatch(
     fix="Use the same no-drop priorities on both ends of every fabric link.",
 )
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(
-        f, "no-drop priorities", lambda v, p: list(p.qos.no_drop) if p.qos.pfc else []
-    )
+    yield from _mismatch(f, "no-drop priorities", _no_drop)
+
+
+def _no_drop(v: DeviceView, port: Interface) -> list[int]:
+    """The no-drop priorities of a link end: of an aggregate, those all its members pause."""
+    each = [set(m.qos.no_drop) if m.qos.pfc else set() for m in v.physical(port)]
+    return sorted(set.intersection(*each)) if each else []
 
 
 @rule(
@@ -141,7 +145,8 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
     fix="Enable PFC with the RoCE priority as no-drop on both ends of every fabric link.",
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _pairs(f):
+    pairs = _pairs(f)
+    for a, pa, b, pb, _ in pairs + [(b, pb, a, pa, k) for a, pa, b, pb, k in pairs]:
         prio = a.priority_of(a.roce_dscp)
         # a LAG is lossy where any member is: the hash puts some flows on that member
         for m in a.physical(pa):
