@@ -445,6 +445,8 @@ def _lint_text(result: LintResult, verbose: bool) -> None:
     if verbose:
         for note in result.notes:
             err.print(f"roce-cfg: note: {printable(note)}", markup=False)
+    if result.coverage:
+        out.print(result.coverage, markup=False)
     c = result.counts()
     out.print(
         f"{_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, {c['info']} info"
@@ -519,13 +521,15 @@ def deadlock_cmd(
     for target, draw in ((svg_file, picture.svg), (html_file, picture.html)):
         if target is not None:
             write_file(target, draw(report))
-    _emit(result, fmt, lambda: _deadlock_text(report, verbose))
+    _emit(result, fmt, lambda: _deadlock_text(report, verbose, result))
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
+def _deadlock_text(report: DeadlockReport, verbose: bool, result: LintResult) -> None:
     net = report.net
+    if result.coverage:
+        out.print(result.coverage, markup=False)
     failures = report.scenarios - 1
     with_failures = f" and {failures} with failures" if failures else ""
     out.print(
@@ -566,7 +570,14 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
             )
         if len(broken) > 20:
             out.print(f"  ... and {len(broken) - 20} more failures that break some", markup=False)
-    if total == 0:
+    gaps = [f for f in result.findings if f.rule not in ("RC501", "RC502")]
+    for f in gaps:
+        out.print(f"{f.device}:{f.line or '-'} {f.rule} {f.message}", markup=False)
+    if total == 0 and gaps:
+        # never an all-clear about a fabric the analysis did not see whole (issue 26)
+        out.print(f"no deadlock cycle among the links found; {_n(len(gaps), 'gap')} cannot be "
+                  "verified; exit 1", markup=False)  # fmt: skip
+    elif total == 0:
         out.print("no deadlock cycle", markup=False)
     else:
         out.print(f"{_n(total, 'cycle')}; exit 1", markup=False)

@@ -11,13 +11,14 @@ deadlock cycle".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Network
 from typing import Literal
 
 from roce_cfg.model import describe, numbers
 from roce_cfg.model.device import DeviceConfig, Interface, PortQos
+from roce_cfg.model.fabric import Link as PlannedLink
 from roce_cfg.platforms.profile import load_profile
 
 LinkKind = Literal["l3-port", "l3-lag", "mlag-peer-link", "l3-vlan", "described", "planned"]
@@ -78,11 +79,17 @@ class Coverage:
 
     def line(self) -> str:
         return (
-            f"coverage: {self.switches} switches read, {self.links} links found "
-            f"({self.lags} aggregated, {self.peer_links} M-LAG peer-links), "
-            f"{self.sessions_matched} of {self.sessions} BGP sessions matched to links, "
-            f"{self.routes} static routes read"
+            f"coverage: {_n(self.switches, 'switch')} read, {_n(self.links, 'link')} found "
+            f"({self.lags} aggregated, {_n(self.peer_links, 'M-LAG peer-link')}), "
+            f"{self.sessions_matched} of {_n(self.sessions, 'BGP session')} matched to links, "
+            f"{_n(self.routes, 'static route')} read"
         )
+
+
+def _n(count: int, word: str) -> str:
+    return (
+        f"{count} {word}" if count == 1 else f"{count} {word}{'es' if word.endswith('h') else 's'}"
+    )
 
 
 @dataclass(frozen=True)
@@ -96,15 +103,20 @@ class Evidence:
 
 
 def gather(
-    devices: Sequence[DeviceConfig], planned: Iterable[tuple[str, str, str, str]] | None = None
+    devices: Sequence[DeviceConfig], planned: Sequence[PlannedLink] | None = None
 ) -> Evidence:
     """The facts about ``devices``; ``planned`` links (fabric.json, an intent) replace the
-    inferred ones."""
+    inferred ones, and their addresses stand for the far ends whose configs were not read."""
+    known: dict[End, IPv4Address] = {}
     if planned is not None:
-        links = [LinkFact(End(a, ap), End(b, bp), "planned") for a, ap, b, bp in planned]
+        links = [LinkFact(End(k.a_device, k.a_port), End(k.b_device, k.b_port), "planned")
+                 for k in planned]  # fmt: skip
+        for k in planned:
+            known[End(k.a_device, k.a_port)] = k.a_ip.ip
+            known[End(k.b_device, k.b_port)] = k.b_ip.ip
     else:
         links = infer_links(devices)
-    sessions = _sessions(devices, links)
+    sessions = _sessions(devices, links, known)
     gaps = _session_gaps(sessions) + _peer_link_gaps(devices, links)
     if planned is None:
         gaps += _described_gaps(devices, links) + _lossless_gaps(devices, links)
@@ -207,7 +219,8 @@ def _paired(da: DeviceConfig, pa: str, db: DeviceConfig, pb: str) -> bool:
 
 def _names(description: str, device: str) -> bool:
     """The description names ``device`` as a whole word ('to_spine-1_...', 'spine-1:...')."""
-    return bool(re.search(rf"(?<![\w-]){re.escape(device)}(?![\w-])", description))
+    # '_' separates words in operators' descriptions ('peer-link_to_leaf-2_Eth-Trunk0')
+    return bool(re.search(rf"(?<![A-Za-z0-9-]){re.escape(device)}(?![A-Za-z0-9-])", description))
 
 
 def _description(d: DeviceConfig, name: str) -> str:
@@ -268,12 +281,15 @@ def _described(
     return out
 
 
-def _sessions(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> list[Session]:
+def _sessions(
+    devices: Sequence[DeviceConfig], links: Sequence[LinkFact], known: dict[End, IPv4Address]
+) -> list[Session]:
     """Each BGP neighbour, with the link whose far end holds its address."""
     owner: dict[tuple[str, IPv4Address], LinkFact] = {}
+    by_name = {d.hostname: d for d in devices}
     for k in links:
         for near, far in ((k.a, k.b), (k.b, k.a)):
-            ip = address(_device(devices, far.device), far.port)
+            ip = address(by_name.get(far.device), far.port) or known.get(far)
             if ip is not None:
                 owner[(near.device, ip)] = k
     out = []
@@ -283,10 +299,6 @@ def _sessions(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> lis
                 Session(d.hostname, n.address, n.remote_as, owner.get((d.hostname, n.address)))
             )
     return out
-
-
-def _device(devices: Sequence[DeviceConfig], name: str) -> DeviceConfig | None:
-    return next((d for d in devices if d.hostname == name), None)
 
 
 def address(d: DeviceConfig | None, port: str) -> IPv4Address | None:
@@ -328,17 +340,16 @@ def _linked_ports(links: Sequence[LinkFact]) -> set[End]:
 
 
 def _described_gaps(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> list[Gap]:
-    """Ports whose description names another switch of the fabric that no link joins."""
+    """Ports in use, on no link, whose description names another switch that was read."""
     names = {d.hostname for d in devices}
     linked = _linked_ports(links)
-    far_of = {(k.a.device, k.b.device) for k in links} | {(k.b.device, k.a.device) for k in links}
     out = []
     for d in devices:
         for p in d.interfaces:
-            if p.shutdown or End(d.hostname, p.name) in linked:
+            if p.shutdown or End(d.hostname, p.name) in linked or not p.description:
                 continue
-            named = [n for n in names if n != d.hostname and _names(p.description, n)]
-            if named and (d.hostname, named[0]) not in far_of:
+            named = sorted(n for n in names if n != d.hostname and _names(p.description, n))
+            if named:
                 out.append(
                     Gap(
                         "description",

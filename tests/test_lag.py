@@ -16,6 +16,7 @@ from roce_cfg.deadlock import load
 from roce_cfg.deadlock.run import Plan, run
 from roce_cfg.parse import parse_file
 from tests.helpers import ROOT
+from tests.helpers import run as run_cli
 
 CORPUS = ROOT / "tests/brownfield/fabrics"
 # Lines the parser of this branch refuses or drops (their forms are issue 26's other items:
@@ -187,3 +188,29 @@ def test_a_member_failure_above_the_minimum_changes_no_route(tmp_path: Path) -> 
     ]
     (lag,) = links_named(net, "leaf-4:100GE1/0/1")
     assert net.links[lag].name(net.names) == "leaf-4:Eth-Trunk1<->spine-1:Eth-Trunk14"
+
+
+def test_deadlock_with_an_unexplained_peer_is_never_an_all_clear(tmp_path: Path) -> None:
+    folder = corpus("hw-v300-mlag", tmp_path)
+    result = run_cli("deadlock", str(folder))
+    assert result.exit_code == 1, result.stdout
+    assert "coverage: 6 switches read, 10 links found (8 aggregated, 1 M-LAG peer-link)" in (
+        result.stdout
+    )
+    assert "RC311 cannot verify: BGP peer 10.1.2.9 (AS 65105)" in result.stdout
+    assert "no deadlock cycle among the links found; 1 gap cannot be verified" in result.stdout
+    assert "\nno deadlock cycle\n" not in result.stdout
+    # with the peer removed the same fabric is clean, and says so
+    spine = folder / "spine-2.cfg"
+    spine.write_text("\n".join(ln for ln in spine.read_text().split("\n") if "10.1.2.9" not in ln))
+    clean = run_cli("deadlock", str(folder))
+    assert clean.exit_code == 0 and clean.stdout.rstrip().endswith("no deadlock cycle")
+
+
+def test_lint_states_its_coverage(tmp_path: Path) -> None:
+    result = run_cli("lint", str(corpus("h3c-lag", tmp_path)))
+    assert (
+        "coverage: 5 switches read, 8 links found (6 aggregated, 1 M-LAG peer-link), "
+        "14 of 15 BGP sessions matched to links" in result.stdout
+    )
+    assert "RC313" in result.stdout and "RC311" in result.stdout

@@ -76,8 +76,7 @@ def lint(
     views = _views(files, parse_many(files, vendor, hints, overlay), overlay, options, progress)
     devices = [v.device for _, v in sorted(views.items())]
     if planned is not None:
-        facts = evidence.gather(devices, [(k.a_device, k.a_port, k.b_device, k.b_port)
-                                          for k in planned.links])  # fmt: skip
+        facts = evidence.gather(devices, planned.links)
         links = [
             FabricLink(LinkEnd(k.a_device, k.a_port), LinkEnd(k.b_device, k.b_port), k.cable_m)
             for k in planned.links
@@ -93,7 +92,8 @@ def lint(
     findings = apply(findings, lint_config, per_device)
     findings.sort(key=Finding.sort_key)
     notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
-    return LintResult(findings, [str(f) for f in files], sorted(views), notes, views)
+    coverage = facts.coverage.line()
+    return LintResult(findings, [str(f) for f in files], sorted(views), notes, views, coverage)
 
 
 def _planned(

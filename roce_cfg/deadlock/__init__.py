@@ -100,10 +100,7 @@ def from_parsed(
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two configs for {dup}; one per switch", file=origin)
-    plan_links = None
-    if planned is not None:
-        plan_links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in planned.links]
-    facts = evidence.gather(devices, plan_links)
+    facts = evidence.gather(devices, planned.links if planned is not None else None)
     links = [k.spec() for k in facts.links]
     files_by_host = {p.config.device.hostname: p.config.source for p in parsed}
     by_host = {p.config.device.hostname: p for p in parsed}
