@@ -233,6 +233,8 @@ class Session:
         d = self.dialect
         if text == d.show.running:
             return self.sw.running.render().replace("\n", "\r\n").rstrip()
+        if text == d.show.saved:
+            return self.sw.saved.replace("\n", "\r\n").rstrip()
         if self.candidate is not None and text in d.commit.commands:
             if self.sw.faults.commit_error:
                 return COMMIT_ERROR
