@@ -147,11 +147,11 @@ class Session:
         d = self.dialect
         if text in d.paging_off or text == "enable":
             return ""
+        self._faults(text)
         if text == d.show.running:
             return self.sw.running.render().replace("\n", "\r\n").rstrip()
         if text == d.show.saved:
             return self.sw.saved.replace("\n", "\r\n").rstrip()
-        self._faults(text)
         if self.sw.faults.reject and re.search(self.sw.faults.reject, text):
             return self._error(text)
         if text in d.enter:
@@ -173,8 +173,10 @@ class Session:
         return self._error(text)
 
     def _faults(self, text: str) -> None:
+        """drop_on: hang up at a matching line once configuration has begun (a drop at the
+        commit, the save, its check or a rollback command; not at the login's first lines)."""
         drop = self.sw.faults.drop_on
-        if drop is not None and re.search(drop, text):
+        if drop is not None and self.sw.commands > 0 and re.search(drop, text):
             self.closed = True
             raise Dropped(text)
 
