@@ -92,6 +92,9 @@ def _n(count: int, word: str) -> str:
     )
 
 
+Role = Literal["leaf", "spine", "superspine", "switch"]
+
+
 @dataclass(frozen=True)
 class Evidence:
     devices: tuple[DeviceConfig, ...]
@@ -100,6 +103,13 @@ class Evidence:
     gaps: tuple[Gap, ...] = ()
     planned: bool = False
     coverage: Coverage = field(default_factory=lambda: Coverage(0, 0, 0, 0, 0, 0, 0))
+    # each switch's role from the topology: hosts attached (leaf), links to leaves only
+    # (spine), to spines only (superspine)
+    roles: dict[str, Role] = field(default_factory=dict)
+
+    def mlag_pairs(self) -> set[frozenset[str]]:
+        return {frozenset((k.a.device, k.b.device)) for k in self.links
+                if k.kind == "mlag-peer-link"}  # fmt: skip
 
 
 def gather(
@@ -130,7 +140,58 @@ def gather(
         routes=sum(len(d.static_routes) for d in devices),
     )
     return Evidence(tuple(devices), tuple(links), tuple(sessions), tuple(gaps), bool(planned),
-                    coverage)  # fmt: skip
+                    coverage, roles(devices, links))  # fmt: skip
+
+
+def with_roles(device: DeviceConfig, inferred: bool, facts: Evidence) -> DeviceConfig:
+    """``device`` with its role from the topology, where parse only guessed it from port modes
+    (``inferred``) and the topology says more than 'switch'."""
+    role = facts.roles.get(device.hostname)
+    if not inferred or role in (None, "switch", device.role):
+        return device
+    return device.model_copy(update={"role": role})
+
+
+def factory_default(port: Interface) -> bool:
+    """A switched port left as it came (VLAN 1, no description, no QoS): Comware prints every
+    unused port as ' port link-mode bridge' alone, so such a port is not a server port."""
+    return (
+        port.mode == "access"
+        and port.access_vlan in (None, 1)
+        and not port.trunk_vlans
+        and not port.description
+        and port.qos == PortQos()
+    )
+
+
+def roles(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> dict[str, Role]:
+    """Roles from the topology, not from port modes (issue 26: spines whose unused ports are
+    shut Layer 2 ports were classed as leaves): a switch with a host port in use is a leaf; one
+    without, linked to a leaf, a spine; linked to spines only, a superspine."""
+    linked = _linked_ports(links)
+    far: dict[str, set[str]] = {d.hostname: set() for d in devices}
+    for k in links:
+        if k.kind != "mlag-peer-link" and k.a.device in far and k.b.device in far:
+            far[k.a.device].add(k.b.device)
+            far[k.b.device].add(k.a.device)
+    out: dict[str, Role] = {}
+    for d in devices:
+        members = {m for a in d.aggregates for m in a.members}
+        hosts = [p for p in d.interfaces if p.mode == "access" and not p.shutdown
+                 and not factory_default(p) and p.name not in members
+                 and End(d.hostname, p.name) not in linked]  # fmt: skip
+        out[d.hostname] = "leaf" if hosts else "switch"
+    for d in devices:
+        if out[d.hostname] == "switch" and any(out[n] == "leaf" for n in far[d.hostname]):
+            out[d.hostname] = "spine"
+    for d in devices:
+        if (
+            out[d.hostname] == "switch"
+            and far[d.hostname]
+            and all(out[n] == "spine" for n in far[d.hostname])
+        ):
+            out[d.hostname] = "superspine"
+    return out
 
 
 def infer_links(devices: Sequence[DeviceConfig]) -> list[LinkFact]:

@@ -32,7 +32,7 @@ _ROUTE_OPTIONS = re.compile(r" (preference \d+|tag \d+|bfd enable|description .*
 def corpus(name: str, tmp: Path) -> Path:
     """A readable copy of a corpus fabric: the text configs, without the lines above."""
     out = tmp / name
-    out.mkdir()
+    out.mkdir(parents=True)
     for cfg in sorted((CORPUS / name).glob("*.cfg")):
         raw = cfg.read_bytes()
         if b"\x00" in raw:
@@ -214,3 +214,26 @@ def test_lint_states_its_coverage(tmp_path: Path) -> None:
         "14 of 15 BGP sessions matched to links" in result.stdout
     )
     assert "RC313" in result.stdout and "RC311" in result.stdout
+
+
+@pytest.mark.parametrize("name", ["hw-v300-mlag", "h3c-lag"])
+def test_roles_come_from_the_topology(name: str, tmp_path: Path) -> None:
+    folder = corpus(name, tmp_path)
+    facts = _facts(folder)
+    want = {s: v["role"] for s, v in expected(name)["switches"].items() if s in facts.roles}
+    assert facts.roles == want
+    # lint's views carry them (the spines' shut or unused Layer 2 ports made them leaves)
+    result = lint(sorted(folder.glob("*.cfg")))
+    assert {n: v.device.role for n, v in result.views.items()} == want
+
+
+def test_a_dual_active_gateway_is_not_a_subnet_spread(tmp_path: Path) -> None:
+    for name in ("hw-v300-mlag", "h3c-lag"):
+        found = _findings(corpus(name, tmp_path / name))
+        assert not [f for f in found if f[0] == "RC307"], name
+    # two leaves that are no M-LAG pair with one gateway subnet still are
+    folder = corpus("hw-v300-mlag", tmp_path / "unpaired")
+    for cfg in (folder / "leaf-1.cfg", folder / "leaf-2.cfg"):
+        cfg.write_text(cfg.read_text().replace(" peer-link 1\n", "\n"))
+    found = _findings(folder)
+    assert {("RC307", "leaf-1"), ("RC307", "leaf-2")} <= {(f[0], f[1]) for f in found}

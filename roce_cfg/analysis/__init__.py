@@ -84,6 +84,11 @@ def lint(
     else:
         facts = evidence.gather(devices)
         links = links_of(facts)
+    for v in views.values():
+        config = v.parsed.config
+        device = evidence.with_roles(config.device, config.role_from == "inferred", facts)
+        if device is not config.device:
+            v.parsed.config = config.model_copy(update={"device": device})
     options = _agreed_dscp(views, options)
     fabric_view = FabricView(views, links, options, planned=planned is not None, facts=facts)
     iv = _intent_view(loaded, planned, views) if loaded and planned else None

@@ -7,7 +7,7 @@ from typing import Any
 
 from roce_cfg import evidence
 from roce_cfg.model import describe
-from roce_cfg.model.device import DeviceConfig, Interface, PortQos
+from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.policy import DEFAULT_ROCE_DSCP, priority_of
@@ -141,7 +141,7 @@ class DeviceView:
 
     def carries_roce(self, port: Interface) -> bool:
         """Server-facing access ports and routed point-to-point fabric links carry RoCE."""
-        if port.shutdown or _factory_default(port):
+        if port.shutdown or evidence.factory_default(port):
             return False
         agg = self.device.aggregate_of(port.name)
         parent = self.interface(agg.name) if agg else None
@@ -192,18 +192,6 @@ class DeviceView:
         return (self.name, port.name) in self.options.cables or bool(
             describe.speed(port.description)
         )
-
-
-def _factory_default(port: Interface) -> bool:
-    """A switched port left as it came (VLAN 1, no description, no QoS): Comware prints every
-    unused port as ' port link-mode bridge' alone, so such a port is not a server port."""
-    return (
-        port.mode == "access"
-        and port.access_vlan in (None, 1)
-        and not port.trunk_vlans
-        and not port.description
-        and port.qos == PortQos()
-    )
 
 
 @dataclass(frozen=True)

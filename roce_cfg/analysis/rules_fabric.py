@@ -194,7 +194,10 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
                 for svi in f.devices[s].device.vlan_interfaces:
                     if svi.vlan == vlan:
                         subnets[str(svi.ipv4.network)].append(s)
-            stray = sorted({s for group in subnets.values() if len(group) > 1 for s in group})
+            # an M-LAG pair's dual-active gateway is one gateway on two switches, not a spread
+            pairs = f.facts.mlag_pairs() if f.facts is not None else set()
+            shared = [g for g in subnets.values() if len(g) > 1 and frozenset(g) not in pairs]
+            stray = sorted({s for group in shared for s in group})
             why = "the same gateway subnet on " + ", ".join(stray)
         for name in stray:
             port = next(p for p in f.devices[name].config_ports() if vlan in _carried(p))

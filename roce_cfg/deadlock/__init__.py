@@ -101,6 +101,8 @@ def from_parsed(
         dup = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two configs for {dup}; one per switch", file=origin)
     facts = evidence.gather(devices, planned.links if planned is not None else None)
+    inferred = [p.config.role_from == "inferred" for p in parsed]
+    devices = [evidence.with_roles(d, i, facts) for d, i in zip(devices, inferred, strict=True)]
     links = [k.spec() for k in facts.links]
     files_by_host = {p.config.device.hostname: p.config.source for p in parsed}
     by_host = {p.config.device.hostname: p for p in parsed}
