@@ -84,11 +84,7 @@ def lint(
     else:
         facts = evidence.gather(devices)
         links = links_of(facts)
-    for v in views.values():
-        config = v.parsed.config
-        device = evidence.with_roles(config.device, config.role_from == "inferred", facts)
-        if device is not config.device:
-            v.parsed.config = config.model_copy(update={"device": device})
+    _topology_roles(views, facts)
     options = _agreed_dscp(views, options)
     fabric_view = FabricView(views, links, options, planned=planned is not None, facts=facts)
     iv = _intent_view(loaded, planned, views) if loaded and planned else None
@@ -99,6 +95,15 @@ def lint(
     notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
     coverage = facts.coverage.line()
     return LintResult(findings, [str(f) for f in files], sorted(views), notes, views, coverage)
+
+
+def _topology_roles(views: dict[str, DeviceView], facts: evidence.Evidence) -> None:
+    """Each view's role from the topology where parse only guessed it (evidence.roles)."""
+    for v in views.values():
+        parsed = v.parsed.config
+        device = evidence.with_roles(parsed.device, parsed.role_from == "inferred", facts)
+        if device is not parsed.device:
+            v.parsed.config = parsed.model_copy(update={"device": device})
 
 
 def _planned(
