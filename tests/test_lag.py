@@ -237,3 +237,18 @@ def test_a_dual_active_gateway_is_not_a_subnet_spread(tmp_path: Path) -> None:
         cfg.write_text(cfg.read_text().replace(" peer-link 1\n", "\n"))
     found = _findings(folder)
     assert {("RC307", "leaf-1"), ("RC307", "leaf-2")} <= {(f[0], f[1]) for f in found}
+
+
+def test_docs_show_the_policy_per_group_and_flag_the_odd_one_out(tmp_path: Path) -> None:
+    from roce_cfg.report.markdown import _policies
+
+    folder = corpus("hw-v300-mlag", tmp_path)
+    devices = [parse_file(p).config.device for p in sorted(folder.glob("*.cfg"))]
+    assert _policies(devices)[0] == "All 6 switches:\n"
+    odd = devices[2].qos.model_copy(update={"no_drop": (3, 4)})
+    devices[2] = devices[2].model_copy(update={"qos": odd})
+    text = "\n".join(_policies(devices))
+    first = ", ".join(d.hostname for i, d in enumerate(devices) if i != 2)
+    assert text.startswith(f"{first} (5):\n")
+    assert f"{devices[2].hostname} (1) — **differs from the most common policy**" in text
+    assert "| no-drop priorities | 3, 4 |" in text
