@@ -14,7 +14,7 @@ from roce_cfg import evidence
 from roce_cfg.analysis import lint
 from roce_cfg.deadlock import load
 from roce_cfg.deadlock.run import Plan, run
-from roce_cfg.parse import parse_file
+from roce_cfg.parse import parse_file, parse_text
 from tests.helpers import ROOT
 from tests.helpers import run as run_cli
 
@@ -252,3 +252,21 @@ def test_docs_show_the_policy_per_group_and_flag_the_odd_one_out(tmp_path: Path)
     assert text.startswith(f"{first} (5):\n")
     assert f"{devices[2].hostname} (1) — **differs from the most common policy**" in text
     assert "| no-drop priorities | 3, 4 |" in text
+
+
+def test_ruijie_aggregate_port_members_take_its_mtu() -> None:
+    # AggregatePort is confirmed; the member line 'port-group <n>' is marked unsourced in data
+    text = (ROOT / "tests/parse/ruijie/leaf-48x25g.cfg").read_text(encoding="utf-8")
+    text = text.replace(
+        "interface TwentyFiveGigabitEthernet 0/2\n shutdown\n",
+        "interface TwentyFiveGigabitEthernet 0/2\n port-group 1\n",
+    ).replace(" description to-mgmt\n", " description to-mgmt\n mtu 9000\n")
+    device = parse_text(text, file="leaf-31.cfg").config.device
+    agg = device.aggregate("AggregatePort 1")
+    assert agg is not None and agg.members == ("TwentyFiveGigabitEthernet 0/2",)
+    ports = {p.name: p for p in device.interfaces}
+    assert ports["TwentyFiveGigabitEthernet 0/2"].mtu == 9000
+    assert not ports["AggregatePort 1"].shutdown
+    # without members the aggregate is down
+    plain = parse_file(ROOT / "tests/parse/ruijie/leaf-48x25g.cfg").config.device
+    assert {p.name: p for p in plain.interfaces}["AggregatePort 1"].shutdown
