@@ -315,7 +315,8 @@ def _pair_members(
 
 
 def _mentions(description: str, port: str) -> bool:
-    return bool(re.search(rf"(?<![\w/:.]){re.escape(port)}(?![\w/:.])", description))
+    # '_' separates words ('to_spine-1_100GE1/0/1_5m_AOC'); '1/0/1' is not in '1/0/10' or '1/0/1:1'
+    return bool(re.search(rf"(?<![A-Za-z0-9/:.]){re.escape(port)}(?![A-Za-z0-9/:.])", description))
 
 
 def _described(

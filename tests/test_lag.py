@@ -270,3 +270,19 @@ def test_ruijie_aggregate_port_members_take_its_mtu() -> None:
     # without members the aggregate is down
     plain = parse_file(ROOT / "tests/parse/ruijie/leaf-48x25g.cfg").config.device
     assert {p.name: p for p in plain.interfaces}["AggregatePort 1"].shutdown
+
+
+def test_members_pair_by_the_far_port_their_descriptions_name(tmp_path: Path) -> None:
+    folder = corpus("h3c-lag", tmp_path)
+    leaf = parse_file(folder / "leaf-1.cfg").config.device
+    spine = parse_file(folder / "spine-1.cfg").config.device
+    # given in the opposite order, the descriptions ('to_spine-1_HundredGigE1/0/1:2_5m_AOC')
+    # still pair each member with its far port
+    pairs = evidence._pair_members(
+        leaf, ["HundredGigE1/0/50", "HundredGigE1/0/49"], spine,
+        ["HundredGigE1/0/1:1", "HundredGigE1/0/1:2"],
+    )  # fmt: skip
+    assert pairs == (
+        ("HundredGigE1/0/49", "HundredGigE1/0/1:1"),
+        ("HundredGigE1/0/50", "HundredGigE1/0/1:2"),
+    )
