@@ -13,6 +13,7 @@ from typing import Literal
 
 from roce_cfg.deploy.tree import Node, Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
+from roce_cfg.lab.display import answer as display_answer
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -57,6 +58,7 @@ class Switch:
     # valid line roce-cfg has no grammar for. Wrong views, parameters and ranges stay refused.
     lenient: bool = False
     overlay: Path | None = None  # --vendor-dir: the operator's own grammar merged over ours
+    display: object = None  # the lab's live state verify's display commands show (lab/display.py)
 
     @property
     def grammar(self) -> Grammar:
@@ -148,7 +150,8 @@ class Session:
         if text in ("quit", "exit"):
             self.closed = True
             return ""
-        return self._error(text)
+        shown = display_answer(self.sw, text)
+        return shown if shown is not None else self._error(text)
 
     def _config(self, text: str) -> str:
         answer = self._session_command(text)

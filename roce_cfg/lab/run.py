@@ -11,6 +11,7 @@ from roce_cfg.envvars import USER_ENV as USER_ENV
 from roce_cfg.errors import InputError
 from roce_cfg.generate import generate
 from roce_cfg.lab.cli import Switch
+from roce_cfg.lab.display import attach
 from roce_cfg.lab.server import Lab
 from roce_cfg.parse import read_config
 from roce_cfg.platforms.profile import load_profile
@@ -52,6 +53,7 @@ def switches(
                 overlay=overlay,
             )
         )
+    attach(out, generated.fabric, overlay)  # the display commands 'roce-cfg verify' runs
     return out
 
 
