@@ -735,6 +735,57 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
                 out.print(f"  {line}", markup=False)
 
 
+@app.command("verify")
+def verify_cmd(
+    source: Annotated[
+        Path,
+        typer.Argument(help="The plan: an intent, or a generated folder (fabric.json, configs)."),
+    ],
+    inventory: Annotated[Path, typer.Option("--inventory", "-i", help="Hosts (nornir shape).")],
+    window: Annotated[
+        str, typer.Option("--window", help="Read counters twice, this far apart (30s, 500ms).")
+    ] = "0",
+    skip: Annotated[
+        str, typer.Option("--skip", help="Checks not to run, e.g. 'queue,watchdog,counters'.")
+    ] = "",
+    unsourced: Annotated[
+        bool, typer.Option("--unsourced", help="Also use display formats no source backs.")
+    ] = False,
+    storm_pps: Annotated[
+        float, typer.Option("--storm-pps", min=1, help="Pauses received per second = a storm.")
+    ] = 1000.0,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=200)] = 10,
+    limit: Annotated[str | None, typer.Option("--limit", help="Hosts matching a glob.")] = None,
+    timeouts: Annotated[str, typer.Option("--timeouts", help="As for push.")] = "",
+    fmt: FindingsFormat = "text",
+    fail_on: FailOn = "error",
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Check what the switches report (LLDP, links, BGP, PFC, ECN, counters) against the plan;
+    read-only: display commands only."""
+    from roce_cfg.deploy.inventory import load as load_inventory
+    from roce_cfg.deploy.transport import Timeouts
+    from roce_cfg.platforms.profile import overlay_dir
+    from roce_cfg.verify import run as verify_run
+    from roce_cfg.verify.checks import Options
+    from roce_cfg.verify.report import render
+
+    overlay = overlay_dir(vendor_dir)
+    settings = verify_run.Settings(
+        verify_run.parse_window(window), verify_run.parse_skip(skip), unsourced, workers,
+        Timeouts.parse(timeouts), Options(storm_pps=storm_pps), overlay,
+    )  # fmt: skip
+    plan = verify_run.load_plan(source, overlay)
+    targets = load_inventory(inventory, overlay, limit)
+    creds = _credentials()
+    with _progress("verifying") as tick:
+        verified = verify_run.verify(plan, targets, creds, settings, progress=tick)
+    text, kind = render(verified, fmt, Path.cwd())
+    emit(text, kind=kind)
+    if verified.result.failing(fail_on):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
 LabLenient = Annotated[
     bool,
     typer.Option(

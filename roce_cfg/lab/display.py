@@ -168,8 +168,9 @@ def _lldp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
         far = world.wired(device, port) if device == host else None
         if far is None or world.is_down(host, port) or far[0] not in world.switches:
             continue
-        rows.append({"port": port, "chassis": _chassis(far[0]), "neighbor": far[0],
-                     "neighbor_port": far[1]})  # fmt: skip
+        rows.append(
+            {"port": port, "chassis": _chassis(far[0]), "neighbor": far[0], "neighbor_port": far[1]}
+        )
     return rows
 
 
@@ -182,8 +183,14 @@ def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]
     for iface in _ports(world, host):
         down = iface.shutdown or world.is_down(host, iface.name)
         speed = world.speed(host, iface.name)
-        rows.append({"port": iface.name, "state": entry.lab.down if down else entry.lab.up,
-                     "speed": speed, "speed_mbps": speed * 1000})  # fmt: skip
+        rows.append(
+            {
+                "port": iface.name,
+                "state": entry.lab.down if down else entry.lab.up,
+                "speed": speed,
+                "speed_mbps": speed * 1000,
+            }
+        )
     return rows
 
 
@@ -209,9 +216,14 @@ def _bgp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     rows = []
     for peer, remote_as, up, far in _sessions(world, host):
         networks = world.device(far).bgp if up and far else None
-        rows.append({"peer": peer, "remote_as": remote_as,
-                     "state": entry.lab.established if up else entry.lab.down,
-                     "prefixes": len(networks.networks) if networks else 0})  # fmt: skip
+        rows.append(
+            {
+                "peer": peer,
+                "remote_as": remote_as,
+                "state": entry.lab.established if up else entry.lab.down,
+                "prefixes": len(networks.networks) if networks else 0,
+            }
+        )
     return rows
 
 
@@ -220,8 +232,14 @@ def _routes(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     for peer, _, up, far in _sessions(world, host):
         far_bgp = world.device(far).bgp if up and far else None
         for net in far_bgp.networks if far_bgp else ():
-            rows.append({"network": net.network_address, "length": net.prefixlen,
-                         "next_hop": peer, "via": "-"})  # fmt: skip
+            rows.append(
+                {
+                    "network": net.network_address,
+                    "length": net.prefixlen,
+                    "next_hop": peer,
+                    "via": "-",
+                }
+            )
     return rows
 
 
@@ -242,10 +260,16 @@ def _pfc(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     for iface, prio, _ in _lossless(world, host):
         storm = STORM_PPS if iface.name in faults.storm else 0
         off = iface.name in faults.pfc_off
-        rows.append({"port": iface.name, "priority": prio,
-                     "priorities": ",".join(str(p) for p in iface.qos.no_drop) or str(prio),
-                     "oper": entry.lab.disabled if off else entry.lab.enabled,
-                     "rx_pause": int(t * (PAUSE_PPS + storm)), "tx_pause": int(t * PAUSE_PPS)})  # fmt: skip
+        rows.append(
+            {
+                "port": iface.name,
+                "priority": prio,
+                "priorities": ",".join(str(p) for p in iface.qos.no_drop) or str(prio),
+                "oper": entry.lab.disabled if off else entry.lab.enabled,
+                "rx_pause": int(t * (PAUSE_PPS + storm)),
+                "tx_pause": int(t * PAUSE_PPS),
+            }
+        )
     return rows
 
 
@@ -256,10 +280,16 @@ def _queue(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     for iface, _, queue in _lossless(world, host):
         marking = queue in (set(iface.qos.ecn_queues) or ecn_queues)
         marks = 0 if iface.name in world.fault(host).ecn_off or not marking else MARK_PPS
-        rows.append({"port": iface.name, "queue": queue,
-                     "ecn": entry.lab.enabled if marking else entry.lab.disabled,
-                     "passed": int(t * PASS_PPS), "ecn_marked": int(t * marks),
-                     "dropped": int(t * DROP_PPS) if iface.name in faults.drops else 0})  # fmt: skip
+        rows.append(
+            {
+                "port": iface.name,
+                "queue": queue,
+                "ecn": entry.lab.enabled if marking else entry.lab.disabled,
+                "passed": int(t * PASS_PPS),
+                "ecn_marked": int(t * marks),
+                "dropped": int(t * DROP_PPS) if iface.name in faults.drops else 0,
+            }
+        )
     return rows
 
 
@@ -268,9 +298,14 @@ def _watchdog(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     armed = world.device(host).qos.watchdog is not None
     for iface, prio, _ in _lossless(world, host):
         on = armed and iface.qos.watchdog
-        rows.append({"port": iface.name, "priority": prio,
-                     "armed": entry.lab.enabled if on else entry.lab.disabled,
-                     "triggers": int(t * TRIGGER_PS) if iface.name in faults.storm else 0})  # fmt: skip
+        rows.append(
+            {
+                "port": iface.name,
+                "priority": prio,
+                "armed": entry.lab.enabled if on else entry.lab.disabled,
+                "triggers": int(t * TRIGGER_PS) if iface.name in faults.storm else 0,
+            }
+        )
     return rows
 
 
