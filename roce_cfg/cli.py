@@ -650,6 +650,10 @@ def push_cmd(
             "prompt, command; defaults 10, 15, 15, 20, 120).",
         ),
     ] = "",
+    verify_after: Annotated[
+        Literal["off", "live"],
+        typer.Option("--verify", help="live: after --apply, 'roce-cfg verify' what changed."),
+    ] = "off",
     vendor_dir: VendorDir = None,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
@@ -675,10 +679,33 @@ def push_cmd(
             f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
             markup=False,
         )
+    live = (
+        _verify_live(configs, targets, outcomes, creds, steps)
+        if verify_after == "live" and apply
+        else 0
+    )
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
+    if live:
+        raise typer.Exit(live)
+
+
+def _verify_live(
+    configs: Path, targets: list[Any], outcomes: list[Outcome], creds: Credentials, steps: Any
+) -> int:
+    """push --verify live: verify's checks (sourced display data only) on the changed switches."""
+    from roce_cfg.verify.report import text_report
+    from roce_cfg.verify.run import Settings, after_push
+
+    changed = {o.host for o in outcomes if o.status == "changed"}
+    verified = after_push(configs, targets, changed, creds, Settings(steps=steps))
+    if verified is None:
+        return 0
+    out.print("# verify (live) of the changed switches:", markup=False)
+    emit(text_report(verified))
+    return EXIT_FINDINGS if verified.result.failing("error") else 0
 
 
 def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:

@@ -189,3 +189,33 @@ def test_port_names_join_on_their_number_and_speeds_read_in_their_unit() -> None
     assert speed_gbps("400Gbps-speed", "Mbps") == 400.0
     assert speed_gbps("100000", "Mbps") == 100.0
     assert speed_gbps("auto", "Mbps") is None
+
+
+def test_push_verify_live_checks_the_switches_it_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from roce_cfg.lab.cli import Switch
+
+    intent = SCENARIOS["pod-small-h3c"]
+    out = tmp_path / "out"
+    assert run("generate", str(intent), "-o", str(out)).exit_code == 0
+    for pod in _pod("h3c"):
+        leaf = pod.world.switches["leaf-1"]
+        leaf.running = Switch.start("leaf-1", leaf.profile).running  # nothing configured yet
+        before = pod.verify(skip=frozenset({"queue", "watchdog"}))
+        # an unconfigured leaf: no BGP sessions come up (the spines' side stays down as well)
+        assert {f.rule for f in before.result.findings} >= {"RV121", "RV131"}
+        inv = tmp_path / "inv.yaml"
+        inv.write_text(lab_inventory(pod.lab))
+        monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
+        monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
+        pod.world.fault("leaf-1").down.add(_uplinks(pod.plan, "leaf-1")[1].a_port)
+        pushed = run("push", str(out), "-i", str(inv), "--apply", "--verify", "live")
+        assert pushed.exit_code == 1, pushed.output  # pushed fine; verify found the down link
+        text = pushed.stdout
+        assert "verify (live) of the changed switches" in text
+        assert "RV111" in text and "on 1 switches" in text  # leaf-1 only: the others were in place
+        assert {line.split()[1].rstrip(":") for line in text.splitlines() if " RV1" in line} == {
+            "RV111",
+            "RV190",
+        }

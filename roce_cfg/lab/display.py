@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address
 from pathlib import Path
@@ -174,18 +174,18 @@ def _lldp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     return rows
 
 
-def _ports(world: World, host: str) -> Iterable[Interface]:
-    return (i for i in world.device(host).interfaces if (host, i.name) in world.planned_speed)
-
-
 def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    """Every planned port (the hardware is there, configured or not); 'shutdown' takes it down."""
+    shut = {i.name for i in world.device(host).interfaces if i.shutdown}
     rows = []
-    for iface in _ports(world, host):
-        down = iface.shutdown or world.is_down(host, iface.name)
-        speed = world.speed(host, iface.name)
+    for h, port in sorted(world.planned_speed):
+        if h != host:
+            continue
+        down = port in shut or world.is_down(host, port)
+        speed = world.speed(host, port)
         rows.append(
             {
-                "port": iface.name,
+                "port": port,
                 "state": entry.lab.down if down else entry.lab.up,
                 "speed": speed,
                 "speed_mbps": speed * 1000,
@@ -206,10 +206,19 @@ def _sessions(world: World, host: str) -> list[tuple[str, int, bool, str | None]
     out = []
     for n in device.bgp.neighbors if device.bgp else ():
         port, far = by_ip.get(n.address, ("", ""))
-        up = bool(port) and far in world.switches
+        up = bool(port) and far in world.switches and _peers_back(world, host, far, device)
         up = up and not world.is_down(host, port) and not world._either(host, port, "bgp_down")
         out.append((str(n.address), n.remote_as, up, far or None))
     return out
+
+
+def _peers_back(world: World, host: str, far: str, device: DeviceConfig) -> bool:
+    """The far switch's running config has a session to us (our AS, one of our addresses)."""
+    far_bgp = world.device(far).bgp
+    if far_bgp is None or device.bgp is None:
+        return False
+    ours = {i.ipv4.ip for i in device.interfaces if i.ipv4 is not None}
+    return any(n.address in ours and n.remote_as == device.bgp.asn for n in far_bgp.neighbors)
 
 
 def _bgp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:

@@ -212,3 +212,14 @@ def parse_skip(spec: str) -> frozenset[str]:
     if unknown:
         raise InputError(f"--skip: no check {unknown[0]!r} (checks: {', '.join(SKIPPABLE)})")
     return names
+
+
+def after_push(
+    configs: Path, targets: list[Target], changed: set[str], creds: Credentials, settings: Settings
+) -> Verified | None:
+    """'push --verify live': the same checks on the switches push just changed, against the
+    plan of the folder it pushed (fabric.json and configs); None when nothing changed."""
+    mine = [t for t in targets if t.name in changed]
+    if not mine:
+        return None
+    return verify(load_plan(configs, settings.overlay), mine, creds, settings)
