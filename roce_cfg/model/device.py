@@ -126,12 +126,18 @@ class EcnQueue(_M):
     min_bytes: ByteCount
     max_bytes: ByteCount
     probability: Percent
+    # 'percent': min_bytes/max_bytes are percentages of the queue's buffer limit (VRP's
+    # 'color green low-limit 20 high-limit 60'), not bytes; rules comparing them with byte
+    # figures cannot judge them
+    unit: Literal["bytes", "percent"] = "bytes"
 
 
 class WatchdogCfg(_M):
     detect_ms: Milliseconds
     restore_ms: Milliseconds
     action: Literal["drop", "forward"]
+    # False: no action line is printed and ``action`` is the model's documented default
+    action_printed: bool = True
 
 
 class Qos(_M):

@@ -373,6 +373,9 @@ def finish(
     model_name, model_from = _choose_model(profile, prep.ports, hint.model, board, file, notes)
     ctx = Context(profile, model_name, profile.models[model_name], prep.namer, notes)
     ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
+    ctx.board = board
+    ctx.version_text = _version(prep.text, profile.parse.version_line)
+    ctx.version = profile.parse.version(ctx.version_text) if ctx.version_text else None
     for exc in bad_slots:
         ctx.skip(exc)
     if model_from == "default":
@@ -410,6 +413,15 @@ def finish(
         ),
     )
     return Parsed(config, prep.source, prep.text, overlay)
+
+
+def _version(text: str, line: str | None) -> str:
+    """The release a saved config names in its header (its first lines), or ''."""
+    if not line:
+        return ""
+    head = text[:4096]
+    found = re.search(line, head, re.MULTILINE)
+    return found[1] if found else ""
 
 
 def _boards(raw: dict[str, Any]) -> tuple[list[dict[str, Any]], list[numbers.NumberError]]:

@@ -10,6 +10,7 @@ range not), ``unverified`` (no public source: closest consistent form, the user 
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -108,10 +109,64 @@ class ParseDefaults(_Data):
     source: str = ""
 
 
+Action = Literal["drop", "forward"]
+
+
+class WatchdogDefaults(_Data):
+    """What a saved config leaves out of the PFC watchdog, and where that is documented."""
+
+    granularity: str | None = Field(
+        default=None, description="granularity word in force when no granularity line is printed"
+    )
+    action: Action | None = Field(
+        default=None, description="the recovery action when no action line is printed"
+    )
+    action_by_model: dict[Action, tuple[str, ...]] = Field(
+        default_factory=dict,
+        description="the unprinted action per model, by model-name prefix (longest prefix wins)",
+    )
+    source: str = ""
+
+    def default_action(self, model: str) -> Action | None:
+        """The action a switch of ``model`` takes when its config prints none (None: unsourced)."""
+        best: tuple[int, Action | None] = (-1, self.action)
+        for action, prefixes in self.action_by_model.items():
+            for prefix in prefixes:
+                if model.startswith(prefix) and len(prefix) > best[0]:
+                    best = (len(prefix), action)
+        return best[1]
+
+
+class VersionForm(_Data):
+    """A software release line of the vendor: which forms it prints, which defaults it leaves
+    unprinted (matched on the version its saved config names in its header)."""
+
+    match: str = Field(description="regex on the version string ('^V300')")
+    watchdog_ms: tuple[int, int] | None = Field(
+        default=None,
+        description="detect/restore ms in force on a PFC switch that prints no watchdog line "
+        "(None: no source gives them)",
+    )
+    granularity_sourced: bool = Field(
+        default=True, description="the watchdog's default granularity is documented for it"
+    )
+    source: str = ""
+    note: str = ""
+
+
 class ParseSpec(_Data):
     """How to read this vendor's saved running-config back (roce_cfg/parse)."""
 
     defaults: ParseDefaults = ParseDefaults()
+    watchdog_defaults: WatchdogDefaults = WatchdogDefaults()
+    version_line: str | None = Field(
+        default=None, description="regex of the header line naming the release (group 1)"
+    )
+    versions: tuple[VersionForm, ...] = Field(
+        default=(),
+        description="release lines, first match wins; a config naming none is read "
+        "without version defaults",
+    )
 
     detect: tuple[str, ...] = Field(
         description="regexes (multi-line); each that matches the text scores one point"
@@ -138,7 +193,7 @@ class ParseSpec(_Data):
     port_ecn_needs_queue_flag: bool = Field(
         default=False, description="a queue bound to a WRED profile also needs its own 'ecn' line"
     )
-    watchdog_actions: dict[str, Literal["drop", "forward"]] = Field(default_factory=dict)
+    watchdog_actions: dict[str, Action] = Field(default_factory=dict)
     routed_trusts_dscp: bool = Field(
         default=False,
         description="a Layer-3 port trusts DSCP with no trust line (Huawei [HW-CR] trust)",
@@ -153,6 +208,10 @@ class ParseSpec(_Data):
         default_factory=dict,
         description="block header a finding about a global area points at (ecn: drop-profile)",
     )
+
+    def version(self, printed: str) -> VersionForm | None:
+        """The release line a config's printed version belongs to."""
+        return next((v for v in self.versions if re.search(v.match, printed)), None)
 
 
 class EcmpLimit(_Data):
