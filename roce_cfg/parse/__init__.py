@@ -35,7 +35,14 @@ from roce_cfg.parse.normalise import (
 )
 from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import MAX_CONFIG_BYTES, Line, clean, decode, unwrap
-from roce_cfg.platforms.profile import ModelSpec, VendorProfile, load_profile, load_profiles
+from roce_cfg.platforms.profile import (
+    ModelSpec,
+    ParseSpec,
+    VendorProfile,
+    VersionForm,
+    load_profile,
+    load_profiles,
+)
 from roce_cfg.redact import redact
 from roce_cfg.vendor import Vendor
 
@@ -373,9 +380,7 @@ def finish(
     model_name, model_from = _choose_model(profile, prep.ports, hint.model, board, file, notes)
     ctx = Context(profile, model_name, profile.models[model_name], prep.namer, notes)
     ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
-    ctx.board = board
-    ctx.version_text = _version(prep.text, profile.parse.version_line)
-    ctx.version = profile.parse.version(ctx.version_text) if ctx.version_text else None
+    ctx.board, (ctx.version_text, ctx.version) = board, _release(prep.text, profile.parse)
     for exc in bad_slots:
         ctx.skip(exc)
     if model_from == "default":
@@ -415,13 +420,10 @@ def finish(
     return Parsed(config, prep.source, prep.text, overlay)
 
 
-def _version(text: str, line: str | None) -> str:
-    """The release a saved config names in its header (its first lines), or ''."""
-    if not line:
-        return ""
-    head = text[:4096]
-    found = re.search(line, head, re.MULTILINE)
-    return found[1] if found else ""
+def _release(text: str, spec: ParseSpec) -> tuple[str, VersionForm | None]:
+    """The release a saved config names in its header (its first lines), and its line."""
+    found = re.search(spec.version_line, text[:4096], re.MULTILINE) if spec.version_line else None
+    return (found[1], spec.version(found[1])) if found else ("", None)
 
 
 def _boards(raw: dict[str, Any]) -> tuple[list[dict[str, Any]], list[numbers.NumberError]]:
