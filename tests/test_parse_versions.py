@@ -169,3 +169,71 @@ def test_v200_corpus_files_parse() -> None:
         assert d.qos.no_drop == (3,)
         assert {e.queue for e in d.qos.ecn} == {3}, name
         assert all(6 in p.qos.strict_queues for p in d.interfaces if p.qos.pfc), name
+
+
+def h3c(globals_: str, port: str = "") -> DeviceConfig:
+    text = (
+        "#\n version 7.1.070, Release 6715\n#\n sysname leaf-1\n#\n lldp global enable\n#\n"
+        f"{globals_}\n#\ninterface HundredGigE1/0/49\n port link-mode route\n"
+        " ip address 10.0.0.1 255.255.255.254\n priority-flow-control enable\n"
+        f" priority-flow-control no-drop dot1p 3\n priority-flow-control deadlock enable\n{port}#\n"
+        "return\n"
+    )
+    return parse_text(text, file="leaf-1.cfg", vendor=Vendor.H3C).config.device
+
+
+@pytest.mark.parametrize("keyword", ["poolID", "poolid"])
+def test_h3c_headroom_pool_in_either_spelling(keyword: str) -> None:
+    """[H3C-PFC-CR]: 'poolID' (R671x) and 'poolid' (R913x); the pool is counted in cells."""
+    d = h3c(f" priority-flow-control {keyword} 0 headroom 24576")
+    assert d.model == "S6850-56HF"
+    assert d.qos.headroom_pool_bytes == 24576 * 208  # S6850-56HF cell_bytes
+
+
+def test_h3c_watchdog_without_an_action_line_forwards() -> None:
+    """[H3C-PFC-CG]: "By default, the device forwards received data packets during the delay
+    timer period"; precision defaults to normal (100 ms steps)."""
+    globals_ = (
+        " priority-flow-control deadlock cos 3 interval 10\n"
+        " priority-flow-control deadlock auto-recover cos 3 delay 10"
+    )
+    wd = h3c(globals_).qos.watchdog
+    assert wd is not None
+    assert (wd.detect_ms, wd.restore_ms, wd.action, wd.action_printed) == (
+        1000,
+        1000,
+        "forward",
+        False,
+    )
+    wd = h3c(globals_ + "\n priority-flow-control deadlock precision high").qos.watchdog
+    assert wd is not None and (wd.detect_ms, wd.restore_ms) == (100, 100)
+
+
+def test_h3c_wrr_strict_group_is_read() -> None:
+    d = h3c(
+        "", port=" qos wrr byte-count\n qos wrr be group 1 byte-count 10\n qos wrr cs6 group sp\n"
+    )
+    assert d.interfaces[0].qos.strict_queues == (6,)
+
+
+def test_h3c_breakout_ports_with_no_parent_block() -> None:
+    """'HundredGigE1/0/1:1' with no 'FourHundredGigE1/0/1' printed (h3c-lag spines)."""
+    d = parse_file(FABRICS / "h3c-lag/spine-1.cfg").config.device
+    lanes = [p for p in d.interfaces if p.name.startswith("HundredGigE1/0/1:")]
+    assert len(lanes) == 4
+    assert {(p.speed_gbps, p.breakout_of) for p in lanes} == {(100, "FourHundredGigE1/0/1")}
+
+
+@pytest.mark.parametrize("name", ["spine-1", "spine-2", "leaf-1", "leaf-2", "leaf-3"])
+def test_h3c_corpus_files_parse(name: str) -> None:
+    import yaml
+
+    expected = yaml.safe_load((FABRICS / "h3c-lag/expected.yaml").read_text())
+    pool = expected["lossless_policy"]["headroom"]["pool_0"][name]
+    parsed = parse_file(FABRICS / f"h3c-lag/{name}.cfg")
+    d = parsed.config.device
+    wd = d.qos.watchdog
+    assert wd is not None and wd.action == "forward" and not wd.action_printed
+    assert d.qos.no_drop == (3,)
+    cells = parsed.config.device.qos.headroom_pool_bytes
+    assert cells is not None and cells % pool == 0  # pool cells x the model's cell size

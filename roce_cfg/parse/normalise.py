@@ -769,7 +769,8 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
     """The device-wide QoS: maps, no-drop priorities, watchdog, ECN, strict queues, pool."""
     dscp_map, queue_map = _maps(ctx, raw)
     pools = as_list(raw.get("pool"))
-    pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), 1, "@pool") if pools else None
+    unit = ctx.profile.headroom_unit_bytes  # as the per-port headroom when no unit is printed
+    pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), unit, "@pool") if pools else None
     ports = found.ports
     return Qos(
         dscp_map=dscp_map,
