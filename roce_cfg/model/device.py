@@ -168,7 +168,17 @@ class Bgp(_M):
 
 class StaticRoute(_M):
     prefix: IPv4Network
-    next_hop: IPv4Address
+    # None: the line names no next-hop address (a discard route to NULL0, or an interface only)
+    next_hop: IPv4Address | None
+    interface: str = ""  # the outgoing interface the line names ('NULL0')
+    vrf: str = ""  # the VPN instance / VRF whose table holds it; '' = the public table
+    preference: int | None = None  # as printed; None = the vendor's default
+    tag: int | None = None
+    description: str = ""
+    bfd: bool = False
+    track: str = ""
+    permanent: bool = False
+    line: int | None = None  # where the route is in its file
 
 
 class DeviceConfig(_M):

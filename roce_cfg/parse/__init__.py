@@ -378,9 +378,7 @@ def finish(
     boards, bad_slots = _boards(raw)
     board = str(boards[0]["model"]) if boards else None
     model_name, model_from = _choose_model(profile, prep.ports, hint.model, board, file, notes)
-    ctx = Context(profile, model_name, profile.models[model_name], prep.namer, notes)
-    ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
-    ctx.board, (ctx.version_text, ctx.version) = board, _release(prep.text, profile.parse)
+    ctx = _context(prep, model_name, board, notes)
     for exc in bad_slots:
         ctx.skip(exc)
     if model_from == "default":
@@ -418,6 +416,18 @@ def finish(
         ),
     )
     return Parsed(config, prep.source, prep.text, overlay)
+
+
+def _context(prep: Prepared, model_name: str, board: str | None, notes: list[str]) -> Context:
+    """What the normaliser reads a config with: its profile and model, where its lines are."""
+    profile = prep.profile
+    ctx = Context(profile, model_name, profile.models[model_name], prep.namer, notes)
+    ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
+    ctx.board, (ctx.version_text, ctx.version) = board, _release(prep.text, profile.parse)
+    for block in prep.source.blocks:
+        for line in block.lines:
+            ctx.lines.setdefault(" ".join(line.text.split()), []).append(line.no)
+    return ctx
 
 
 def _release(text: str, spec: ParseSpec) -> tuple[str, VersionForm | None]:

@@ -30,12 +30,12 @@ from roce_cfg.model.device import (
     PriorityBytes,
     Qos,
     QueueMap,
-    StaticRoute,
     Vlan,
     VlanInterface,
     WatchdogCfg,
 )
 from roce_cfg.model.numbers import Domain, NumberError
+from roce_cfg.parse import statics
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
 
@@ -80,6 +80,20 @@ class Context:
     version: VersionForm | None = None  # the release line its header names
     version_text: str = ""
     action_printed: bool = True
+    lines: dict[str, list[int]] = field(default_factory=dict)  # line text -> its numbers, unread
+
+    def line_of(self, text: str) -> int | None:
+        """The number of the first line not yet claimed whose words are ``text``."""
+        found = self.lines.get(text)
+        return found.pop(0) if found else None
+
+    def refuse(self, line: int | None, text: str, reason: str) -> None:
+        """A line that cannot be read at all: reported unread (lint: RC119), never dropped."""
+        if len(self.unread) >= MAX_UNREAD:
+            self.more_unread += 1
+        else:
+            self.unread.append(Unread(line, text, reason))
+
     _qos: dict[tuple[Any, ...], PortQos] = field(default_factory=dict)
 
     def port_qos(self, *fields: Any) -> PortQos:
@@ -632,13 +646,7 @@ def build(
     if role is None:
         has_access = any(p.mode == "access" for p in found.ports)
         role = ("leaf" if bgp else "switch") if has_access else "spine"
-    static = tuple(
-        StaticRoute(
-            prefix=IPv4Network(f"{r['prefix']}/{r['mask']}", strict=False),
-            next_hop=IPv4Address(str(r["next_hop"])),
-        )
-        for r in as_list(raw.get("static_routes"))
-    )
+    static = statics.read(ctx, as_list(raw.get("static_routes")))
     return DeviceConfig(
         hostname=hostname,
         vendor=ctx.profile.vendor,

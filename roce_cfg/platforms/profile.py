@@ -154,10 +154,43 @@ class VersionForm(_Data):
     note: str = ""
 
 
+class RouteOption(_Data):
+    """A word a static-route line may carry after its next hop, and what follows it."""
+
+    field: Literal["preference", "tag", "description", "bfd", "track", "permanent", "other"]
+    takes: int | Literal["int", "rest"] = Field(
+        default=0, description="words after it: a count, one number, or the rest of the line"
+    )
+    variants: dict[str, int] = Field(
+        default_factory=dict,
+        description="the word after it picks how many more follow ('track nqa <a> <b>': 2)",
+    )
+
+
+class StaticRouteSpec(_Data):
+    """How the vendor prints a static route (roce_cfg/parse/statics.py)."""
+
+    command: str = Field(description="the words a route line starts with ('ip route-static')")
+    vrf_word: str | None = Field(default=None, description="'vpn-instance' / 'vrf'")
+    settings: tuple[str, ...] = Field(
+        default=(),
+        description="words after the command that make the line a global setting, not a route "
+        "('ip route-static bfd ...' configures a BFD session)",
+    )
+    bare_preference: bool = Field(
+        default=False, description="a bare number after the next hop is the preference (IOS)"
+    )
+    options: dict[str, RouteOption] = Field(default_factory=dict)
+    default_preference: int = Field(ge=1, le=255)
+    status: Status = "verified"
+    source: str = ""
+
+
 class ParseSpec(_Data):
     """How to read this vendor's saved running-config back (roce_cfg/parse)."""
 
     defaults: ParseDefaults = ParseDefaults()
+    static_route: StaticRouteSpec | None = None
     watchdog_defaults: WatchdogDefaults = WatchdogDefaults()
     version_line: str | None = Field(
         default=None, description="regex of the header line naming the release (group 1)"
