@@ -196,7 +196,7 @@ def _lint_config(path: Path | None, known: set[str]) -> LintConfig:
 
 def _view(parsed: Parsed, overlay: Path | None, options: Options) -> DeviceView:
     profile = load_profile(parsed.config.vendor, overlay)
-    model = profile.models[parsed.config.device.model]
+    model = profile.spec_of(parsed.config.device.model)  # a stand-in for an unknown model
     return DeviceView(parsed, profile, model, parsed.text, options)
 
 

@@ -96,7 +96,7 @@ def _needs(v: DeviceView) -> list[Need]:
     "profile's, several of them assumptions (see vendors/*.yaml).",
 )
 def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
-    if not v.model.headroom_configurable:
+    if not (v.model.known and v.model.headroom_configurable):
         return
     for n in needs(v):
         if n.configured is None or n.configured < n.required:
@@ -123,7 +123,7 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     f"need of a {ASSUMED_CABLE_M:g} m cable.",
 )
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
-    if not v.model.headroom_configurable:
+    if not (v.model.known and v.model.headroom_configurable):
         return
     for n in needs(v):
         ceiling = n.required if n.required_assumed is None else n.required_assumed
@@ -151,6 +151,8 @@ def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     "vendors do not publish buffer sizes, so the check is skipped where the profile has none.",
 )
 def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
+    if not v.model.known:
+        return  # RC120 says why
     ns = needs(v)
     used = sum(n.configured if n.configured is not None else n.required for n in ns)
     budget = v.device.qos.headroom_pool_bytes or v.model.headroom_pool_bytes or v.model.buffer_bytes
@@ -177,7 +179,7 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     "or ask the vendor if it is larger.",
 )
 def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
-    if v.model.headroom_configurable:
+    if v.model.headroom_configurable or not v.model.known:
         return
     ns = needs(v)
     if ns:
@@ -201,7 +203,7 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
     fix="Remove the headroom lines for this model.",
 )
 def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
-    if v.model.headroom_configurable:
+    if v.model.headroom_configurable or not v.model.known:
         return
     for port in v.in_use():
         if port.qos.headroom:
@@ -256,3 +258,33 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
         )
     if said:
         yield Hit("cannot verify: " + "; ".join(said), anchor="pool")
+
+
+@rule(
+    "RC120",
+    "model-unknown",
+    "error",
+    "device",
+    summary="The switch's model is not in the vendor profile: its buffer cannot be checked.",
+    rationale="Headroom need (cell size), the headroom pool and the packet buffer are per model. "
+    "Judging the switch by another model's figures gives errors that may be false and hides "
+    "real shortfalls; the headroom and buffer rules are not run on it, so the gap stays an "
+    "error until the model is known.",
+    fix="Add the model to an overlay (vendors/<vendor>.yaml 'models': ports, cell size, buffer, "
+    "with the source of each figure), or pass --model when it is a listed model.",
+)
+def model_unknown(v: DeviceView) -> Iterator[Hit]:
+    if v.model.known:
+        return
+    lossless = sum(1 for p in v.in_use() if p.qos.pfc)
+    # the parse names a config that states no model and fits no listed layout 'unknown'
+    name = (
+        "(not stated; its ports fit no listed model)"
+        if v.device.model == "unknown"
+        else (v.device.model)
+    )
+    yield Hit(
+        f"cannot verify: model {name} unknown (add it with an overlay); headroom and "
+        f"buffer of {lossless} PFC port(s) not checked (RC201-RC205)",
+        anchor="model",
+    )

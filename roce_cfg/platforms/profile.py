@@ -70,6 +70,10 @@ class ModelSpec(_Data):
         description="ECMP paths the device installs before its reboot-time ECMP setting is "
         "raised (None: no source gives it)",
     )
+    known: bool = Field(
+        default=True,
+        description="False: a model the profile does not list (its buffer figures are unknown)",
+    )
     frame_default_bytes: int | None = Field(
         default=None,
         ge=64,
@@ -316,6 +320,24 @@ class VendorProfile(_Data):
             known = ", ".join(sorted(self.models))
             raise KeyError(f"unknown {self.vendor.value} model '{key}' (known: {known})")
         return key, self.models[key]
+
+    def spec_of(self, name: str, layout: ModelSpec | None = None) -> ModelSpec:
+        """The model's figures; for a model the profile does not list, a stand-in that knows
+        nothing of its buffer (rules needing it say 'cannot verify'), with the port layout of
+        ``layout`` (the listed model its ports fit) so its port names can still be read."""
+        if name in self.models:
+            return self.models[name]
+        like = layout or self.models[self.default_model]
+        return ModelSpec(
+            ports=like.ports,
+            cell_bytes=like.cell_bytes,  # only to read sizes printed in cells; rules skip it
+            buffer_bytes=None,
+            headroom_pool_bytes=None,
+            max_no_drop=len(self.queue_names),
+            needs_headroom_pool=False,
+            known=False,
+            source=f"not in vendors/{self.vendor.value}.yaml",
+        )
 
     def unit_bytes(self, unit: int | Literal["cell"], model: ModelSpec) -> int:
         return model.cell_bytes if unit == "cell" else unit
