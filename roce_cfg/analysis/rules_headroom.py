@@ -25,6 +25,8 @@ class Need:
     # nothing says the cable length: 'required' is for the shortest plausible cable and this is
     # for the assumed long one (RC206 reports the gap once per switch)
     required_assumed: int | None = None
+    # no headroom line: the model's documented default is in force ('configured' stays None)
+    default: int | None = None
 
     def describe(self) -> str:
         return f"{self.port.speed_gbps}G, {self.cable_m:g} m cable ({self.cable_from})"
@@ -70,10 +72,13 @@ def _needs(v: DeviceView) -> list[Need]:
             cable = known
         required, detail = need(cable)
         configured = {h.priority: h.bytes for h in port.qos.headroom}
+        default = v.model.headroom_default_bytes
         for prio in port.qos.no_drop:
+            have = configured.get(prio)
             out.append(
-                Need(port, prio, required, configured.get(prio), cable, source, detail, assumed)
-            )
+                Need(port, prio, required, have, cable, source, detail, assumed,
+                     default if have is None else None)
+            )  # fmt: skip
     return out
 
 
@@ -99,6 +104,16 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     if not (v.model.known and v.model.headroom_configurable):
         return
     for n in needs(v):
+        if n.configured is None and n.default is not None:
+            if n.default < n.required:  # no line: the model's documented default holds
+                yield Hit(
+                    f"priority {n.priority}: headroom not configured, the {v.device.model} "
+                    f"default {n.default} B < required {n.required} B ({n.describe()})",
+                    port=n.port.name,
+                    anchor="port.pfc",
+                    detail=n.detail,
+                )
+            continue
         if n.configured is None or n.configured < n.required:
             have = "none configured" if n.configured is None else f"{n.configured} B"
             yield Hit(
@@ -154,16 +169,24 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     if not v.model.known:
         return  # RC120 says why
     ns = needs(v)
-    used = sum(n.configured if n.configured is not None else n.required for n in ns)
-    budget = v.device.qos.headroom_pool_bytes or v.model.headroom_pool_bytes or v.model.buffer_bytes
-    if budget is not None and used > budget:
+    shared = v.device.qos.headroom_pool_bytes
+    budget: int | None
+    if shared is not None:
+        # a configured shared pool: per-port headroom lines are thresholds on what a queue may
+        # take from it ([HW-CR dcb pfc buffer], [HW-CR qos buffer headroom-pool]); the pool
+        # must hold what the ports need, not the sum of their thresholds
+        used, budget, what = sum(n.required for n in ns), shared, "shared headroom pool"
+        shown = tuple(f"{n.port.name} p{n.priority}: needs {n.required} B" for n in ns)
+    else:
+        used = sum(n.configured if n.configured is not None else n.required for n in ns)
+        budget = v.model.headroom_pool_bytes or v.model.buffer_bytes
         what = "headroom pool" if budget != v.model.buffer_bytes else "packet buffer"
+        shown = tuple(f"{n.port.name} p{n.priority}: {n.configured or n.required} B" for n in ns)
+    if budget is not None and used > budget:
         yield Hit(
             f"headroom of {len(ns)} port priorities totals {used} B > {what} {budget} B",
             anchor="pool",
-            detail=tuple(
-                f"{n.port.name} p{n.priority}: {n.configured or n.required} B" for n in ns
-            ),
+            detail=shown,
         )
 
 
@@ -238,7 +261,7 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
                 for n in unknown
                 if n.required_assumed is not None
                 and v.model.headroom_configurable
-                and (n.configured or 0) < n.required_assumed
+                and (n.configured or n.default or 0) < n.required_assumed
             }
         )
         worst = max(n.required_assumed or 0 for n in unknown)

@@ -60,6 +60,13 @@ class ModelSpec(_Data):
     buffer_bytes: int | None = None
     cell_bytes: int = Field(gt=0, le=65536)
     headroom_pool_bytes: int | None = None
+    headroom_default_bytes: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**40,
+        description="per-port, per-queue headroom in force when no headroom line is printed "
+        "(None: no source gives it)",
+    )
     max_no_drop: int = 2
     headroom_configurable: bool = True
     needs_headroom_pool: bool = False
