@@ -237,3 +237,15 @@ def test_h3c_corpus_files_parse(name: str) -> None:
     assert d.qos.no_drop == (3,)
     cells = parsed.config.device.qos.headroom_pool_bytes
     assert cells is not None and cells % pool == 0  # pool cells x the model's cell size
+
+
+def test_corpus_f3_leaf_4_forwards_beside_ce8851_spines() -> None:
+    """hw-v300 F3: leaf-4 (CE6863E) leaves the recovery behaviour at its default, forwarding,
+    while CE8851-32CQ8DQ-P spines are on the network [HW-CR dcb pfc deadlock
+    recovery-behavior]; leaf-1..3 print 'discard'."""
+    from roce_cfg.analysis import lint
+
+    files = [FABRICS / f"hw-v300-mlag/{n}.cfg" for n in ("spine-1", "leaf-3", "leaf-4")]
+    found = [f for f in lint(files).findings if f.rule == "RC121"]
+    assert [(f.device, f.severity) for f in found] == [("leaf-4", "warning")]
+    assert "not printed: the CE6863E-48S8CQ default" in found[0].message

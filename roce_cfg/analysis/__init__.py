@@ -17,6 +17,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_fabric,
     rules_headroom,
     rules_intent,
+    rules_watchdog,
 )
 from roce_cfg.analysis.context import (
     DeviceView,

@@ -136,6 +136,11 @@ class WatchdogDefaults(_Data):
         default_factory=dict,
         description="the unprinted action per model, by model-name prefix (longest prefix wins)",
     )
+    discard_everywhere_with: tuple[str, ...] = Field(
+        default=(),
+        description="model-name prefixes whose presence on a PFC network requires the 'drop' "
+        "recovery action on every device",
+    )
     source: str = ""
 
     def default_action(self, model: str) -> Action | None:
