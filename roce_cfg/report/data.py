@@ -60,6 +60,7 @@ class Budget:
     used: int  # headroom over all lossless port priorities
     capacity: int | None  # headroom pool, or packet buffer, when known
     what: str
+    model: str = ""  # vendor and model, named where the buffer size is not published
 
 
 @dataclass
@@ -159,7 +160,8 @@ def _data(
         pool = view.device.qos.headroom_pool_bytes or view.model.headroom_pool_bytes
         capacity = pool or view.model.buffer_bytes
         what = "headroom pool" if pool else "packet buffer" if capacity else "not published"
-        budgets.append(Budget(host, used, capacity, what))
+        model = f"{view.device.vendor.value} {view.device.model}"
+        budgets.append(Budget(host, used, capacity, what, model))
     return ReportData(
         name=name,
         source=origin,
