@@ -52,6 +52,12 @@ def _first_cycle(data: ReportData) -> tuple[dict[tuple[str, str], list[int]], se
     return hop_links, on_cycle
 
 
+def _pastel(colour: str, share: float = 0.22) -> str:
+    """``colour`` mixed into white, opaque: links drawn behind a box do not show through it."""
+    rgb = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - (255 - c) * share):02x}" for c in rgb)
+
+
 def _switches(data: ReportData) -> dict[str, list[Any]]:
     """Per switch, in the report's order: name, tier (0 super-spine, 1 spine, 2 leaf), rail
     colour (or none), unsuppressed findings."""
@@ -61,7 +67,7 @@ def _switches(data: ReportData) -> dict[str, list[Any]]:
             counts[f.device] += 1
     rails = {d.hostname: data.rail_of(d) for d in data.devices}
     rail_ids = sorted({r for r in rails.values() if r is not None})
-    colour = {r: PALETTE[k % len(PALETTE)] + "33" for k, r in enumerate(rail_ids)}
+    colour = {r: _pastel(PALETTE[k % len(PALETTE)]) for k, r in enumerate(rail_ids)}
     spine_like = {"spine", "superspine"}
     return {
         "name": [d.hostname for d in data.devices],

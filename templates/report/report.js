@@ -51,13 +51,9 @@
         "</li>";
     }).join("") + "</ul>";
   }
-  function say(html) {
-    info.innerHTML = html; panel.classList.remove("idle"); closer.hidden = false;
-  }
-  function idle() {
-    info.innerHTML = "<p>Nothing selected.</p>"; panel.classList.add("idle"); closer.hidden = true;
-    clearSel();
-  }
+  // The panel floats over the drawing only while something is selected.
+  function say(html) { info.innerHTML = html; panel.hidden = false; }
+  function idle() { info.innerHTML = "<p>Nothing selected.</p>"; panel.hidden = true; clearSel(); }
   function clearSel() { view.querySelectorAll(".sel").forEach(function (e) { e.classList.remove("sel"); }); }
 
   function drawSwitches(ids) {
@@ -144,7 +140,9 @@
       var g = data.groups.filter(function (x) { return x.name === name; })[0];
       drawn = drawSwitches(g.shown);
     }
-    view.innerHTML = "<svg class='topo' xmlns='http://www.w3.org/2000/svg'>" + drawn.svg + "</svg>";
+    // many links: fainter, so the switches stay readable over a full mesh
+    view.innerHTML = "<svg class='topo" + (drawn.links > 300 ? " dense" : "") +
+      "' xmlns='http://www.w3.org/2000/svg'>" + drawn.svg + "</svg>";
     setBox(drawn);
     back.hidden = name === data.start;
     where.textContent = name === "all" ? "" : name;
@@ -180,6 +178,10 @@
     clearSel();
     var g = view.querySelector('g.sw[data-device="' + CSS.escape(name) + '"]');
     if (g) { g.classList.add("sel"); }
+    var q = CSS.escape(name);  // its links stand out of a dense mesh
+    view.querySelectorAll('line[data-a="' + q + '"], line[data-b="' + q + '"]').forEach(function (l) {
+      l.classList.add("sel");
+    });
     say(list(findingsOf(function (f) { return f.device === name; }), name));
   }
   function endsTable(k) {
