@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -95,6 +97,8 @@ MEASURE = """() => {
   };
 }"""
 VIEWPORTS = [(1280, 800), (1920, 1080)]
+README_SHOT = (1280, 800)  # docs/report-pod-small.png: this viewport, spine-1 selected
+UPDATE_PICTURE = "ROCE_CFG_UPDATE_PICTURE"  # set: the test writes the README picture
 
 
 def _measure(page: Any) -> dict[str, Any]:
@@ -305,9 +309,15 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The small pod and a three-tier fabric, reported once for the tests below."""
     folder = tmp_path_factory.mktemp("reports")
     out = {}
-    for name in ("pod-small", "three-tier"):
-        out[name] = folder / f"{name}.html"
-        assert run("report", str(SCENARIOS[name]), "-o", str(out[name])).exit_code == 0
+    here = Path.cwd()
+    os.chdir(ROOT)  # the page names its source as a user's would: examples/pod-small.yaml
+    try:
+        for name in ("pod-small", "three-tier"):
+            out[name] = folder / f"{name}.html"
+            source = str(SCENARIOS[name].relative_to(ROOT))
+            assert run("report", source, "-o", str(out[name])).exit_code == 0
+    finally:
+        os.chdir(here)
     return out
 
 
@@ -324,13 +334,15 @@ def test_the_report_is_readable_at_laptop_and_desktop_sizes(
     rows = page.locator(".budget .brow").count()
     assert rows >= 1 and len(got["bars"]) == rows and min(got["bars"]) > 0, where
     assert got["unknown_said"] == page.locator(".budget .track .unknown").count(), where
-    page.locator("#view g.sw").first.click()
+    page.locator('#view g.sw[data-device="spine-1"]').click()  # as in the README picture
     stage, panel = page.locator("#stage").bounding_box(), page.locator("#panel").bounding_box()
     assert panel["x"] >= stage["x"] and panel["x"] + panel["width"] <= stage["x"] + stage["width"]
     assert panel["y"] + panel["height"] <= stage["y"] + stage["height"] + 1
     assert _measure(page)["overflowing"] == [], where
     png = _shot(page, tmp_path, f"{fabric}-{viewport[0]}x{viewport[1]}")
     assert png.stat().st_size > 10_000
+    if fabric == "pod-small" and viewport == README_SHOT and os.environ.get(UPDATE_PICTURE):
+        shutil.copyfile(png, ROOT / "docs/report-pod-small.png")  # the README's picture
     assert errors == []
 
 
@@ -356,4 +368,62 @@ def test_zoom_pan_and_fit(browser: Any, reports: dict[str, Path]) -> None:
     page.locator("#find").press("Enter")
     page.locator("#find").dispatch_event("change")
     assert page.locator("#panel h3").inner_text() == "leaf-7"
+    assert errors == []
+
+
+def _xl_report() -> Path:
+    """The xl bench fabric's report (1,280 switches, 65,536 links), built once and kept in the
+    temp folder under a key of everything that shapes it (package, templates, vendor data, the
+    intent): a rerun with nothing changed reuses it, any change rebuilds it."""
+    intent = ROOT / "bench/fabric-xl.yaml"
+    key = hashlib.sha256(intent.read_bytes())
+    for folder in ("roce_cfg", "templates", "vendors"):
+        for p in sorted((ROOT / folder).rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts:
+                key.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    cache = Path(tempfile.gettempdir()) / "roce-cfg-test-cache"
+    out = cache / f"report-xl-{key.hexdigest()[:16]}.html"
+    if not out.is_file():
+        cache.mkdir(exist_ok=True)
+        part = cache / f"{out.name}.{os.getpid()}.part"
+        result = run("report", str(intent), "-o", str(part))
+        assert result.exit_code == 0, result.output
+        part.replace(out)
+    print(f"xl report: {out}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def xl_report() -> Path:
+    return _xl_report()
+
+
+def test_the_xl_report_is_small(xl_report: Path) -> None:
+    assert xl_report.stat().st_size < 10 * 2**20  # was 54 MB with a drawing per group
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_the_xl_overview_fits_the_page_and_a_pod_opens_usable(
+    browser: Any, xl_report: Path, tmp_path: Path, viewport: tuple[int, int]
+) -> None:
+    page, errors = _open(browser, xl_report, viewport)
+    got = _measure(page)
+    _readable(got, f"xl overview {viewport}")
+    assert got["nodes"] == 72  # 8 pods and 64 planes of super-spines...
+    assert got["boxes_outside"] == 0  # ...every one in view at natural size
+    _shot(page, tmp_path, f"xl-overview-{viewport[0]}x{viewport[1]}")
+    page.locator('#view g.group[data-group="pod 0"]').click()
+    got = _measure(page)
+    _readable(got, f"xl pod 0 {viewport}")
+    assert got["nodes"] == 128 and page.locator("#view line.link").count() == 4096
+    assert got["box_h"] >= 0.5 * got["view_h"]  # not a sliver
+    assert got["boxes_outside"] == 0  # the pod's 128 switches all in view, labels legible
+    page.locator('#view g.sw[data-device="leaf-9"]').click()
+    assert page.locator("#view line.link.sel").count() == 64  # its uplinks stand out
+    _shot(page, tmp_path, f"xl-pod-{viewport[0]}x{viewport[1]}")
+    page.locator("#back").click()
+    page.locator("#find").fill("superspine-17")
+    page.locator("#find").dispatch_event("change")
+    assert page.locator("#status").get_attribute("data-view", timeout=1000).startswith("plane")
+    assert page.locator("#view g.sw.sel").get_attribute("data-device") == "superspine-17"
     assert errors == []

@@ -41,6 +41,16 @@
     return { pos: pos, width: Math.max(width, 2 * M + cols * (bw + GX)), height: y - gap + bh + M };
   }
 
+  // Leave the panel's side free when that costs no extra line: a small fabric stays in view
+  // beside the details of what is selected.
+  function placeBeside(rows, bw, bh) {
+    var full = place(rows, box, bw, bh), side = Math.min(panel.offsetWidth || 364, 0.45 * box) + 16;
+    var narrow = place(rows, box - side, bw, bh);
+    if (narrow.height > full.height) { return full; }
+    narrow.width = box;
+    return narrow;
+  }
+
   function findingsOf(test) { return data.findings.filter(test); }
   function list(items, title) {
     if (!items.length) { return "<h3>" + esc(title) + "</h3><p>No findings.</p>"; }
@@ -65,7 +75,7 @@
     bw = textWidth(ids.map(function (i) { return sw.name[i]; })) + 26;
     var rows = [[], [], []];
     ids.forEach(function (i) { rows[sw.tier[i]].push(i); });
-    lay = place(rows, box, bw, BH);
+    lay = placeBeside(rows, bw, BH);
     var labels = [], count = 0;
     for (var k = 0; k < NL; k++) {
       var a = L[4 * k], b = L[4 * k + 2];
@@ -107,7 +117,7 @@
     data.groups.forEach(function (g, k) { rows[g.tier].push(k); });
     var bw = Math.max(110, 24 + Math.max(textWidth(data.groups.map(function (g) { return g.name; })),
       textWidth(data.groups.map(function (g) { return g.members.length + " switches"; }))));
-    var lay = place(rows, box, bw, GH);
+    var lay = placeBeside(rows, bw, GH);
     data.groups.forEach(function (g, k) {
       var p = lay.pos[k], cx = (p[0] + bw / 2).toFixed(1);
       out.push("<g class='group' data-group='" + esc(g.name) + "'><rect x='" + p[0].toFixed(1) +
