@@ -78,6 +78,11 @@ MEASURE = """() => {
     const r = g.querySelector('rect').getBoundingClientRect();
     return [...g.querySelectorAll('text')].some(t => !inside(t.getBoundingClientRect(), r));
   }).map(g => g.dataset.device || g.dataset.group);
+  const crowded = nodes.filter(g => {
+    const badge = g.querySelector('.badge');
+    return badge && g.querySelector('text').getBoundingClientRect().right + 3 >
+      badge.getBoundingClientRect().left;
+  }).map(g => g.dataset.device);
   const outside = nodes.filter(g => !inside(g.querySelector('rect').getBoundingClientRect(), vr));
   const over = [...document.body.querySelectorAll('*')].filter(e => {
     if (e.closest('svg, script, style, datalist, template')) { return false; }
@@ -90,7 +95,7 @@ MEASURE = """() => {
   return {
     box_w: vr.width, box_h: vr.height, page_w: window.innerWidth, view_h: window.innerHeight,
     nodes: nodes.length, min_label_px: px.length ? Math.min(...px) : 0,
-    spill: spill, boxes_outside: outside.length, overflowing: over,
+    spill: spill, crowded: crowded, boxes_outside: outside.length, overflowing: over,
     page_scrolls_sideways: document.documentElement.scrollWidth > window.innerWidth,
     bars: bars, unknown_said: [...document.querySelectorAll('.budget .say')].filter(
       s => s.textContent.includes('not published')).length,
@@ -115,13 +120,18 @@ def _readable(got: dict[str, Any], where: str) -> None:
     assert got["nodes"] > 0, where
     assert got["min_label_px"] >= 11, (where, got["min_label_px"])
     assert got["spill"] == [], (where, got["spill"][:5])
+    assert got["crowded"] == [], (where, got["crowded"][:5])  # a label runs into its badge
     assert got["overflowing"] == [], (where, got["overflowing"][:5])
     assert not got["page_scrolls_sideways"], where
 
 
 def _shot(page: Any, folder: Path, name: str) -> Path:
-    """A screenshot kept as a test artefact (the path is printed; pytest keeps the last runs'
-    tmp folders)."""
+    """A screenshot kept as a test artefact, its path printed: in pytest's tmp folder (kept for
+    the last three runs), or in $ROCE_CFG_ARTEFACTS when set (CI keeps that folder)."""
+    keep = os.environ.get("ROCE_CFG_ARTEFACTS")
+    if keep:
+        folder = Path(keep)
+        folder.mkdir(parents=True, exist_ok=True)
     png = folder / f"{name}.png"
     page.screenshot(path=str(png))
     print(f"screenshot: {png}")

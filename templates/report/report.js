@@ -72,7 +72,7 @@
     data.hops.forEach(function (h) { (hops[h[0]] = hops[h[0]] || []).push(h[1]); });
     data.cycle.forEach(function (i) { cyc[i] = true; });
     data.findings.forEach(function (f) { if (!f.suppressed && f.port) { flagged[f.device + "\u0000" + f.port] = 1; } });
-    bw = textWidth(ids.map(function (i) { return sw.name[i]; })) + 26;
+    bw = textWidth(ids.map(function (i) { return sw.name[i]; })) + 36;  // 10 px pad, 26 badge
     var rows = [[], [], []];
     ids.forEach(function (i) { rows[sw.tier[i]].push(i); });
     lay = placeBeside(rows, bw, BH);
@@ -102,10 +102,10 @@
       out.push("<g class='sw" + (cyc[i] ? " cyc" : "") + (n ? " flagged" : "") + "' data-device='" +
         esc(sw.name[i]) + "'><rect x='" + p[0].toFixed(1) + "' y='" + p[1].toFixed(1) + "' width='" + bw +
         "' height='" + BH + "' rx='4'" + (sw.colour[i] ? " style='fill:" + sw.colour[i] + "'" : "") +
-        "/><text x='" + (p[0] + (bw - 14) / 2 + 2).toFixed(1) + "' y='" + (p[1] + 18.5).toFixed(1) +
+        "/><text x='" + (p[0] + 10 + (bw - 36) / 2).toFixed(1) + "' y='" + (p[1] + 18.5).toFixed(1) +
         "' text-anchor='middle'>" + esc(sw.name[i]) + "</text>" + (n ? "<circle class='badge' cx='" +
-        (p[0] + bw - 9).toFixed(1) + "' cy='" + (p[1] + BH / 2).toFixed(1) + "' r='8'/><text class='bt' x='" +
-        (p[0] + bw - 9).toFixed(1) + "' y='" + (p[1] + BH / 2 + 4).toFixed(1) + "' text-anchor='middle'>" +
+        (p[0] + bw - 13).toFixed(1) + "' cy='" + (p[1] + BH / 2).toFixed(1) + "' r='8'/><text class='bt' x='" +
+        (p[0] + bw - 13).toFixed(1) + "' y='" + (p[1] + BH / 2 + 4).toFixed(1) + "' text-anchor='middle'>" +
         (n > 99 ? "99+" : n) + "</text>" : "") + "</g>");
     });
     return { svg: out.concat(labels).join(""), width: lay.width, height: lay.height, pos: lay.pos,
