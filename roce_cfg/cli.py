@@ -651,6 +651,17 @@ def push_cmd(
         ),
     ] = "",
     vendor_dir: VendorDir = None,
+    confirm_timeout: Annotated[
+        int | None,
+        typer.Option(
+            "--confirm-timeout",
+            min=1,
+            max=86400,
+            help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
+            "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
+        ),
+    ] = None,
+    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
     from roce_cfg.deploy import fanout
@@ -665,12 +676,18 @@ def push_cmd(
     with _progress("pushing") as tick:
         outcomes = fanout.run(
             targets, configs, creds, apply=apply, workers=workers, batch=batch,
-            prune=prune, progress=tick, timeouts=steps,
+            prune=prune, progress=tick, timeouts=steps, confirm=confirm_timeout,
             on_batch=_batch_line if batch != "100%" else None,
         )  # fmt: skip
-    _push_report(outcomes, apply, prune)
     skipped = len(targets) - len(outcomes)
-    if skipped:
+    if fmt == "json":
+        from roce_cfg.deploy.report import document
+        from roce_cfg.output import emit_doc
+
+        emit_doc(document(outcomes, apply, prune, skipped), "json")
+    else:
+        _push_report(outcomes, apply, prune)
+    if skipped and fmt == "text":
         out.print(
             f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
             markup=False,
@@ -769,9 +786,18 @@ def lab_cmd(
     lenient: LabLenient = False,
     strict_syntax: LabStrict = False,
     vendor_dir: VendorDir = None,
+    fault: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fault",
+            help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
+            "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
+            "not-applied=REGEX.",
+        ),
+    ] = None,
 ) -> None:
-    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C). With
-    --vendor-dir the emulators accept your overlay's syntax (its grammar merged over ours)."""
+    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C, SIGINT or
+    SIGTERM). With --vendor-dir the emulators accept your overlay's syntax."""
     try:
         from roce_cfg.lab.run import start as start_lab
         from roce_cfg.lab.run import unsourced_note
@@ -793,6 +819,7 @@ def lab_cmd(
         lenient=lenient,
         overlay=overlay_dir(vendor_dir),
         strict=strict_syntax,
+        faults=fault or [],
     )
     write_file(inventory_out, text)
     out.print(
@@ -800,14 +827,12 @@ def lab_cmd(
         "Ctrl-C stops them.",
         markup=False,
     )
-    for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None):
+    for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes):
         if note:
             out.print(note, markup=False)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        lab.stop()
+    from roce_cfg.lab.run import serve
+
+    serve(lab)
 
 
 @app.command("rules")
