@@ -313,6 +313,10 @@ def _parsed_summary(p: ParsedConfig, verbose: bool) -> None:
     for u in p.unread:
         where = f"{p.source}:{u.line}" if u.line else p.source
         err.print(f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False)
+    from roce_cfg.parse.accounting import describe
+
+    for text in describe(p.accounting, verbose):  # every line accounted for (issue 26)
+        err.print(printable(f"  {text}"), markup=False)
     if verbose:
         for block in p.opaque:
             err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
