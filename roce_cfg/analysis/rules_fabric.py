@@ -64,9 +64,9 @@ def link_no_drop(f: FabricView) -> Iterator[Hit]:
 
 
 def _no_drop(v: DeviceView, port: Interface) -> list[int]:
-    """The no-drop priorities of a link end: of an aggregate, those all its members pause."""
-    each = [set(m.qos.no_drop) if m.qos.pfc else set() for m in v.physical(port)]
-    return sorted(set.intersection(*each)) if each else []
+    """The no-drop priorities of a link end: of an aggregate, those its PFC members pause (a
+    member without PFC is RC102's and RC306's finding, not a disagreement on priorities)."""
+    return sorted({x for m in v.physical(port) if m.qos.pfc for x in m.qos.no_drop})
 
 
 @rule(
