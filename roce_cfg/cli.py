@@ -267,6 +267,7 @@ def parse_cmd(
 ) -> None:
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
 
+    from roce_cfg.evidence import topology_roles
     from roce_cfg.parse import FORMAT as PARSE_FORMAT
     from roce_cfg.parse import Hints, parse_file
     from roce_cfg.parse.hints import hints_from_fabric
@@ -292,6 +293,7 @@ def parse_cmd(
             tick(i, len(paths))
     if failed:
         raise typer.Exit(EXIT_INPUT)
+    parsed = topology_roles(parsed)  # roles from the links between the configs read
     for p in parsed:
         _parsed_summary(p, verbose)
     if fmt == "json":

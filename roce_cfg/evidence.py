@@ -19,6 +19,7 @@ from typing import Literal
 from roce_cfg.model import describe, numbers
 from roce_cfg.model.device import DeviceConfig, Interface, PortQos
 from roce_cfg.model.fabric import Link as PlannedLink
+from roce_cfg.parse import ParsedConfig
 from roce_cfg.platforms.profile import load_profile
 
 LinkKind = Literal["l3-port", "l3-lag", "mlag-peer-link", "l3-vlan", "described", "planned"]
@@ -150,6 +151,17 @@ def with_roles(device: DeviceConfig, inferred: bool, facts: Evidence) -> DeviceC
     if not inferred or role in (None, "switch", device.role):
         return device
     return device.model_copy(update={"role": role})
+
+
+def topology_roles(configs: Sequence[ParsedConfig]) -> list[ParsedConfig]:
+    """Parsed configs read together, each with its role from the topology where parse only
+    guessed it (what 'parse' prints for a folder)."""
+    facts = gather([c.device for c in configs])
+    out = []
+    for c in configs:
+        device = with_roles(c.device, c.role_from == "inferred", facts)
+        out.append(c if device is c.device else c.model_copy(update={"device": device}))
+    return out
 
 
 def factory_default(port: Interface) -> bool:
