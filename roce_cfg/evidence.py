@@ -26,13 +26,13 @@ LinkKind = Literal["l3-port", "l3-lag", "mlag-peer-link", "l3-vlan", "described"
 GapKind = Literal["bgp-peer", "description", "lossless-port", "peer-link"]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class End:
     device: str
     port: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinkFact:
     a: End
     b: End
@@ -118,6 +118,7 @@ def gather(
 ) -> Evidence:
     """The facts about ``devices``; ``planned`` links (fabric.json, an intent) replace the
     inferred ones, and their addresses stand for the far ends whose configs were not read."""
+    _INDEX.clear()
     known: dict[End, IPv4Address] = {}
     if planned is not None:
         links = [LinkFact(End(k.a_device, k.a_port), End(k.b_device, k.b_port), "planned")
@@ -239,6 +240,8 @@ def _svi_name(d: DeviceConfig, vlan: int) -> str:
 
 def vlan_of(d: DeviceConfig, port: str) -> int | None:
     """The VLAN of a link end that is one of ``d``'s VLAN interfaces, else None."""
+    if not port.startswith(load_profile(d.vendor).vlan_interface):
+        return None  # most link ends: a port (checked once per link end of a large fabric)
     return next((s.vlan for s in d.vlan_interfaces if _svi_name(d, s.vlan) == port), None)
 
 
@@ -290,6 +293,10 @@ def _paired(da: DeviceConfig, pa: str, db: DeviceConfig, pb: str) -> bool:
     return _names(desc_a, db.hostname) or _names(desc_b, da.hostname)
 
 
+# the words of a description, as _names separates them ('to_leaf-2_100GE1/0/1' -> 'leaf-2', ...)
+_WORDS = re.compile(r"[^A-Za-z0-9-]+")
+
+
 def _names(description: str, device: str) -> bool:
     """The description names ``device`` as a whole word ('to_spine-1_...', 'spine-1:...')."""
     # '_' separates words in operators' descriptions ('peer-link_to_leaf-2_Eth-Trunk0')
@@ -301,8 +308,17 @@ def _description(d: DeviceConfig, name: str) -> str:
     return port.description if port is not None else ""
 
 
+# id(device) -> (device, its ports by name): link ends are looked up per link and per session,
+# and a scan of 128 ports for each of 160,000 link ends made a large fabric quadratic. The
+# device is held so that its id is not reused while cached; gather() empties the cache.
+_INDEX: dict[int, tuple[DeviceConfig, dict[str, Interface]]] = {}
+
+
 def _port(d: DeviceConfig, name: str) -> Interface | None:
-    return next((p for p in d.interfaces if p.name == name), None)
+    hit = _INDEX.get(id(d))
+    if hit is None or hit[0] is not d:
+        hit = _INDEX[id(d)] = (d, {p.name: p for p in d.interfaces})
+    return hit[1].get(name)
 
 
 def _pair_members(
@@ -416,13 +432,15 @@ def _linked_ports(links: Sequence[LinkFact]) -> set[End]:
 def _described_gaps(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> list[Gap]:
     """Ports in use, on no link, whose description names another switch that was read."""
     names = {d.hostname for d in devices}
+    odd = [n for n in names if _WORDS.search(n)]  # hostnames a word split cannot find
     linked = _linked_ports(links)
     out = []
     for d in devices:
         for p in d.interfaces:
             if p.shutdown or End(d.hostname, p.name) in linked or not p.description:
                 continue
-            named = sorted(n for n in names if n != d.hostname and _names(p.description, n))
+            words = set(_WORDS.split(p.description)) | {n for n in odd if _names(p.description, n)}
+            named = sorted(n for n in words & names if n != d.hostname)
             if named:
                 out.append(
                     Gap(
