@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from roce_cfg.model.device import DeviceConfig, Interface
-from roce_cfg.model.fabric import Fabric
+from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.parse import parse_text
 from roce_cfg.verify.data import Display, load_display
 
@@ -70,6 +70,15 @@ class World:
             ends[(k.a_device, k.a_port)] = (k.b_device, k.b_port)
             ends[(k.b_device, k.b_port)] = (k.a_device, k.a_port)
         return ends
+
+    @functools.cached_property
+    def links_at(self) -> dict[str, list[tuple[str, Link]]]:
+        """device -> (its port, the link) for every planned link end."""
+        out: dict[str, list[tuple[str, Link]]] = {}
+        for k in self.fabric.links:
+            out.setdefault(k.a_device, []).append((k.a_port, k))
+            out.setdefault(k.b_device, []).append((k.b_port, k))
+        return out
 
     @functools.cached_property
     def planned_speed(self) -> dict[tuple[str, str], int]:
@@ -164,8 +173,8 @@ def _chassis(host: str) -> str:
 
 def _lldp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     rows = []
-    for (device, port), _ in sorted(world.cabling.items()):
-        far = world.wired(device, port) if device == host else None
+    for port, _ in sorted(world.links_at.get(host, []), key=lambda x: x[0]):
+        far = world.wired(host, port)
         if far is None or world.is_down(host, port) or far[0] not in world.switches:
             continue
         rows.append(
@@ -197,12 +206,10 @@ def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]
 def _sessions(world: World, host: str) -> list[tuple[str, int, bool, str | None]]:
     """(peer address, configured AS, established, far device) per configured neighbour."""
     device = world.device(host)
-    by_ip: dict[IPv4Address, tuple[str, str]] = {}
-    for (dev, port), (far, _) in world.cabling.items():
-        if dev == host:
-            for k in world.fabric.links:
-                if (k.a_device, k.a_port) == (dev, port) or (k.b_device, k.b_port) == (dev, port):
-                    by_ip[k.seen_from(dev)[3].ip] = (port, far)
+    by_ip: dict[IPv4Address, tuple[str, str]] = {
+        k.seen_from(host)[3].ip: (port, k.seen_from(host)[1])
+        for port, k in world.links_at.get(host, [])
+    }
     out = []
     for n in device.bgp.neighbors if device.bgp else ():
         port, far = by_ip.get(n.address, ("", ""))

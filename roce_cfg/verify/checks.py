@@ -7,6 +7,7 @@ later ones skip what an earlier one explained."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -292,18 +293,19 @@ def check_underlay(obs: Observed) -> None:
 
 def _rail_routes(obs: Observed) -> None:
     spines = {s.hostname for s in obs.plan.switches if s.role == "spine"}
+    between: dict[frozenset[str], list[int]] = {}
+    for n, k in enumerate(obs.plan.links):
+        between.setdefault(frozenset({k.a_device, k.b_device}), []).append(n)
+    tables = {
+        spine: {(r["network"], r["length"]) for r in obs.records(spine, "routes")}
+        for spine in spines
+        if obs.has(spine, "routes")
+    }
     for rail in obs.plan.rails:
-        for spine in sorted(spines):
-            links = [
-                n
-                for n, k in enumerate(obs.plan.links)
-                if {k.a_device, k.b_device} == {spine, rail.switch}
-            ]
-            if not links or not obs.has(spine, "routes"):
-                continue
-            if all(n in obs.down or n in obs.sessions_down for n in links):
-                continue  # explained: every session between them is already reported
-            have = {(r["network"], r["length"]) for r in obs.records(spine, "routes")}
+        for spine, have in sorted(tables.items()):
+            links = between.get(frozenset({spine, rail.switch}), [])
+            if not links or all(n in obs.down or n in obs.sessions_down for n in links):
+                continue  # not adjacent, or explained: every session between them is reported
             if (str(rail.subnet.network_address), str(rail.subnet.prefixlen)) not in have:
                 obs.add(
                     "RV123",
@@ -496,13 +498,14 @@ def _port_counters(
         )
 
 
+@functools.cache
+def _far_ends(plan: Fabric) -> dict[tuple[str, str], tuple[str, str]]:
+    ends = {(k.a_device, k.a_port): (k.b_device, k.b_port) for k in plan.links}
+    return ends | {far: near for near, far in ends.items()}
+
+
 def _far_end(plan: Fabric, host: str, port: str) -> tuple[str, str] | None:
-    for k in plan.links:
-        if (k.a_device, k.a_port) == (host, port):
-            return k.b_device, k.b_port
-        if (k.b_device, k.b_port) == (host, port):
-            return k.a_device, k.a_port
-    return None
+    return _far_ends(plan).get((host, port))
 
 
 CHECKS = (check_links, check_cabling, check_underlay, check_lossless, check_counters)
