@@ -650,11 +650,19 @@ def push_cmd(
             "prompt, command; defaults 10, 15, 15, 20, 120).",
         ),
     ] = "",
-    verify_after: Annotated[
-        Literal["off", "live"],
-        typer.Option("--verify", help="live: after --apply, 'roce-cfg verify' what changed."),
-    ] = "off",
+    verify_after: Annotated[Literal["off", "live"], typer.Option("--verify")] = "off",
     vendor_dir: VendorDir = None,
+    confirm_timeout: Annotated[
+        int | None,
+        typer.Option(
+            "--confirm-timeout",
+            min=1,
+            max=86400,
+            help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
+            "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
+        ),
+    ] = None,
+    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
     from roce_cfg.deploy import fanout
@@ -669,43 +677,52 @@ def push_cmd(
     with _progress("pushing") as tick:
         outcomes = fanout.run(
             targets, configs, creds, apply=apply, workers=workers, batch=batch,
-            prune=prune, progress=tick, timeouts=steps,
+            prune=prune, progress=tick, timeouts=steps, confirm=confirm_timeout,
             on_batch=_batch_line if batch != "100%" else None,
         )  # fmt: skip
-    _push_report(outcomes, apply, prune)
     skipped = len(targets) - len(outcomes)
-    if skipped:
+    if fmt == "json":
+        from roce_cfg.deploy.report import document
+        from roce_cfg.output import emit_doc
+
+        emit_doc(document(outcomes, apply, prune, skipped), "json")
+    else:
+        _push_report(outcomes, apply, prune)
+    if skipped and fmt == "text":
         out.print(
             f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
             markup=False,
         )
-    live = (
-        _verify_live(configs, targets, outcomes, creds, steps)
-        if verify_after == "live" and apply
-        else 0
-    )
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
-    if live:
-        raise typer.Exit(live)
+    _verify_live(verify_after == "live" and apply, configs, targets, outcomes, creds, steps)
 
 
 def _verify_live(
-    configs: Path, targets: list[Any], outcomes: list[Outcome], creds: Credentials, steps: Any
-) -> int:
-    """push --verify live: verify's checks (sourced display data only) on the changed switches."""
+    wanted: bool,
+    configs: Path,
+    targets: list[Any],
+    outcomes: list[Outcome],
+    creds: Credentials,
+    steps: Any,
+) -> None:
+    """push --verify live (after --apply): verify's checks, sourced display data only, on the
+    switches push changed; exit 1 when they find something."""
     from roce_cfg.verify.report import text_report
     from roce_cfg.verify.run import Settings, after_push
 
     changed = {o.host for o in outcomes if o.status == "changed"}
-    verified = after_push(configs, targets, changed, creds, Settings(steps=steps))
+    verified = (
+        after_push(configs, targets, changed, creds, Settings(steps=steps)) if wanted else None
+    )
     if verified is None:
-        return 0
+        return
     out.print("# verify (live) of the changed switches:", markup=False)
     emit(text_report(verified))
-    return EXIT_FINDINGS if verified.result.failing("error") else 0
+    if verified.result.failing("error"):
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
@@ -847,9 +864,18 @@ def lab_cmd(
     lenient: LabLenient = False,
     strict_syntax: LabStrict = False,
     vendor_dir: VendorDir = None,
+    fault: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fault",
+            help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
+            "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
+            "not-applied=REGEX.",
+        ),
+    ] = None,
 ) -> None:
-    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C). With
-    --vendor-dir the emulators accept your overlay's syntax (its grammar merged over ours)."""
+    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C, SIGINT or
+    SIGTERM). With --vendor-dir the emulators accept your overlay's syntax."""
     try:
         from roce_cfg.lab.run import start as start_lab
         from roce_cfg.lab.run import unsourced_note
@@ -871,6 +897,7 @@ def lab_cmd(
         lenient=lenient,
         overlay=overlay_dir(vendor_dir),
         strict=strict_syntax,
+        faults=fault or [],
     )
     write_file(inventory_out, text)
     out.print(
@@ -878,14 +905,12 @@ def lab_cmd(
         "Ctrl-C stops them.",
         markup=False,
     )
-    for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None):
+    for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes):
         if note:
             out.print(note, markup=False)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        lab.stop()
+    from roce_cfg.lab.run import serve
+
+    serve(lab)
 
 
 @app.command("rules")

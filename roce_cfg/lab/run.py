@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from pathlib import Path
 
 import yaml
@@ -12,6 +14,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.generate import generate
 from roce_cfg.lab.cli import Switch
 from roce_cfg.lab.display import attach
+from roce_cfg.lab.faults import inject
 from roce_cfg.lab.server import Lab
 from roce_cfg.parse import read_config
 from roce_cfg.platforms.profile import load_profile
@@ -98,6 +101,28 @@ def start(
     lenient: bool = False,
     overlay: Path | None = None,
     strict: bool = False,
+    faults: list[str] | None = None,
 ) -> tuple[Lab, str]:
-    lab = Lab(switches(intent, how, lenient, overlay, strict), username, password).start()
+    emulated = switches(intent, how, lenient, overlay, strict)
+    notes = inject(emulated, faults or [])  # before start: a bad spec starts nothing
+    lab = Lab(emulated, username, password).start()
+    lab.notes = notes
     return lab, inventory(lab)
+
+
+def serve(lab: Lab) -> None:
+    """Until SIGINT or SIGTERM, then stop the emulators cleanly. Both are set explicitly: a
+    shell starts a background job ('roce-cfg lab &' in a script) with SIGINT ignored, which
+    Python would otherwise keep."""
+    stop = threading.Event()
+
+    def handler(signum: int, frame: object) -> None:
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, handler)
+    try:
+        while not stop.wait(3600):
+            pass
+    finally:
+        lab.stop()
