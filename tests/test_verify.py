@@ -219,3 +219,19 @@ def test_push_verify_live_checks_the_switches_it_changed(
             "RV111",
             "RV190",
         }
+
+
+def test_lab_fault_option_sets_live_faults_and_refuses_bad_ones() -> None:
+    from roce_cfg.errors import InputError
+    from roce_cfg.lab.faults import inject
+
+    sws = switches(SCENARIOS["pod-small-h3c"], "empty")
+    world = sws[0].display
+    assert isinstance(world, World)
+    port = _uplinks(world.fabric, "leaf-1")[0].a_port
+    notes = inject(sws, [f"leaf-1:pfc-storm={port}", f"leaf-1:link-speed={port}@100"])
+    assert world.fault("leaf-1").storm == {port} and world.fault("leaf-1").speed == {port: 100}
+    assert len(notes) == 2
+    for bad in ("leaf-1:link-down=Nowhere1/0/1", "leaf-1:link-speed=x@0", "nobody:pfc-off=x"):
+        with pytest.raises(InputError, match="--fault"):
+            inject(sws, [bad])
