@@ -595,16 +595,22 @@ def report_cmd(
         str | None,
         typer.Option("--fail-links", help="Deadlock scenarios to include (see deadlock)."),
     ] = None,
+    verify_result: Annotated[
+        Path | None, typer.Option("--verify", help="A 'verify --format json' result to show.")
+    ] = None,
 ) -> None:
     """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
     from roce_cfg.deadlock.run import Plan as DeadlockPlan
     from roce_cfg.output import write_file
     from roce_cfg.report import html as html_report
     from roce_cfg.report.data import gather as gather_report
+    from roce_cfg.verify.report import load_result
 
+    live = load_result(verify_result) if verify_result is not None else []
     # one indeterminate spinner: gathering is parse + lint + deadlock in one call
     with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
         data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+        data.findings.extend(live)  # verify's findings flag their switches and links too
         write_file(output, html_report.render(data))
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
 

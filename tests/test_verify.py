@@ -235,3 +235,29 @@ def test_lab_fault_option_sets_live_faults_and_refuses_bad_ones() -> None:
     for bad in ("leaf-1:link-down=Nowhere1/0/1", "leaf-1:link-speed=x@0", "nobody:pfc-off=x"):
         with pytest.raises(InputError, match="--fault"):
             inject(sws, [bad])
+
+
+def test_report_takes_a_verify_result_and_flags_the_miscabled_link(tmp_path: Path) -> None:
+    from roce_cfg.analysis.findings import Finding, LintResult
+    from roce_cfg.verify.report import render
+
+    intent = SCENARIOS["pod-small-h3c"]
+    port = _uplinks(load_plan(intent), "leaf-1")[0].a_port
+    swap = Finding(rule="RV102", severity="error", device="leaf-1", port=port,
+                   message="cables swapped")  # fmt: skip
+    text, _ = render(Verified(LintResult([swap], [], ["leaf-1"]), 1.0, 1), "json", tmp_path)
+    result = tmp_path / "verify.json"
+    result.write_text(text)
+    html = tmp_path / "r.html"
+    done = run("report", str(intent), "-o", str(html), "--verify", str(result))
+    assert done.exit_code == 0, done.output
+    page = html.read_text()
+    assert "RV102" in page and f'data-a="leaf-1" data-ap="{port}"' in page
+    flagged = page.split(f'data-ap="{port}"')[0].rsplit("<line", 1)[1]
+    assert "flagged" in flagged
+    assert run("report", str(intent), "-o", str(html)).exit_code == 0
+    plain = html.read_text().split(f'data-ap="{port}"')[0].rsplit("<line", 1)[1]
+    assert "flagged" not in plain and "RV102" not in html.read_text()
+    (tmp_path / "bad.json").write_text('{"format": "roce-cfg/lint/v1", "findings": []}')
+    bad = run("report", str(intent), "-o", str(html), "--verify", str(tmp_path / "bad.json"))
+    assert bad.exit_code == 2 and "not a roce-cfg verify result" in bad.output

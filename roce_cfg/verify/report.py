@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from roce_cfg.analysis import report as lint_report
+from roce_cfg.analysis.findings import Finding
 from roce_cfg.output import Kind
 from roce_cfg.verify.rules import rules
 from roce_cfg.verify.run import Verified
@@ -45,3 +46,21 @@ def text_report(verified: Verified) -> str:
         f"in {verified.seconds:.1f} s ({per:.2f} s per switch)"
     )
     return "\n".join(lines) + "\n"
+
+
+def load_result(path: Path) -> list[Finding]:
+    """The findings of a saved 'verify --format json' result (for 'report --verify')."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from roce_cfg.errors import InputError
+    from roce_cfg.yamlsrc import FABRIC_JSON, load_json
+
+    doc = load_json(path, FABRIC_JSON)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise InputError(f"not a roce-cfg verify result (format {FORMAT})", file=str(path))
+    try:
+        return TypeAdapter(list[Finding]).validate_python(doc.get("findings"))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"findings.{where}: {first['msg']}", file=str(path)) from None
