@@ -876,7 +876,8 @@ def lab_cmd(
             "--fault",
             help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
             "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
-            "not-applied=REGEX.",
+            "not-applied=REGEX; live state for verify: link-down=PORT, pfc-storm=PORT, ... "
+            "(docs/verify.md).",
         ),
     ] = None,
 ) -> None:
