@@ -75,6 +75,8 @@ def test_the_healthy_lab_gives_no_finding(pod: Pod) -> None:
     v = pod.verify(unsourced=True, window_s=WINDOW)
     assert _found(v) == [], v.result.findings[:3]
     assert v.switches == 12
+    # read-only: not one line reached a configuration view on any switch
+    assert [sw.commands for sw in pod.world.switches.values()] == [0] * 12
 
 
 Inject = Callable[[DisplayFaults, Link, Link], None]

@@ -36,7 +36,8 @@ def text_report(verified: Verified) -> str:
             device = f.device
             lines.append(device)
         port = f" {f.port}" if f.port else ""
-        lines.append(f"  {f.severity:<7} {f.rule}{port}: {f.message}")
+        far = f" (far end {f.related_device} {f.related_port or ''})" if f.related_device else ""
+        lines.append(f"  {f.severity:<7} {f.rule}{port}: {f.message}{far.replace(' )', ')')}")
         lines.extend(f"           {d}" for d in f.detail)
     lines.extend(f"note: {n}" for n in verified.notes)
     counts = verified.result.counts()
