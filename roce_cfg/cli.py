@@ -313,6 +313,10 @@ def _parsed_summary(p: ParsedConfig, verbose: bool) -> None:
     for u in p.unread:
         where = f"{p.source}:{u.line}" if u.line else p.source
         err.print(f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False)
+    from roce_cfg.parse.accounting import describe
+
+    for text in describe(p.accounting, verbose):  # every line accounted for (issue 26)
+        err.print(printable(f"  {text}"), markup=False)
     if verbose:
         for block in p.opaque:
             err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
@@ -630,6 +634,22 @@ def _credentials() -> Credentials:
     return Credentials(user, password)
 
 
+VerifyAfter = Annotated[
+    Literal["off", "live"],
+    typer.Option("--verify", help="live: after --apply, 'roce-cfg verify' what changed."),
+]
+ConfirmTimeout = Annotated[
+    int | None,
+    typer.Option(
+        "--confirm-timeout",
+        min=1,
+        max=86400,
+        help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
+        "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
+    ),
+]
+
+
 @app.command("push")
 def push_cmd(
     configs: Annotated[Path, typer.Argument(help="Folder of intended configs (from generate).")],
@@ -656,18 +676,9 @@ def push_cmd(
             "prompt, command; defaults 10, 15, 15, 20, 120).",
         ),
     ] = "",
-    verify_after: Annotated[Literal["off", "live"], typer.Option("--verify")] = "off",
+    verify_after: VerifyAfter = "off",
     vendor_dir: VendorDir = None,
-    confirm_timeout: Annotated[
-        int | None,
-        typer.Option(
-            "--confirm-timeout",
-            min=1,
-            max=86400,
-            help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
-            "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
-        ),
-    ] = None,
+    confirm_timeout: ConfirmTimeout = None,
     fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
@@ -687,23 +698,28 @@ def push_cmd(
             on_batch=_batch_line if batch != "100%" else None,
         )  # fmt: skip
     skipped = len(targets) - len(outcomes)
-    if fmt == "json":
-        from roce_cfg.deploy.report import document
-        from roce_cfg.output import emit_doc
-
-        emit_doc(document(outcomes, apply, prune, skipped), "json")
-    else:
-        _push_report(outcomes, apply, prune)
-    if skipped and fmt == "text":
-        out.print(
-            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
-            markup=False,
-        )
+    _push_output(outcomes, skipped, apply, prune, fmt)
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
     _verify_live(verify_after == "live" and apply, configs, targets, outcomes, creds, steps)
+
+
+def _push_output(outcomes: list[Outcome], skipped: int, apply: bool, prune: bool, fmt: str) -> None:
+    """What push prints: the JSON document, or the text report and what was not attempted."""
+    if fmt == "json":
+        from roce_cfg.deploy.report import document
+        from roce_cfg.output import emit_doc
+
+        emit_doc(document(outcomes, apply, prune, skipped), "json")
+        return
+    _push_report(outcomes, apply, prune)
+    if skipped:
+        out.print(
+            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
+            markup=False,
+        )
 
 
 def _verify_live(
@@ -858,6 +874,18 @@ LENIENT_NOTE = (
 )
 
 
+LabFault = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--fault",
+        help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
+        "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
+        "not-applied=REGEX; live state for verify: link-down=PORT, pfc-storm=PORT, ... "
+        "(docs/verify.md).",
+    ),
+]
+
+
 @app.command("lab")
 def lab_cmd(
     intent: Annotated[Path, typer.Option("--intent", help="The fabric whose switches to emulate.")],
@@ -870,16 +898,7 @@ def lab_cmd(
     lenient: LabLenient = False,
     strict_syntax: LabStrict = False,
     vendor_dir: VendorDir = None,
-    fault: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--fault",
-            help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
-            "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
-            "not-applied=REGEX; live state for verify: link-down=PORT, pfc-storm=PORT, ... "
-            "(docs/verify.md).",
-        ),
-    ] = None,
+    fault: LabFault = None,
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C, SIGINT or
     SIGTERM). With --vendor-dir the emulators accept your overlay's syntax."""
@@ -906,18 +925,21 @@ def lab_cmd(
         strict=strict_syntax,
         faults=fault or [],
     )
-    write_file(inventory_out, text)
-    out.print(
-        f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
-        "Ctrl-C stops them.",
-        markup=False,
-    )
-    for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes):
-        if note:
-            out.print(note, markup=False)
+
+    def ready() -> None:
+        write_file(inventory_out, text)
+        out.print(
+            f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
+            "Ctrl-C stops them.",
+            markup=False,
+        )
+        for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes):
+            if note:
+                out.print(note, markup=False)
+
     from roce_cfg.lab.run import serve
 
-    serve(lab)
+    serve(lab, ready)
 
 
 @app.command("rules")

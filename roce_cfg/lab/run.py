@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -110,10 +111,11 @@ def start(
     return lab, inventory(lab)
 
 
-def serve(lab: Lab) -> None:
+def serve(lab: Lab, ready: Callable[[], None] = lambda: None) -> None:
     """Until SIGINT or SIGTERM, then stop the emulators cleanly. Both are set explicitly: a
     shell starts a background job ('roce-cfg lab &' in a script) with SIGINT ignored, which
-    Python would otherwise keep."""
+    Python would otherwise keep. `ready` (writing the inventory a script waits for) runs only
+    once the handlers are in place, so a signal sent as soon as the inventory appears is heard."""
     stop = threading.Event()
 
     def handler(signum: int, frame: object) -> None:
@@ -122,6 +124,7 @@ def serve(lab: Lab) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, handler)
     try:
+        ready()
         while not stop.wait(3600):
             pass
     finally:
