@@ -271,3 +271,17 @@ def _report_data(html: Path) -> dict[str, Any]:
     start = page.index('<script id="data" type="application/json">')
     body = page[page.index(">", start) + 1 : page.index("</script>", start)]
     return json.loads(body.replace("<\\/", "</"))  # type: ignore[no-any-return]
+
+
+def test_a_command_the_switch_refuses_is_cannot_verify_not_an_empty_table(pod: Pod) -> None:
+    from roce_cfg.lab.cli import Faults
+
+    sw = pod.world.switches["spine-2"]
+    entry = load_display(sw.profile.vendor).checks["routes"]
+    sw.faults = Faults(reject=f"^{entry.command}$")  # the vendor's error instead of the table
+    try:
+        v = pod.verify(skip=frozenset({"pfc", "queue", "watchdog"}))
+    finally:
+        sw.faults = Faults()
+    assert _found(v) == [("RV190", "spine-2", None)]  # not eight missing rail subnets
+    assert "refused by the switch" in v.result.findings[0].message
