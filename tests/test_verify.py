@@ -285,3 +285,18 @@ def test_a_command_the_switch_refuses_is_cannot_verify_not_an_empty_table(pod: P
         sw.faults = Faults()
     assert _found(v) == [("RV190", "spine-2", None)]  # not eight missing rail subnets
     assert "refused by the switch" in v.result.findings[0].message
+
+
+def test_a_plan_without_configs_cannot_verify_the_lossless_state(pod: Pod, tmp_path: Path) -> None:
+    vendor = pod.targets[0].profile.vendor.value
+    out = tmp_path / "out"
+    assert run("generate", str(SCENARIOS[f"pod-small-{vendor}"]), "-o", str(out)).exit_code == 0
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "fabric.json").write_text((out / "fabric.json").read_text())
+    plan = load_plan(bare)
+    assert plan.devices == () and load_plan(out).devices  # the folder's configs are the plan's
+    v = verify(plan, pod.targets, CREDS, Settings(unsourced=True))
+    assert {f.rule for f in v.result.findings} == {"RV190"}
+    assert len(v.result.findings) == 12
+    assert all("no configuration" in f.message for f in v.result.findings)

@@ -94,9 +94,13 @@ def verify(
     targets = [t for t in targets if t.name in names]
     plans = {t.name: usable(t, settings) for t in targets}
     findings: list[Finding] = []
+    configured = {d.hostname for d in plan.devices}
     for t in targets:
         for check, why in plans[t.name][1].items():
             findings.append(_cannot(t.name, f"cannot verify {check}: {why}"))
+        if t.name not in configured:  # a fabric.json without its configs: no planned PFC
+            findings.append(_cannot(t.name, "cannot verify the lossless state: the plan has "
+                                    "no configuration for this switch"))  # fmt: skip
     first = read_all(
         targets,
         creds,
