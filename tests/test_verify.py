@@ -300,3 +300,28 @@ def test_a_plan_without_configs_cannot_verify_the_lossless_state(pod: Pod, tmp_p
     assert {f.rule for f in v.result.findings} == {"RV190"}
     assert len(v.result.findings) == 12
     assert all("no configuration" in f.message for f in v.result.findings)
+
+
+def test_cabling_names_a_missing_a_wrong_and_an_extra_neighbour() -> None:
+    """The cabling check alone, on records as a switch prints them (abbreviated names)."""
+    from roce_cfg.verify.checks import Observed, check_cabling
+
+    plan = load_plan(SCENARIOS["pod-small-h3c"])
+    entry = load_display(Vendor.H3C).checks["lldp"]
+    ups = _uplinks(plan, "leaf-1")
+
+    def row(port: str, far: str, far_port: str) -> dict[str, str]:
+        short = port.replace("FourHundredGigE", "FH")  # joined on the number, not the type
+        return {"port": short, "neighbor": far, "neighbor_port": far_port}
+
+    lldp = [row(k.a_port, k.b_device, k.b_port) for k in ups[2:]]  # ups[0]: nothing seen
+    lldp.append(row(ups[1].a_port, "spine-4", "FourHundredGigE1/0/9"))  # the wrong switch
+    lldp.append(row("FourHundredGigE1/0/20", "leaf-2", "FourHundredGigE1/0/20"))  # unplanned
+    obs = Observed(plan, {"leaf-1": {"lldp": lldp}}, {"leaf-1": {"lldp": entry}})
+    check_cabling(obs)
+    found = sorted((f.rule, f.port, f.related_device, f.related_port) for f in obs.findings)
+    assert found == [
+        ("RV101", ups[0].a_port, ups[0].b_device, ups[0].b_port),
+        ("RV103", ups[1].a_port, "spine-4", "FourHundredGigE1/0/9"),
+        ("RV104", "FH1/0/20", "leaf-2", "FourHundredGigE1/0/20"),
+    ]

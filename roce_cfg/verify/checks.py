@@ -184,10 +184,10 @@ def check_cabling(obs: Observed) -> None:
             obs.add(
                 "RV103",
                 end[0],
-                f"cabled to {got[0]} {got[1]}, planned {want[0]} {names[want]}",
+                f"cabled to {got[0]} {names.get(got, got[1])}, planned {want[0]} {names[want]}",
                 port=names[end],
                 related_device=got[0],
-                related_port=got[1],
+                related_port=names.get(got, got[1]),
             )
     _extras(obs, planned, seen)
 
@@ -244,13 +244,15 @@ def _swaps(
 def _extras(obs: Observed, planned: dict[Where, Where], seen: dict[str, dict[str, Where]]) -> None:
     switches = {s.hostname for s in obs.plan.switches}
     for host, ports in sorted(seen.items()):
-        for key, (far, far_port) in sorted(ports.items()):
+        printed = {port_key(r["port"]): r for r in obs.records(host, "lldp")}
+        for key, (far, _) in sorted(ports.items()):
             if (host, key) not in planned and far in switches:
+                port, far_port = printed[key]["port"], printed[key]["neighbor_port"]
                 obs.add(
                     "RV104",
                     host,
                     f"unplanned link to {far} {far_port}",
-                    port=key,
+                    port=port,
                     related_device=far,
                     related_port=far_port,
                 )
