@@ -325,3 +325,27 @@ def test_cabling_names_a_missing_a_wrong_and_an_extra_neighbour() -> None:
         ("RV103", ups[1].a_port, "spine-4", "FourHundredGigE1/0/9"),
         ("RV104", "FH1/0/20", "leaf-2", "FourHundredGigE1/0/20"),
     ]
+
+
+def test_underlay_names_a_peer_with_another_as_and_a_missing_session() -> None:
+    from roce_cfg.verify.checks import Observed, check_underlay
+
+    plan = load_plan(SCENARIOS["pod-small-h3c"])
+    entry = load_display(Vendor.H3C).checks["bgp"]
+    ups = _uplinks(plan, "leaf-1")
+    spine_as = next(s.asn for s in plan.switches if s.hostname == ups[0].b_device)
+    rows = [
+        {"peer": str(k.b_ip.ip), "remote_as": str(spine_as), "state": "Established"}
+        for k in ups[2:]
+    ]
+    rows.append({"peer": str(ups[1].b_ip.ip), "remote_as": "64999", "state": "Established"})
+    obs = Observed(plan, {"leaf-1": {"bgp": rows}}, {"leaf-1": {"bgp": entry}})
+    check_underlay(obs)
+    found = sorted((f.rule, f.port, f.related_device) for f in obs.findings)
+    assert found == [
+        ("RV121", ups[0].a_port, ups[0].b_device),  # not configured at all
+        ("RV122", ups[1].a_port, ups[1].b_device),
+    ]
+    assert (
+        "not configured" in obs.findings[0].message or "not configured" in obs.findings[1].message
+    )
