@@ -33,7 +33,8 @@ class Observed:
     first: dict[str, dict[str, Records]]
     entries: dict[str, dict[str, Display]]  # host -> check -> its display data
     second: dict[str, dict[str, Records]] = field(default_factory=dict)
-    window_s: float = 0.0
+    window_s: float = 0.0  # the window asked for; each switch's own span is in ``spans``
+    spans: dict[str, float] = field(default_factory=dict)
     options: Options = field(default_factory=Options)
     findings: list[Finding] = field(default_factory=list)
     down: set[int] = field(default_factory=set)  # indexes of links found down
@@ -456,7 +457,7 @@ def _port_counters(
     queue: dict[str, int] | None,
     dog: dict[str, int] | None,
 ) -> None:
-    w = obs.window_s
+    w = obs.spans.get(host) or obs.window_s
     far = _far_end(obs.plan, host, port)
     related = {"related_device": far[0], "related_port": far[1]} if far else {}
     fired = dog["triggers"] if dog else 0

@@ -142,8 +142,8 @@ def _second_read(
         progress=progress,
     )
     obs.second = read.all(again)
-    spans = [again[n].at - first[n].at for n in again if again[n].at and first[n].at]
-    obs.window_s = min(spans) if spans else settings.window_s
+    obs.window_s = settings.window_s
+    obs.spans = {n: again[n].at - first[n].at for n in again if again[n].at and first[n].at}
 
 
 @dataclass
