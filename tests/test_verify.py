@@ -155,6 +155,7 @@ def test_verify_command_formats_and_exit_codes(
         assert bad.exit_code == 1, bad.output
         doc = json.loads(bad.stdout)
         assert doc["format"] == "roce-cfg/verify/v1"
+        assert doc["summary"]["devices"] == 12 and doc["summary"]["per_switch_s"] > 0
         assert [f["rule"] for f in doc["findings"]] == ["RV131"]
         sarif = json.loads(run("verify", str(intent), "-i", str(inv), "--format", "sarif").stdout)
         assert {r["ruleId"] for r in sarif["runs"][0]["results"]} == {"RV131", "RV190"}

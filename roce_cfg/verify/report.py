@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -18,8 +19,12 @@ def render(verified: Verified, fmt: str, base: Path) -> tuple[str, Kind]:
     """(text, kind) of the result in ``fmt``: text, json, sarif or junit."""
     result = verified.result
     if fmt == "json":
-        text = lint_report.to_json(result)
-        return text.replace(f'"{lint_report.FORMAT}"', f'"{FORMAT}"', 1), "json"
+        doc = json.loads(lint_report.to_json(result))
+        doc["format"] = FORMAT
+        per = verified.seconds / verified.switches if verified.switches else 0.0
+        doc["summary"].update(seconds=round(verified.seconds, 3), per_switch_s=round(per, 4))
+        doc["notes"] = verified.notes
+        return json.dumps(doc, indent=2, ensure_ascii=True) + "\n", "json"
     if fmt == "sarif":
         return lint_report.to_sarif(result, rules(), base), "json"
     if fmt == "junit":
