@@ -599,16 +599,22 @@ def report_cmd(
         str | None,
         typer.Option("--fail-links", help="Deadlock scenarios to include (see deadlock)."),
     ] = None,
+    verify_result: Annotated[
+        Path | None, typer.Option("--verify", help="A 'verify --format json' result to show.")
+    ] = None,
 ) -> None:
     """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
     from roce_cfg.deadlock.run import Plan as DeadlockPlan
     from roce_cfg.output import write_file
     from roce_cfg.report import html as html_report
     from roce_cfg.report.data import gather as gather_report
+    from roce_cfg.verify.report import load_result
 
+    live = load_result(verify_result) if verify_result is not None else []
     # one indeterminate spinner: gathering is parse + lint + deadlock in one call
     with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
         data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+        data.findings.extend(live)  # verify's findings flag their switches and links too
         write_file(output, html_report.render(data))
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
 
@@ -693,17 +699,11 @@ def push_cmd(
         )  # fmt: skip
     skipped = len(targets) - len(outcomes)
     _push_output(outcomes, skipped, apply, prune, fmt)
-    live = (
-        _verify_live(configs, targets, outcomes, creds, steps)
-        if verify_after == "live" and apply
-        else 0
-    )
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
-    if live:
-        raise typer.Exit(live)
+    _verify_live(verify_after == "live" and apply, configs, targets, outcomes, creds, steps)
 
 
 def _push_output(outcomes: list[Outcome], skipped: int, apply: bool, prune: bool, fmt: str) -> None:
@@ -723,19 +723,28 @@ def _push_output(outcomes: list[Outcome], skipped: int, apply: bool, prune: bool
 
 
 def _verify_live(
-    configs: Path, targets: list[Any], outcomes: list[Outcome], creds: Credentials, steps: Any
-) -> int:
-    """push --verify live: verify's checks (sourced display data only) on the changed switches."""
+    wanted: bool,
+    configs: Path,
+    targets: list[Any],
+    outcomes: list[Outcome],
+    creds: Credentials,
+    steps: Any,
+) -> None:
+    """push --verify live (after --apply): verify's checks, sourced display data only, on the
+    switches push changed; exit 1 when they find something."""
     from roce_cfg.verify.report import text_report
     from roce_cfg.verify.run import Settings, after_push
 
     changed = {o.host for o in outcomes if o.status == "changed"}
-    verified = after_push(configs, targets, changed, creds, Settings(steps=steps))
+    verified = (
+        after_push(configs, targets, changed, creds, Settings(steps=steps)) if wanted else None
+    )
     if verified is None:
-        return 0
+        return
     out.print("# verify (live) of the changed switches:", markup=False)
     emit(text_report(verified))
-    return EXIT_FINDINGS if verified.result.failing("error") else 0
+    if verified.result.failing("error"):
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
@@ -871,7 +880,8 @@ LabFault = Annotated[
         "--fault",
         help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
         "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
-        "not-applied=REGEX.",
+        "not-applied=REGEX; live state for verify: link-down=PORT, pfc-storm=PORT, ... "
+        "(docs/verify.md).",
     ),
 ]
 
