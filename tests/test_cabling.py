@@ -70,3 +70,19 @@ def test_a_file_that_is_no_plan_exits_2(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "plan.csv:1" in result.output and "no column" in result.output
     assert "Traceback" not in result.output
+
+
+def test_docs_fills_the_plan_for_parsed_configs_and_lint_reads_it(tmp_path: Path) -> None:
+    """docs on backups writes speed, length (from the descriptions) and both addresses; the
+    same file given back to lint is the plan (issue 26 item 9)."""
+    fabric = tmp_path / "fabric"
+    fabric.mkdir()
+    for name in ("spine-1", "leaf-1", "leaf-3"):
+        shutil.copy(ROOT / f"tests/brownfield/fabrics/hw-v200/{name}.cfg", fabric)
+    result = run("docs", str(fabric), "-o", str(tmp_path / "docs"))
+    assert result.exit_code == 0, result.output
+    rows = (tmp_path / "docs/cabling.csv").read_text().splitlines()
+    assert "fabric,leaf-1,100GE1/0/1,spine-1,100GE1/0/1,100,100,,,10.11.1.1,10.11.1.0" in rows
+    assert "fabric,leaf-3,100GE1/0/1,spine-1,100GE1/0/3,100,30,,,10.11.1.5,10.11.1.4" in rows
+    plan = read_cabling(tmp_path / "docs/cabling.csv")
+    assert plan[("spine-1", "100GE1/0/3")] == 30.0
