@@ -35,7 +35,7 @@ from roce_cfg.vendor import OVERLAY_ENV, Vendor
 # jinja2, ttp and the pydantic models are imported inside the commands that use them
 # (tests/test_startup.py holds the line).
 if TYPE_CHECKING:
-    from roce_cfg.analysis import Finding, LintResult
+    from roce_cfg.analysis import Finding, LintResult, Options
     from roce_cfg.deadlock.analyse import Report as DeadlockReport
     from roce_cfg.deploy.push import Credentials, Outcome
     from roce_cfg.generate import Written
@@ -352,6 +352,10 @@ def lint_cmd(
         typer.Option("--fabric", help="fabric.json (found automatically in a directory given)."),
     ] = None,
     cable_length: CableLength = None,
+    cabling: Annotated[
+        Path | None,
+        typer.Option("--cabling", help="A cabling plan CSV (as 'docs' writes): cable lengths."),
+    ] = None,
     roce_dscp: Annotated[
         int | None,
         typer.Option(
@@ -375,15 +379,10 @@ def lint_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
-    from roce_cfg.analysis import Options, lint
-    from roce_cfg.analysis.context import parse_cable_lengths
+    from roce_cfg.analysis import lint
     from roce_cfg.platforms.profile import overlay_dir
 
-    try:
-        cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
-    except ValueError as exc:
-        raise InputError(f"--cable-length: {exc}") from None
-    options = Options(cable_m=cables, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock)
+    options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock)
     with _progress("linting") as tick:
         result = lint(
             _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
@@ -398,6 +397,27 @@ def lint_cmd(
     _emit(result, fmt, lambda: _lint_text(result, verbose))
     if result.failing(fail_on):
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _lint_options(
+    cable_length: str | None,
+    cabling: Path | None,
+    roce_dscp: int | None,
+    cnp_dscp: int | None,
+    deadlock: bool,
+) -> Options:
+    """lint's options: cable lengths by role (--cable-length) and per port (--cabling)."""
+    from roce_cfg.analysis import Options
+    from roce_cfg.analysis.context import parse_cable_lengths
+    from roce_cfg.parse.cabling import read_cabling
+
+    try:
+        cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
+    except ValueError as exc:
+        raise InputError(f"--cable-length: {exc}") from None
+    planned = read_cabling(cabling) if cabling is not None else {}
+    return Options(cable_m=cables, cables=planned, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp,
+                   deadlock=deadlock)  # fmt: skip
 
 
 def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
