@@ -101,6 +101,14 @@ MEASURE = """() => {
       s => s.textContent.includes('not published')).length,
   };
 }"""
+UNDER_PANEL = """() => {
+  const p = document.getElementById('panel').getBoundingClientRect();
+  const g = [...document.querySelectorAll('#view g.sw')].find(g => {
+    const r = g.getBoundingClientRect();
+    return r.left > p.left && r.right < p.right && r.top > p.top && r.bottom < p.bottom;
+  });
+  return g ? g.dataset.device : null;
+}"""
 VIEWPORTS = [(1280, 800), (1920, 1080)]
 README_SHOT = (1280, 800)  # docs/report-pod-small.png: this viewport, spine-1 selected
 UPDATE_PICTURE = "ROCE_CFG_UPDATE_PICTURE"  # set: the test writes the README picture
@@ -430,6 +438,12 @@ def test_the_xl_overview_fits_the_page_and_a_pod_opens_usable(
     assert got["boxes_outside"] == 0  # the pod's 128 switches all in view, labels legible
     page.locator('#view g.sw[data-device="leaf-9"]').click()
     assert page.locator("#view line.link.sel").count() == 64  # its uplinks stand out
+    hidden = page.evaluate(UNDER_PANEL)
+    assert hidden, "the open panel covers no switch: nothing to test"
+    spine = page.locator(f'#view g.sw[data-device="{hidden}"]')
+    spine.dispatch_event("click")  # a switch under the open panel is panned out from under it
+    box, panel = spine.bounding_box(), page.locator("#panel").bounding_box()
+    assert box["x"] + box["width"] < panel["x"]
     _shot(page, tmp_path, f"xl-pod-{viewport[0]}x{viewport[1]}")
     page.locator("#back").click()
     page.locator("#find").fill("superspine-17")
