@@ -451,3 +451,23 @@ def test_the_xl_overview_fits_the_page_and_a_pod_opens_usable(
     assert page.locator("#status").get_attribute("data-view", timeout=1000).startswith("plane")
     assert page.locator("#view g.sw.sel").get_attribute("data-device") == "superspine-17"
     assert errors == []
+
+
+def test_hostile_names_and_messages_stay_text(browser: Any, tmp_path: Path) -> None:
+    """Names and messages come from configs: quotes, tags and script ends are shown as text,
+    never parsed as markup, and the page still runs."""
+    from roce_cfg.analysis import Finding
+
+    data = gather(SCENARIOS["pod-small"])
+    evil = "x</script><!--<script>'\"><img src=x onerror=\"document.title='pwned'\">"
+    name = "le'af\"<b>1</b>"
+    data.devices[0] = data.devices[0].model_copy(update={"hostname": name})
+    data.findings = [Finding(rule="RC999", severity="error", device=name, message=evil)]
+    out = tmp_path / "hostile.html"
+    out.write_text(html_report.render(data))
+    page, errors = _open(browser, out)
+    page.locator("#view g.sw").filter(has_text="le'af").dispatch_event("click")
+    assert page.locator("#panel h3").inner_text() == name
+    assert evil in page.locator("#panel li").inner_text()
+    assert page.locator("#panel img, #view img, #view b").count() == 0
+    assert page.title() != "pwned" and errors == []

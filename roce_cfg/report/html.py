@@ -387,7 +387,9 @@ def render(data: ReportData) -> str:
         bars=_bars(data),
         scatter=_scatter(data),
         bom=_bom(data),
-        data=json.dumps(payload, separators=(",", ":")).replace("</", "<\\/"),
+        # "<" only occurs inside JSON strings: as \u003c no "</script" or "<!--" can end or
+        # confuse the script element, whatever a hostname or a message holds
+        data=json.dumps(payload, separators=(",", ":")).replace("<", "\\u003c"),
         style=(folder / "report.css").read_text("utf-8"),
         script=(folder / "report.js").read_text("utf-8").replace("</", "<\\/"),
     )

@@ -16,7 +16,12 @@
   var byName = {};
   sw.name.forEach(function (n, i) { byName[n] = i; });
 
-  function esc(s) { var d = document.createElement("div"); d.textContent = s; return d.innerHTML; }
+  // Text for HTML and for quoted attributes alike (names come from configs: any character).
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
   function textWidth(labels) {
     var ctx = document.createElement("canvas").getContext("2d"), w = 0;
     ctx.font = FONT;
