@@ -366,13 +366,18 @@ def _payload(data: ReportData) -> dict[str, Any]:
     }
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
 def render(data: ReportData) -> str:
     payload = _payload(data)
     sev: dict[str, int] = defaultdict(int)
     for f in data.findings:
         sev["suppressed" if f.suppressed else f.severity] += 1
     summary = (
-        f"{len(data.devices)} switches, {len(data.links)} links; {sev['error']} errors, "
+        f"{_count(len(data.devices), 'switch', 'switches')}, "
+        f"{_count(len(data.links), 'link', 'links')}; {sev['error']} errors, "
         f"{sev['warning']} warnings, {sev['info']} info; {len(payload['cycles'])} deadlock "
         f"cycle(s) in {data.deadlock.scenarios} scenario(s)"
     )
