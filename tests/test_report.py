@@ -471,3 +471,14 @@ def test_hostile_names_and_messages_stay_text(browser: Any, tmp_path: Path) -> N
     assert evil in page.locator("#panel li").inner_text()
     assert page.locator("#panel img, #view img, #view b").count() == 0
     assert page.title() != "pwned" and errors == []
+
+
+def test_port_settings_ship_once_per_profile_and_every_end_keeps_its_address() -> None:
+    data = gather(SCENARIOS["pod-small"])
+    data.links.append(data.links[0])  # a port in two links (a duplicate) keeps its address
+    index = {d.hostname: i for i, d in enumerate(data.devices)}
+    wire = html_report._wire(data, index)
+    assert len(wire["links"]) == 4 * len(data.links) and len(wire["ends"]) == 2 * len(data.links)
+    assert len(wire["profiles"]) <= 4  # 128 link ends, a few distinct settings
+    assert all("address" not in p for p in wire["profiles"])
+    assert wire["addresses"][:2] == wire["addresses"][-2:] and "-" not in wire["addresses"][:2]

@@ -102,9 +102,10 @@ def _wire(data: ReportData, index: Mapping[str, int]) -> dict[str, list[Any]]:
         links += [index[a], port_ids.setdefault(ap, len(port_ids))]
         links += [index[b], port_ids.setdefault(bp, len(port_ids))]
         for dev, port in ((a, ap), (b, bp)):
-            got = settings.get(dev, {}).get(port)
-            addresses.append(got.pop("address", "-") if got else "-")
-            ends.append(profiles.setdefault(tuple(got.items()), len(profiles)) if got else -1)
+            got = settings.get(dev, {}).get(port) or {}
+            addresses.append(got.get("address", "-"))
+            key = tuple((k, v) for k, v in got.items() if k != "address")
+            ends.append(profiles.setdefault(key, len(profiles)) if got else -1)
     return {
         "ports": list(port_ids),
         "links": links,
