@@ -110,8 +110,9 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
         [
             # unmanaged clutter (SNMP, NTP, ACLs, SSH, management port): counted, not read
             ("RC404", "info", None),
-            # no 'dcb pfc deadlock-detect' anywhere: PFC without a watchdog is a true warning
-            ("RC110", "warning", None),
+            # no 'dcb pfc deadlock-detect' anywhere: on V300 (the header says V300R023C00) the
+            # watchdog detects at 100 ms by default [HW-CG Configuring PFC Deadlock Detection],
+            # so no RC110 (issue 26: defaults a switch does not print are applied per release)
             # the model guessed from the port layout (CE9860) sets headroom itself
             ("RC204", "info", "400GE1/4/1"),
             # 'jumboframe enable 9216' under 'mtu 9216' (the uplink, Vlanif102's access ports)

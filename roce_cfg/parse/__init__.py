@@ -440,11 +440,6 @@ def finish(
     return Parsed(config, prep.source, prep.text, overlay)
 
 
-def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
-    refused_lines = [u.line for u in prep.unread if u.line]
-    return account(prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay)
-
-
 def _context(prep: Prepared, model_name: str, board: str | None, notes: list[str]) -> Context:
     """What the normaliser reads a config with: its profile and model, where its lines are."""
     profile = prep.profile
@@ -463,6 +458,11 @@ def _release(text: str, spec: ParseSpec) -> tuple[str, VersionForm | None]:
     """The release a saved config names in its header (its first lines), and its line."""
     found = re.search(spec.version_line, text[:4096], re.MULTILINE) if spec.version_line else None
     return (found[1], spec.version(found[1])) if found else ("", None)
+
+
+def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
+    refused_lines = [u.line for u in prep.unread if u.line]
+    return account(prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay)
 
 
 def _boards(raw: dict[str, Any]) -> tuple[list[dict[str, Any]], list[numbers.NumberError]]:
