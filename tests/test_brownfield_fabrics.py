@@ -140,6 +140,9 @@ XFAIL: dict[str, str] = {
        "cannot_verify:1", "cannot_verify:2", "unreadable:leaf-5.cfg")},
     "h3c-lag:unreadable:leaf-4.cfg": _DEGRADE,
     "degrade-per-file": _DEGRADE,
+    # docs and report refuse the folder on its SOURCES.md (lint and parse skip it with a note)
+    **{f"{fab}:{cmd}": "docs/report refuse a non-config file in the folder: folder discovery "
+       "(i32-ux)" for fab in NAMES for cmd in ("docs", "report")},
     # LAG members, the M-LAG peer-link, spines told by topology
     "hw-v300-mlag:F1": f"RC102 on a LAG member: {_LAG}",
     "h3c-lag:H1": f"RC304 on the M-LAG peer-link: {_LAG}",
@@ -459,6 +462,18 @@ def test_unreadable_file_is_a_finding_on_that_file(fabric: str, entry: dict[str,
     assert on_file, run.output[-400:]
     if "line" in entry:
         assert any(f.get("line") == entry["line"] for f in on_file)
+
+
+@pytest.mark.parametrize(
+    ("fabric", "command"),
+    [_param(f"{f}:{c}", f, c) for f in NAMES for c in ("docs", "report")],
+)
+def test_docs_and_report_read_the_folder(fabric: str, command: str, tmp_path: Path) -> None:
+    """The secrets check below reads what docs and report write: it needs them to write it."""
+    out = tmp_path / ("docs" if command == "docs" else "report.html")
+    res = cli(command, str(FABRICS / fabric), "-o", str(out))
+    assert res.exit_code != 2, res.output[-300:]
+    assert out.exists()
 
 
 # --- secrets: never in any output ---
