@@ -310,13 +310,15 @@ def _parsed_summary(p: ParsedConfig, verbose: bool) -> None:
     )
     for note in p.notes:
         err.print(f"roce-cfg: note: {printable(f'{p.source}: {note}')}", markup=False)
+    from roce_cfg.parse.accounting import describe
+
+    counts, *listed = describe(p.accounting, verbose)  # every line accounted for (issue 26)
+    err.print(f"roce-cfg: note: {printable(f'{p.source}: {counts}')}", markup=False)
     for u in p.unread:
         where = f"{p.source}:{u.line}" if u.line else p.source
         err.print(f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False)
-    from roce_cfg.parse.accounting import describe
-
-    for text in describe(p.accounting, verbose):  # every line accounted for (issue 26)
-        err.print(printable(f"  {text}"), markup=False)
+    for text in listed:
+        err.print(printable(text), markup=False)
     if verbose:
         for block in p.opaque:
             err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
