@@ -44,8 +44,10 @@ def test_an_unread_lag_is_counted_in_its_section_with_its_lines() -> None:
     by_line = {u.line: u for u in a.unread_lines}
     assert 42 not in by_line and 81 not in by_line  # 'interface Eth-Trunk11', 'eth-trunk 11'
     assert by_line[48].text == "mode lacp-static" and by_line[48].section == "aggregates"
-    assert 84 not in by_line  # 'qos queue 0 drr weight 20' in a read port (i26-parse)
-    assert 287 not in by_line  # a static with options (i26-parse)
+    # 'qos queue 0 drr weight 20' (grammar: [HW-CR] qos queue drr) and a static route with
+    # options (roce_cfg/parse/statics.py) are read since i26-parse
+    assert 84 not in by_line and 287 not in by_line
+    assert 286 not in by_line  # 'ip route-static bfd ...': a BFD session, known-unmanaged
     assert 27 not in by_line and 28 not in by_line  # 'aaa' and its local-user: unmanaged
     assert a.unmanaged_by_kind["AAA"] >= 1 and a.unmanaged_by_kind["SNMP"] >= 1
     assert a.lines == a.understood + a.unmanaged + a.unread + a.out_of_domain
