@@ -183,3 +183,428 @@ for _case in (
     "h3c-lag:cannot_verify:2",
 ):
     del XFAIL[_case]
+
+
+# --- running the tool (once per fabric and command) ---
+@cache
+def expected(fabric: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((FABRICS / fabric / "expected.yaml").read_text("utf-8"))
+    return data
+
+
+@dataclass(frozen=True)
+class Run:
+    exit_code: int
+    findings: list[dict[str, Any]]
+    output: str  # stdout and stderr
+
+
+def _run(*args: str) -> Run:
+    res = cli(*args)
+    out = res.stdout
+    try:
+        findings = json.loads(out)["findings"]
+    except (ValueError, KeyError, TypeError):
+        findings = []
+    return Run(res.exit_code, findings, out + res.stderr)
+
+
+@cache
+def linted(fabric: str) -> Run:
+    return _run("lint", str(FABRICS / fabric), "--format", "json")
+
+
+@cache
+def deadlocked(fabric: str, fail: str | None) -> Run:
+    extra = ("--fail-links", fail) if fail else ()
+    return _run("deadlock", str(FABRICS / fabric), *extra, "--format", "json")
+
+
+@cache
+def parsed(fabric: str) -> tuple[int, str, str]:
+    """Exit code, stdout (the JSON) and stderr of 'parse' on the fabric's folder."""
+    res = cli("parse", str(FABRICS / fabric), "--format", "json")
+    return res.exit_code, res.stdout, res.stderr
+
+
+def _show(f: dict[str, Any]) -> str:
+    where = ":".join(str(x) for x in (f["device"], f.get("port"), f.get("line")) if x)
+    return f"{f['rule']} {f['severity']} {where}"
+
+
+# --- where a line is: the top-level block holding it ---
+@cache
+def _blocks(path: Path) -> tuple[tuple[int, int], ...]:
+    """(first, last) line of each top-level block: a line at column 0 starts one."""
+    lines = path.read_bytes().splitlines()
+    starts = [n for n, ln in enumerate(lines, 1) if ln[:1] not in (b" ", b"\t", b"")]
+    ends = [*(s - 1 for s in starts[1:]), len(lines)]
+    return tuple(zip(starts, ends, strict=True))
+
+
+def _block_of(path: Path, line: int) -> tuple[int, int]:
+    return next(((a, b) for a, b in _blocks(path) if a <= line <= b), (line, line))
+
+
+def _as_list(x: Any) -> list[Any]:
+    return [] if x is None else list(x) if isinstance(x, list) else [x]
+
+
+def _lines_for(where: dict[str, Any], device: str) -> list[int]:
+    lines = where.get("lines", where.get("line"))
+    if isinstance(lines, dict):
+        lines = lines.get(device)
+    return [int(n) for n in _as_list(lines)]
+
+
+# Faults whose rule_hint names no rule of today ('new: ...', or prose): the rules that report
+# them, as the helpers who own them numbered them (RC121 i26-parse; RC311-RC316 i26-lag's
+# evidence gaps; RC122-RC129 a new device rule). Any other hint names its rules itself. RC404
+# and RC405 count and flag lines; they never stand for a planted fault.
+_GAP_RULES = frozenset(f"RC31{n}" for n in range(1, 7))
+NEW_RULES: dict[str, frozenset[str]] = {
+    "F3": frozenset({"RC121"}),
+    "F5": _GAP_RULES,
+    "G3": _GAP_RULES,
+    "G4": frozenset({"RC102", *(f"RC12{n}" for n in range(2, 10))}),
+    "H5": _GAP_RULES,
+}
+_META = frozenset({"RC404", "RC405"})
+
+
+def _rules_for(fault: dict[str, Any]) -> frozenset[str]:
+    hint = str(fault["expect"].get("rule_hint", ""))
+    named = frozenset() if hint.startswith("new:") else frozenset(_RULE.findall(hint))
+    return NEW_RULES.get(fault["id"], named)
+
+
+def _matches(
+    f: dict[str, Any], fabric: str, device: str, port: str | None, fault: dict[str, Any]
+) -> bool:
+    expect, where = fault["expect"], fault["where"]
+    rules = _rules_for(fault)
+    if (rules and f["rule"] not in rules) or f["rule"] in _META or f["device"] != device:
+        return False
+    if f["severity"] != expect["severity"]:
+        return False
+    if port is not None and port not in (f.get("port"), f.get("related_port"), where.get("lag")):
+        return False
+    lines = _lines_for(where, device)
+    if not lines or f.get("line") is None:
+        return True  # a line is checked where both the fault and the finding name one
+    cfg = FABRICS / fabric / f"{device}.cfg"
+    return any(_block_of(cfg, n)[0] <= f["line"] <= _block_of(cfg, n)[1] for n in lines)
+
+
+def fault_misses(fabric: str, fault: dict[str, Any]) -> list[str]:
+    """What of a lint fault is not found: one entry per (device, port) it names."""
+    findings = linted(fabric).findings
+    where = fault["where"]
+    missing = []
+    for device in _as_list(where["device"]):
+        for port in _as_list(where.get("port")) or [None]:
+            if not any(_matches(f, fabric, device, port, fault) for f in findings):
+                missing.append(f"{device}:{port or '-'}")
+    return missing
+
+
+# --- cases ---
+def _faults(deadlock: bool) -> Iterator[tuple[str, dict[str, Any]]]:
+    for fabric in NAMES:
+        for fault in expected(fabric)["faults"]:
+            if ("deadlock_after" in fault["expect"]) == deadlock:
+                yield fabric, fault
+
+
+def _param(case: str, *values: Any) -> Any:
+    marks = [pytest.mark.xfail(strict=True, reason=XFAIL[case])] if case in XFAIL else []
+    return pytest.param(*values, id=case, marks=marks)
+
+
+LINT_FAULTS = [_param(f"{fab}:{f['id']}", fab, f) for fab, f in _faults(False)]
+
+
+@pytest.mark.parametrize(("fabric", "fault"), LINT_FAULTS)
+def test_planted_fault_is_found(fabric: str, fault: dict[str, Any]) -> None:
+    assert fault_misses(fabric, fault) == [], (
+        f"{fault['id']} ({fault['what'][:80]}...) not found; lint said: "
+        f"{[_show(f) for f in linted(fabric).findings][:20]} {linted(fabric).output[-300:]}"
+    )
+
+
+_FAIL = re.compile(r"fail (?:LAG|member) (\S+:\S+)")
+
+
+def _deadlock_cases() -> Iterator[Any]:
+    for fabric, fault in _faults(True):
+        exp = fault["expect"]
+        yield _param(f"{fabric}:{fault['id']}:healthy", fabric, fault, None, False)
+        for key, opens in (("deadlock_after", True), ("no_deadlock_after", False)):
+            for n, text in enumerate(exp.get(key, [])):
+                m = _FAIL.search(text)
+                assert m, f"{fabric} {fault['id']}: cannot read the failure '{text}'"
+                when = "after" if opens else "not-after"
+                yield _param(f"{fabric}:{fault['id']}:{when}-{n}", fabric, fault, m[1], opens)
+
+
+def _cycles(run: Run, switches: list[str]) -> list[str]:
+    return [
+        f["message"]
+        for f in run.findings
+        if f["rule"] in ("RC501", "RC502") and all(s in f["message"] for s in switches)
+    ]
+
+
+@pytest.mark.parametrize(("fabric", "fault", "fail", "opens"), list(_deadlock_cases()))
+def test_planted_deadlock(
+    fabric: str, fault: dict[str, Any], fail: str | None, opens: bool
+) -> None:
+    exp = fault["expect"]
+    run = deadlocked(fabric, fail)
+    assert run.exit_code != 2, run.output[-400:]
+    cycles = _cycles(run, exp["cycle_switches"])
+    if opens:
+        assert run.exit_code == 1
+        assert [
+            f for f in run.findings if f["rule"] == "RC502" and f["severity"] == exp["severity"]
+        ]
+        assert cycles, f"no cycle through {exp['cycle_switches']} after failing {fail}"
+    else:
+        assert cycles == [], f"{'healthy' if fail is None else fail}: {cycles}"
+
+
+def _absent_cases() -> Iterator[Any]:
+    for fabric in NAMES:
+        entries = expected(fabric)["must_not_report"]
+        table = ABSENT[fabric]
+        assert len(entries) == len(table), f"{fabric}: ABSENT is out of step with expected.yaml"
+        for n, (text, (head, meaning)) in enumerate(zip(entries, table, strict=True)):
+            assert head in text, f"{fabric} must_not_report[{n}] is '{text[:60]}', not '{head}'"
+            if isinstance(meaning, Absent):
+                yield _param(f"{fabric}:must_not:{n}", fabric, meaning)
+
+
+@pytest.mark.parametrize(("fabric", "absent"), list(_absent_cases()))
+def test_false_error_is_not_reported(fabric: str, absent: Absent) -> None:
+    run = linted(fabric)
+    # not vacuous: a folder that is refused reports nothing at all
+    assert run.exit_code != 2, run.output[-400:]
+    assert absent.hits(run.findings) == []
+
+
+@pytest.mark.parametrize(
+    "fabric",
+    [
+        _param(f"{f}:must_not:{n}", f)
+        for f in NAMES
+        for n, (_, m) in enumerate(ABSENT[f])
+        if m == "analysed"
+    ],
+)
+def test_every_readable_switch_is_analysed(fabric: str) -> None:
+    """One unreadable or odd file never stops the folder: lint runs (not exit 2) and reports on
+    every switch the corpus says is readable."""
+    run = linted(fabric)
+    assert run.exit_code != 2, run.output[-400:]
+    readable = [s for s, v in expected(fabric)["switches"].items() if v.get("readable", True)]
+    summary = json.loads(cli("lint", str(FABRICS / fabric), "--format", "json").stdout)["summary"]
+    assert summary["devices"] == len(readable)
+
+
+def _readable_files() -> Iterator[Any]:
+    for fabric in NAMES:
+        exp = expected(fabric)
+        for sw, facts in exp["switches"].items():
+            if facts.get("readable", True):
+                yield _param(f"{fabric}:readable:{sw}.cfg", fabric, f"{sw}.cfg")
+
+
+@pytest.mark.parametrize(("fabric", "file"), list(_readable_files()))
+def test_readable_file_parses(fabric: str, file: str) -> None:
+    """GBK, CRLF, pager residue and session prompts are read, not refused."""
+    from roce_cfg.parse import parse_file
+
+    parse_file(FABRICS / fabric / file)
+
+
+@pytest.mark.parametrize("fabric", [_param(f"{f}:roles", f) for f in NAMES])
+def test_roles_come_from_the_topology(fabric: str) -> None:
+    code, out, err = parsed(fabric)
+    assert code != 2 and out, err[-400:]
+    configs = json.loads(out)["configs"]
+    roles = {c["device"]["hostname"]: c["device"]["role"] for c in configs}
+    want = {s: v["role"] for s, v in expected(fabric)["switches"].items() if v["role"] != "unknown"}
+    assert {s: roles.get(s) for s in want} == want
+
+
+@pytest.mark.parametrize("fabric", [_param(f"{f}:exit-code", f) for f in NAMES])
+def test_evidence_gaps_keep_the_exit_code_non_zero(fabric: str) -> None:
+    """cannot_verify entries exist in every corpus fabric: lint exits 1 (findings), not 0 (an
+    all-clear) and not 2 (refused input)."""
+    assert expected(fabric)["cannot_verify"]
+    assert linted(fabric).exit_code == 1, linted(fabric).output[-400:]
+
+
+def _gap_cases() -> Iterator[Any]:
+    for fabric in NAMES:
+        entries = expected(fabric)["cannot_verify"]
+        assert len(entries) == len(GAPS[fabric]), f"{fabric}: GAPS is out of step"
+        for n, (text, (head, devices, pattern)) in enumerate(
+            zip(entries, GAPS[fabric], strict=True)
+        ):
+            assert head in text, f"{fabric} cannot_verify[{n}] is '{text[:60]}', not '{head}'"
+            yield _param(f"{fabric}:cannot_verify:{n}", fabric, devices, pattern)
+
+
+@pytest.mark.parametrize(("fabric", "devices", "pattern"), list(_gap_cases()))
+def test_evidence_gap_is_an_error(fabric: str, devices: tuple[str, ...], pattern: str) -> None:
+    findings = [f for f in linted(fabric).findings if f["severity"] == "error"]
+    missing = [
+        d
+        for d in devices
+        if not any(f["device"] == d and re.search(pattern, f["message"]) for f in findings)
+    ]
+    assert missing == []
+
+
+def _unreadable_cases() -> Iterator[Any]:
+    for fabric in NAMES:
+        for entry in expected(fabric)["unreadable"]:
+            yield _param(f"{fabric}:unreadable:{entry['file']}", fabric, entry)
+
+
+@pytest.mark.parametrize(("fabric", "entry"), list(_unreadable_cases()))
+def test_unreadable_file_is_a_finding_on_that_file(fabric: str, entry: dict[str, Any]) -> None:
+    run = linted(fabric)
+    on_file = [
+        f
+        for f in run.findings
+        if (f.get("file") or "").endswith(entry["file"]) and f["severity"] == "error"
+    ]
+    assert on_file, run.output[-400:]
+    if "line" in entry:
+        assert any(f.get("line") == entry["line"] for f in on_file)
+
+
+@pytest.mark.parametrize(
+    ("fabric", "command"),
+    [_param(f"{f}:{c}", f, c) for f in NAMES for c in ("docs", "report")],
+)
+def test_docs_and_report_read_the_folder(fabric: str, command: str, tmp_path: Path) -> None:
+    """The secrets check below reads what docs and report write: it needs them to write it."""
+    out = tmp_path / ("docs" if command == "docs" else "report.html")
+    res = cli(command, str(FABRICS / fabric), "-o", str(out))
+    assert res.exit_code != 2, res.output[-300:]
+    assert out.exists()
+
+
+# --- secrets: never in any output ---
+def _outputs(fabric: str, tmp: Path) -> Iterator[tuple[str, str]]:
+    folder = FABRICS / fabric
+    yield "parse", "".join(parsed(fabric)[1:])
+    yield "lint", linted(fabric).output
+    yield "deadlock", deadlocked(fabric, None).output
+    docs = tmp / "docs"
+    yield "docs", cli("docs", str(folder), "-o", str(docs)).output
+    for path in sorted(docs.rglob("*")) if docs.is_dir() else []:
+        if path.is_file():
+            yield f"docs/{path.name}", path.read_text("utf-8", errors="replace")
+    html = tmp / "report.html"
+    yield "report", cli("report", str(folder), "-o", str(html)).output
+    if html.is_file():
+        yield "report.html", html.read_text("utf-8", errors="replace")
+
+
+def _with_secrets(fabric: str) -> Iterator[tuple[str, str]]:
+    """(file, pattern) for each secret pattern and each config file holding it."""
+    for secret in expected(fabric)["secrets"]:
+        for cfg in sorted((FABRICS / fabric).glob("*.cfg")):
+            if secret["pattern"].encode() in cfg.read_bytes():
+                yield cfg.name, secret["pattern"]
+
+
+@pytest.mark.parametrize("fabric", NAMES)
+def test_no_secret_in_any_output(fabric: str, tmp_path: Path) -> None:
+    held = list(_with_secrets(fabric))
+    patterns = {p for _, p in held}
+    # every pattern expected.yaml names is in the backups: the check below can fail
+    assert patterns == {s["pattern"] for s in expected(fabric)["secrets"]}
+    leaks = [
+        f"{name}: {p}" for name, text in _outputs(fabric, tmp_path) for p in patterns if p in text
+    ]
+    assert leaks == []
+
+
+@pytest.mark.parametrize("fabric", [_param(f"{f}:secrets-per-file", f) for f in NAMES])
+def test_no_secret_in_what_parse_reads_of_each_file(fabric: str) -> None:
+    """File by file (what parses today), so the redaction check does not rest on a folder that
+    is refused as a whole."""
+    from roce_cfg.errors import InputError
+    from roce_cfg.parse import parse_file
+
+    read = 0
+    for name, pattern in _with_secrets(fabric):
+        try:
+            cfg = parse_file(FABRICS / fabric / name).config
+        except InputError:
+            continue
+        read += 1
+        assert pattern not in cfg.model_dump_json(), f"{name}: {pattern}"
+    assert read, "no file of this fabric parses: nothing was checked"
+
+
+# --- one unreadable config among readable ones ---
+@pytest.mark.parametrize("case", [_param("degrade-per-file", "degrade-per-file")])
+def test_one_unreadable_config_leaves_the_others_findings(case: str, tmp_path: Path) -> None:
+    """tests/brownfield/huawei reads today; a cut-short copy of one of its files beside it must
+    become an error finding on that file, not a refusal of the folder."""
+    src = ROOT / "tests/brownfield/huawei"
+    shutil.copytree(src, tmp_path / "f")
+    alone = linted_path(src)
+    assert alone.exit_code != 2 and alone.findings, alone.output[-300:]
+    first = sorted((tmp_path / "f").glob("*.cfg"))[0]
+    text = first.read_text("utf-8")
+    (tmp_path / "f" / "cut-short.cfg").write_text(text[: len(text) // 2], "utf-8")
+    both = linted_path(tmp_path / "f")
+    assert both.exit_code == 1, both.output[-300:]
+
+    def key(f: dict[str, Any]) -> tuple[str, str, str]:
+        return f["rule"], f["device"], f.get("port") or ""
+
+    assert {key(f) for f in alone.findings} <= {key(f) for f in both.findings}
+    assert any((f.get("file") or "").endswith("cut-short.cfg") for f in both.findings)
+
+
+def linted_path(path: Path) -> Run:
+    return _run("lint", str(path), "--format", "json")
+
+
+# --- the report table ---
+def _outcome(fabric: str, fail: str, exp: dict[str, Any]) -> str:
+    run = deadlocked(fabric, fail)
+    if run.exit_code == 2:
+        return "refused (exit 2): " + run.output.strip().splitlines()[-1][-70:]
+    return "cycle" if _cycles(run, exp["cycle_switches"]) else "no cycle"
+
+
+def table() -> str:
+    """Per fabric: each planted fault and gap, expected vs found."""
+    rows = []
+    for fabric in NAMES:
+        run = linted(fabric)
+        rows.append(f"== {fabric}: lint exit {run.exit_code}, {len(run.findings)} findings")
+        for fault in expected(fabric)["faults"]:
+            exp = fault["expect"]
+            want = f"{exp.get('rule_hint', '')[:50]} {exp['severity']}"
+            if "deadlock_after" in exp:
+                fails = [m[1] for t in exp["deadlock_after"] if (m := _FAIL.search(t))]
+                got = ", ".join(f"{f}: {_outcome(fabric, f, exp)}" for f in fails)
+            else:
+                miss = fault_misses(fabric, fault)
+                got = "found" if not miss else f"missing {', '.join(miss)}"
+            rows.append(f"  {fault['id']:<4} expected {want:<64} | {got}")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(table())
