@@ -130,7 +130,13 @@ class TrafficClass(_Model):
 
 class Watchdog(_Model):
     detect_ms: int = Field(default=200, ge=10, le=15000)
-    restore_ms: int = Field(default=2000, ge=0, le=31000)
+    restore_ms: int = Field(
+        default=2000,
+        ge=0,
+        le=31000,
+        description="left out: 2000, or the nearest the switch model takes (1500 on Huawei "
+        "CE8851-32CQ8DQ-P); a value the model cannot take is refused here",
+    )
     action: Literal["drop", "forward"] = "drop"
 
 
