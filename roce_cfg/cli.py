@@ -243,9 +243,14 @@ def _config_files(
     from roce_cfg.inputs import config_files
 
     files, notices = config_files(paths, vendor, overlay, fabric)
-    for notice in notices:
-        err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
+    _notes(notices)
     return files
+
+
+def _notes(notes: list[str]) -> None:
+    """Discovery's notes on stderr: what a folder held that was not read, and why."""
+    for note in notes:
+        err.print(f"roce-cfg: note: {printable(note)}", markup=False)
 
 
 @app.command("parse")
@@ -267,17 +272,19 @@ def parse_cmd(
 ) -> None:
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
 
-    from roce_cfg.parse import FORMAT as PARSE_FORMAT
+    from roce_cfg.inputs import discover
     from roce_cfg.parse import Hints, parse_file
     from roce_cfg.parse.hints import hints_from_fabric
     from roce_cfg.platforms.profile import overlay_dir
 
     overlay = overlay_dir(vendor_dir)
-    failed = False
     parsed: list[ParsedConfig] = []
     hints: Hints | dict[str, Hints] = hints_from_fabric(fabric) if fabric else Hints(model=model)
-    paths = _config_files(files, vendor, overlay)
-    if not paths:
+    found = discover(files, vendor, overlay)
+    _notes(found.notes)
+    failed: list[RoceCfgError] = [u.error() for u in found.unread]
+    paths = found.configs
+    if not paths and not failed:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
     with _progress("parsing") as tick:
@@ -287,11 +294,20 @@ def parse_cmd(
                     _warn_other_vendor(path, vendor, overlay)
                 parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
             except RoceCfgError as exc:
-                err.print(f"roce-cfg: error: {exc}", markup=False)
-                failed = True
+                failed.append(exc)
             tick(i, len(paths))
-    if failed:
+    for bad in failed:  # each bad file is reported; the others are still parsed and printed
+        err.print(f"roce-cfg: error: {bad}", markup=False)
+    if failed and not parsed:
         raise typer.Exit(EXIT_INPUT)
+    _parse_out(parsed, fmt, verbose)
+    if failed:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _parse_out(parsed: list[ParsedConfig], fmt: Literal["json", "yaml"], verbose: bool) -> None:
+    from roce_cfg.parse import FORMAT as PARSE_FORMAT
+
     for p in parsed:
         _parsed_summary(p, verbose)
     if fmt == "json":
@@ -373,6 +389,7 @@ def lint_cmd(
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
     from roce_cfg.analysis import Options, lint
     from roce_cfg.analysis.context import parse_cable_lengths
+    from roce_cfg.inputs import discover
     from roce_cfg.platforms.profile import overlay_dir
 
     try:
@@ -380,9 +397,12 @@ def lint_cmd(
     except ValueError as exc:
         raise InputError(f"--cable-length: {exc}") from None
     options = Options(cable_m=cables, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock)
+    found = discover(paths, vendor, overlay_dir(vendor_dir))
+    _notes(found.notes)  # before anything can fail: why a folder's files were not read
     with _progress("linting") as tick:
         result = lint(
-            _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
+            paths,
+            found=found,
             intent=intent,
             fabric=fabric,
             options=options,
@@ -516,15 +536,18 @@ def deadlock_cmd(
     with _progress("failure scenarios") as tick:
         report = run_deadlock(src, plan, tick)
     result = deadlock_findings(src, report)
+    if fmt == "text":
+        _say_unread(result.findings)  # said before the verdict, which covers only the rest
     for target, draw in ((svg_file, picture.svg), (html_file, picture.html)):
         if target is not None:
             write_file(target, draw(report))
-    _emit(result, fmt, lambda: _deadlock_text(report, verbose))
+    unread = sum(f.rule == "RC001" for f in result.findings)
+    _emit(result, fmt, lambda: _deadlock_text(report, verbose, unread))
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
+def _deadlock_text(report: DeadlockReport, verbose: bool, unread: int = 0) -> None:
     net = report.net
     failures = report.scenarios - 1
     with_failures = f" and {failures} with failures" if failures else ""
@@ -566,7 +589,10 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
             )
         if len(broken) > 20:
             out.print(f"  ... and {len(broken) - 20} more failures that break some", markup=False)
-    if total == 0:
+    if total == 0 and unread:  # never an all-clear about switches it did not read
+        out.print(f"no deadlock cycle among the switches read; {_n(unread, 'config')} not read "
+                  "(RC001); exit 1", markup=False)  # fmt: skip
+    elif total == 0:
         out.print("no deadlock cycle", markup=False)
     else:
         out.print(f"{_n(total, 'cycle')}; exit 1", markup=False)
@@ -585,6 +611,24 @@ def docs_cmd(
     files = markdown_docs.documents(data)
     write_all(output, files)
     out.print(f"{len(files)} files in {output} (index.md, cabling.csv, one page per switch)")
+    _unread_exit(data.notes, data.findings)
+
+
+def _unread_exit(notes: list[str], findings: list[Finding]) -> None:
+    """docs and report of a folder: the skipped files' notes, and exit 1 when a config could
+    not be read (RC001: the documents leave that switch out)."""
+    _notes(notes)
+    if _say_unread(findings):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _say_unread(findings: list[Finding]) -> bool:
+    """The RC001 findings (configs not read) as error lines on stderr; whether there were any."""
+    unread = [f for f in findings if f.rule == "RC001"]
+    for f in unread:
+        where = f"{f.file}:{f.line}" if f.line else f.file
+        err.print(f"roce-cfg: error: {printable(f'{where}: {f.message}')}", markup=False)
+    return bool(unread)
 
 
 @app.command("report")
@@ -607,6 +651,7 @@ def report_cmd(
         data = gather_report(source, DeadlockPlan(fail_links=fail_links))
         write_file(output, html_report.render(data))
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
+    _unread_exit(data.notes, data.findings)
 
 
 def _credentials() -> Credentials:

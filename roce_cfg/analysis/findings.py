@@ -44,6 +44,8 @@ class LintResult:
     notes: list[str] = field(default_factory=list)
     # the parsed devices the rules looked at, by hostname (for reports; not serialised)
     views: dict[str, Any] = field(default_factory=dict)
+    # notes on the files of a folder that were skipped (not configs, symlinks)
+    skipped: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0, "suppressed": 0}

@@ -74,6 +74,7 @@ class ReportData:
     configs: dict[str, str] = field(default_factory=dict)  # hostname -> config text
     headroom: list[HeadroomPoint] = field(default_factory=list)
     budgets: list[Budget] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # files of the folder that were skipped
     _rails: dict[str, int | None] = field(default_factory=dict, repr=False)
 
     @property
@@ -122,6 +123,7 @@ def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
     src = from_parsed([v.parsed for v in result.views.values()], planned, None, str(folder))
     data = _data(folder.name, str(folder), result.views, result.findings, src, plan)
     data.plan = planned
+    data.notes = result.skipped
     # Saved running-configs hold credentials; the documents show them redacted.
     data.configs = {
         name: redact(v.text, v.parsed.config.vendor.value) for name, v in result.views.items()
