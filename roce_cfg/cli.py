@@ -25,6 +25,7 @@ from roce_cfg.output import (
     emit,
     emit_doc,
     emit_models,
+    print_table,
     redact_tracebacks,
     write_all,
     write_file,
@@ -35,6 +36,7 @@ from roce_cfg.vendor import OVERLAY_ENV, Vendor
 # jinja2, ttp and the pydantic models are imported inside the commands that use them
 # (tests/test_startup.py holds the line).
 if TYPE_CHECKING:
+    from roce_cfg.advise import Plan
     from roce_cfg.analysis import Finding, LintResult
     from roce_cfg.deadlock.analyse import Report as DeadlockReport
     from roce_cfg.deploy.push import Credentials, Outcome
@@ -94,6 +96,9 @@ VendorOption = Annotated[
     Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
 ]
 FindingsFormat = Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")]
+Quiet = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Print no table or findings; the exit code says.")
+]
 FailLinks = Annotated[
     str | None,
     typer.Option(
@@ -221,18 +226,18 @@ def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
 
 def _summary(result: Written, output: Path) -> None:
     fabric = result.fabric
-    table = Table(title=f"{fabric.name}: {_n(result.files, 'switch config')} in {output}")
-    for col in ("role", "vendor", "model", "switches", "ports", "links", "VLANs"):
-        table.add_column(col, justify="left" if col in ("role", "vendor", "model") else "right")
+    title = f"{fabric.name}: {_n(result.files, 'switch config')} in {output}"
+    columns = ("role", "vendor", "model", "switches", "ports", "links", "VLANs")
     role_of = {s.hostname: s.role for s in fabric.switches}
     links_of: Counter[str] = Counter()
     for k in fabric.links:
         for role in {role_of[k.a_device], role_of[k.b_device]}:
             links_of[role] += 1
-    for key, c in sorted(result.kinds.items()):
-        row = (str(c["switches"]), str(c["ports"]), str(links_of[key[0]]), str(c["VLANs"]))
-        table.add_row(*key, *row)
-    out.print(table)
+    rows = [
+        (*key, str(c["switches"]), str(c["ports"]), str(links_of[key[0]]), str(c["VLANs"]))
+        for key, c in sorted(result.kinds.items())
+    ]
+    print_table(out, title, columns, rows, right=columns[3:])
 
 
 def _config_files(
@@ -970,12 +975,8 @@ def rules_cmd(fmt: Annotated[Literal["text", "json"], typer.Option("--format")] 
     if fmt == "json":
         emit(json.dumps(all_rules, indent=2) + "\n", kind="json")
         return
-    table = Table(title="roce-cfg lint rules")
-    for col in ("ID", "name", "severity", "scope", "what"):
-        table.add_column(col, overflow="fold")
-    for r in all_rules:
-        table.add_row(r["id"], r["name"], r["severity"], r["scope"], r["summary"])
-    out.print(table)
+    rows = [(r["id"], r["name"], r["severity"], r["scope"], r["summary"]) for r in all_rules]
+    print_table(out, "roce-cfg lint rules", ("ID", "name", "severity", "scope", "what"), rows)
 
 
 @app.command("explain")
@@ -1046,22 +1047,21 @@ def vendors_cmd(
     if fmt == "markdown":
         out.print(markdown(rows, totals), markup=False, soft_wrap=True)
         return
-    table = Table(title="Vendor syntax provenance")
-    for col in ("vendor", "section", "status", "commands s/p/u", "source / note / per model"):
-        table.add_column(col, overflow="fold")
-    for r in rows:
-        counts = "/".join(str(r["commands"][k]) for k in STATUSES)
-        table.add_row(str(r["vendor"]), str(r["section"]), str(r["status"]), counts, detail(r))
-    out.print(table)
-    cov = Table(
-        title="Vendor grammar: commands and their undo forms, sourced / partial / unsourced"
-    )
+    cells = [
+        (str(r["vendor"]), str(r["section"]), str(r["status"]),
+         "/".join(str(r["commands"][k]) for k in STATUSES), detail(r))
+        for r in rows
+    ]  # fmt: skip
+    columns = ("vendor", "section", "status", "commands s/p/u", "source / note / per model")
+    print_table(out, "Vendor syntax provenance", columns, cells)
     keys = (*STATUSES, *(f"undo {k}" for k in (*STATUSES, "none")))
-    for col in ("vendor", *keys):
-        cov.add_column(col)
-    for vendor, total in totals.items():
-        cov.add_row(vendor, *(str(total[k]) for k in keys))
-    out.print(cov)
+    print_table(
+        out,
+        "Vendor grammar: commands and their undo forms, sourced / partial / unsourced",
+        ("vendor", *keys),
+        [(vendor, *(str(total[k]) for k in keys)) for vendor, total in totals.items()],
+        right=keys,
+    )
 
 
 @app.command("models")
@@ -1082,16 +1082,15 @@ def models_cmd(
     if fmt == "json":
         emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
-    table = Table(title="Switch models")
-    for col in ("vendor", "model", "ports", "buffer", "no-drop", "source"):
-        table.add_column(col, overflow="fold")
+    cells = []
     for r in rows:
         buf = f"{r['buffer_bytes'] / 2**20:.0f} MiB" if r["buffer_bytes"] else "not published"
         name = str(r["model"]) + (" (default)" if r["default"] else "")
-        table.add_row(
-            str(r["vendor"]), name, port_map(r), buf, str(r["max_no_drop"]), str(r["source"])
+        cells.append(
+            (str(r["vendor"]), name, port_map(r), buf, str(r["max_no_drop"]), str(r["source"]))
         )
-    out.print(table)
+    columns = ("vendor", "model", "ports", "buffer", "no-drop", "source")
+    print_table(out, "Switch models", columns, cells)
 
 
 @app.command("plan")
@@ -1099,7 +1098,9 @@ def plan_cmd(
     gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs (one NIC each).")] = None,
     servers: Annotated[int | None, typer.Option("--servers", help="Servers.")] = None,
     nics: Annotated[int, typer.Option("--nics", help="NICs (rails) per server.")] = 8,
-    nic_speed: Annotated[int, typer.Option("--nic-speed", help="NIC speed, Gb/s.")] = 400,
+    nic_speed: Annotated[
+        str, typer.Option("--nic-speed", help="NIC speed: 400G, 400g, 400Gb or 400 (Gb/s).")
+    ] = "400G",
     pcie_gen: Annotated[int, typer.Option("--pcie-gen", min=3, max=6)] = 5,
     pcie_lanes: Annotated[int, typer.Option("--pcie-lanes", min=1, max=16)] = 16,
     leaf: Annotated[
@@ -1119,14 +1120,23 @@ def plan_cmd(
         Path | None, typer.Option("--write", help="Write the best feasible plan as an intent.")
     ] = None,
     fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Also list the infeasible plans, with the reason.")
+    ] = False,
+    quiet: Quiet = False,
     vendor_dir: VendorDir = None,
 ) -> None:
-    """Candidate fabric plans for a GPU demand, side by side; --write the best as an intent."""
+    """Candidate fabric plans for a GPU demand, best first; --write the best as an intent."""
     from roce_cfg import advise
+    from roce_cfg.intent.models import speed_number
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
+    try:  # the forms the intent takes (400G, 400g, 400Gb, 400)
+        speed = speed_number(nic_speed)
+    except ValueError as exc:
+        raise InputError(str(exc), path="--nic-speed") from None
     demand = advise.Demand.of(
-        gpus, servers, nics=nics, nic_speed=nic_speed, pcie_gen=pcie_gen, pcie_lanes=pcie_lanes,
+        gpus, servers, nics=nics, nic_speed=speed, pcie_gen=pcie_gen, pcie_lanes=pcie_lanes,
         oversubscription=oversub, in_rack_m=in_rack, in_row_m=in_row, between_rows_m=between,
     )  # fmt: skip
     price_table = advise.load_prices(prices) if prices is not None else None
@@ -1135,21 +1145,43 @@ def plan_cmd(
     if write is not None:
         import yaml
 
-        intent = advise.intent_for(demand, advise.best(plans))
-        write_file(write, yaml.safe_dump(intent, sort_keys=False))
+        chosen = advise.best(plans)
+        write_file(write, yaml.safe_dump(advise.intent_for(demand, chosen), sort_keys=False))
     if fmt == "json":
         emit(json.dumps([p.as_dict() for p in plans], indent=2) + "\n", kind="json")
+    elif not quiet:
+        title = f"Plans for {demand.servers} servers x {nics} x {demand.nic_speed}G"
+        _plan_table(title, plans, show_all)
+    if write is not None:  # which plan, and where: on stderr when stdout carries JSON
+        number = plans.index(chosen) + 1
+        said = (
+            f"wrote plan {number} ({chosen.kind}: {advise.plan_row(chosen, number)[2]}) to {write}"
+        )
+        (err if fmt == "json" else out).print(said, markup=False)
+
+
+def _plan_table(title: str, plans: list[Plan], show_all: bool) -> None:
+    """Feasible plans (all with --all), numbered by rank; then PCIe, ECMP and trust notes."""
+    from roce_cfg import advise
+
+    shown = [(i, p) for i, p in enumerate(plans, 1) if p.feasible or show_all]
+    rows = [advise.plan_row(p, i) for i, p in shown]
+    print_table(out, title, advise.PLAN_COLUMNS, rows)
+    hidden = len(plans) - len(shown)
+    if hidden:
+        out.print(f"{_n(hidden, 'infeasible plan')} not shown (--all lists them)", markup=False)
+    if not plans:
         return
-    table = Table(title=f"Plans for {demand.servers} servers x {nics} x {nic_speed}G")
-    for col in advise.PLAN_COLUMNS:
-        table.add_column(col, overflow="fold")
-    for p in plans:
-        table.add_row(*advise.plan_row(p))
-    out.print(table)
-    if plans:
-        out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
-        for note in plans[0].notes:
-            out.print(f"ECMP: {note}", markup=False)
+    out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
+    for note in plans[0].notes:
+        out.print(f"ECMP: {note}", markup=False)
+    if plans[0].unsourced:
+        out.print(
+            "syntax: plan 1's lossless commands have no public source ("
+            + "; ".join(plans[0].unsourced)
+            + "): generate warns, and the lab checks them against roce-cfg's own guess",
+            markup=False,
+        )
 
 
 def main() -> None:

@@ -27,6 +27,15 @@ def _parse_speed(value: Any) -> Any:
     return value
 
 
+def speed_number(text: str) -> int:
+    """The Gb/s of a speed as the intent writes it (``400G``, ``400g``, ``400Gb``, ``400``):
+    the command line takes the same forms (``plan --nic-speed 400G``)."""
+    m = _SPEED_RE.match(text)
+    if not m or len(m.group(1)) > 6:
+        raise ValueError(f"'{text}' is not a link speed such as 100G or 400G")
+    return int(m.group(1))
+
+
 Speed = Annotated[
     int,
     BeforeValidator(_parse_speed),

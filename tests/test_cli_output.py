@@ -1,0 +1,79 @@
+"""Output that fits its medium (issue 32 items 3, 4, 7): in a pipe, tables are plain rows, one
+per line, tab-separated, no word broken; plan lists feasible plans (--all for the rest), says
+which plan --write wrote and where, marks and ranks unsourced plans; --nic-speed takes the
+intent's forms."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run
+
+
+def _rows(stdout: str) -> list[list[str]]:
+    return [line.split("\t") for line in stdout.splitlines() if "\t" in line]
+
+
+def test_plan_in_a_pipe_is_one_row_per_plan_feasible_first() -> None:
+    res = run("plan", "--gpus", "512")
+    assert res.exit_code == 0, res.output
+    assert "│" not in res.stdout and "┃" not in res.stdout
+    rows = _rows(res.stdout)
+    header, body = rows[0], rows[1:]
+    assert header[:2] == ["#", "plan"] and header[-1] == "syntax"
+    assert all(len(r) == len(header) for r in body)
+    assert [r[0] for r in body] == [str(i) for i in range(1, len(body) + 1)]
+    assert not any("infeasible" in r[1] for r in body)
+    assert "infeasible plans not shown (--all lists them)" in res.stdout
+    every = _rows(run("plan", "--gpus", "512", "--all").stdout)[1:]
+    assert len(every) > len(body)
+    assert any(r[1].endswith("(infeasible)") for r in every)
+
+
+def test_plan_ranks_sourced_before_unsourced_of_similar_size() -> None:
+    # 512 x 400G: Ruijie's 12 generic boxes against H3C's 24; Ruijie's lossless syntax has no
+    # source (vendors/ruijie.yaml), so H3C ranks first and Ruijie's rows say why.
+    body = _rows(run("plan", "--gpus", "512").stdout)[1:]
+    assert body[0][-1] == "sourced" and "h3c" in body[0][2]
+    ruijie = [r for r in body if "ruijie" in r[2]]
+    assert ruijie and all(r[-1].startswith("UNSOURCED ruijie: ") for r in ruijie)
+    plans = json.loads(run("plan", "--gpus", "512", "--format", "json").stdout)
+    assert any(p["unsourced"] for p in plans) and not plans[0]["unsourced"]
+
+
+def test_plan_says_which_plan_it_wrote_and_where(tmp_path: Path) -> None:
+    target = tmp_path / "intent.yaml"
+    res = run("plan", "--gpus", "64", "--write", str(target), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("wrote plan 1 (")
+    assert res.stdout.rstrip().endswith(f"to {target}")
+    assert len(res.stdout.splitlines()) == 1  # --quiet: no table
+    as_json = run("plan", "--gpus", "64", "--write", str(target), "--format", "json")
+    assert "wrote plan 1" in as_json.stderr
+    json.loads(as_json.stdout)  # stdout stays one JSON document
+
+
+@pytest.mark.parametrize("speed", ["400G", "400g", "400Gb", "400"])
+def test_nic_speed_takes_the_intents_forms(speed: str) -> None:
+    res = run("plan", "--gpus", "64", "--nic-speed", speed, "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)[0]["feasible"]
+
+
+def test_a_bad_nic_speed_is_one_line() -> None:
+    res = run("plan", "--gpus", "64", "--nic-speed", "4x")
+    assert res.exit_code == 2
+    assert res.stderr.strip() == (
+        "roce-cfg: error: --nic-speed: '4x' is not a link speed such as 100G or 400G"
+    )
+
+
+def test_models_and_rules_in_a_pipe_break_no_name() -> None:
+    models = _rows(run("models").stdout)
+    assert models[0] == ["vendor", "model", "ports", "buffer", "no-drop", "source"]
+    assert any(r[1] == "CE8851-32CQ8DQ-P (default)" for r in models[1:])
+    rules = _rows(run("rules").stdout)
+    assert any(r[:2] == ["RC001", "config-unreadable"] for r in rules)
