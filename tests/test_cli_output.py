@@ -77,3 +77,34 @@ def test_models_and_rules_in_a_pipe_break_no_name() -> None:
     assert any(r[1] == "CE8851-32CQ8DQ-P (default)" for r in models[1:])
     rules = _rows(run("rules").stdout)
     assert any(r[:2] == ["RC001", "config-unreadable"] for r in rules)
+
+
+def _intent(tmp_path: Path, old: str, new: str) -> Path:
+    from tests.helpers import ROOT
+
+    text = (ROOT / "examples/pod-small.yaml").read_text("utf-8")
+    assert old in text
+    path = tmp_path / "intent.yaml"
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    return path
+
+
+def test_vendor_names_in_any_case_and_a_near_miss_gets_a_did_you_mean(tmp_path: Path) -> None:
+    upper = _intent(tmp_path, "{vendor: h3c,", "{vendor: H3C,")
+    assert run("generate", str(upper), "-o", str(tmp_path / "out")).exit_code == 0
+    typo = _intent(tmp_path, "{vendor: h3c,", "{vendor: hc3,")
+    res = run("generate", str(typo), "-o", str(tmp_path / "out2"))
+    assert res.exit_code == 2
+    assert "fabric.leaf.vendor: unknown vendor 'hc3'" in res.stderr
+    assert "did you mean 'h3c'?" in res.stderr
+    plan = run("plan", "--gpus", "64", "--leaf", "hwawei")
+    assert plan.exit_code == 2 and "did you mean 'huawei'?" in plan.stderr
+    assert run("plan", "--gpus", "64", "--leaf", "H3C", "--format", "json").exit_code == 0
+
+
+def test_a_key_typo_says_did_you_mean_first(tmp_path: Path) -> None:
+    typo = _intent(tmp_path, "  rails: 8", "  rials: 8")
+    res = run("generate", str(typo), "-o", str(tmp_path / "out"))
+    assert res.exit_code == 2
+    first = res.stderr.splitlines()[0]
+    assert "unknown key 'rials'; did you mean 'rails'?" in first

@@ -7,6 +7,7 @@ the designer's own refusal.
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -518,13 +519,22 @@ def _three_tier_plan(
 
 
 def candidates(profiles: dict[Vendor, VendorProfile], allowed: list[str] | None) -> list[Choice]:
-    """Models matching ``vendor`` or ``vendor:model`` entries (all models when none given)."""
-    out: list[Choice] = []
-    for v, p in profiles.items():
-        for name, m in sorted(p.models.items()):
-            if not allowed or v.value in allowed or f"{v.value}:{name}" in allowed:
-                out.append((v, p, name, m))
-    return out
+    """Models matching ``vendor`` or ``vendor:model`` entries (all models when none given), in
+    any case; an entry that names no vendor or model is refused with a did-you-mean."""
+    every = {f"{v.value}:{name}": (v, p, name, m)
+             for v, p in profiles.items() for name, m in sorted(p.models.items())}  # fmt: skip
+    if not allowed:
+        return list(every.values())
+    by_lower = {k.lower(): k for k in every} | {v.value: v.value for v in profiles}
+    wanted = set()
+    for entry in allowed:
+        key = by_lower.get(entry.strip().lower())
+        if key is None:
+            close = difflib.get_close_matches(entry.strip().lower(), list(by_lower), n=1)
+            hint = f"; did you mean '{by_lower[close[0]]}'?" if close else ""
+            raise InputError(f"no vendor or vendor:model '{entry}'{hint}", path="--leaf/--spine")
+        wanted.add(key)
+    return [c for k, c in every.items() if k in wanted or k.split(":")[0] in wanted]
 
 
 def plan(

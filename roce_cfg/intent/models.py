@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from ipaddress import IPv4Network
 from typing import Annotated, Any, Literal
@@ -72,8 +73,21 @@ class Servers(_Model):
     pcie_lanes: int = Field(default=16, ge=1, le=16)
 
 
+def _vendor(value: Any) -> Any:
+    """Vendor names in any case (``H3C``, ``Huawei``); a near miss gets a did-you-mean."""
+    if not isinstance(value, str):
+        return value
+    name = value.strip().lower()
+    known = [v.value for v in Vendor]
+    if name in known:
+        return name
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    raise ValueError(f"unknown vendor '{value}' (one of {', '.join(known)}){hint}")
+
+
 class SwitchRole(_Model):
-    vendor: Vendor
+    vendor: Annotated[Vendor, BeforeValidator(_vendor)]
     model: str | None = Field(default=None, description="omit for the vendor's default profile")
 
 
