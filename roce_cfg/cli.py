@@ -421,7 +421,7 @@ def lint_cmd(
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
+def _emit(result: LintResult, fmt: str, text: Callable[[], None], command: str = "lint") -> None:
     """Findings in the machine formats lint and deadlock share, or the command's own text."""
     from roce_cfg.analysis import report as report_fmt
     from roce_cfg.analysis.registry import rules
@@ -431,7 +431,7 @@ def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
     elif fmt == "sarif":
         emit(report_fmt.to_sarif(result, rules(), Path.cwd()), kind="json")
     elif fmt == "junit":
-        emit(report_fmt.to_junit(result), kind="markup")
+        emit(report_fmt.to_junit(result, command), kind="markup")
     else:
         text()
 
@@ -547,7 +547,7 @@ def deadlock_cmd(
         if target is not None:
             write_file(target, draw(report))
     unread = sum(f.rule == "RC001" for f in result.findings)
-    _emit(result, fmt, lambda: _deadlock_text(report, verbose, unread))
+    _emit(result, fmt, lambda: _deadlock_text(report, verbose, unread), "deadlock")
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
 

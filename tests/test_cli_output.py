@@ -108,3 +108,32 @@ def test_a_key_typo_says_did_you_mean_first(tmp_path: Path) -> None:
     assert res.exit_code == 2
     first = res.stderr.splitlines()[0]
     assert "unknown key 'rials'; did you mean 'rails'?" in first
+
+
+def test_drift_on_a_vlan_interface_carries_its_line(tmp_path: Path) -> None:
+    from tests.helpers import ROOT
+
+    out = tmp_path / "out"
+    assert run("generate", str(ROOT / "examples/pod-small.yaml"), "-o", str(out)).exit_code == 0
+    cfg = out / "leaf-1.cfg"
+    lines = cfg.read_text("utf-8").split("\n")
+    at = lines.index("interface Vlan-interface101")
+    mtu = next(i for i in range(at, len(lines)) if lines[i] == " mtu 9216")
+    lines[mtu] = " mtu 1500"
+    cfg.write_text("\n".join(lines), "utf-8")
+    res = run("lint", str(cfg), "--intent", str(ROOT / "examples/pod-small.yaml"), "--format",
+              "json")  # fmt: skip
+    found = {f["rule"]: f for f in json.loads(res.stdout)["findings"] if f["device"] == "leaf-1"}
+    assert found["RC402"]["line"] == found["RC113"]["line"] == at + 1
+
+
+def test_deadlock_junit_is_named_deadlock_and_devices_sort_naturally() -> None:
+    from tests.helpers import ROOT
+
+    res = run("deadlock", str(ROOT / "examples/pod-small.yaml"), "--format", "junit")
+    assert 'testsuite name="roce-cfg deadlock"' in res.stdout
+    assert 'name="lint"' not in res.stdout
+    from roce_cfg.model.order import natural
+
+    names = ["leaf-21", "leaf-9", "leaf-31"]
+    assert sorted(names, key=natural) == ["leaf-9", "leaf-21", "leaf-31"]

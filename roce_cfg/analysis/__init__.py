@@ -39,6 +39,7 @@ from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import Found, Unread, discover
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.fabric import Fabric
+from roce_cfg.model.order import natural
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
 from roce_cfg.parse.many import parse_each
@@ -97,7 +98,7 @@ def lint(
     findings = apply(findings, lint_config, per_device)
     findings.sort(key=Finding.sort_key)
     notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
-    result = LintResult(findings, [str(f) for f in files], sorted(views), notes, views)
+    result = LintResult(findings, [str(f) for f in files], sorted(views, key=natural), notes, views)
     result.skipped = found.notes
     return result
 
