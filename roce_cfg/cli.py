@@ -36,7 +36,7 @@ from roce_cfg.vendor import OVERLAY_ENV, Vendor
 # jinja2, ttp and the pydantic models are imported inside the commands that use them
 # (tests/test_startup.py holds the line).
 if TYPE_CHECKING:
-    from roce_cfg.advise import Plan
+    from roce_cfg.advise import Demand, Plan
     from roce_cfg.analysis import Finding, LintResult
     from roce_cfg.deadlock.analyse import Report as DeadlockReport
     from roce_cfg.deploy.push import Credentials, Outcome
@@ -1158,17 +1158,33 @@ def plan_cmd(
     price_table = advise.load_prices(prices) if prices is not None else None
     plans = advise.plan(demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
                         prices=price_table)  # fmt: skip
-    if write is not None:
+    _plan_out(demand, plans, write, fmt, quiet=quiet, show_all=show_all)
+
+
+def _plan_out(
+    demand: Demand,
+    plans: list[Plan],
+    write: Path | None,
+    fmt: str,
+    *,
+    quiet: bool,
+    show_all: bool,
+) -> None:
+    """--write the best plan; the plans as JSON or a table (none when ``quiet``); then which
+    plan was written, and where (on stderr when stdout carries JSON)."""
+    from roce_cfg import advise
+
+    chosen = advise.best(plans) if write is not None else None
+    if write is not None and chosen is not None:
         import yaml
 
-        chosen = advise.best(plans)
         write_file(write, yaml.safe_dump(advise.intent_for(demand, chosen), sort_keys=False))
     if fmt == "json":
         emit(json.dumps([p.as_dict() for p in plans], indent=2) + "\n", kind="json")
     elif not quiet:
-        title = f"Plans for {demand.servers} servers x {nics} x {demand.nic_speed}G"
+        title = f"Plans for {demand.servers} servers x {demand.nics} x {demand.nic_speed}G"
         _plan_table(title, plans, show_all)
-    if write is not None:  # which plan, and where: on stderr when stdout carries JSON
+    if chosen is not None:
         number = plans.index(chosen) + 1
         said = (
             f"wrote plan {number} ({chosen.kind}: {advise.plan_row(chosen, number)[2]}) to {write}"
