@@ -1109,6 +1109,29 @@ def models_cmd(
     print_table(out, "Switch models", columns, cells)
 
 
+@app.command("pipeline")
+def pipeline_cmd(
+    stage: Annotated[
+        Literal["generate", "lint", "deadlock", "plan", "apply", "all"],
+        typer.Argument(help="One stage, or all (every stage but apply)."),
+    ],
+    intent: Annotated[Path, typer.Argument(help="The intent YAML.")],
+    inventory: Annotated[Path, typer.Argument(help="The push inventory.")],
+    work: Annotated[Path, typer.Argument(help="Where the artifacts go.")] = Path("pipeline-out"),
+    batch: Annotated[
+        str, typer.Option("--batch", envvar="ROCE_CFG_BATCH", help="apply's canary batches.")
+    ] = "1,10%,100%",
+) -> None:
+    """A config repository's CI, one stage per call: generate, lint (lint.sarif), deadlock
+    what-ifs (deadlock.xml), push dry run (push-plan.txt), approved apply (docs/pipeline.md)."""
+    from roce_cfg import pipeline
+
+    job = pipeline.Job(intent, inventory, work, batch, say=lambda s: out.print(s, markup=False))
+    rc = pipeline.run(stage, job)
+    if rc:
+        raise typer.Exit(rc)
+
+
 @app.command("plan")
 def plan_cmd(
     gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs (one NIC each).")] = None,
