@@ -14,6 +14,7 @@ from roce_cfg.analysis.context import FabricView
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import RULES, Hit, declare, rule
 from roce_cfg.analysis.rules_fabric import GAP_RULES, gap_hits
+from roce_cfg.analysis.rules_input import unread_finding
 from roce_cfg.deadlock import Source
 from roce_cfg.deadlock.analyse import Cycle, Report, analyse
 from roce_cfg.deadlock.net import build
@@ -95,6 +96,7 @@ def deadlock_findings(src: Source, report: Report) -> LintResult:
     for scenario, cycles in report.opened.items():
         name = report.scenario_name(scenario)
         found += [_finding(src, "RC502", h) for h in hits(report, cycles, name)]
+    found += [unread_finding(u) for u in src.unread]  # RC001: files the analysis never saw
     # What the configs point at that no link explains: the analysis did not see the fabric
     # whole, so 'no cycle' is not an all-clear (issue 26).
     gaps = list(src.facts.gaps) if src.facts is not None else []
