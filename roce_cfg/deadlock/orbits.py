@@ -131,7 +131,9 @@ class Symmetry:
             if (a, b) in seen or (s, n) != (self.members[a][0], self.members[b][0]):
                 continue  # one bundle vertex pair per class pair (twins are joined completely)
             seen.add((a, b))
-            here = tuple(sorted(Counter(_kind(net, s, x, self.fixed) for x in net.adj[s][n])))
+            here = tuple(
+                sorted(Counter(_kind(net, s, x, self.fixed) for x in net.adj[s][n]).items())
+            )
             session = n in net.sessions[s]
             # Each class pair is met from both ends: one "end" vertex per direction, joined.
             v = len(colours)
