@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from roce_cfg.deadlock.analyse import Cycle, _check
+from roce_cfg.deadlock.analyse import Cycle, PairClass, _check
 from roce_cfg.deadlock.net import Network
 from roce_cfg.deadlock.orbits import Mapping, Symmetry
 from roce_cfg.deadlock.quick import acyclic
@@ -22,13 +22,6 @@ Scenario = tuple[int, ...]
 # Concrete pair scenarios listed at most; past that a pair class is reported by its
 # representative and its size (2 billion pairs of an xl fabric are counted, not listed).
 LIST_PAIRS = 20_000
-
-
-@dataclass
-class PairClass:
-    scenario: Scenario  # the representative pair analysed
-    pairs: int  # unordered pairs in the class
-    cycles: list[Cycle]
 
 
 @dataclass
@@ -91,26 +84,13 @@ class Relabel:
         return str(self.net.originated[s][k]) + word[len(word.rstrip(",)")) :]
 
 
-def singles(net: Network, sym: Symmetry, engine: Engine, out: Sweep, tick: Tick) -> None:
-    relabel = Relabel(net)
-    orbits = sym.orbits()
-    out.single_orbits = len(orbits)
-    for i, orbit in enumerate(orbits, 1):
-        rep = orbit[0]
-        found = engine.opens((rep,))
-        if found:
-            for lid in orbit:
-                m = sym.mapping(rep, lid)
-                out.singles[(lid,)] = [relabel.cycle(c, [m], (lid,)) for c in found]
-        tick(i, len(orbits))
-
-
 Tick = Callable[[int, int], None]
+Answers = dict[Scenario, list[Cycle]]
+Runner = Callable[[Network, list[Scenario], Tick], Answers]
+ClassPlan = tuple[Scenario, int, Symmetry, list[int]]
 
 
-def pair_classes(
-    net: Network, sym: Symmetry
-) -> Iterator[tuple[Scenario, int, Symmetry, list[int]]]:
+def pair_classes(net: Network, sym: Symmetry) -> Iterator[ClassPlan]:
     """Each class of unordered pairs: (representative pair, how many pairs, the stabiliser of
     the representative's first link, the stabiliser orbit of its second link). A class and
     its mirror ((a, b) and (b, a)) are given once."""
@@ -135,21 +115,58 @@ def pair_classes(
             yield (r, b), size, stab, so
 
 
-def pairs(net: Network, sym: Symmetry, engine: Engine, out: Sweep, tick: Tick) -> None:
-    classes = list(pair_classes(net, sym))
-    out.pair_total = sum(size for _, size, _, _ in classes)
+@dataclass
+class Planned:
+    """What a sweep analyses: one representative per single-failure orbit and per pair
+    class, plus any scenarios named outright."""
+
+    sym: Symmetry
+    orbits: list[list[int]]
+    classes: list[ClassPlan]
+    named: list[Scenario]
+
+    def todo(self) -> list[Scenario]:
+        reps = [(o[0],) for o in self.orbits] + [tuple(sorted(c[0])) for c in self.classes]
+        return list(dict.fromkeys([*reps, *self.named]))
+
+
+def plan(net: Network, singles: bool, pairs: bool, named: list[Scenario]) -> Planned:
+    sym = Symmetry(net)
+    orbits = sym.orbits() if singles else []
+    classes = list(pair_classes(net, sym)) if pairs else []
+    return Planned(sym, orbits, classes, named)
+
+
+def serial(net: Network, todo: list[Scenario], tick: Tick) -> Answers:
+    engine = Engine(net)
+    out: Answers = {}
+    for i, scenario in enumerate(todo, 1):
+        out[scenario] = engine.opens(scenario)
+        tick(i, len(todo))
+    return out
+
+
+def assemble(net: Network, planned: Planned, answers: Answers) -> Sweep:
+    """The representatives' answers mapped onto every member."""
+    out = Sweep(single_orbits=len(planned.orbits), analysed=len(answers))
     relabel = Relabel(net)
+    for orbit in planned.orbits:
+        rep = orbit[0]
+        found = answers[(rep,)]
+        for lid in orbit if found else ():
+            m = planned.sym.mapping(rep, lid)
+            out.singles[(lid,)] = [relabel.cycle(c, [m], (lid,)) for c in found]
+    out.pair_total = sum(size for _, size, _, _ in planned.classes)
     listed = 0
-    for n, ((r, b), size, stab, so) in enumerate(classes, 1):
-        found = engine.opens((r, b))
+    for (r, b), size, stab, so in planned.classes:
         scenario = (min(r, b), max(r, b))
-        out.classes.append(
-            PairClass(scenario, size, [relabel.cycle(c, [], scenario) for c in found])
-        )
+        found = answers[scenario]
+        cycles = [relabel.cycle(c, [], scenario) for c in found]
+        out.classes.append(PairClass(scenario, size, cycles))
         if found and listed + size <= LIST_PAIRS:
             listed += size
-            _list_class(sym, stab, r, so, found, relabel, out)
-        tick(n, len(classes))
+            _list_class(planned.sym, stab, r, so, found, relabel, out)
+    return out
 
 
 def _list_class(
@@ -176,12 +193,5 @@ def _list_class(
 
 
 def sweep(net: Network, with_singles: bool, with_pairs: bool, tick: Tick) -> Sweep:
-    sym = Symmetry(net)
-    engine = Engine(net)
-    out = Sweep()
-    if with_singles:
-        singles(net, sym, engine, out, tick)
-    if with_pairs:
-        pairs(net, sym, engine, out, tick)
-    out.analysed = engine.analysed
-    return out
+    planned = plan(net, with_singles, with_pairs, [])
+    return assemble(net, planned, serial(net, planned.todo(), tick))
