@@ -496,6 +496,18 @@ def deadlock_cmd(
         Path | None, typer.Option("--html", help="One self-contained HTML page with the picture.")
     ] = None,
     vendor_dir: VendorDir = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="A Dask scheduler (tcp://host:8786) for the failure sweep; unset: a local "
+            "cluster (with roce-cfg[dask]).",
+        ),
+    ] = None,
+    state: Annotated[
+        Path | None,
+        typer.Option("--state", help="Keep the sweep's answers in FILE; a rerun resumes."),
+    ] = None,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
     from roce_cfg.analysis.rules_deadlock import deadlock_findings
@@ -507,7 +519,9 @@ def deadlock_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     devices = tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip())
-    plan = DeadlockPlan(fail_links, devices, max_failures, samples)
+    plan = DeadlockPlan(
+        fail_links, devices, max_failures, samples, scheduler, str(state) if state else None
+    )
     src = load_deadlock_source(
         source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
     )
@@ -533,6 +547,11 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
         f"scenario{'s' if report.scenarios != 1 else ''} (the healthy fabric{with_failures})",
         markup=False,
     )
+    if report.symmetry:
+        out.print(report.symmetry, markup=False)
+    for c in report.classes:
+        if c.cycles:
+            out.print(f"{c.pairs:,} pairs like {report.scenario_name(c.scenario)}", markup=False)
     groups = [("healthy fabric", report.baseline)] + [
         (f"after {report.scenario_name(sc)}", cycles) for sc, cycles in report.opened.items()
     ]

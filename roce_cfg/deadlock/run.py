@@ -106,7 +106,10 @@ def by_symmetry(
             report.opened[c.scenario] = c.cycles  # a class too large to list: its representative
     report.opened = dict(sorted(report.opened.items()))
     report.scenarios = 1 + len(planned.sym.net.links) * bool(planned.orbits) + done.pair_total
-    report.scenarios += len(extra)
+    # A named scenario that is a single or a pair the sweep covers is not counted twice.
+    swept = {1} if planned.orbits else set()
+    swept |= {2} if planned.classes or plan.max_failures >= 2 else set()
+    report.scenarios += len({sc for sc in extra if len(sc) not in swept})
     parts = [f"{done.single_orbits:,} single-failure orbits"] if planned.orbits else []
     if planned.classes:
         parts.append(f"{len(done.classes):,} pair classes ({done.pair_total:,} pairs)")
