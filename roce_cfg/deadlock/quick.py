@@ -183,11 +183,17 @@ def _has_cycle(
     extra: dict[Node, set[Node]],
 ) -> bool:
     lossless = net.lossless
+    # Each switch's lossless ingress links: the sources of a group are one set intersection.
+    lossless_in: dict[int, set[int]] = {}
+    for s, lid in lossless:
+        lossless_in.setdefault(s, set()).add(lid)
     succ: dict[Node, list[Node]] = {}
     for k, ((s, outs), ins) in enumerate(groups.items()):
         targets = [o for o in outs if o in lossless]
-        sources = [(s, lid) for lid in ins if (s, lid) in lossless]
-        if targets and sources:
+        if not targets:
+            continue
+        sources = [(s, lid) for lid in ins & lossless_in.get(s, set())]
+        if sources:
             hub = (-1 - k, 0)  # a virtual node: negative ids never name a switch
             succ[hub] = targets
             for u in sources:
