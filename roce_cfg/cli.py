@@ -105,6 +105,18 @@ FailLinks = Annotated[
 FailDevices = Annotated[
     str | None, typer.Option("--fail-devices", help="Switches that fail together: 'spine-1'.")
 ]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="A Dask scheduler (tcp://host:8786) for the failure sweep; unset: a local "
+        "cluster (with roce-cfg[dask]).",
+    ),
+]
+SweepState = Annotated[
+    Path | None,
+    typer.Option("--state", help="Keep the sweep's answers in FILE; a rerun resumes."),
+]
 MaxFailures = Annotated[
     int, typer.Option("--max-failures", min=1, max=2, help="2: every pair of links.")
 ]
@@ -496,18 +508,8 @@ def deadlock_cmd(
         Path | None, typer.Option("--html", help="One self-contained HTML page with the picture.")
     ] = None,
     vendor_dir: VendorDir = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            help="A Dask scheduler (tcp://host:8786) for the failure sweep; unset: a local "
-            "cluster (with roce-cfg[dask]).",
-        ),
-    ] = None,
-    state: Annotated[
-        Path | None,
-        typer.Option("--state", help="Keep the sweep's answers in FILE; a rerun resumes."),
-    ] = None,
+    scheduler: Scheduler = None,
+    state: SweepState = None,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
     from roce_cfg.analysis.rules_deadlock import deadlock_findings
@@ -549,9 +551,9 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
     )
     if report.symmetry:
         out.print(report.symmetry, markup=False)
-    for c in report.classes:
-        if c.cycles:
-            out.print(f"{c.pairs:,} pairs like {report.scenario_name(c.scenario)}", markup=False)
+    for k in report.classes:
+        if k.cycles:
+            out.print(f"{k.pairs:,} pairs like {report.scenario_name(k.scenario)}", markup=False)
     groups = [("healthy fabric", report.baseline)] + [
         (f"after {report.scenario_name(sc)}", cycles) for sc, cycles in report.opened.items()
     ]
