@@ -671,7 +671,22 @@ def push_cmd(
             "prompt, command; defaults 10, 15, 15, 20, 120).",
         ),
     ] = "",
+    verify_after: Annotated[
+        Literal["off", "live"],
+        typer.Option("--verify", help="live: after --apply, 'roce-cfg verify' what changed."),
+    ] = "off",
     vendor_dir: VendorDir = None,
+    confirm_timeout: Annotated[
+        int | None,
+        typer.Option(
+            "--confirm-timeout",
+            min=1,
+            max=86400,
+            help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
+            "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
+        ),
+    ] = None,
+    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
     from roce_cfg.deploy import fanout
@@ -686,20 +701,49 @@ def push_cmd(
     with _progress("pushing") as tick:
         outcomes = fanout.run(
             targets, configs, creds, apply=apply, workers=workers, batch=batch,
-            prune=prune, progress=tick, timeouts=steps,
+            prune=prune, progress=tick, timeouts=steps, confirm=confirm_timeout,
             on_batch=_batch_line if batch != "100%" else None,
         )  # fmt: skip
-    _push_report(outcomes, apply, prune)
     skipped = len(targets) - len(outcomes)
-    if skipped:
+    if fmt == "json":
+        from roce_cfg.deploy.report import document
+        from roce_cfg.output import emit_doc
+
+        emit_doc(document(outcomes, apply, prune, skipped), "json")
+    else:
+        _push_report(outcomes, apply, prune)
+    if skipped and fmt == "text":
         out.print(
             f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
             markup=False,
         )
+    live = (
+        _verify_live(configs, targets, outcomes, creds, steps)
+        if verify_after == "live" and apply
+        else 0
+    )
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
+    if live:
+        raise typer.Exit(live)
+
+
+def _verify_live(
+    configs: Path, targets: list[Any], outcomes: list[Outcome], creds: Credentials, steps: Any
+) -> int:
+    """push --verify live: verify's checks (sourced display data only) on the changed switches."""
+    from roce_cfg.verify.report import text_report
+    from roce_cfg.verify.run import Settings, after_push
+
+    changed = {o.host for o in outcomes if o.status == "changed"}
+    verified = after_push(configs, targets, changed, creds, Settings(steps=steps))
+    if verified is None:
+        return 0
+    out.print("# verify (live) of the changed switches:", markup=False)
+    emit(text_report(verified))
+    return EXIT_FINDINGS if verified.result.failing("error") else 0
 
 
 def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
@@ -756,6 +800,57 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
                 out.print(f"  {line}", markup=False)
 
 
+@app.command("verify")
+def verify_cmd(
+    source: Annotated[
+        Path,
+        typer.Argument(help="The plan: an intent, or a generated folder (fabric.json, configs)."),
+    ],
+    inventory: Annotated[Path, typer.Option("--inventory", "-i", help="Hosts (nornir shape).")],
+    window: Annotated[
+        str, typer.Option("--window", help="Read counters twice, this far apart (30s, 500ms).")
+    ] = "0",
+    skip: Annotated[
+        str, typer.Option("--skip", help="Checks not to run, e.g. 'queue,watchdog,counters'.")
+    ] = "",
+    unsourced: Annotated[
+        bool, typer.Option("--unsourced", help="Also use display formats no source backs.")
+    ] = False,
+    storm_pps: Annotated[
+        float, typer.Option("--storm-pps", min=1, help="Pauses received per second = a storm.")
+    ] = 1000.0,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=200)] = 10,
+    limit: Annotated[str | None, typer.Option("--limit", help="Hosts matching a glob.")] = None,
+    timeouts: Annotated[str, typer.Option("--timeouts", help="As for push.")] = "",
+    fmt: FindingsFormat = "text",
+    fail_on: FailOn = "error",
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Check what the switches report (LLDP, links, BGP, PFC, ECN, counters) against the plan;
+    read-only: display commands only."""
+    from roce_cfg.deploy.inventory import load as load_inventory
+    from roce_cfg.deploy.transport import Timeouts
+    from roce_cfg.platforms.profile import overlay_dir
+    from roce_cfg.verify import run as verify_run
+    from roce_cfg.verify.checks import Options
+    from roce_cfg.verify.report import render
+
+    overlay = overlay_dir(vendor_dir)
+    settings = verify_run.Settings(
+        verify_run.parse_window(window), verify_run.parse_skip(skip), unsourced, workers,
+        Timeouts.parse(timeouts), Options(storm_pps=storm_pps), overlay,
+    )  # fmt: skip
+    plan = verify_run.load_plan(source, overlay)
+    targets = load_inventory(inventory, overlay, limit)
+    creds = _credentials()
+    with _progress("verifying") as tick:
+        verified = verify_run.verify(plan, targets, creds, settings, progress=tick)
+    text, kind = render(verified, fmt, Path.cwd())
+    emit(text, kind=kind)
+    if verified.result.failing(fail_on):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
 LabLenient = Annotated[
     bool,
     typer.Option(
@@ -790,9 +885,18 @@ def lab_cmd(
     lenient: LabLenient = False,
     strict_syntax: LabStrict = False,
     vendor_dir: VendorDir = None,
+    fault: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fault",
+            help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
+            "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
+            "not-applied=REGEX.",
+        ),
+    ] = None,
 ) -> None:
-    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C). With
-    --vendor-dir the emulators accept your overlay's syntax (its grammar merged over ours)."""
+    """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C, SIGINT or
+    SIGTERM). With --vendor-dir the emulators accept your overlay's syntax."""
     try:
         from roce_cfg.lab.run import start as start_lab
         from roce_cfg.lab.run import unsourced_note
@@ -814,21 +918,23 @@ def lab_cmd(
         lenient=lenient,
         overlay=overlay_dir(vendor_dir),
         strict=strict_syntax,
+        faults=fault or [],
     )
-    write_file(inventory_out, text)
-    out.print(
-        f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
-        "Ctrl-C stops them.",
-        markup=False,
-    )
-    for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None):
-        if note:
-            out.print(note, markup=False)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        lab.stop()
+
+    def ready() -> None:
+        write_file(inventory_out, text)
+        out.print(
+            f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
+            "Ctrl-C stops them.",
+            markup=False,
+        )
+        for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes):
+            if note:
+                out.print(note, markup=False)
+
+    from roce_cfg.lab.run import serve
+
+    serve(lab, ready)
 
 
 @app.command("rules")

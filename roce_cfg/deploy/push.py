@@ -14,6 +14,9 @@ from typing import Literal
 from netmiko import BaseConnection, ReadTimeout
 
 from roce_cfg.deploy.inventory import Target
+from roce_cfg.deploy.restore import Snapshot, differences
+from roce_cfg.deploy.rollback import Progress, Restorer, RollbackError, how, save
+from roce_cfg.deploy.session import Cli, PushError, show
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.grammar import load_grammar
@@ -39,8 +42,10 @@ class Outcome:
     # '-' removed by it), or '?' lines (the commands sent) when it could not be read at all.
     left: list[str] = field(default_factory=list)
     # Why it failed, in one word: unreachable, timeout, garbage, auth-failed, no-prompt (the
-    # steps of reaching it, see transport.Unusable), rejected, error.
+    # steps of reaching it, see transport.Unusable), rejected, dropped, save, error.
     kind: str = ""
+    saved: bool = False  # changed, and the saved config verified to be the running one
+    restore: str = ""  # how a failed push was undone (a vendor restore point or full-config)
 
 
 @dataclass(frozen=True)
@@ -83,107 +88,13 @@ def unsourced_undos(target: Target, commands: list[str]) -> list[str]:
     return grammar.unsourced_undos(commands, "", p.dialect.view_exit, p.negation)
 
 
-class PushError(Exception):
-    kind = "error"
-
-
-class Rejected(PushError):
-    kind = "rejected"
-
-
-class NoAnswer(PushError):
-    kind = "timeout"
-
-
-class RollbackError(PushError):
-    """The rollback itself failed; ``left`` says how the switch differs from before."""
-
-    def __init__(self, message: str, left: list[str]) -> None:
-        super().__init__(message)
-        self.left = left
-
-
 def _errors(target: Target) -> str:
     p = target.profile
     return "|".join(re.escape(e) for e in (*p.error_patterns, p.dialect.error))
 
 
-# Lines written before reading back the answers. Small enough for a switch's input buffer,
-# large enough that the round trip per line no longer dominates a 400-line push.
-CHUNK = 25
-
-
-def _send(conn: BaseConnection, target: Target, commands: list[str], timeout: float) -> None:
-    """Configure in chunks: write CHUNK lines, then read until a prompt came back for each
-    (every line answers with exactly one prompt), and look for the vendor's error text."""
-    dialect = target.profile.dialect
-    errors = re.compile(_errors(target))
-    # The config-mode prompt ends each answer; the next echoed line follows on the same line.
-    prompt = re.compile(dialect.prompts.pattern)
-    conn.config_mode()
-    for i in range(0, len(commands), CHUNK):
-        part = commands[i : i + CHUNK]
-        conn.write_channel("".join(conn.normalize_cmd(c) for c in part))
-        output = _read_prompts(conn, prompt, len(part), timeout)
-        bad = errors.search(output)
-        if bad:
-            # The echoes come back in order: the last one before the error is the culprit.
-            culprit, pos = "?", 0
-            for c in part:
-                at = output.find(c.strip(), pos)
-                if at < 0 or at > bad.start():
-                    break
-                culprit, pos = c.strip(), at + len(c.strip())
-            raise Rejected(f"rejected at command: {culprit} ({bad.group(0).strip()})")
-    if dialect.commit.model == "candidate":
-        conn.commit()
-    conn.exit_config_mode()
-    conn.save_config()
-
-
-# What the answers to one chunk of CHUNK lines may add up to: echoes, prompts and error text
-# are a few KiB; a switch that talks this much without prompting is not answering.
-MAX_ANSWER = 4 << 20
-# Prompts are short: a scan that resumes this far back still finds one split across reads.
-_PROMPT_TAIL = 256
-
-
-def _read_prompts(conn: BaseConnection, prompt: re.Pattern[str], count: int, timeout: float) -> str:
-    """Read until ``count`` prompts came back. The deadline holds whatever arrives (a switch
-    that talks without end, never prompting, is out of time like a silent one), and each read
-    is scanned once, not the whole answer again."""
-    output = ""
-    seen, scanned = 0, 0
-    deadline = time.monotonic() + timeout
-    while seen < count:
-        if time.monotonic() > deadline:
-            raise NoAnswer(f"no answer from the switch within {timeout:g} s")
-        chunk = conn.read_channel()
-        if chunk:
-            output += chunk
-            if len(output) > MAX_ANSWER:
-                raise NoAnswer(
-                    f"the switch sent over {MAX_ANSWER >> 20} MiB without the prompts of "
-                    f"{count} lines"
-                )
-            for m in prompt.finditer(output, max(scanned, len(output) - len(chunk) - _PROMPT_TAIL)):
-                seen += 1
-                scanned = m.end()
-            continue
-        if getattr(conn.remote_conn, "closed", False):  # is_alive() would write to the CLI
-            raise PushError("the switch closed the connection")
-        time.sleep(0.005)
-    return output
-
-
 def _running(conn: BaseConnection, target: Target, timeout: float = 120.0) -> str:
-    command = target.profile.dialect.show.running
-    try:
-        return str(conn.send_command(command, read_timeout=timeout))
-    except ReadTimeout:  # netmiko waits for the echo, then the answer: each up to the timeout
-        raise NoAnswer(
-            f"no answer to '{command}' (waited {timeout:g} s for its echo, then its output)"
-        ) from None
+    return show(conn, target.profile.dialect.show.running, timeout)
 
 
 def _connect(target: Target, creds: Credentials, steps: Timeouts) -> BaseConnection:
@@ -201,9 +112,11 @@ def push(
     timeout: float = 60.0,
     prune: bool = False,
     timeouts: Timeouts | None = None,
+    confirm: int | None = None,
 ) -> Outcome:
     """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all.
-    ``timeouts`` bounds each step (``timeout``: each answer, when ``timeouts`` is not given)."""
+    ``timeouts`` bounds each step (``timeout``: each answer, when ``timeouts`` is not given);
+    ``confirm`` (seconds) arms the switch's own confirm timer for the change (issue 29)."""
     steps = timeouts if timeouts is not None else Timeouts(command=timeout)
     start = time.perf_counter()
     outcome = Outcome(target.name, "failed")
@@ -224,7 +137,7 @@ def push(
         elif not apply:
             outcome.status = "planned"
         else:
-            conn = _apply(conn, target, creds, before, intended, outcome, steps, prune)
+            conn = _apply(conn, target, creds, before, intended, outcome, steps, prune, confirm)
     except Exception as exc:
         if not outcome.error:
             outcome.error, outcome.kind = _why(exc), _kind(exc)
@@ -256,89 +169,85 @@ def _apply(
     outcome: Outcome,
     steps: Timeouts,
     prune: bool,
+    confirm: int | None = None,
 ) -> BaseConnection:
-    """Send, verify, and on any failure roll back; the outcome records both errors."""
+    """Snapshot, change, verify, confirm, save, verify the save; on any failure back to the
+    snapshot (deploy/rollback.py). The outcome records both errors and what is left."""
+    p = target.profile
+    progress = Progress()
+    cli = Cli(conn, p, steps.command)
+    cli.at_user_view()
+    saved = show(conn, p.dialect.show.saved, steps.command) if p.dialect.show.saved else None
     try:
-        _send(conn, target, outcome.commands, steps.command)
+        _change(cli, outcome.commands, progress, confirm)
         left, _ = plan(target, _running(conn, target, steps.command), intended, prune)
         if left:
             raise PushError(f"verify: {len(left)} command(s) still differ after the push")
-        outcome.status = "changed"
+        _confirm(cli, progress)
+        save(cli)
+        _verify_saved(cli, steps.command)
+        outcome.status, outcome.saved = "changed", True
         return conn
     except Exception as exc:
         outcome.error, outcome.kind = _why(exc), _kind(exc)
+    outcome.restore = how(p)
+    restorer = Restorer(p, Snapshot(before, saved), progress, steps.command,
+                        lambda: _connect(target, creds, steps))  # fmt: skip
     try:
-        conn = _rollback(conn, target, creds, before, steps)
+        conn = restorer.run(conn)
         outcome.status = "rolled back"
     except RollbackError as exc:
         outcome.status, outcome.left = "rollback-failed", exc.left
         outcome.error += f"; rollback failed: {exc}"
     except Exception as exc:  # not even the state could be read: what was sent may be there
         outcome.status = "rollback-failed"
-        outcome.left = [f"? {c}" for c in outcome.commands]
+        outcome.left = [f"? {c}" for c in cli.sent]
         outcome.error += f"; rollback failed: {_why(exc)}"
     return conn
 
 
-def _rollback(
-    conn: BaseConnection, target: Target, creds: Credentials, before: str, steps: Timeouts
-) -> BaseConnection:
-    """Back to ``before``: drop an uncommitted candidate, then push the inverse remediation.
-    It prunes: an object the push added (a new peer) goes too, though ``before`` lacks it."""
-    discard = target.profile.dialect.commit.discard
-    with contextlib.suppress(Exception):
-        if conn.check_config_mode():
-            if discard:
-                conn.send_command_timing(discard)
-            conn.exit_config_mode()
-    try:
-        now = _running(conn, target, steps.command)
-    except Exception:
-        conn = _connect(target, creds, steps)
-        now = _running(conn, target, steps.command)
-    back, _ = plan(target, now, before, prune=True)
-    try:
-        if back:
-            _send(conn, target, back, steps.command)
-        now = _running(conn, target, steps.command)
-    except Exception as exc:
-        raise RollbackError(_why(exc), _left(conn, target, creds, before, now, steps)) from exc
-    if plan(target, now, before, prune=True)[0]:
-        raise RollbackError("the switch still differs from before", _changes(target, before, now))
-    return conn
+def _change(cli: Cli, commands: list[str], progress: Progress, confirm: int | None) -> None:
+    """The restore point first, then every line with its answer read, the commit (armed with
+    the switch's timer when ``confirm`` seconds are asked for), back to the user view."""
+    d = cli.profile.dialect
+    for c in d.restore.fill(d.restore.checkpoint):
+        cli.send(c)
+    progress.checkpoint = True
+    cli.enter()
+    arm = d.confirm.arm.format(time=d.confirm.amount(confirm)) if d.confirm and confirm else None
+    if arm is not None and d.confirm is not None and d.confirm.at == "start":
+        cli.send(arm)
+        progress.armed = True
+    for c in commands:
+        cli.send(c)
+    if d.commit.model == "candidate":
+        progress.committed = True
+        by_trial = arm is not None and d.confirm is not None and d.confirm.at == "commit"
+        cli.send(arm if by_trial and arm else d.commit.commands[0])
+        progress.armed = progress.armed or by_trial
+    cli.leave()
 
 
-def _left(
-    conn: BaseConnection,
-    target: Target,
-    creds: Credentials,
-    before: str,
-    last: str,
-    steps: Timeouts,
-) -> list[str]:
-    """How the switch differs from ``before`` after a broken rollback: read again (on a new
-    connection if the old one is gone); failing that, the last state read."""
-    with contextlib.suppress(Exception):
-        return _changes(target, before, _running(conn, target, steps.command))
-    with contextlib.suppress(Exception):
-        fresh = _connect(target, creds, steps)
-        try:
-            return _changes(target, before, _running(fresh, target, steps.command))
-        finally:
-            fresh.disconnect()
-    return _changes(target, before, last)
+def _confirm(cli: Cli, progress: Progress) -> None:
+    confirm = cli.profile.dialect.confirm
+    if not progress.armed or confirm is None:
+        return
+    cli.enter()
+    cli.send(confirm.confirm)
+    cli.leave()
+    progress.armed = False
 
 
-def _changes(target: Target, before: str, now: str) -> list[str]:
-    """Lines of ``now`` that ``before`` lacks ('+') and the reverse ('-'), as the switch
-    prints them."""
-    a = Tree.from_text(before, target.profile).render().splitlines()
-    b = Tree.from_text(now, target.profile).render().splitlines()
-    return [
-        d[0] + " " + d[1:].strip()
-        for d in difflib.unified_diff(a, b, lineterm="", n=0)
-        if d[:1] in "+-" and not d.startswith(("+++", "---"))
-    ]
+def _verify_saved(cli: Cli, timeout: float) -> None:
+    """The startup config is the running one after the save ('display saved-configuration')."""
+    d = cli.profile.dialect
+    if d.show.saved is None:
+        return
+    saved = show(cli.conn, d.show.saved, timeout)
+    running = show(cli.conn, d.show.running, timeout)
+    left = differences(running, saved, cli.profile)
+    if left:
+        raise PushError(f"save: the saved config differs from the running one ({len(left)} lines)")
 
 
 def _kind(exc: BaseException) -> str:

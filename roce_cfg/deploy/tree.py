@@ -149,7 +149,9 @@ def _key(line: str, neg: str) -> str:
     return re.sub(r"\d+", "#", line[len(neg) :] if line.startswith(neg) else line)
 
 
-def remediation(running: Tree, intended: Tree, prune: bool = False) -> list[str]:
+def remediation(
+    running: Tree, intended: Tree, prune: bool = False, full: bool = False
+) -> list[str]:
     """Commands that bring ``running`` to ``intended`` for everything roce-cfg manages.
 
     Which running lines are managed is the vendor's ``managed`` scope (see ``_owner``); other
@@ -157,9 +159,12 @@ def remediation(running: Tree, intended: Tree, prune: bool = False) -> list[str]
     intended order (tables before their users, no-drop before the watchdog, as the templates
     order them). ``prune`` also removes objects of a managed kind the intent does not name.
     Each removal is the grammar's undo form of the line; what that form takes with it (a wider
-    form, such as Huawei's 'undo peer <ip>') is typed again where the intent has it."""
+    form, such as Huawei's 'undo peer <ip>') is typed again where the intent has it.
+
+    ``full`` manages everything: the result is ``intended`` exactly, views included (a
+    full-config restore to a snapshot, issue 29)."""
     work = copy.deepcopy(running.root)  # the switch as the commands leave it, view by view
-    return _diff(work, intended.root, intended.profile, (), prune)
+    return _diff(work, intended.root, intended.profile, (), prune, full)
 
 
 def undo(node: Node, path: tuple[str, ...], line: str, profile: VendorProfile) -> bool:
@@ -200,14 +205,19 @@ def _negation(grammar: Grammar, view: str, line: str, neg: str) -> str:
 
 
 def _diff(
-    have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool
+    have: Node,
+    want: Node,
+    profile: VendorProfile,
+    path: tuple[str, ...],
+    prune: bool,
+    full: bool = False,
 ) -> list[str]:
     """``have`` is the working copy of the running view: it is changed as the commands would
     change the switch, so the additions see what the removals took."""
     neg = profile.negation
     grammar = load_grammar(profile.vendor.value)
     view = grammar.view_of(path, [c.line for c in have.children])
-    ours = _owner(want, profile, path, prune)
+    ours = (lambda _line: True) if full else _owner(want, profile, path, prune)
     wanted = {c.line for c in want.children}
     single = profile.dialect.single_valued
     replaced = {p for p in single for c in want.children if c.line.startswith(p)}
@@ -215,6 +225,9 @@ def _diff(
     for c in list(have.children):
         if c not in have.children or c.line in wanted or not ours(c.line):
             continue  # gone with an earlier, wider undo line; wanted; not roce-cfg's
+        if c.children and full:
+            out += _empty(have, c, grammar.undo_for(view, c.line, neg), profile, path)
+            continue
         if c.children:
             continue  # a view of the same shape under another name (another VLAN): not ours
         if any(c.line.startswith(p) for p in replaced):
@@ -234,10 +247,24 @@ def _diff(
             if h is None:
                 out.append(w.line)
             continue
-        inner = _diff(h if h is not None else Node(w.line), w, profile, (*path, w.line), prune)
+        inner = _diff(
+            h if h is not None else Node(w.line), w, profile, (*path, w.line), prune, full
+        )
         if inner or h is None:
             out += [w.line, *inner, profile.dialect.view_exit]
     return out
+
+
+def _empty(
+    have: Node, view: Node, undo_line: str | None, profile: VendorProfile, path: tuple[str, ...]
+) -> list[str]:
+    """A whole view the target lacks: removed by its undo form when it has one (a VLAN
+    interface), else emptied line by line (a physical port stays, with nothing set)."""
+    if undo_line is not None:
+        have.children.remove(view)
+        return [undo_line]
+    inner = _diff(view, Node(view.line), profile, (*path, view.line), True, True)
+    return [view.line, *inner, profile.dialect.view_exit] if inner else []
 
 
 # -- managed scope: which running lines are roce-cfg's ---------------------------------------

@@ -13,6 +13,8 @@ from typing import Literal
 
 from roce_cfg.deploy.tree import Node, Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
+from roce_cfg.lab import commit as points
+from roce_cfg.lab.display import answer as display_answer
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -28,6 +30,19 @@ class Faults:
     before_ssh: Literal["silent", "garbage"] | None = None
     after_login: Literal["silent", "garbage", "flood"] | None = None
     hang_on: str | None = None  # regex: lines that are never answered (not even echoed)
+    # Issue 29's faults: hang up at a line matching a regex (a drop at commit or save); the
+    # save or the commit answers an error and does nothing; lines matching a regex are
+    # accepted but do not change the config (a verify mismatch).
+    drop_on: str | None = None
+    save_error: bool = False
+    commit_error: bool = False
+    not_applied: str | None = None
+
+
+# What the lab prints for its save and commit error faults (its own wording; the commit one
+# is what netmiko's huawei_vrpv8 commit() looks for, shared/netmiko-notes.md 1).
+SAVE_ERROR = "Error: Failed to save the configuration file."
+COMMIT_ERROR = "Error: Failed to generate committed config."
 
 
 # What a garbage host says: no SSH banner, no prompt terminator ('>', ']', '#').
@@ -57,6 +72,8 @@ class Switch:
     # valid line roce-cfg has no grammar for. Wrong views, parameters and ranges stay refused.
     lenient: bool = False
     overlay: Path | None = None  # --vendor-dir: the operator's own grammar merged over ours
+    points: points.Points = field(default_factory=points.Points)  # restore points, issue 29
+    display: object = None  # the lab's live state verify's display commands show (lab/display.py)
 
     @property
     def grammar(self) -> Grammar:
@@ -132,8 +149,13 @@ class Session:
         d = self.dialect
         if text in d.paging_off or text == "enable":
             return ""
+        self._faults(text)
         if text == d.show.running:
             return self.sw.running.render().replace("\n", "\r\n").rstrip()
+        if text == d.show.saved:
+            return self.sw.saved.replace("\n", "\r\n").rstrip()
+        if self.sw.faults.reject and re.search(self.sw.faults.reject, text):
+            return self._error(text)
         if text in d.enter:
             self.config = True
             candidate = d.commit.model == "candidate"
@@ -143,18 +165,45 @@ class Session:
             if d.save.question is not None:
                 self.question = "save"
                 return d.save.question
-            self.sw.saved = self.sw.running.render()
-            return d.save.done
+            return self._save()
+        point = points.exec_line(self, text)
+        if point is not None:
+            return point
         if text in ("quit", "exit"):
             self.closed = True
             return ""
-        return self._error(text)
+        shown = display_answer(self.sw, text)
+        return shown if shown is not None else self._error(text)
+
+    def _faults(self, text: str) -> None:
+        """drop_on: hang up at a matching line once configuration has begun (a drop at the
+        commit, the save, its check or a rollback command; not at the login's first lines)."""
+        drop = self.sw.faults.drop_on
+        if drop is not None and self.sw.commands > 0 and re.search(drop, text):
+            self.closed = True
+            raise Dropped(text)
+
+    def _save(self) -> str:
+        if self.sw.faults.save_error:
+            return SAVE_ERROR
+        self.sw.saved = self.sw.running.render()
+        return self.dialect.save.done
+
+    def refuse(self, why: str) -> str:
+        """The vendor's error for a restore command the switch cannot carry out, and why."""
+        return self._error("") + "\r\nroce-cfg lab: " + why
 
     def _config(self, text: str) -> str:
+        faults = self.sw.faults
+        self._faults(text)
+        if faults.reject and re.search(faults.reject, text) and points.handles(self, text):
+            return self._error(text)  # a restore or confirm line refused: rollback rejected
+        point = points.config_line(self, text)
+        if point is not None:
+            return point
         answer = self._session_command(text)
         if answer is not None:
             return answer
-        faults = self.sw.faults
         self.sw.commands += 1
         if faults.drop_after is not None and self.sw.commands > faults.drop_after:
             self.closed = True
@@ -173,6 +222,8 @@ class Session:
                 self.views.pop()
                 self.gviews.pop()
             return ""
+        if faults.not_applied and re.search(faults.not_applied, text) and not tree.is_view(text):
+            return ""  # accepted, echoed, and not applied
         tree.apply([*self.views, text] if self.views else [text])
         if tree.is_view(text):
             self.views.append(text)
@@ -187,7 +238,13 @@ class Session:
         d = self.dialect
         if text == d.show.running:
             return self.sw.running.render().replace("\n", "\r\n").rstrip()
+        if text == d.show.saved:
+            return self.sw.saved.replace("\n", "\r\n").rstrip()
         if self.candidate is not None and text in d.commit.commands:
+            if self.sw.faults.commit_error:
+                return COMMIT_ERROR
+            if self._dirty():  # a commit with changes is a rollback point
+                self.sw.points.commit(self.sw.running)
             self.sw.running = copy.deepcopy(self.candidate)
             return ""
         if self.candidate is not None and text == d.commit.discard:
@@ -244,15 +301,13 @@ class Session:
         kind, self.question = self.question, None
         yes = text.lower().startswith("y")  # the leave question: Y(yes)/N(no)/C(cancel)
         if kind == "save":
-            if text.lower().startswith(self.dialect.save.answer.lower()):
-                self.sw.saved = self.sw.running.render()
-                out = self.dialect.save.done
-            else:
-                out = ""
+            agreed = text.lower().startswith(self.dialect.save.answer.lower())
+            out = self._save() if agreed else ""
         elif text.lower().startswith("c"):
             out = ""
         else:
-            if yes and self.candidate is not None:
+            if yes and self.candidate is not None and self._dirty():
+                self.sw.points.commit(self.sw.running)
                 self.sw.running = copy.deepcopy(self.candidate)
             self.config, self.views, self.candidate = False, [], None
             out = ""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -11,6 +14,8 @@ from roce_cfg.envvars import USER_ENV as USER_ENV
 from roce_cfg.errors import InputError
 from roce_cfg.generate import generate
 from roce_cfg.lab.cli import Switch
+from roce_cfg.lab.display import attach
+from roce_cfg.lab.faults import inject
 from roce_cfg.lab.server import Lab
 from roce_cfg.parse import read_config
 from roce_cfg.platforms.profile import load_profile
@@ -52,6 +57,7 @@ def switches(
                 overlay=overlay,
             )
         )
+    attach(out, generated.fabric, overlay)  # the display commands 'roce-cfg verify' runs
     return out
 
 
@@ -96,6 +102,30 @@ def start(
     lenient: bool = False,
     overlay: Path | None = None,
     strict: bool = False,
+    faults: list[str] | None = None,
 ) -> tuple[Lab, str]:
-    lab = Lab(switches(intent, how, lenient, overlay, strict), username, password).start()
+    emulated = switches(intent, how, lenient, overlay, strict)
+    notes = inject(emulated, faults or [])  # before start: a bad spec starts nothing
+    lab = Lab(emulated, username, password).start()
+    lab.notes = notes
     return lab, inventory(lab)
+
+
+def serve(lab: Lab, ready: Callable[[], None] = lambda: None) -> None:
+    """Until SIGINT or SIGTERM, then stop the emulators cleanly. Both are set explicitly: a
+    shell starts a background job ('roce-cfg lab &' in a script) with SIGINT ignored, which
+    Python would otherwise keep. `ready` (writing the inventory a script waits for) runs only
+    once the handlers are in place, so a signal sent as soon as the inventory appears is heard."""
+    stop = threading.Event()
+
+    def handler(signum: int, frame: object) -> None:
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, handler)
+    try:
+        ready()
+        while not stop.wait(3600):
+            pass
+    finally:
+        lab.stop()

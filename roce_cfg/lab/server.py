@@ -122,6 +122,7 @@ class Lab:
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._servers: list[asyncssh.SSHAcceptor] = []
         self._plain: list[asyncio.Server] = []
+        self.notes: list[str] = []  # what 'roce-cfg lab' says about its faults
 
     async def _start(self) -> None:
         key = asyncssh.generate_private_key("ssh-ed25519")

@@ -104,6 +104,47 @@ class Show(_Data):
     """Display commands, by what they print."""
 
     running: str = Field(description="the running config, in the saved layout")
+    saved: str | None = Field(
+        default=None, description="the next-startup config, to verify a save (issue 29)"
+    )
+
+
+class Restore(_Data):
+    """How push returns a switch to its state before a push (issue 29). A vendor-native restore
+    point where a source documents one: ``checkpoint`` (before the first change) and
+    ``commands`` (to go back), typed in ``mode``; '{file}' is ``file``. Without ``commands`` the
+    restore is a full-config one: every line the push left is undone from the snapshot."""
+
+    checkpoint: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
+    mode: Literal["exec", "config"] = "exec"
+    file: str = ""
+    source: str = ""
+
+    def fill(self, commands: tuple[str, ...]) -> list[str]:
+        return [c.format(file=self.file) for c in commands]
+
+
+class Confirm(_Data):
+    """A confirmed push: the switch's own timer undoes the change unless it is confirmed in
+    time, so a push whose session is lost reverts by itself. ``arm`` starts the timer, typed
+    ``at`` 'start' (before the first change) or 'commit' (in place of the commit); '{time}' is
+    the timeout in ``unit``, within ``low``..``high``. ``confirm`` keeps the change, ``abort``
+    ends the timer and reverts at once (when the vendor has it)."""
+
+    arm: str
+    at: Literal["start", "commit"]
+    unit: Literal["seconds", "minutes"] = "seconds"
+    low: int = 1
+    high: int = 65535
+    confirm: str
+    abort: str | None = None
+    source: str = ""
+
+    def amount(self, seconds: int) -> int:
+        """The timeout in the switch's unit, rounded up and kept within its range."""
+        value = -(-seconds // 60) if self.unit == "minutes" else seconds
+        return max(self.low, min(self.high, value))
 
 
 class ConfigCheck(_Data):
@@ -139,5 +180,7 @@ class Dialect(_Data):
     prompts: Prompts
     commit: Commit = Commit()
     save: Save
+    restore: Restore = Restore()
+    confirm: Confirm | None = None
     framing: Framing
     netmiko: Netmiko

@@ -1,0 +1,88 @@
+"""``roce-cfg lab --fault HOST:KIND[=VALUE]``: the emulators' faults from the command line, so
+an operator rehearses a failed push without Python (issue 29). Each kind is a field of
+``lab.cli.Faults``; values are bounded, regexes compiled, and a bad spec is a one-line error."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+
+from roce_cfg.errors import InputError
+from roce_cfg.lab.cli import Switch
+
+
+def _regex(value: str) -> str:
+    if not value or len(value) > 512:
+        raise ValueError("a regex of 1-512 characters")
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise ValueError(f"not a regex ({exc})") from None
+    return value
+
+
+def _count(value: str) -> int:
+    if not value.isdigit() or int(value) > 1_000_000:
+        raise ValueError("a whole number 0-1000000")
+    return int(value)
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError("seconds, 0-600") from None
+    if not 0 <= seconds <= 600:
+        raise ValueError("seconds, 0-600")
+    return seconds
+
+
+# kind -> (Faults field, how its value is read; None: a flag without value)
+KINDS: dict[str, tuple[str, Callable[[str], object] | None]] = {
+    "reject": ("reject", _regex),  # matching lines get the vendor's error
+    "drop-after": ("drop_after", _count),  # hang up after N configuration lines
+    "drop-on": ("drop_on", _regex),  # hang up at a line (commit, save, a rollback command)
+    "delay": ("delay_s", _seconds),  # before every answer
+    "hang-on": ("hang_on", _regex),  # matching lines are never answered
+    "refuse-login": ("refuse_login", None),
+    "save-error": ("save_error", None),
+    "commit-error": ("commit_error", None),
+    "not-applied": ("not_applied", _regex),  # accepted but not applied
+}
+
+
+def parse(spec: str) -> tuple[str, str, object]:
+    """'leaf-1:reject=^peer .* enable' -> ('leaf-1', 'reject', '^peer .* enable')."""
+    host, sep, rest = spec.partition(":")
+    kind, has_value, value = rest.partition("=")
+    kind = kind.strip().replace("_", "-")
+    if not sep or not host or kind not in KINDS:
+        raise InputError(
+            f"--fault {spec[:80]!r}: expected HOST:KIND[=VALUE], KIND one of {', '.join(KINDS)}"
+        )
+    name, read = KINDS[kind]
+    if read is None:
+        if has_value:
+            raise InputError(f"--fault {spec[:80]!r}: {kind} takes no value")
+        return host, name, True
+    try:
+        return host, name, read(value)
+    except ValueError as exc:
+        raise InputError(f"--fault {spec[:80]!r}: {kind} needs {exc}") from None
+
+
+def inject(switches: list[Switch], specs: list[str]) -> list[str]:
+    """Set each spec's fault on its switch; the lines 'roce-cfg lab' prints about them."""
+    by_name = {sw.hostname: sw for sw in switches}
+    notes = []
+    for spec in specs:
+        host, name, value = parse(spec)
+        if host not in by_name:
+            raise InputError(f"--fault {spec[:80]!r}: no switch {host!r} in the intent")
+        sw = by_name[host]
+        faults = dataclasses.replace(sw.faults)
+        setattr(faults, name, value)  # the field and its type come from KINDS
+        sw.faults = faults
+        notes.append(f"fault on {host}: {name} = {value!r}")
+    return notes
