@@ -139,3 +139,18 @@ def test_valley_pairs_open_cycles_and_the_mapped_cycles_are_the_brute_forces() -
     assert len(out.pairs) == 12
     for pair in combinations(range(len(net.links)), 2):
         _agrees(net, set(pair), out.pairs.get(pair, []))
+
+
+def test_the_cli_says_what_the_symmetry_analysed() -> None:
+    from tests.helpers import run as cli
+
+    src = str(ROOT / "tests/deadlock/valley-per-spine-asn.yaml")
+    result = cli("deadlock", src, "--fail-links", "all-single", "--max-failures", "2")
+    assert result.exit_code == 1
+    assert "checked 37 scenarios" in result.stdout
+    assert (
+        "by symmetry: 1 single-failure orbits, 3 pair classes (28 pairs); 4 scenarios analysed"
+        in (result.stdout)
+    )
+    assert "12 pairs like leaf-1:" in result.stdout
+    assert result.stdout.count("2 deadlock cycles after") == 12
