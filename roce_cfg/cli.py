@@ -325,6 +325,10 @@ def _parsed_summary(p: ParsedConfig, verbose: bool) -> None:
     for u in p.unread:
         where = f"{p.source}:{u.line}" if u.line else p.source
         err.print(f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False)
+    from roce_cfg.parse.accounting import describe
+
+    for text in describe(p.accounting, verbose):  # every line accounted for (issue 26)
+        err.print(printable(f"  {text}"), markup=False)
     if verbose:
         for block in p.opaque:
             err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
@@ -645,6 +649,22 @@ def _credentials() -> Credentials:
     return Credentials(user, password)
 
 
+VerifyAfter = Annotated[
+    Literal["off", "live"],
+    typer.Option("--verify", help="live: after --apply, 'roce-cfg verify' what changed."),
+]
+ConfirmTimeout = Annotated[
+    int | None,
+    typer.Option(
+        "--confirm-timeout",
+        min=1,
+        max=86400,
+        help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
+        "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
+    ),
+]
+
+
 @app.command("push")
 def push_cmd(
     configs: Annotated[Path, typer.Argument(help="Folder of intended configs (from generate).")],
@@ -671,21 +691,9 @@ def push_cmd(
             "prompt, command; defaults 10, 15, 15, 20, 120).",
         ),
     ] = "",
-    verify_after: Annotated[
-        Literal["off", "live"],
-        typer.Option("--verify", help="live: after --apply, 'roce-cfg verify' what changed."),
-    ] = "off",
+    verify_after: VerifyAfter = "off",
     vendor_dir: VendorDir = None,
-    confirm_timeout: Annotated[
-        int | None,
-        typer.Option(
-            "--confirm-timeout",
-            min=1,
-            max=86400,
-            help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
-            "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
-        ),
-    ] = None,
+    confirm_timeout: ConfirmTimeout = None,
     fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
@@ -705,18 +713,7 @@ def push_cmd(
             on_batch=_batch_line if batch != "100%" else None,
         )  # fmt: skip
     skipped = len(targets) - len(outcomes)
-    if fmt == "json":
-        from roce_cfg.deploy.report import document
-        from roce_cfg.output import emit_doc
-
-        emit_doc(document(outcomes, apply, prune, skipped), "json")
-    else:
-        _push_report(outcomes, apply, prune)
-    if skipped and fmt == "text":
-        out.print(
-            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
-            markup=False,
-        )
+    _push_output(outcomes, skipped, apply, prune, fmt)
     live = (
         _verify_live(configs, targets, outcomes, creds, steps)
         if verify_after == "live" and apply
@@ -728,6 +725,22 @@ def push_cmd(
         raise typer.Exit(EXIT_PUSH)
     if live:
         raise typer.Exit(live)
+
+
+def _push_output(outcomes: list[Outcome], skipped: int, apply: bool, prune: bool, fmt: str) -> None:
+    """What push prints: the JSON document, or the text report and what was not attempted."""
+    if fmt == "json":
+        from roce_cfg.deploy.report import document
+        from roce_cfg.output import emit_doc
+
+        emit_doc(document(outcomes, apply, prune, skipped), "json")
+        return
+    _push_report(outcomes, apply, prune)
+    if skipped:
+        out.print(
+            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
+            markup=False,
+        )
 
 
 def _verify_live(
@@ -873,6 +886,17 @@ LENIENT_NOTE = (
 )
 
 
+LabFault = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--fault",
+        help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
+        "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
+        "not-applied=REGEX.",
+    ),
+]
+
+
 @app.command("lab")
 def lab_cmd(
     intent: Annotated[Path, typer.Option("--intent", help="The fabric whose switches to emulate.")],
@@ -885,15 +909,7 @@ def lab_cmd(
     lenient: LabLenient = False,
     strict_syntax: LabStrict = False,
     vendor_dir: VendorDir = None,
-    fault: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--fault",
-            help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
-            "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
-            "not-applied=REGEX.",
-        ),
-    ] = None,
+    fault: LabFault = None,
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C, SIGINT or
     SIGTERM). With --vendor-dir the emulators accept your overlay's syntax."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 # The rule modules register their rules with the registry as they are imported.
 from roce_cfg.analysis import (  # noqa: F401
+    rules_accounting,
     rules_deadlock,
     rules_device,
     rules_fabric,

@@ -19,6 +19,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig
+from roce_cfg.parse.accounting import Accounting, account
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
@@ -89,6 +90,8 @@ class ParsedConfig(_M):
     opaque: tuple[OpaqueBlock, ...] = ()
     notes: tuple[str, ...] = ()
     unread: tuple[UnreadLine, ...] = ()
+    # every line understood, known-unmanaged or unread (parse/accounting.py; lint RC404, RC405)
+    accounting: Accounting = Accounting()
 
 
 @dataclass
@@ -306,6 +309,8 @@ class Prepared:
     ports: list[Name]
     feed: str
     unread: list[Unread] = field(default_factory=list)
+    fed: list[Block] = field(default_factory=list)  # the blocks the templates read, for accounting
+    layout: int = 0  # layout lines ('return'): read as the end of the config
 
 
 def prepare(
@@ -348,11 +353,13 @@ def prepare(
                     Block(Line(child.no, stripped))
                 )
     # Lines with a value outside the grammar's range are not read (reported as unread).
+    fed = feed
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
     text_feed = "\n".join(ln.text.lstrip() for b in feed for ln in b.lines)
     return Prepared(
-        text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread
-    )
+        text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
+        fed, len(sorted_blocks.layout),
+    )  # fmt: skip
 
 
 def read_templates(prep: Prepared, overlay: Path | None = None) -> dict[str, Any]:
@@ -428,6 +435,7 @@ def finish(
             UnreadLine(line=u.line, text=redact(u.text, vendor.value), reason=u.reason)
             for u in sorted(ctx.unread, key=lambda u: (u.line or 0, u.reason))
         ),
+        accounting=_accounted(prep, overlay),
     )
     return Parsed(config, prep.source, prep.text, overlay)
 
@@ -450,6 +458,11 @@ def _release(text: str, spec: ParseSpec) -> tuple[str, VersionForm | None]:
     """The release a saved config names in its header (its first lines), and its line."""
     found = re.search(spec.version_line, text[:4096], re.MULTILINE) if spec.version_line else None
     return (found[1], spec.version(found[1])) if found else ("", None)
+
+
+def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
+    refused_lines = [u.line for u in prep.unread if u.line]
+    return account(prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay)
 
 
 def _boards(raw: dict[str, Any]) -> tuple[list[dict[str, Any]], list[numbers.NumberError]]:
