@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,7 @@ from roce_cfg.deadlock import load
 from roce_cfg.deadlock.analyse import Cycle
 from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.orbits import Symmetry
-from roce_cfg.deadlock.sweep import sweep
+from roce_cfg.deadlock.sweep import Unsymmetric, sweep
 from roce_cfg.design import design
 from roce_cfg.intent.models import Intent
 from roce_cfg.platforms.profile import load_profile
@@ -63,7 +64,12 @@ def test_orbit_answers_equal_brute_force_for_every_single_and_pair(
     gone = data.draw(st.sets(st.sampled_from(range(len(probe.links))), max_size=2))
     net = _damaged(spec, gone)
     assume(not brute.components(net, set()))  # the sweep's premise: a healthy fabric acyclic
-    out = sweep(net, True, True, lambda i, n: None)
+    try:
+        out = sweep(net, True, True, lambda i, n: None)
+    except Unsymmetric:
+        # Router ids chose among equal paths (max-paths below them): the sweep gives up
+        # rather than answer (run() then checks scenario by scenario).
+        return
     n = len(net.links)
     assert out.pair_total == n * (n - 1) // 2
     for lid in range(n):
@@ -139,6 +145,15 @@ def test_valley_pairs_open_cycles_and_the_mapped_cycles_are_the_brute_forces() -
     assert len(out.pairs) == 12
     for pair in combinations(range(len(net.links)), 2):
         _agrees(net, set(pair), out.pairs.get(pair, []))
+
+
+def test_where_router_ids_decide_the_sweep_gives_up_and_run_checks_each_scenario() -> None:
+    """Three spines with an ASN each, max-paths 2, one cable missing: failing links 1 and 3
+    opens two cycles that failing 0 and 3 (its image without router ids) does not."""
+    net = _damaged(_clos(3, 4, 1, False, 2), {0})
+    with pytest.raises(Unsymmetric):
+        sweep(net, True, True, lambda i, n: None)
+    assert len(brute.components(net, {1, 3})) == 2
 
 
 def test_the_cli_says_what_the_symmetry_analysed() -> None:

@@ -114,6 +114,9 @@ def _swap_maps(
     return links, hops
 
 
+# Damaged fabrics (failed links) whose routing left equal paths out past max-paths: there the
+# router ids decided, which the symmetry of the failure sweep does not keep.
+TRUNCATED: set[frozenset[int]] = set()
 Bicliques = dict[tuple[int, frozenset[Out]], set[int]]  # (switch, out hops) -> ingress links
 
 
@@ -150,6 +153,8 @@ def bicliques(net: Network, failed: frozenset[int] = frozenset()) -> Bicliques |
         rep = cls[0]
         st.routes[rep] = {}
         converge(st, rep, [rep], edges=False)
+        if any(r is not None and r.truncated for r in st.routes[rep].values()):
+            TRUNCATED.add(frozenset(failed))  # router ids chose among equal paths (sweep.py)
         flows = _flows(st, rep)
         del st.routes[rep]
         near = set(cls).union(*(net.adj[m] for m in cls))

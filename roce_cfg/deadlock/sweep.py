@@ -15,13 +15,18 @@ from dataclasses import dataclass, field
 from roce_cfg.deadlock.analyse import Cycle, PairClass, _check
 from roce_cfg.deadlock.net import Network
 from roce_cfg.deadlock.orbits import Mapping, Symmetry
-from roce_cfg.deadlock.quick import acyclic
+from roce_cfg.deadlock.quick import TRUNCATED, acyclic
 from roce_cfg.deadlock.routing import State, baseline
 
 Scenario = tuple[int, ...]
 # Concrete pair scenarios listed at most; past that a pair class is reported by its
 # representative and its size (2 billion pairs of an xl fabric are counted, not listed).
 LIST_PAIRS = 20_000
+
+
+class Unsymmetric(Exception):
+    """A representative's routing was decided by router ids (equal paths left out past
+    max-paths): its orbit's members need not agree, so the sweep by symmetry gives up."""
 
 
 @dataclass
@@ -34,7 +39,10 @@ class Engine:
 
     def opens(self, scenario: Scenario) -> list[Cycle]:
         self.analysed += 1
-        if acyclic(self.net, {}, frozenset(scenario)):
+        clear = acyclic(self.net, {}, frozenset(scenario))
+        if frozenset(scenario) in TRUNCATED:
+            raise Unsymmetric(scenario)
+        if clear:
             return []
         if self.st is None:
             self.st = baseline(self.net)
@@ -193,5 +201,7 @@ def _list_class(
 
 
 def sweep(net: Network, with_singles: bool, with_pairs: bool, tick: Tick) -> Sweep:
+    """The whole sweep in this process; raises Unsymmetric where router ids decide."""
+    TRUNCATED.clear()
     planned = plan(net, with_singles, with_pairs, [])
     return assemble(net, planned, serial(net, planned.todo(), tick))
