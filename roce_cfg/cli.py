@@ -25,6 +25,7 @@ from roce_cfg.output import (
     emit,
     emit_doc,
     emit_models,
+    print_table,
     redact_tracebacks,
     write_all,
     write_file,
@@ -35,6 +36,7 @@ from roce_cfg.vendor import OVERLAY_ENV, Vendor
 # jinja2, ttp and the pydantic models are imported inside the commands that use them
 # (tests/test_startup.py holds the line).
 if TYPE_CHECKING:
+    from roce_cfg.advise import Demand, Plan
     from roce_cfg.analysis import Finding, LintResult, Options
     from roce_cfg.deadlock.analyse import Report as DeadlockReport
     from roce_cfg.deploy.push import Credentials, Outcome
@@ -94,6 +96,9 @@ VendorOption = Annotated[
     Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
 ]
 FindingsFormat = Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")]
+Quiet = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Print no table or findings; the exit code says.")
+]
 FailLinks = Annotated[
     str | None,
     typer.Option(
@@ -233,18 +238,18 @@ def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
 
 def _summary(result: Written, output: Path) -> None:
     fabric = result.fabric
-    table = Table(title=f"{fabric.name}: {_n(result.files, 'switch config')} in {output}")
-    for col in ("role", "vendor", "model", "switches", "ports", "links", "VLANs"):
-        table.add_column(col, justify="left" if col in ("role", "vendor", "model") else "right")
+    title = f"{fabric.name}: {_n(result.files, 'switch config')} in {output}"
+    columns = ("role", "vendor", "model", "switches", "ports", "links", "VLANs")
     role_of = {s.hostname: s.role for s in fabric.switches}
     links_of: Counter[str] = Counter()
     for k in fabric.links:
         for role in {role_of[k.a_device], role_of[k.b_device]}:
             links_of[role] += 1
-    for key, c in sorted(result.kinds.items()):
-        row = (str(c["switches"]), str(c["ports"]), str(links_of[key[0]]), str(c["VLANs"]))
-        table.add_row(*key, *row)
-    out.print(table)
+    rows = [
+        (*key, str(c["switches"]), str(c["ports"]), str(links_of[key[0]]), str(c["VLANs"]))
+        for key, c in sorted(result.kinds.items())
+    ]
+    print_table(out, title, columns, rows, right=columns[3:])
 
 
 def _config_files(
@@ -255,9 +260,14 @@ def _config_files(
     from roce_cfg.inputs import config_files
 
     files, notices = config_files(paths, vendor, overlay, fabric)
-    for notice in notices:
-        err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
+    _notes(notices)
     return files
+
+
+def _notes(notes: list[str]) -> None:
+    """Discovery's notes on stderr: what a folder held that was not read, and why."""
+    for note in notes:
+        err.print(f"roce-cfg: note: {printable(note)}", markup=False)
 
 
 @app.command("parse")
@@ -279,17 +289,19 @@ def parse_cmd(
 ) -> None:
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
 
-    from roce_cfg.parse import FORMAT as PARSE_FORMAT
+    from roce_cfg.inputs import discover
     from roce_cfg.parse import Hints, parse_file
     from roce_cfg.parse.hints import hints_from_fabric
     from roce_cfg.platforms.profile import overlay_dir
 
     overlay = overlay_dir(vendor_dir)
-    failed = False
     parsed: list[ParsedConfig] = []
     hints: Hints | dict[str, Hints] = hints_from_fabric(fabric) if fabric else Hints(model=model)
-    paths = _config_files(files, vendor, overlay)
-    if not paths:
+    found = discover(files, vendor, overlay)
+    _notes(found.notes)
+    failed: list[RoceCfgError] = [u.error() for u in found.unread]
+    paths = found.configs
+    if not paths and not failed:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
     with _progress("parsing") as tick:
@@ -299,11 +311,20 @@ def parse_cmd(
                     _warn_other_vendor(path, vendor, overlay)
                 parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
             except RoceCfgError as exc:
-                err.print(f"roce-cfg: error: {exc}", markup=False)
-                failed = True
+                failed.append(exc)
             tick(i, len(paths))
-    if failed:
+    for bad in failed:  # each bad file is reported; the others are still parsed and printed
+        err.print(f"roce-cfg: error: {bad}", markup=False)
+    if failed and not parsed:
         raise typer.Exit(EXIT_INPUT)
+    _parse_out(parsed, fmt, verbose)
+    if failed:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _parse_out(parsed: list[ParsedConfig], fmt: Literal["json", "yaml"], verbose: bool) -> None:
+    from roce_cfg.parse import FORMAT as PARSE_FORMAT
+
     for p in parsed:
         _parsed_summary(p, verbose)
     if fmt == "json":
@@ -394,12 +415,16 @@ def lint_cmd(
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
     from roce_cfg.analysis import lint
+    from roce_cfg.inputs import discover
     from roce_cfg.platforms.profile import overlay_dir
 
     options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock)
+    found = discover(paths, vendor, overlay_dir(vendor_dir))
+    _notes(found.notes)  # before anything can fail: why a folder's files were not read
     with _progress("linting") as tick:
         result = lint(
-            _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
+            paths,
+            found=found,
             intent=intent,
             fabric=fabric,
             options=options,
@@ -434,7 +459,7 @@ def _lint_options(
                    deadlock=deadlock)  # fmt: skip
 
 
-def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
+def _emit(result: LintResult, fmt: str, text: Callable[[], None], command: str = "lint") -> None:
     """Findings in the machine formats lint and deadlock share, or the command's own text."""
     from roce_cfg.analysis import report as report_fmt
     from roce_cfg.analysis.registry import rules
@@ -444,7 +469,7 @@ def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
     elif fmt == "sarif":
         emit(report_fmt.to_sarif(result, rules(), Path.cwd()), kind="json")
     elif fmt == "junit":
-        emit(report_fmt.to_junit(result), kind="markup")
+        emit(report_fmt.to_junit(result, command), kind="markup")
     else:
         text()
 
@@ -558,15 +583,18 @@ def deadlock_cmd(
     with _progress("failure scenarios") as tick:
         report = run_deadlock(src, plan, tick)
     result = deadlock_findings(src, report)
+    if fmt == "text":
+        _say_unread(result.findings)  # said before the verdict, which covers only the rest
     for target, draw in ((svg_file, picture.svg), (html_file, picture.html)):
         if target is not None:
             write_file(target, draw(report))
-    _emit(result, fmt, lambda: _deadlock_text(report, verbose))
+    unread = sum(f.rule == "RC001" for f in result.findings)
+    _emit(result, fmt, lambda: _deadlock_text(report, verbose, unread), "deadlock")
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
+def _deadlock_text(report: DeadlockReport, verbose: bool, unread: int = 0) -> None:
     net = report.net
     failures = report.scenarios - 1
     with_failures = f" and {failures} with failures" if failures else ""
@@ -613,7 +641,10 @@ def _deadlock_text(report: DeadlockReport, verbose: bool) -> None:
             )
         if len(broken) > 20:
             out.print(f"  ... and {len(broken) - 20} more failures that break some", markup=False)
-    if total == 0:
+    if total == 0 and unread:  # never an all-clear about switches it did not read
+        out.print(f"no deadlock cycle among the switches read; {_n(unread, 'config')} not read "
+                  "(RC001); exit 1", markup=False)  # fmt: skip
+    elif total == 0:
         out.print("no deadlock cycle", markup=False)
     else:
         out.print(f"{_n(total, 'cycle')}; exit 1", markup=False)
@@ -632,6 +663,24 @@ def docs_cmd(
     files = markdown_docs.documents(data)
     write_all(output, files)
     out.print(f"{len(files)} files in {output} (index.md, cabling.csv, one page per switch)")
+    _unread_exit(data.notes, data.findings)
+
+
+def _unread_exit(notes: list[str], findings: list[Finding]) -> None:
+    """docs and report of a folder: the skipped files' notes, and exit 1 when a config could
+    not be read (RC001: the documents leave that switch out)."""
+    _notes(notes)
+    if _say_unread(findings):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _say_unread(findings: list[Finding]) -> bool:
+    """The RC001 findings (configs not read) as error lines on stderr; whether there were any."""
+    unread = [f for f in findings if f.rule == "RC001"]
+    for f in unread:
+        where = f"{f.file}:{f.line}" if f.line else f.file
+        err.print(f"roce-cfg: error: {printable(f'{where}: {f.message}')}", markup=False)
+    return bool(unread)
 
 
 @app.command("report")
@@ -660,6 +709,7 @@ def report_cmd(
         data.findings.extend(live)  # verify's findings flag their switches and links too
         write_file(output, html_report.render(data))
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
+    _unread_exit(data.notes, data.findings)
 
 
 def _credentials() -> Credentials:
@@ -994,12 +1044,8 @@ def rules_cmd(fmt: Annotated[Literal["text", "json"], typer.Option("--format")] 
     if fmt == "json":
         emit(json.dumps(all_rules, indent=2) + "\n", kind="json")
         return
-    table = Table(title="roce-cfg lint rules")
-    for col in ("ID", "name", "severity", "scope", "what"):
-        table.add_column(col, overflow="fold")
-    for r in all_rules:
-        table.add_row(r["id"], r["name"], r["severity"], r["scope"], r["summary"])
-    out.print(table)
+    rows = [(r["id"], r["name"], r["severity"], r["scope"], r["summary"]) for r in all_rules]
+    print_table(out, "roce-cfg lint rules", ("ID", "name", "severity", "scope", "what"), rows)
 
 
 @app.command("explain")
@@ -1070,22 +1116,21 @@ def vendors_cmd(
     if fmt == "markdown":
         out.print(markdown(rows, totals), markup=False, soft_wrap=True)
         return
-    table = Table(title="Vendor syntax provenance")
-    for col in ("vendor", "section", "status", "commands s/p/u", "source / note / per model"):
-        table.add_column(col, overflow="fold")
-    for r in rows:
-        counts = "/".join(str(r["commands"][k]) for k in STATUSES)
-        table.add_row(str(r["vendor"]), str(r["section"]), str(r["status"]), counts, detail(r))
-    out.print(table)
-    cov = Table(
-        title="Vendor grammar: commands and their undo forms, sourced / partial / unsourced"
-    )
+    cells = [
+        (str(r["vendor"]), str(r["section"]), str(r["status"]),
+         "/".join(str(r["commands"][k]) for k in STATUSES), detail(r))
+        for r in rows
+    ]  # fmt: skip
+    columns = ("vendor", "section", "status", "commands s/p/u", "source / note / per model")
+    print_table(out, "Vendor syntax provenance", columns, cells)
     keys = (*STATUSES, *(f"undo {k}" for k in (*STATUSES, "none")))
-    for col in ("vendor", *keys):
-        cov.add_column(col)
-    for vendor, total in totals.items():
-        cov.add_row(vendor, *(str(total[k]) for k in keys))
-    out.print(cov)
+    print_table(
+        out,
+        "Vendor grammar: commands and their undo forms, sourced / partial / unsourced",
+        ("vendor", *keys),
+        [(vendor, *(str(total[k]) for k in keys)) for vendor, total in totals.items()],
+        right=keys,
+    )
 
 
 @app.command("models")
@@ -1106,16 +1151,38 @@ def models_cmd(
     if fmt == "json":
         emit(json.dumps(rows, indent=2) + "\n", kind="json")
         return
-    table = Table(title="Switch models")
-    for col in ("vendor", "model", "ports", "buffer", "no-drop", "source"):
-        table.add_column(col, overflow="fold")
+    cells = []
     for r in rows:
         buf = f"{r['buffer_bytes'] / 2**20:.0f} MiB" if r["buffer_bytes"] else "not published"
         name = str(r["model"]) + (" (default)" if r["default"] else "")
-        table.add_row(
-            str(r["vendor"]), name, port_map(r), buf, str(r["max_no_drop"]), str(r["source"])
+        cells.append(
+            (str(r["vendor"]), name, port_map(r), buf, str(r["max_no_drop"]), str(r["source"]))
         )
-    out.print(table)
+    columns = ("vendor", "model", "ports", "buffer", "no-drop", "source")
+    print_table(out, "Switch models", columns, cells)
+
+
+@app.command("pipeline")
+def pipeline_cmd(
+    stage: Annotated[
+        Literal["generate", "lint", "deadlock", "plan", "apply", "all"],
+        typer.Argument(help="One stage, or all (every stage but apply)."),
+    ],
+    intent: Annotated[Path, typer.Argument(help="The intent YAML.")],
+    inventory: Annotated[Path, typer.Argument(help="The push inventory.")],
+    work: Annotated[Path, typer.Argument(help="Where the artifacts go.")] = Path("pipeline-out"),
+    batch: Annotated[
+        str, typer.Option("--batch", envvar="ROCE_CFG_BATCH", help="apply's canary batches.")
+    ] = "1,10%,100%",
+) -> None:
+    """A config repository's CI, one stage per call: generate, lint (lint.sarif), deadlock
+    what-ifs (deadlock.xml), push dry run (push-plan.txt), approved apply (docs/pipeline.md)."""
+    from roce_cfg import pipeline
+
+    job = pipeline.Job(intent, inventory, work, batch, say=lambda s: out.print(s, markup=False))
+    rc = pipeline.run(stage, job)
+    if rc:
+        raise typer.Exit(rc)
 
 
 @app.command("plan")
@@ -1123,7 +1190,9 @@ def plan_cmd(
     gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs (one NIC each).")] = None,
     servers: Annotated[int | None, typer.Option("--servers", help="Servers.")] = None,
     nics: Annotated[int, typer.Option("--nics", help="NICs (rails) per server.")] = 8,
-    nic_speed: Annotated[int, typer.Option("--nic-speed", help="NIC speed, Gb/s.")] = 400,
+    nic_speed: Annotated[
+        str, typer.Option("--nic-speed", help="NIC speed: 400G, 400g, 400Gb or 400 (Gb/s).")
+    ] = "400G",
     pcie_gen: Annotated[int, typer.Option("--pcie-gen", min=3, max=6)] = 5,
     pcie_lanes: Annotated[int, typer.Option("--pcie-lanes", min=1, max=16)] = 16,
     leaf: Annotated[
@@ -1143,37 +1212,84 @@ def plan_cmd(
         Path | None, typer.Option("--write", help="Write the best feasible plan as an intent.")
     ] = None,
     fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Also list the infeasible plans, with the reason.")
+    ] = False,
+    quiet: Quiet = False,
     vendor_dir: VendorDir = None,
 ) -> None:
-    """Candidate fabric plans for a GPU demand, side by side; --write the best as an intent."""
+    """Candidate fabric plans for a GPU demand, best first; --write the best as an intent."""
     from roce_cfg import advise
+    from roce_cfg.intent.models import speed_number
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
+    try:  # the forms the intent takes (400G, 400g, 400Gb, 400)
+        speed = speed_number(nic_speed)
+    except ValueError as exc:
+        raise InputError(str(exc), path="--nic-speed") from None
     demand = advise.Demand.of(
-        gpus, servers, nics=nics, nic_speed=nic_speed, pcie_gen=pcie_gen, pcie_lanes=pcie_lanes,
+        gpus, servers, nics=nics, nic_speed=speed, pcie_gen=pcie_gen, pcie_lanes=pcie_lanes,
         oversubscription=oversub, in_rack_m=in_rack, in_row_m=in_row, between_rows_m=between,
     )  # fmt: skip
     price_table = advise.load_prices(prices) if prices is not None else None
     plans = advise.plan(demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
                         prices=price_table)  # fmt: skip
-    if write is not None:
+    _plan_out(demand, plans, write, fmt, quiet=quiet, show_all=show_all)
+
+
+def _plan_out(
+    demand: Demand,
+    plans: list[Plan],
+    write: Path | None,
+    fmt: str,
+    *,
+    quiet: bool,
+    show_all: bool,
+) -> None:
+    """--write the best plan; the plans as JSON or a table (none when ``quiet``); then which
+    plan was written, and where (on stderr when stdout carries JSON)."""
+    from roce_cfg import advise
+
+    chosen = advise.best(plans) if write is not None else None
+    if write is not None and chosen is not None:
         import yaml
 
-        intent = advise.intent_for(demand, advise.best(plans))
-        write_file(write, yaml.safe_dump(intent, sort_keys=False))
+        write_file(write, yaml.safe_dump(advise.intent_for(demand, chosen), sort_keys=False))
     if fmt == "json":
         emit(json.dumps([p.as_dict() for p in plans], indent=2) + "\n", kind="json")
+    elif not quiet:
+        title = f"Plans for {demand.servers} servers x {demand.nics} x {demand.nic_speed}G"
+        _plan_table(title, plans, show_all)
+    if chosen is not None:
+        number = plans.index(chosen) + 1
+        said = (
+            f"wrote plan {number} ({chosen.kind}: {advise.plan_row(chosen, number)[2]}) to {write}"
+        )
+        (err if fmt == "json" else out).print(said, markup=False)
+
+
+def _plan_table(title: str, plans: list[Plan], show_all: bool) -> None:
+    """Feasible plans (all with --all), numbered by rank; then PCIe, ECMP and trust notes."""
+    from roce_cfg import advise
+
+    shown = [(i, p) for i, p in enumerate(plans, 1) if p.feasible or show_all]
+    rows = [advise.plan_row(p, i) for i, p in shown]
+    print_table(out, title, advise.PLAN_COLUMNS, rows)
+    hidden = len(plans) - len(shown)
+    if hidden:
+        out.print(f"{_n(hidden, 'infeasible plan')} not shown (--all lists them)", markup=False)
+    if not plans:
         return
-    table = Table(title=f"Plans for {demand.servers} servers x {nics} x {nic_speed}G")
-    for col in advise.PLAN_COLUMNS:
-        table.add_column(col, overflow="fold")
-    for p in plans:
-        table.add_row(*advise.plan_row(p))
-    out.print(table)
-    if plans:
-        out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
-        for note in plans[0].notes:
-            out.print(f"ECMP: {note}", markup=False)
+    out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
+    for note in plans[0].notes:
+        out.print(f"ECMP: {note}", markup=False)
+    if plans[0].unsourced:
+        out.print(
+            "syntax: plan 1's lossless commands have no public source ("
+            + "; ".join(plans[0].unsourced)
+            + "): generate warns, and the lab checks them against roce-cfg's own guess",
+            markup=False,
+        )
 
 
 def main() -> None:

@@ -400,7 +400,15 @@ class Grammar:
             return None
         by_name = {c.name: c for c in self.commands}
         taken = [by_name[n] for n in cmd.undo.takes]
-        return [(c, values) for c in (cmd, *taken)]
+        # Two printed forms of one setting share an undo (Huawei 'color green' in percent or
+        # bytes): the undo removes the setting whichever form the switch holds.
+        twins = [
+            c
+            for c in self.commands
+            if c is not cmd and c.undo is not None and c.undo.forms == cmd.undo.forms
+            if c.lives_in(view)
+        ]
+        return [(c, values) for c in (cmd, *taken, *twins)]
 
     def view_of(self, path: tuple[str, ...], lines: list[str]) -> str:
         """The view reached by typing the openers of ``path`` from the root, switched by any of

@@ -1,19 +1,25 @@
-"""Which files of a folder are switch configs.
+"""Which files of a folder are switch configs: one discovery for parse, lint, deadlock, docs
+and report, so every command that takes a folder reads the same files.
 
-A backups folder holds more than configs: notes, a README, a diff someone saved. ``lint`` and
-``parse`` of a folder skip what is not a switch config, each with a one-line notice, and read
-the rest; a file named directly is always read (and reported if it is not a config).
+A backups folder holds more than configs: notes, a README, a diff someone saved, and often one
+subfolder per vendor or site. A folder is walked recursively (hidden entries aside); what is not
+a switch config is skipped with a one-line note; a symlink is reported (followed to a file, not
+into a folder, skipped when dangling); a file that cannot be read at all (permissions, size) is
+``unread``: the caller reports it as a finding on that file and analyses the rest. A file named
+directly is always read (and reported if it is not a config).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from roce_cfg.errors import InputError
-from roce_cfg.parse import read_config
-from roce_cfg.parse.text import clean
+from roce_cfg.parse import read_capped
+from roce_cfg.parse.text import clean, decode
 from roce_cfg.platforms.profile import load_profiles
 from roce_cfg.vendor import Vendor
 
@@ -24,70 +30,141 @@ OWN_SUFFIXES = (".json", ".yaml", ".yml")
 SIGNATURES = 2
 
 
+@dataclass(frozen=True)
+class Unread:
+    """A file that may be a switch config but could not be read or parsed."""
+
+    path: Path
+    reason: str
+    line: int | None = None
+
+    @classmethod
+    def of(cls, path: Path, exc: InputError) -> Unread:
+        return cls(path, f"{exc.path}: {exc.reason}" if exc.path else exc.reason, exc.line)
+
+    def error(self) -> InputError:
+        return InputError(self.reason, file=str(self.path), line=self.line)
+
+
+@dataclass
+class Found:
+    """What the paths given hold: configs to parse, a fabric.json, notes on what was skipped,
+    and the files that could not be read."""
+
+    configs: list[Path] = field(default_factory=list)
+    fabric: Path | None = None
+    notes: list[str] = field(default_factory=list)
+    unread: list[Unread] = field(default_factory=list)
+
+
+def discover(
+    paths: Iterable[Path], vendor: Vendor | None = None, overlay: Path | None = None
+) -> Found:
+    """Files as given; a directory stands for the switch configs under it and the first
+    fabric.json found (the shallowest)."""
+    found = Found()
+    for path in paths:
+        if path.is_dir():
+            for entry in _walk(path, found.notes):
+                _classify(entry, found, vendor, overlay)
+        elif path.name == "fabric.json":
+            found.fabric = found.fabric or path
+        else:
+            found.configs.append(path)
+    return found
+
+
+def _walk(top: Path, notes: list[str]) -> Iterable[Path]:
+    """Every non-hidden file under ``top``, folders in name order, files before subfolders;
+    symlinks reported (not followed into folders: a loop would never end)."""
+    for root, dirs, files in os.walk(top):
+        here = Path(root)
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for d in list(dirs):
+            link = here / d
+            if link.is_symlink():
+                dirs.remove(d)
+                notes.append(f"{link}: skipped, a symlink to a folder ({os.readlink(link)})")
+        for name in sorted(files):
+            p = here / name
+            if name.startswith("."):
+                continue
+            if p.is_symlink():
+                target = os.readlink(p)
+                if not p.exists():
+                    notes.append(f"{p}: skipped, a dangling symlink (to {target})")
+                    continue
+                notes.append(f"{p}: a symlink, read from {target}")
+            yield p
+
+
+def _classify(p: Path, found: Found, vendor: Vendor | None, overlay: Path | None) -> None:
+    if p.name == "fabric.json":
+        _regular(p)
+        found.fabric = found.fabric or p
+        return
+    if p.suffix in OWN_SUFFIXES:
+        return
+    if not p.is_file():
+        found.notes.append(f"{p}: skipped, not a regular file")
+        return
+    try:
+        data = read_capped(p)
+    except InputError as exc:  # permissions, size: may well be a config, so never silent
+        found.unread.append(Unread.of(p, exc))
+        return
+    try:
+        why = _not_a_config(p, data, vendor, overlay)
+    except InputError as exc:  # a config past a per-line cap: a finding, never silence
+        found.unread.append(Unread.of(p, exc))
+        return
+    if why is None:
+        found.configs.append(p)
+    else:
+        found.notes.append(f"{p}: skipped, not a switch config ({why})")
+
+
+def _not_a_config(
+    path: Path, data: bytes, vendor: Vendor | None, overlay: Path | None
+) -> str | None:
+    """Why ``path`` is not a switch config, or None when it looks like one: some vendor's
+    signature lines (vendors/*.yaml parse.detect) match at least twice, or once for the
+    vendor given with --vendor. Raises when the text has a config's words but breaks a cap."""
+    try:
+        text = decode(data, str(path))
+    except InputError as exc:  # binary data, empty: not a config
+        if data.strip() and b"\x00" not in data[:65536] and _signed(data, vendor, overlay):
+            raise
+        return f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
+    body = "\n".join(line.text for line in clean(text))
+    return None if _signed(body, vendor, overlay) else "no vendor's config layout or command words"
+
+
+def _signed(body: str | bytes, vendor: Vendor | None, overlay: Path | None) -> bool:
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    for v, profile in load_profiles(overlay).items():
+        score = sum(bool(re.search(p, body, re.MULTILINE)) for p in profile.parse.detect)
+        if score >= SIGNATURES or (v is vendor and score >= 1):
+            return True
+    return False
+
+
 def config_files(
     paths: list[Path], vendor: Vendor | None, overlay: Path | None, fabric: bool = False
 ) -> tuple[list[Path], list[str]]:
-    """Files as given; a directory stands for the switch configs in it (and its fabric.json
-    when ``fabric``). Also the notices for the files of a directory that were skipped."""
-    files: list[Path] = []
-    notices: list[str] = []
-    for path in paths:
-        if not path.is_dir():
-            files.append(path)
-            continue
-        for p in sorted(path.iterdir()):
-            if fabric and p.name == "fabric.json":
-                _regular(p)
-                files.append(p)
-            elif p.is_file() and not p.name.startswith(".") and p.suffix not in OWN_SUFFIXES:
-                why = not_a_config(p, vendor, overlay)
-                if why is None:
-                    files.append(p)
-                else:
-                    notices.append(f"{p}: skipped, not a switch config ({why})")
-    return files, notices
-
-
-def not_a_config(path: Path, vendor: Vendor | None, overlay: Path | None) -> str | None:
-    """Why ``path`` is not a switch config, or None when it looks like one: some vendor's
-    signature lines (vendors/*.yaml parse.detect) match at least twice, or once for the
-    vendor given with --vendor."""
-    try:
-        text = read_config(path)
-    except InputError as exc:
-        # Per-file caps (size, line length, indentation), binary data: this file alone is
-        # skipped and the rest of the folder is read.
-        return f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
-    body = "\n".join(line.text for line in clean(text))
-    profiles = load_profiles(overlay)
-    for v, profile in profiles.items():
-        score = sum(bool(re.search(p, body, re.MULTILINE)) for p in profile.parse.detect)
-        if score >= SIGNATURES or (v is vendor and score >= 1):
-            return None
-    return "no vendor's config layout or command words"
+    """The configs (and fabric.json when ``fabric``) of ``discover``, and its notes; a file
+    that cannot be read is a note here (callers that report findings use ``discover``)."""
+    found = discover(paths, vendor, overlay)
+    files = found.configs + ([found.fabric] if fabric and found.fabric else [])
+    notes = found.notes + [f"{u.path}: skipped, cannot be read ({u.reason})" for u in found.unread]
+    return files, notes
 
 
 def files_and_fabric(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
-    """Config files among ``paths`` (directories expanded) and a fabric.json found beside them."""
-    files: list[Path] = []
-    fabric: Path | None = None
-    for path in paths:
-        if path.is_dir():
-            for p in sorted(path.iterdir()):
-                if p.name == "fabric.json":
-                    _regular(p)
-                    fabric = fabric or p
-                elif (
-                    p.is_file()
-                    and not p.name.startswith(".")
-                    and p.suffix not in (".json", ".yaml")
-                ):
-                    files.append(p)
-        elif path.name == "fabric.json":
-            fabric = path
-        else:
-            files.append(path)
-    return files, fabric
+    """Config files among ``paths`` (directories discovered) and a fabric.json found there."""
+    found = discover(paths)
+    return found.configs, found.fabric
 
 
 def _regular(path: Path) -> None:

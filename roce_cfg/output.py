@@ -23,7 +23,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -98,6 +98,33 @@ def scrub(text: str, kind: Kind = "text") -> str:
 def emit(text: str, *, stderr: bool = False, kind: Kind = "text") -> None:
     """Print to stdout (or stderr), redacted."""
     (sys.stderr if stderr else sys.stdout).write(scrub(text, kind))
+
+
+def print_table(
+    con: Console,
+    title: str,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    right: Sequence[str] = (),
+) -> None:
+    """A table that fits its medium. On a terminal: a rich table sized to it (cells wrap at
+    spaces). In a pipe, a file or a CI log: plain rows, one per line, so grep finds a row and
+    ``cut -f``/``awk -F'\\t'`` a column: a ``# title`` line, the column names, then the cells
+    separated by tabs; no word is broken and no row spans two lines."""
+    if con.is_terminal:
+        from rich.table import Table
+
+        table = Table(title=title)
+        for col in columns:
+            table.add_column(col, justify="right" if col in right else "left", overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        con.print(table)
+        return
+    lines = [f"# {title}", "\t".join(columns)]
+    lines += ["\t".join(" ".join(cell.split()) or "-" for cell in row) for row in rows]
+    emit("\n".join(lines) + "\n")
 
 
 def emit_doc(doc: Any, fmt: Literal["json", "yaml"]) -> None:

@@ -123,7 +123,8 @@ def test_lab_names_the_unsourced_mode() -> None:
     ]
     note = unsourced_note(switches)
     assert note is not None and '"unsourced" mode' in note and "ruijie (" in note
-    assert "huawei" not in note
+    # Huawei's one unsourced command: VRP V200's one-line watchdog (read in backups, never sent)
+    assert "huawei (1 commands)" in note
     assert unsourced_note([Switch.start("c", load_profile(Vendor.RUIJIE), unsourced=False)]) is None
 
 

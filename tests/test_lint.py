@@ -14,7 +14,6 @@ import yaml
 
 from roce_cfg.analysis import lint
 from roce_cfg.analysis.registry import rules
-from roce_cfg.errors import InputError
 from tests.helpers import ROOT, SCENARIOS, run
 from tests.lintcases import CASES, _generated, observed, run_case
 
@@ -243,6 +242,10 @@ def test_worker_processes_find_the_same_lines(
     ]
     assert {f.rule for f in parallel.findings} >= {"RC201", "RC202"}
     assert all(f.line for f in parallel.findings if f.device == "leaf-1")
-    (broken / "leaf-2.cfg").write_bytes(b"\x00\x01binary")
-    with pytest.raises(InputError, match=r"leaf-2\.cfg"):
-        lint([broken])
+    # a config past a per-line cap is named in a finding on that file (RC001), and the other
+    # files are still checked (issue 26: degrade per file, never per folder)
+    (broken / "leaf-2.cfg").write_text("sysname leaf-2\n" + "x" * 20000 + "\nreturn\n")
+    again = lint([broken])
+    unread = [f for f in again.findings if f.rule == "RC001"]
+    assert [(f.device, f.line) for f in unread] == [("leaf-2.cfg", 2)]
+    assert {f.rule for f in again.findings} >= {"RC201", "RC202"}

@@ -132,11 +132,15 @@ def test_wrong_vendor_given_is_caught_not_guessed() -> None:
     assert "truncated" in result.stderr or "cannot read" in result.stderr
 
 
-def test_one_bad_file_fails_the_run_and_prints_no_partial_output(tmp_path: Path) -> None:
+def test_one_bad_file_is_reported_and_the_others_still_parsed(tmp_path: Path) -> None:
+    # issue 26: degrade per file. The bad file is an error on stderr and fails the run (exit
+    # 1); the good one is still printed. Nothing usable at all stays exit 2.
     bad = _write(tmp_path, "bad.cfg", b"\x00\x01")
     result = run("parse", str(H3C), str(bad))
-    assert result.exit_code == 2
-    assert result.stdout == ""
+    assert result.exit_code == 1
+    assert "bad.cfg: binary file" in result.stderr
+    assert len(json.loads(result.stdout)["configs"]) == 1
+    assert run("parse", str(bad)).exit_code == 2
 
 
 def _parse_or_refuse(text: str, vendor: Vendor | None = None) -> None:

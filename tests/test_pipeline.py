@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import yaml
 
 from tests.helpers import ROOT
 
@@ -61,6 +65,41 @@ def test_pipeline_script_against_the_lab(tmp_path: Path) -> None:
         assert env["ROCE_CFG_PASSWORD"] not in (run / "push-plan.txt").read_text()
         bad = _stage("nonsense", tmp_path, env, intent)
         assert bad.returncode == 2
+        _copied_ci_job(tmp_path / "config-repo", env, tmp_path / "inv.yaml")
     finally:
         os.killpg(lab.pid, signal.SIGTERM)
         lab.wait(timeout=30)
+
+
+def _github_workflow() -> dict[str, object]:
+    text = (ROOT / "docs/pipeline.md").read_text("utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)
+    doc = next(yaml.safe_load(b) for b in blocks if "\njobs:" in b)
+    assert isinstance(doc, dict)
+    return doc
+
+
+def _copied_ci_job(repo: Path, env: dict[str, str], inventory: Path) -> None:
+    """docs/pipeline.md's GitHub 'check' job, as a user copies it, run in a scratch config
+    repository that holds only an intent and an inventory (no roce-cfg checkout): every 'run'
+    step but the install (roce-cfg is already installed here; the doc's install is a git URL or a
+    wheel, since roce-cfg is not on PyPI)."""
+    workflow = _github_workflow()
+    job = workflow["jobs"]["check"]  # type: ignore[index]
+    (repo / "intents").mkdir(parents=True)
+    shutil.copy(ROOT / "examples/pod-small.yaml", repo / "intents/pod.yaml")
+    shutil.copy(inventory, repo / "inventory.yaml")
+    job_env = {**env, **{k: str(v) for k, v in workflow["env"].items()}}  # type: ignore[attr-defined]
+    steps = [s["run"] for s in job["steps"] if "run" in s]
+    install, rest = steps[0], steps[1:]
+    assert install.startswith("pip install") and ("git+" in install or ".whl" in install), install
+    assert rest and all(r.startswith("roce-cfg ") for r in rest), rest  # nothing from a checkout
+    for step in rest:
+        done = subprocess.run(["bash", "-c", step], cwd=repo, env=job_env, capture_output=True,
+                              text=True, timeout=600)  # fmt: skip
+        assert done.returncode == 0, (step, done.stdout + done.stderr)
+    out = repo / "out"
+    assert json.loads((out / "lint.sarif").read_text())["version"] == "2.1.0"
+    assert ET.parse(out / "deadlock.xml").getroot().tag == "testsuites"
+    assert "dry run" in (out / "push-plan.txt").read_text()
+    assert sorted(p.name for p in repo.iterdir()) == ["intents", "inventory.yaml", "out"]

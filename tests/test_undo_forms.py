@@ -42,8 +42,27 @@ EXTRA = [
         "port link-mode bridge",
     ),
     (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "shutdown"),
+    # issue 26: read in brownfield configs, never generated
+    (Vendor.H3C, "S9855-32D", (), "priority-flow-control poolid 0 headroom 9984"),
+    (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "qos wrr cs6 group sp"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "peer 10.1.0.3 password simple s3cret"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "shutdown"),
+    # issue 26: VRP forms read in brownfield configs, never generated
+    (
+        Vendor.HUAWEI,
+        "CE6885-48YS8CQ",
+        ("drop-profile roce",),
+        "color green low-limit 10 high-limit 90 discard-percentage 20",
+    ),
+    (
+        Vendor.HUAWEI,
+        "CE6885-48YS8CQ",
+        ("drop-profile roce",),
+        "color green buffer-size low-limit 153600 high-limit 1536000 discard-percentage 20",
+    ),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 100GE1/0/1",), "speed 40000"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "port mode 10G"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "qos queue 3 drr weight 80"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "undo portswitch"),
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "dcb pfc deadlock-detect timer 100"),
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "dcb pfc deadlock-recovery timer 100"),

@@ -7,6 +7,7 @@ the designer's own refusal.
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -199,6 +200,8 @@ class Plan:
     cost: float | None = None
     fabric: dict[str, Any] = field(default_factory=dict)  # the intent's fabric section
     notes: list[str] = field(default_factory=list)
+    # lossless sections whose syntax no source backs, per vendor ("ruijie: pfc, ecn")
+    unsourced: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -516,13 +519,22 @@ def _three_tier_plan(
 
 
 def candidates(profiles: dict[Vendor, VendorProfile], allowed: list[str] | None) -> list[Choice]:
-    """Models matching ``vendor`` or ``vendor:model`` entries (all models when none given)."""
-    out: list[Choice] = []
-    for v, p in profiles.items():
-        for name, m in sorted(p.models.items()):
-            if not allowed or v.value in allowed or f"{v.value}:{name}" in allowed:
-                out.append((v, p, name, m))
-    return out
+    """Models matching ``vendor`` or ``vendor:model`` entries (all models when none given), in
+    any case; an entry that names no vendor or model is refused with a did-you-mean."""
+    every = {f"{v.value}:{name}": (v, p, name, m)
+             for v, p in profiles.items() for name, m in sorted(p.models.items())}  # fmt: skip
+    if not allowed:
+        return list(every.values())
+    by_lower = {k.lower(): k for k in every} | {v.value: v.value for v in profiles}
+    wanted = set()
+    for entry in allowed:
+        key = by_lower.get(entry.strip().lower())
+        if key is None:
+            close = difflib.get_close_matches(entry.strip().lower(), list(by_lower), n=1)
+            hint = f"; did you mean '{by_lower[close[0]]}'?" if close else ""
+            raise InputError(f"no vendor or vendor:model '{entry}'{hint}", path="--leaf/--spine")
+        wanted.add(key)
+    return [c for k, c in every.items() if k in wanted or k.split(":")[0] in wanted]
 
 
 def plan(
@@ -560,8 +572,33 @@ def plan(
     for p_ in plans:
         _price(p_, prices)
         p_.notes += _ecmp_notes(p_, profiles)
+        p_.unsourced = _unsourced(p_, profiles)
     plans.sort(key=_rank)
     return plans
+
+
+#: The sections that make a fabric lossless: a plan whose vendor has any of them without a
+#: source (vendors/*.yaml sections: unverified) is marked, and ranked after sourced plans of
+#: similar size (TRUST_PENALTY).
+LOSSLESS_SECTIONS = ("qos_maps", "scheduling", "pfc", "watchdog", "ecn")
+#: An unsourced plan must need this many times fewer switches to rank before a sourced one
+#: (at 2, Ruijie's 12 x 128-port boxes tie H3C's 24 x 64-port ones, and the tie goes to H3C).
+TRUST_PENALTY = 2.0
+
+
+def _unsourced(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
+    vendors = sorted(
+        {t["vendor"] for t in p.fabric.values() if isinstance(t, dict) and "vendor" in t}
+    )
+    out = []
+    for v in vendors:
+        sections = profiles[Vendor(v)].sections
+        missing = [
+            s for s in LOSSLESS_SECTIONS if s in sections and sections[s].status == "unverified"
+        ]
+        if missing:
+            out.append(f"{v}: {', '.join(missing)}")
+    return out
 
 
 def _ecmp_notes(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
@@ -593,13 +630,15 @@ def best(plans: list[Plan]) -> Plan:
     return found
 
 
-PLAN_COLUMNS = ("plan", "switches", "uplinks/leaf", "oversub", "GPUs/leaf", "spine loss",
-                "cables", "optics", "cost / why not")  # fmt: skip
+PLAN_COLUMNS = ("#", "plan", "switches", "uplinks/leaf", "oversub", "GPUs/leaf", "spine loss",
+                "cables", "optics", "cost / why not", "syntax")  # fmt: skip
 
 
-def plan_row(p: Plan) -> tuple[str, ...]:
-    """One plan as the cells of PLAN_COLUMNS."""
+def plan_row(p: Plan, number: int) -> tuple[str, ...]:
+    """One plan as the cells of PLAN_COLUMNS (``number``: its place in the ranking)."""
+    trust = "UNSOURCED " + "; ".join(p.unsourced) if p.unsourced else "sourced"
     return (
+        str(number),
         p.kind + ("" if p.feasible else " (infeasible)"),
         "; ".join(f"{t}: {n} x {m}" for t, ms in p.switches.items() for m, n in ms.items()),
         str(p.uplinks_per_leaf or ""),
@@ -609,12 +648,16 @@ def plan_row(p: Plan) -> tuple[str, ...]:
         ", ".join(f"{n} x {k}" for k, n in p.cables.items()),
         ", ".join(f"{n} x {k}" for k, n in p.transceivers.items()),
         p.reason or (f"{p.cost:,.0f}" if p.cost is not None else ""),
+        trust,
     )
 
 
-def _rank(p: Plan) -> tuple[int, int, str]:
+def _rank(p: Plan) -> tuple[int, float, bool, str]:
+    """Feasible first; then fewest switches, an unsourced plan's count weighted by
+    TRUST_PENALTY (a sourced plan of similar size ranks first); then the kind."""
     n = sum(c for t in p.switches.values() for c in t.values())
-    return (0 if p.feasible else 1, n if p.feasible else 0, p.kind)
+    weight = TRUST_PENALTY if p.unsourced else 1.0
+    return (0 if p.feasible else 1, n * weight if p.feasible else 0, bool(p.unsourced), p.kind)
 
 
 def intent_for(d: Demand, p: Plan, name: str = "planned") -> dict[str, Any]:

@@ -17,6 +17,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_device,
     rules_fabric,
     rules_headroom,
+    rules_input,
     rules_intent,
     rules_watchdog,
 )
@@ -30,17 +31,19 @@ from roce_cfg.analysis.context import (
 )
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import Hit, Rule, rules
+from roce_cfg.analysis.rules_input import unread_finding
 from roce_cfg.analysis.rules_intent import IntentView
 from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, load
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
-from roce_cfg.inputs import files_and_fabric
+from roce_cfg.inputs import Found, Unread, discover
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.fabric import Fabric
+from roce_cfg.model.order import natural
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
-from roce_cfg.parse.many import parse_many
+from roce_cfg.parse.many import parse_each
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.vendor import Vendor
@@ -61,19 +64,26 @@ def lint(
     config: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     designed: Fabric | None = None,
+    found: Found | None = None,
 ) -> LintResult:
-    """``designed`` is ``intent``'s fabric when the caller has designed it already."""
+    """``designed`` is ``intent``'s fabric when the caller has designed it already; ``found``
+    is ``paths`` discovered when the caller has done that (and printed its notes)."""
     all_rules = rules()
-    files, found_fabric = files_and_fabric(paths)
-    if not files:
+    found = found or discover(paths, vendor, overlay)
+    files = found.configs
+    if not files and not found.unread:
         raise InputError("no config files to lint")
-    fabric = fabric or (found_fabric if intent is None else None)
+    fabric = fabric or (found.fabric if intent is None else None)
     lint_config = _lint_config(config, {r.id for r in all_rules})
     loaded = load_intent(intent) if intent is not None else None
     planned = _planned(loaded, fabric, designed, overlay)
     options = _with_plan(options or Options(), loaded, planned)
     hints = hints_from_plan(planned) if planned is not None else {}
-    views = _views(files, parse_many(files, vendor, hints, overlay), overlay, options, progress)
+    unread = list(found.unread)
+    parsed = parse_each(files, vendor, hints, overlay)
+    views = _views(files, parsed, overlay, options, progress, unread)
+    if not views:  # nothing usable at all: the input is bad, not the fabric
+        raise unread[0].error()
     if planned is not None:
         links = [
             FabricLink(LinkEnd(k.a_device, k.a_port), LinkEnd(k.b_device, k.b_port), k.cable_m)
@@ -84,12 +94,14 @@ def lint(
     options = _agreed_dscp(views, options)
     fabric_view = FabricView(views, links, options, planned=planned is not None)
     iv = _intent_view(loaded, planned, views) if loaded and planned else None
-    findings = _run(all_rules, views, fabric_view, iv)
+    findings = _run(all_rules, views, fabric_view, iv) + [unread_finding(u) for u in unread]
     per_device = {name: inline(v.text) for name, v in views.items()}
     findings = apply(findings, lint_config, per_device)
     findings.sort(key=Finding.sort_key)
     notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
-    return LintResult(findings, [str(f) for f in files], sorted(views), notes, views)
+    result = LintResult(findings, [str(f) for f in files], sorted(views, key=natural), notes, views)
+    result.skipped = found.notes
+    return result
 
 
 def _planned(
@@ -124,22 +136,26 @@ def _with_plan(options: Options, loaded: LoadedIntent | None, planned: Fabric | 
 
 def _views(
     files: list[Path],
-    parsed: Iterable[Parsed],
+    parsed: Iterable[tuple[Path, Parsed | InputError]],
     overlay: Path | None,
     options: Options,
     progress: Callable[[int, int], None] | None,
+    unread: list[Unread],
 ) -> dict[str, DeviceView]:
-    """One view per parsed config; two configs of one hostname are refused."""
+    """One view per parsed config; a file that cannot be parsed, or a second config of one
+    hostname, goes to ``unread`` (a finding on that file) and the others are still read."""
     views: dict[str, DeviceView] = {}
-    for n, one in enumerate(parsed, 1):
+    for n, (path, one) in enumerate(parsed, 1):
         if progress is not None:
             progress(n, len(files))
+        if isinstance(one, InputError):
+            unread.append(Unread.of(path, one))
+            continue
         view = _view(one, overlay, options)
         if view.name in views:
-            raise InputError(
-                f"hostname {view.name} also in {views[view.name].file}; one config per switch",
-                file=str(files[n - 1]),
-            )
+            why = f"hostname {view.name} also in {views[view.name].file}; one config per switch"
+            unread.append(Unread(path, why))
+            continue
         views[view.name] = view
     return views
 

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from roce_cfg.model.order import natural
+
 Severity = Literal["error", "warning", "info"]
 RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 
@@ -32,8 +34,9 @@ class Finding(BaseModel):
         key = "|".join((self.rule, self.device, self.port or "", self.related_device or ""))
         return hashlib.sha256(key.encode()).hexdigest()[:32]
 
-    def sort_key(self) -> tuple[str, int, str, str, str]:
-        return (self.device, self.line or 0, self.rule, self.port or "", self.message)
+    def sort_key(self) -> tuple[tuple[tuple[int, int, str], ...], int, str, str, str]:
+        """By device in natural order (leaf-9 before leaf-21), then line, rule, port."""
+        return (natural(self.device), self.line or 0, self.rule, self.port or "", self.message)
 
 
 @dataclass
@@ -44,6 +47,8 @@ class LintResult:
     notes: list[str] = field(default_factory=list)
     # the parsed devices the rules looked at, by hostname (for reports; not serialised)
     views: dict[str, Any] = field(default_factory=dict)
+    # notes on the files of a folder that were skipped (not configs, symlinks)
+    skipped: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0, "suppressed": 0}

@@ -13,6 +13,7 @@ from pydantic import TypeAdapter
 from roce_cfg import __version__
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import Rule
+from roce_cfg.model.order import natural
 from roce_cfg.output import ascii_json
 
 FORMAT = "roce-cfg/lint/v1"
@@ -128,9 +129,10 @@ def to_sarif(result: LintResult, rules: list[Rule], base: Path) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
-def to_junit(result: LintResult) -> str:
-    """One test case per finding (failed, or skipped when suppressed) and one per clean device."""
-    suite = ET.Element("testsuite", name="roce-cfg lint")
+def to_junit(result: LintResult, command: str = "lint") -> str:
+    """One test case per finding (failed, or skipped when suppressed) and one per clean device;
+    the suite and the clean cases are named after the ``command`` that ran (lint, deadlock)."""
+    suite = ET.Element("testsuite", name=f"roce-cfg {command}")
     failures = skipped = 0
     flagged = set()
     for f in result.findings:
@@ -149,9 +151,9 @@ def to_junit(result: LintResult) -> str:
         failure.text = "\n".join((f.message, *f.detail))
         failures += 1
         flagged.add(f.device)
-    for device in result.devices:
+    for device in sorted(result.devices, key=natural):
         if device not in flagged:
-            ET.SubElement(suite, "testcase", classname=device, name="lint")
+            ET.SubElement(suite, "testcase", classname=device, name=command)
     suite.set("tests", str(len(suite)))
     suite.set("failures", str(failures))
     suite.set("skipped", str(skipped))

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from roce_cfg.analysis.context import FabricView
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import RULES, Hit, declare, rule
+from roce_cfg.analysis.rules_input import unread_finding
 from roce_cfg.deadlock import Source
 from roce_cfg.deadlock.analyse import Cycle, Report, analyse
 from roce_cfg.deadlock.net import build
@@ -94,6 +95,7 @@ def deadlock_findings(src: Source, report: Report) -> LintResult:
     for scenario, cycles in report.opened.items():
         name = report.scenario_name(scenario)
         found += [_finding(src, "RC502", h) for h in hits(report, cycles, name)]
+    found += [unread_finding(u) for u in src.unread]  # RC001: files the analysis never saw
     return LintResult(found, sorted(set(src.files.values())) or [src.origin], report.net.names)
 
 

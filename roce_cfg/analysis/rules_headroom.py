@@ -282,7 +282,12 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
             f"{guessed[0].name} {guessed[0].speed_gbps}G); oversubscription (RC308) not checked"
         )
     if said:
-        yield Hit("cannot verify: " + "; ".join(said), anchor="pool")
+        # the headroom pool's line where the vendor has one (Huawei); else the first port the
+        # sentence names, so every vendor's finding carries a line
+        pool = v.profile.parse.anchors.get("pool")
+        first = min(n.port.name for n in unknown) if unknown else guessed[0].name
+        line = (v.source.line_of(pool) if pool else None) or v.source.interface_line(first)
+        yield Hit("cannot verify: " + "; ".join(said), line=line)
 
 
 @rule(

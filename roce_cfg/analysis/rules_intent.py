@@ -96,10 +96,27 @@ def drift(iv: IntentView) -> Iterator[Hit]:
             continue
         got = view.device.model_dump(mode="json")
         for path, g, w in diff(got, want.model_dump(mode="json")):
-            port = (
-                path.split("[", 1)[1].split("]", 1)[0] if path.startswith("interfaces[") else None
+            port, anchor = _drift_place(path, view.profile.vlan_interface)
+            yield Hit(
+                f"{path} is {g!r}, the intent has {w!r}", device=name, port=port, anchor=anchor
             )
-            yield Hit(f"{path} is {g!r}, the intent has {w!r}", device=name, port=port)
+
+
+#: Where a drift in a global area points (vendors/*.yaml parse.anchors), as RC1xx findings on
+#: the same object do.
+_DRIFT_ANCHORS = (("qos.ecn", "ecn"), ("qos.watchdog", "watchdog"), ("qos.dscp_map", "dscp_map"),
+                  ("bgp", "bgp"))  # fmt: skip
+
+
+def _drift_place(path: str, vlan_interface: str) -> tuple[str | None, str | None]:
+    """The port (an interface, or a VLAN interface named as RC113 names it) or the anchor a
+    drift at ``path`` is located by, so it carries a line where the config has one."""
+    inside = path.split("[", 1)[1].split("]", 1)[0] if "[" in path else ""
+    if path.startswith("interfaces["):
+        return inside, None
+    if path.startswith("vlan_interfaces["):
+        return f"{vlan_interface}{inside}", None
+    return None, next((a for prefix, a in _DRIFT_ANCHORS if path.startswith(prefix)), None)
 
 
 @rule(

@@ -4,6 +4,7 @@ running-configs to the buffer dependency graph, its cycles, and the failures tha
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from ipaddress import IPv4Network
 from pathlib import Path
@@ -11,15 +12,14 @@ from pathlib import Path
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
-from roce_cfg.inputs import config_files as switch_configs
-from roce_cfg.inputs import files_and_fabric
+from roce_cfg.inputs import Unread, discover
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import hints_from_plan, load_fabric
-from roce_cfg.parse.many import parse_many
+from roce_cfg.parse.many import parse_each
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.vendor import Vendor
 
@@ -35,6 +35,7 @@ class Source:
     origin: str
     parsed: dict[str, Parsed] = field(default_factory=dict)  # for line numbers in findings
     notices: list[str] = field(default_factory=list)  # files of a folder that were skipped
+    unread: list[Unread] = field(default_factory=list)  # files that could not be read (RC001)
 
 
 @bulk_objects()
@@ -52,21 +53,39 @@ def load(
         roce = loaded.intent.lossless.roce.dscp if dscp is None else dscp
         return from_plan(fabric, roce, str(path))
     folder = path.parent if path.name == "fabric.json" else path
-    files, fabric_json = files_and_fabric([folder])
-    notices: list[str] = []
-    if folder.is_dir():
-        # As lint and parse: a file past a per-file cap, binary or not a config is skipped
-        # with a notice, and the rest of the folder is analysed.
-        kept, notices = switch_configs([folder], vendor, overlay)
-        files = [f for f in files if f in set(kept)]
-    if not files:
+    # As lint, parse, docs and report: one discovery (inputs.py); a file that cannot be read
+    # or parsed is a finding on that file (RC001) and the rest of the folder is analysed.
+    found = discover([folder], vendor, overlay)
+    if not found.configs and not found.unread:
         raise InputError("no intent, fabric.json or config files to analyse", file=str(path))
-    planned = load_fabric(fabric_json) if fabric_json else None
+    planned = load_fabric(found.fabric) if found.fabric else None
     hints = hints_from_plan(planned) if planned else None
-    parsed = list(parse_many(files, vendor, hints, overlay))
+    unread = list(found.unread)
+    parsed = _distinct(parse_each(found.configs, vendor, hints, overlay), unread)
+    if not parsed:
+        raise unread[0].error()
     source = from_parsed(parsed, planned, dscp, str(path))
-    source.notices = notices
+    source.notices = found.notes
+    source.unread = unread
     return source
+
+
+def _distinct(
+    each: Iterable[tuple[Path, Parsed | InputError]], unread: list[Unread]
+) -> list[Parsed]:
+    """The configs that parsed, one per hostname; the rest go to ``unread``."""
+    parsed: dict[str, Parsed] = {}
+    for path, one in each:
+        if isinstance(one, InputError):
+            unread.append(Unread.of(path, one))
+            continue
+        host = one.config.device.hostname
+        if host in parsed:
+            why = f"hostname {host} also in {parsed[host].config.source}; one config per switch"
+            unread.append(Unread(path, why))
+            continue
+        parsed[host] = one
+    return list(parsed.values())
 
 
 # An intent's first statement is a top-level 'key: value' or 'key:'; no vendor's saved config

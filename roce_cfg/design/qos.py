@@ -5,6 +5,7 @@ from __future__ import annotations
 from roce_cfg.design.headroom import required_headroom, round_up
 from roce_cfg.design.topology import Switch
 from roce_cfg.errors import PlanError
+from roce_cfg.grammar import load_grammar
 from roce_cfg.intent.models import Ecn, Intent
 from roce_cfg.model.device import (
     DscpMap,
@@ -16,7 +17,7 @@ from roce_cfg.model.device import (
     WatchdogCfg,
 )
 from roce_cfg.model.fabric import PortHeadroom
-from roce_cfg.platforms.timers import watchdog_steps
+from roce_cfg.platforms.timers import default_restore, watchdog_problem
 
 #: ECN (Kmin, Kmax) in KB when the intent gives none, by the fastest link speed (Gb/s) up to.
 #: 100G and up follow NVIDIA's lossless RoCE profile (150 KB / 1500 KB, probability 100 %);
@@ -53,17 +54,7 @@ def device_qos(intent: Intent, sw: Switch, port_headroom: list[PortHeadroom]) ->
             f"{len(no_drop)} no-drop priorities; {sw.profile.vendor.value} {sw.plan.model} "
             f"supports {sw.model.max_no_drop}",
         )
-    watchdog = None
-    if policy.pfc.watchdog is not None:
-        wd = policy.pfc.watchdog
-        try:
-            watchdog_steps(sw.profile.watchdog_timer, wd.detect_ms, wd.restore_ms)
-        except ValueError as exc:
-            raise PlanError(
-                ("lossless", "pfc", "watchdog", "detect_ms"),
-                f"{sw.profile.vendor.value}: {exc}",
-            ) from None
-        watchdog = WatchdogCfg(detect_ms=wd.detect_ms, restore_ms=wd.restore_ms, action=wd.action)
+    watchdog = _watchdog(intent, sw)
     ecn = effective_ecn(intent)
     unit = sw.profile.unit_bytes(sw.profile.ecn_unit_bytes, sw.model)
     classes = sorted(
@@ -91,6 +82,27 @@ def device_qos(intent: Intent, sw: Switch, port_headroom: list[PortHeadroom]) ->
         strict_queues=strict_queues(intent),
         headroom_pool_bytes=pool,
     )
+
+
+def _watchdog(intent: Intent, sw: Switch) -> WatchdogCfg | None:
+    """The watchdog this switch's model can express: a restore time the intent leaves out is
+    the nearest to roce-cfg's preference the model takes; one it gives and the model cannot
+    take is refused at the intent's line, with the model's range."""
+    wd = intent.lossless.pfc.watchdog
+    if wd is None:
+        return None
+    spec, model = sw.profile.watchdog_timer, sw.plan.model
+    grammar = load_grammar(sw.profile.vendor.value)
+    restore = wd.restore_ms
+    if "restore_ms" not in wd.model_fields_set:
+        restore = default_restore(spec, grammar, model, wd.detect_ms)
+    problem = watchdog_problem(spec, grammar, model, wd.detect_ms, restore)
+    if problem is not None:
+        field, reason = problem
+        raise PlanError(
+            ("lossless", "pfc", "watchdog", field), f"{sw.profile.vendor.value} {reason}"
+        )
+    return WatchdogCfg(detect_ms=wd.detect_ms, restore_ms=restore, action=wd.action)
 
 
 def _fits_buffer(intent: Intent, sw: Switch, total: int) -> None:

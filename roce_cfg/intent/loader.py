@@ -44,7 +44,9 @@ def load_intent(path: Path) -> LoadedIntent:
     try:
         intent = Intent.model_validate(data)
     except ValidationError as exc:
-        raise IntentErrors([_located(e, file, lines) for e in exc.errors()]) from None
+        # a typo'd key first: the 'is required' it causes says less than its did-you-mean
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        raise IntentErrors([_located(e, file, lines) for e in errors]) from None
     loaded = LoadedIntent(intent, file, lines)
     problems = check(intent)
     if problems:
@@ -62,7 +64,8 @@ def _located(err: Any, file: str, lines: dict[Loc, int]) -> InputError:
     else:
         msg = str(err["msg"])
         reason = msg.removeprefix("Value error, ")
-        if "input" in err and kind not in ("literal_error", "enum"):
+        quoted = "input" in err and f"'{err['input']}'" in reason  # already says what it got
+        if "input" in err and kind not in ("literal_error", "enum") and not quoted:
             reason = f"{reason} (got {err['input']!r})"
     return InputError(reason, file=file, line=line_of(lines, loc), path=_dotted(loc) or None)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from ipaddress import IPv4Network
 from typing import Annotated, Any, Literal
@@ -25,6 +26,15 @@ def _parse_speed(value: Any) -> Any:
         known = ", ".join(f"{s}G" for s in SPEEDS_GBPS)
         raise ValueError(f"{value}G is not an Ethernet speed roce-cfg knows ({known})")
     return value
+
+
+def speed_number(text: str) -> int:
+    """The Gb/s of a speed as the intent writes it (``400G``, ``400g``, ``400Gb``, ``400``):
+    the command line takes the same forms (``plan --nic-speed 400G``)."""
+    m = _SPEED_RE.match(text)
+    if not m or len(m.group(1)) > 6:
+        raise ValueError(f"'{text}' is not a link speed such as 100G or 400G")
+    return int(m.group(1))
 
 
 Speed = Annotated[
@@ -63,8 +73,21 @@ class Servers(_Model):
     pcie_lanes: int = Field(default=16, ge=1, le=16)
 
 
+def _vendor(value: Any) -> Any:
+    """Vendor names in any case (``H3C``, ``Huawei``); a near miss gets a did-you-mean."""
+    if not isinstance(value, str):
+        return value
+    name = value.strip().lower()
+    known = [v.value for v in Vendor]
+    if name in known:
+        return name
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    raise ValueError(f"unknown vendor '{value}' (one of {', '.join(known)}){hint}")
+
+
 class SwitchRole(_Model):
-    vendor: Vendor
+    vendor: Annotated[Vendor, BeforeValidator(_vendor)]
     model: str | None = Field(default=None, description="omit for the vendor's default profile")
 
 
@@ -130,7 +153,13 @@ class TrafficClass(_Model):
 
 class Watchdog(_Model):
     detect_ms: int = Field(default=200, ge=10, le=15000)
-    restore_ms: int = Field(default=2000, ge=0, le=31000)
+    restore_ms: int = Field(
+        default=2000,
+        ge=0,
+        le=31000,
+        description="left out: 2000, or the nearest the switch model takes (1500 on Huawei "
+        "CE8851-32CQ8DQ-P); a value the model cannot take is refused here",
+    )
     action: Literal["drop", "forward"] = "drop"
 
 

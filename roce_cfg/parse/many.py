@@ -48,12 +48,38 @@ def parse_many(
     overlay: Path | None,
 ) -> Iterator[Parsed]:
     """Parsed configs in the order of ``files``; the first bad file raises its InputError."""
+    for _path, parsed in parse_each(files, vendor, hints, overlay):
+        if isinstance(parsed, InputError):
+            raise parsed
+        yield parsed
+
+
+def parse_each(
+    files: list[Path],
+    vendor: Vendor | None,
+    hints: Mapping[str, Hints] | Hints | None,
+    overlay: Path | None,
+) -> Iterator[tuple[Path, Parsed | InputError]]:
+    """Each file with its parse or the InputError that refused it, in the order of ``files``:
+    one bad file does not stop the others (callers report it as a finding on that file)."""
     n = workers()
     if n == 1 or len(files) < PARALLEL_FROM:
         for path in files:
-            yield parse_file(path, vendor=vendor, hints=hints, overlay=overlay)
+            yield path, _one(path, vendor, hints, overlay)
         return
     with ProcessPoolExecutor(n, initializer=_init, initargs=(vendor, hints, overlay)) as pool:
         chunk = max(1, min(16, len(files) // (n * 4)))
         for path, parsed in zip(files, pool.map(_parse, files, chunksize=chunk), strict=True):
-            yield parsed or parse_file(path, vendor=vendor, hints=hints, overlay=overlay)
+            yield path, parsed or _one(path, vendor, hints, overlay)
+
+
+def _one(
+    path: Path,
+    vendor: Vendor | None,
+    hints: Mapping[str, Hints] | Hints | None,
+    overlay: Path | None,
+) -> Parsed | InputError:
+    try:
+        return parse_file(path, vendor=vendor, hints=hints, overlay=overlay)
+    except InputError as exc:
+        return exc

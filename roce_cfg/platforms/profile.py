@@ -109,6 +109,11 @@ class TimerSpec(_Data):
     granularities_ms: dict[str, Annotated[int, Field(gt=0, le=100000)]]
     max_detect_steps: int
     max_restore_steps: int
+    ms_commands: dict[Literal["detect", "restore"], str] = Field(
+        default={},
+        description="grammar commands that take the times in milliseconds on the models they "
+        "name (their parameter 'ms' gives the range); other models use the steps above",
+    )
 
 
 class ParseDefaults(_Data):

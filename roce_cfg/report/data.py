@@ -3,7 +3,6 @@ of configs: devices, links, rails, lint findings, deadlock cycles, headroom and 
 
 from __future__ import annotations
 
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,27 +20,11 @@ from roce_cfg.generate import generate
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
+from roce_cfg.model.order import natural
 from roce_cfg.output import write_all
 from roce_cfg.parse.hints import load_fabric
 from roce_cfg.redact import redact
 from roce_cfg.safepath import file_name
-
-_DIGITS = re.compile(r"([0-9]+)")
-
-
-def natural(name: str) -> tuple[tuple[int, int, str], ...]:
-    """Sort key that orders numbers as numbers: leaf-2 before leaf-10. A run of ASCII digits
-    compares by length, then text (numeric order without converting: a hostname may hold
-    4,301 digits, or '¹', which is a digit to isdigit() and none to int()).
-
-    >>> sorted(["leaf-10", "leaf-2", "leaf-1", "spine-1", "leaf-¹"], key=natural)
-    ['leaf-1', 'leaf-2', 'leaf-10', 'leaf-¹', 'spine-1']
-    """
-    return tuple(
-        (0, len(p.lstrip("0")), p.lstrip("0")) if p[0] in "0123456789" else (1, 0, p)
-        for p in _DIGITS.split(name)
-        if p
-    )
 
 
 @dataclass
@@ -76,6 +59,7 @@ class ReportData:
     configs: dict[str, str] = field(default_factory=dict)  # hostname -> config text
     headroom: list[HeadroomPoint] = field(default_factory=list)
     budgets: list[Budget] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # files of the folder that were skipped
     _rails: dict[str, int | None] = field(default_factory=dict, repr=False)
 
     @property
@@ -130,6 +114,7 @@ def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
     src = from_parsed([v.parsed for v in result.views.values()], planned, None, str(folder))
     data = _data(folder.name, str(folder), result.views, result.findings, src, plan)
     data.plan = planned
+    data.notes = result.skipped
     # Saved running-configs hold credentials; the documents show them redacted.
     data.configs = {
         name: redact(v.text, v.parsed.config.vendor.value) for name, v in result.views.items()

@@ -1,0 +1,87 @@
+"""One discovery for every command that takes a folder, and degrade per file (issue 32 item 6,
+issue 26 item 1): backups kept per vendor in subfolders are found; a note, a dangling symlink
+are reported and skipped; a config that cannot be read is a finding on that file (RC001) while
+every other file is still analysed, and the exit code is the worst finding."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT, run
+
+POD = ROOT / "examples/pod-small.yaml"
+
+
+@pytest.fixture(scope="module")
+def backups(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    gen = tmp_path_factory.mktemp("gen") / "out"
+    assert run("generate", str(POD), "-o", str(gen)).exit_code == 0
+    folder = tmp_path_factory.mktemp("backups")
+    (folder / "h3c").mkdir()
+    (folder / "huawei").mkdir()
+    for cfg in gen.glob("leaf-*.cfg"):
+        shutil.copy(cfg, folder / "h3c" / cfg.name)
+    for cfg in gen.glob("spine-*.cfg"):
+        shutil.copy(cfg, folder / "huawei" / cfg.name)
+    # leaf-2's backup has a line past the per-line cap: a config (its words say so) not read
+    lines = (folder / "h3c/leaf-2.cfg").read_text("utf-8").split("\n")
+    lines.insert(20, " description " + "x" * 20000)
+    (folder / "h3c/leaf-2.cfg").write_text("\n".join(lines), "utf-8")
+    (folder / "README.txt").write_text("backups of pod1, taken nightly\n", "utf-8")
+    os.symlink(folder / "gone.cfg", folder / "dangling.cfg")
+    return folder
+
+
+def test_lint_reads_subfolders_and_reports_the_unreadable_file(backups: Path) -> None:
+    res = run("lint", str(backups), "--format", "json")
+    assert res.exit_code == 1, res.output
+    doc = json.loads(res.stdout)
+    unread = [f for f in doc["findings"] if f["rule"] == "RC001"]
+    assert [(Path(f["file"]).name, f["line"], f["severity"]) for f in unread] == [
+        ("leaf-2.cfg", 21, "error")
+    ]
+    assert doc["summary"]["devices"] == 11  # 7 leaves and 4 spines still read
+    assert f"{backups / 'README.txt'}: skipped, not a switch config" in res.stderr
+    assert f"{backups / 'dangling.cfg'}: skipped, a dangling symlink" in res.stderr
+
+
+def test_parse_prints_the_others_and_fails(backups: Path) -> None:
+    res = run("parse", str(backups))
+    assert res.exit_code == 1
+    assert len(json.loads(res.stdout)["configs"]) == 11
+    assert "leaf-2.cfg:21" in res.stderr
+
+
+def test_deadlock_says_what_it_did_not_read(backups: Path) -> None:
+    res = run("deadlock", str(backups))
+    assert res.exit_code == 1
+    assert "11 switches" in res.stdout
+    assert "no deadlock cycle among the switches read; 1 config not read (RC001)" in res.stdout
+    assert "\nno deadlock cycle\n" not in res.stdout
+
+
+@pytest.mark.parametrize("command", ["docs", "report"])
+def test_docs_and_report_cover_the_rest_and_exit_1(
+    backups: Path, tmp_path: Path, command: str
+) -> None:
+    target = tmp_path / ("docs" if command == "docs" else "r.html")
+    res = run(command, str(backups), "-o", str(target))
+    assert res.exit_code == 1, res.output
+    assert target.exists()
+    assert "leaf-2.cfg:21: not read" in res.stderr
+    assert f"{backups / 'README.txt'}: skipped" in res.stderr
+    if command == "docs":
+        assert (target / "leaf-1.md").exists() and not (target / "leaf-2.md").exists()
+
+
+def test_a_clean_folder_is_still_exit_0(backups: Path, tmp_path: Path) -> None:
+    clean = tmp_path / "clean"
+    shutil.copytree(backups / "huawei", clean / "huawei")
+    res = run("deadlock", str(clean))
+    assert res.exit_code == 0, res.output
+    assert res.stdout.rstrip().endswith("no deadlock cycle")
