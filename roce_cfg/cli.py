@@ -572,12 +572,10 @@ def deadlock_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     devices = tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip())
-    plan = DeadlockPlan(
-        fail_links, devices, max_failures, samples, scheduler, str(state) if state else None
-    )
-    src = load_deadlock_source(
-        source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
-    )
+    kept = str(state) if state else None
+    plan = DeadlockPlan(fail_links, devices, max_failures, samples, scheduler, kept)
+    overlay = overlay_dir(vendor_dir)
+    src = load_deadlock_source(source, dscp=roce_dscp, vendor=vendor, overlay=overlay)
     for notice in src.notices:
         err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
     with _progress("failure scenarios") as tick:
