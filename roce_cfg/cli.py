@@ -624,6 +624,18 @@ def _credentials() -> Credentials:
     return Credentials(user, password)
 
 
+PushConfirm = Annotated[
+    int | None,
+    typer.Option(
+        "--confirm-timeout",
+        min=1,
+        max=86400,
+        help="Seconds: apply under the switch's own confirm timer (VRP commit trial, Comware "
+        "commit delay), confirm after verifying; a lost session reverts by itself.",
+    ),
+]
+
+
 @app.command("push")
 def push_cmd(
     configs: Annotated[Path, typer.Argument(help="Folder of intended configs (from generate).")],
@@ -651,16 +663,7 @@ def push_cmd(
         ),
     ] = "",
     vendor_dir: VendorDir = None,
-    confirm_timeout: Annotated[
-        int | None,
-        typer.Option(
-            "--confirm-timeout",
-            min=1,
-            max=86400,
-            help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
-            "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
-        ),
-    ] = None,
+    confirm_timeout: PushConfirm = None,
     fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
@@ -680,22 +683,26 @@ def push_cmd(
             on_batch=_batch_line if batch != "100%" else None,
         )  # fmt: skip
     skipped = len(targets) - len(outcomes)
-    if fmt == "json":
-        from roce_cfg.deploy.report import document
-        from roce_cfg.output import emit_doc
-
-        emit_doc(document(outcomes, apply, prune, skipped), "json")
-    else:
-        _push_report(outcomes, apply, prune)
-    if skipped and fmt == "text":
-        out.print(
-            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
-            markup=False,
-        )
+    _push_output(outcomes, fmt, apply, prune, skipped)
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
+
+
+def _push_output(outcomes: list[Outcome], fmt: str, apply: bool, prune: bool, skipped: int) -> None:
+    if fmt == "json":  # issue 29: each switch's outcome, commands, duration, what is left
+        from roce_cfg.deploy.report import document
+        from roce_cfg.output import emit_doc
+
+        emit_doc(document(outcomes, apply, prune, skipped), "json")
+        return
+    _push_report(outcomes, apply, prune)
+    if skipped:
+        out.print(
+            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
+            markup=False,
+        )
 
 
 def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
