@@ -123,6 +123,10 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "roce_cfg", *args]
 
 
+def _report(intent: Path, work: Path) -> list[str]:
+    return _cli("report", str(intent), "-o", str(work / "report.html"))
+
+
 def run_fabric(name: str, intent: Path, repeats: int, work: Path) -> list[Row]:
     root = HERE.parent
     out = work / "out"
@@ -135,6 +139,7 @@ def run_fabric(name: str, intent: Path, repeats: int, work: Path) -> list[Row]:
         ("parse (all configs)", _stage("parse", intent, work), True, True),
         ("lint (CLI, fabric-wide)", _cli("lint", str(out)), False, True),
         ("deadlock, no failure (CLI)", _cli("deadlock", str(intent)), False, False),
+        ("report (CLI; page size: bench.report_bench)", _report(intent, work), False, False),
     ]
     if name != "xl":
         plans.append(

@@ -313,6 +313,10 @@ def _parsed_summary(p: ParsedConfig, verbose: bool) -> None:
     for u in p.unread:
         where = f"{p.source}:{u.line}" if u.line else p.source
         err.print(f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False)
+    from roce_cfg.parse.accounting import describe
+
+    for text in describe(p.accounting, verbose):  # every line accounted for (issue 26)
+        err.print(printable(f"  {text}"), markup=False)
     if verbose:
         for block in p.opaque:
             err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
@@ -624,14 +628,18 @@ def _credentials() -> Credentials:
     return Credentials(user, password)
 
 
-PushConfirm = Annotated[
+VerifyAfter = Annotated[
+    Literal["off", "live"],
+    typer.Option("--verify", help="live: after --apply, 'roce-cfg verify' what changed."),
+]
+ConfirmTimeout = Annotated[
     int | None,
     typer.Option(
         "--confirm-timeout",
         min=1,
         max=86400,
-        help="Seconds: apply under the switch's own confirm timer (VRP commit trial, Comware "
-        "commit delay), confirm after verifying; a lost session reverts by itself.",
+        help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
+        "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
     ),
 ]
 
@@ -662,8 +670,9 @@ def push_cmd(
             "prompt, command; defaults 10, 15, 15, 20, 120).",
         ),
     ] = "",
+    verify_after: VerifyAfter = "off",
     vendor_dir: VendorDir = None,
-    confirm_timeout: PushConfirm = None,
+    confirm_timeout: ConfirmTimeout = None,
     fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
@@ -683,15 +692,23 @@ def push_cmd(
             on_batch=_batch_line if batch != "100%" else None,
         )  # fmt: skip
     skipped = len(targets) - len(outcomes)
-    _push_output(outcomes, fmt, apply, prune, skipped)
+    _push_output(outcomes, skipped, apply, prune, fmt)
+    live = (
+        _verify_live(configs, targets, outcomes, creds, steps)
+        if verify_after == "live" and apply
+        else 0
+    )
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
+    if live:
+        raise typer.Exit(live)
 
 
-def _push_output(outcomes: list[Outcome], fmt: str, apply: bool, prune: bool, skipped: int) -> None:
-    if fmt == "json":  # issue 29: each switch's outcome, commands, duration, what is left
+def _push_output(outcomes: list[Outcome], skipped: int, apply: bool, prune: bool, fmt: str) -> None:
+    """What push prints: the JSON document, or the text report and what was not attempted."""
+    if fmt == "json":
         from roce_cfg.deploy.report import document
         from roce_cfg.output import emit_doc
 
@@ -703,6 +720,22 @@ def _push_output(outcomes: list[Outcome], fmt: str, apply: bool, prune: bool, sk
             f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
             markup=False,
         )
+
+
+def _verify_live(
+    configs: Path, targets: list[Any], outcomes: list[Outcome], creds: Credentials, steps: Any
+) -> int:
+    """push --verify live: verify's checks (sourced display data only) on the changed switches."""
+    from roce_cfg.verify.report import text_report
+    from roce_cfg.verify.run import Settings, after_push
+
+    changed = {o.host for o in outcomes if o.status == "changed"}
+    verified = after_push(configs, targets, changed, creds, Settings(steps=steps))
+    if verified is None:
+        return 0
+    out.print("# verify (live) of the changed switches:", markup=False)
+    emit(text_report(verified))
+    return EXIT_FINDINGS if verified.result.failing("error") else 0
 
 
 def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
@@ -759,6 +792,57 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
                 out.print(f"  {line}", markup=False)
 
 
+@app.command("verify")
+def verify_cmd(
+    source: Annotated[
+        Path,
+        typer.Argument(help="The plan: an intent, or a generated folder (fabric.json, configs)."),
+    ],
+    inventory: Annotated[Path, typer.Option("--inventory", "-i", help="Hosts (nornir shape).")],
+    window: Annotated[
+        str, typer.Option("--window", help="Read counters twice, this far apart (30s, 500ms).")
+    ] = "0",
+    skip: Annotated[
+        str, typer.Option("--skip", help="Checks not to run, e.g. 'queue,watchdog,counters'.")
+    ] = "",
+    unsourced: Annotated[
+        bool, typer.Option("--unsourced", help="Also use display formats no source backs.")
+    ] = False,
+    storm_pps: Annotated[
+        float, typer.Option("--storm-pps", min=1, help="Pauses received per second = a storm.")
+    ] = 1000.0,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=200)] = 10,
+    limit: Annotated[str | None, typer.Option("--limit", help="Hosts matching a glob.")] = None,
+    timeouts: Annotated[str, typer.Option("--timeouts", help="As for push.")] = "",
+    fmt: FindingsFormat = "text",
+    fail_on: FailOn = "error",
+    vendor_dir: VendorDir = None,
+) -> None:
+    """Check what the switches report (LLDP, links, BGP, PFC, ECN, counters) against the plan;
+    read-only: display commands only."""
+    from roce_cfg.deploy.inventory import load as load_inventory
+    from roce_cfg.deploy.transport import Timeouts
+    from roce_cfg.platforms.profile import overlay_dir
+    from roce_cfg.verify import run as verify_run
+    from roce_cfg.verify.checks import Options
+    from roce_cfg.verify.report import render
+
+    overlay = overlay_dir(vendor_dir)
+    settings = verify_run.Settings(
+        verify_run.parse_window(window), verify_run.parse_skip(skip), unsourced, workers,
+        Timeouts.parse(timeouts), Options(storm_pps=storm_pps), overlay,
+    )  # fmt: skip
+    plan = verify_run.load_plan(source, overlay)
+    targets = load_inventory(inventory, overlay, limit)
+    creds = _credentials()
+    with _progress("verifying") as tick:
+        verified = verify_run.verify(plan, targets, creds, settings, progress=tick)
+    text, kind = render(verified, fmt, Path.cwd())
+    emit(text, kind=kind)
+    if verified.result.failing(fail_on):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
 LabLenient = Annotated[
     bool,
     typer.Option(
@@ -781,6 +865,17 @@ LENIENT_NOTE = (
 )
 
 
+LabFault = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--fault",
+        help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
+        "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
+        "not-applied=REGEX.",
+    ),
+]
+
+
 @app.command("lab")
 def lab_cmd(
     intent: Annotated[Path, typer.Option("--intent", help="The fabric whose switches to emulate.")],
@@ -793,15 +888,7 @@ def lab_cmd(
     lenient: LabLenient = False,
     strict_syntax: LabStrict = False,
     vendor_dir: VendorDir = None,
-    fault: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--fault",
-            help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
-            "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
-            "not-applied=REGEX.",
-        ),
-    ] = None,
+    fault: LabFault = None,
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C, SIGINT or
     SIGTERM). With --vendor-dir the emulators accept your overlay's syntax."""
@@ -828,18 +915,21 @@ def lab_cmd(
         strict=strict_syntax,
         faults=fault or [],
     )
-    write_file(inventory_out, text)
-    out.print(
-        f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
-        "Ctrl-C stops them.",
-        markup=False,
-    )
-    for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes):
-        if note:
-            out.print(note, markup=False)
+
+    def ready() -> None:
+        write_file(inventory_out, text)
+        out.print(
+            f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
+            "Ctrl-C stops them.",
+            markup=False,
+        )
+        for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes):
+            if note:
+                out.print(note, markup=False)
+
     from roce_cfg.lab.run import serve
 
-    serve(lab)
+    serve(lab, ready)
 
 
 @app.command("rules")

@@ -175,6 +175,24 @@ class Checked:
     used: dict[str, set[str]] = field(default_factory=dict)  # section -> command names
 
 
+@dataclass(frozen=True)
+class Unmanaged:
+    """A line roce-cfg leaves alone on purpose (AAA, SNMP, NTP ...): ``match`` is a regex from
+    the start of the line (spaces collapsed); the lines under a match are unmanaged too."""
+
+    match: str
+    what: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Area:
+    """The section a line no command reads belongs to (``match`` as in Unmanaged)."""
+
+    match: str
+    section: str
+
+
 @dataclass
 class Grammar:
     vendor: str
@@ -185,6 +203,8 @@ class Grammar:
     commands: list[Command]
     sources: dict[str, str]
     errors: dict[str, str] = field(default_factory=dict)  # rule kind -> the switch's error text
+    unmanaged: tuple[Unmanaged, ...] = ()  # the known-unmanaged catalogue (parse/accounting.py)
+    areas: tuple[Area, ...] = ()
     _index: dict[tuple[str, str], list[Command]] = field(default_factory=dict)
     _undo_index: dict[tuple[str, str], list[Command]] = field(default_factory=dict)
     _undone: dict[int, Command] = field(default_factory=dict)  # id(undo command) -> command
@@ -782,7 +802,31 @@ def _load(path: Path, overlay: Path | None = None) -> Grammar:
         commands=commands,
         sources=dict(data.get("sources", {})),
         errors={str(k): str(v) for k, v in (data.get("errors") or {}).items()},
+        unmanaged=tuple(_unmanaged(data.get("unmanaged") or [], where)),
+        areas=tuple(
+            Area(_regex(a, "match", where), str(a.get("section", "")))
+            for a in data.get("areas") or []
+        ),
     )
+
+
+def _regex(entry: object, key: str, where: str) -> str:
+    value = entry.get(key) if isinstance(entry, dict) else None
+    try:
+        re.compile(str(value))
+    except re.error as exc:
+        raise GrammarError(f"{key} {value!r} is no regex: {exc}", file=where) from None
+    if not isinstance(value, str) or not value:
+        raise GrammarError(f"an entry needs '{key}': {entry!r}", file=where)
+    return value
+
+
+def _unmanaged(entries: list[Any], where: str) -> Iterable[Unmanaged]:
+    for e in entries:
+        pattern = _regex(e, "match", where)
+        if not e.get("what") or not e.get("source"):
+            raise GrammarError(f"unmanaged {pattern!r}: needs 'what' and 'source'", file=where)
+        yield Unmanaged(pattern, str(e["what"]), str(e["source"]))
 
 
 def load_grammar(vendor: str, overlay: Path | None = None) -> Grammar:

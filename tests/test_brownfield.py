@@ -79,6 +79,8 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
     "h3c": (
         {"lossless": (24, 34), "no_drop": (3, 4)},
         [
+            # unmanaged clutter (SNMP, NTP, ACLs, SSH, management port): counted, not read
+            ("RC404", "info", None),
             # 0/2's description states neither cable nor speed: one note for the switch...
             ("RC206", "info", None),
             # ...but nothing says 0/2 runs below its 400G name, and at 400G even a 1 m cable
@@ -106,8 +108,11 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
     "huawei": (
         {"lossless": (24,), "no_drop": (3,)},
         [
-            # no 'dcb pfc deadlock-detect' anywhere: PFC without a watchdog is a true warning
-            ("RC110", "warning", None),
+            # unmanaged clutter (SNMP, NTP, ACLs, SSH, management port): counted, not read
+            ("RC404", "info", None),
+            # no 'dcb pfc deadlock-detect' anywhere: on V300 (the header says V300R023C00) the
+            # watchdog detects at 100 ms by default [HW-CG Configuring PFC Deadlock Detection],
+            # so no RC110 (issue 26: defaults a switch does not print are applied per release)
             # the model guessed from the port layout (CE9860) sets headroom itself
             ("RC204", "info", "400GE1/4/1"),
             # 'jumboframe enable 9216' under 'mtu 9216' (the uplink, Vlanif102's access ports)
@@ -117,12 +122,16 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
         ],
     ),
     # DSCP 34 -> CoS 4, no-drop 4; headroom sized for the described cables: clean.
-    "ruijie": ({"lossless": (34,), "no_drop": (4,)}, []),
+    "ruijie": (
+        {"lossless": (34,), "no_drop": (4,)},
+        [("RC404", "info", None)],  # SNMP, SSH, password encryption: counted, not read
+    ),
     # DSCP 24 -> 4 and 34 -> 3; the server port's headroom was sized for a shorter cable than
     # the 5 m its description states: 136292 B < 136948 B, a true error per priority.
     "zte": (
         {"lossless": (24, 34), "no_drop": (3, 4)},
         [
+            ("RC404", "info", None),  # the SNMP location line: counted, not read
             ("RC201", "error", "cdgei-0/1/0/1"),
             ("RC201", "error", "cdgei-0/1/0/1"),
         ],

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,14 +52,90 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def _open(browser: Any, page_file: Path) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
+def _open(
+    browser: Any, page_file: Path, viewport: tuple[int, int] = (1400, 900)
+) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(page_file.as_uri())
     page.wait_for_selector('#status[data-ready="1"]', state="attached")
     return page, errors
+
+
+# What a person sees, measured in the page: the topology box, the rendered size of every switch
+# or group label (font size times the SVG's screen scale), labels spilling out of their box,
+# boxes outside the visible drawing, and any element whose content is wider than its box.
+MEASURE = """() => {
+  const svg = document.querySelector('#view svg'), vr = svg.getBoundingClientRect();
+  const inside = (b, r) => b.left >= r.left - 0.5 && b.right <= r.right + 0.5 &&
+    b.top >= r.top - 0.5 && b.bottom <= r.bottom + 0.5;
+  const nodes = [...svg.querySelectorAll('g.sw, g.group')];
+  const labels = nodes.flatMap(g => [...g.querySelectorAll('text')]);
+  const px = labels.map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+  const spill = nodes.filter(g => {
+    const r = g.querySelector('rect').getBoundingClientRect();
+    return [...g.querySelectorAll('text')].some(t => !inside(t.getBoundingClientRect(), r));
+  }).map(g => g.dataset.device || g.dataset.group);
+  const crowded = nodes.filter(g => {
+    const badge = g.querySelector('.badge');
+    return badge && g.querySelector('text').getBoundingClientRect().right + 3 >
+      badge.getBoundingClientRect().left;
+  }).map(g => g.dataset.device);
+  const outside = nodes.filter(g => !inside(g.querySelector('rect').getBoundingClientRect(), vr));
+  const over = [...document.body.querySelectorAll('*')].filter(e => {
+    if (e.closest('svg, script, style, datalist, template')) { return false; }
+    const cs = getComputedStyle(e);
+    return cs.display !== 'inline' && cs.overflowX === 'visible' &&
+      e.scrollWidth > e.clientWidth + 1;
+  }).map(e => e.tagName + '#' + e.id + '.' + e.className);
+  const bars = [...document.querySelectorAll('.budget .track .used')].map(
+    b => b.getBoundingClientRect().width);
+  return {
+    box_w: vr.width, box_h: vr.height, page_w: window.innerWidth, view_h: window.innerHeight,
+    nodes: nodes.length, min_label_px: px.length ? Math.min(...px) : 0,
+    spill: spill, crowded: crowded, boxes_outside: outside.length, overflowing: over,
+    page_scrolls_sideways: document.documentElement.scrollWidth > window.innerWidth,
+    bars: bars, unknown_said: [...document.querySelectorAll('.budget .say')].filter(
+      s => s.textContent.includes('not published')).length,
+  };
+}"""
+VIEWPORTS = [(1280, 800), (1920, 1080)]
+README_SHOT = (1280, 800)  # docs/report-pod-small.png: this viewport, spine-1 selected
+UPDATE_PICTURE = "ROCE_CFG_UPDATE_PICTURE"  # set: the test writes the README picture
+
+
+def _measure(page: Any) -> dict[str, Any]:
+    got: dict[str, Any] = page.evaluate(MEASURE)
+    return got
+
+
+def _readable(got: dict[str, Any], where: str) -> None:
+    """The common bar: the topology spans the page and is tall enough to use, every label is
+    at least 11 px and inside its box, nothing overflows and the page does not scroll
+    sideways."""
+    assert got["box_w"] >= 0.9 * got["page_w"], (where, got["box_w"])
+    assert got["box_h"] >= 240, (where, got["box_h"])
+    assert got["nodes"] > 0, where
+    assert got["min_label_px"] >= 11, (where, got["min_label_px"])
+    assert got["spill"] == [], (where, got["spill"][:5])
+    assert got["crowded"] == [], (where, got["crowded"][:5])  # a label runs into its badge
+    assert got["overflowing"] == [], (where, got["overflowing"][:5])
+    assert not got["page_scrolls_sideways"], where
+
+
+def _shot(page: Any, folder: Path, name: str) -> Path:
+    """A screenshot kept as a test artefact, its path printed: in pytest's tmp folder (kept for
+    the last three runs), or in $ROCE_CFG_ARTEFACTS when set (CI keeps that folder)."""
+    keep = os.environ.get("ROCE_CFG_ARTEFACTS")
+    if keep:
+        folder = Path(keep)
+        folder.mkdir(parents=True, exist_ok=True)
+    png = folder / f"{name}.png"
+    page.screenshot(path=str(png))
+    print(f"screenshot: {png}")
+    return png
 
 
 def test_report_of_the_pod_renders_and_clicks_show_findings(browser: Any, tmp_path: Path) -> None:
@@ -142,33 +220,44 @@ def test_switches_are_in_natural_order() -> None:
     assert any(k[1] >= 10 for k in keys)
 
 
-def test_buffer_bars_only_where_the_size_is_known() -> None:
+def test_buffer_bars_show_the_headroom_and_say_where_the_buffer_is_unknown() -> None:
+    """Headroom needed is known for every switch and gets a bar; the buffer gets a scale only
+    where its size is known, and a plain sentence where it is not."""
     from types import SimpleNamespace
 
     from roce_cfg.report.data import Budget
 
-    rows = [Budget("leaf-1", 200_000, 4_000_000, "packet buffer"), Budget("leaf-2", 300_000, None,
-            "not published")]  # fmt: skip
-    svg = html_report._bars(SimpleNamespace(budgets=rows))  # type: ignore[arg-type]
-    known, unknown = svg.split(">leaf-2<")
-    assert known.count('class="used') == 1 and 'class="cap"' in known
-    assert 'class="used' not in unknown and 'class="cap"' not in unknown
-    assert "buffer size unknown: give it in an overlay" in unknown
+    rows = [Budget("leaf-1", 200_000, 4_000_000, "packet buffer", "h3c S1"),
+            Budget("leaf-2", 300_000, None, "not published", "ruijie R2")]  # fmt: skip
+    html = html_report._bars(SimpleNamespace(budgets=rows))  # type: ignore[arg-type]
+    known, unknown = html.split(">leaf-2<")
+    assert 'class="used" style="width:5.00%"' in known  # 200 KB of a 4 MB scale
+    assert 'class="cap" style="width:100.00%"' in known and "fits" in known
+    assert 'class="used" style="width:7.50%"' in unknown and 'class="cap"' not in unknown
+    assert 'class="unknown"' in unknown
+    assert "ruijie R2&#x27;s buffer size is not published" in unknown
+    assert "cannot be checked" in unknown
 
 
-def test_a_wide_fabric_fits_the_page_and_a_link_shows_both_ends(
+def test_buffer_rows_share_one_line_per_model_and_figure() -> None:
+    from types import SimpleNamespace
+
+    from roce_cfg.report.data import Budget
+
+    rows = [Budget(f"leaf-{i}", 100, None, "not published", "m") for i in range(1, 513)]
+    html = html_report._bars(SimpleNamespace(budgets=rows))  # type: ignore[arg-type]
+    assert html.count('class="brow"') == 1
+    assert "leaf-1 ... leaf-512 (512 switches)" in html and "leaf-300," in html
+
+
+def test_a_wide_fabric_wraps_to_the_page_and_a_link_shows_both_ends(
     browser: Any, tmp_path: Path
 ) -> None:
     out = tmp_path / "cluster.html"
     assert run("report", str(SCENARIOS["cluster-mixed"]), "-o", str(out)).exit_code == 0
-    page, errors = _open(browser, out)
-    page.set_viewport_size({"width": 1000, "height": 800})
-    svg = page.locator("#view svg.topo")
-    natural = float(svg.get_attribute("data-width") or 0)
-    shown = svg.bounding_box()["width"]
-    box = page.evaluate("document.getElementById('view').clientWidth")
-    assert natural > box  # the drawing is wider than its box...
-    assert shown <= box + 1  # ...and scaled to fit it
+    page, errors = _open(browser, out, (1000, 800))
+    got = _measure(page)
+    assert got["boxes_outside"] == 0 and got["min_label_px"] >= 11  # wrapped, not shrunk
     link = page.locator("#view line.link").first
     a, ap = link.get_attribute("data-a"), link.get_attribute("data-ap")
     b, bp = link.get_attribute("data-b"), link.get_attribute("data-bp")
@@ -176,6 +265,7 @@ def test_a_wide_fabric_fits_the_page_and_a_link_shows_both_ends(
     table = page.locator("#panel #ends").inner_text()
     assert f"{a} {ap}" in table and f"{b} {bp}" in table
     assert "PFC" in table and "MTU" in table and "no-drop priorities" in table
+    assert "address" in table
     assert errors == []
 
 
@@ -222,3 +312,128 @@ def test_bill_of_materials_counts_what_fabric_json_holds(tmp_path: Path) -> None
         assert f"<td>{role}</td><td>{model}</td><td>{n}</td>" in bom_html
     for k, n in optics.items():
         assert f"<td>{k}</td><td>{n}</td>" in bom_html
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The small pod and a three-tier fabric, reported once for the tests below."""
+    folder = tmp_path_factory.mktemp("reports")
+    out = {}
+    here = Path.cwd()
+    os.chdir(ROOT)  # the page names its source as a user's would: examples/pod-small.yaml
+    try:
+        for name in ("pod-small", "three-tier"):
+            out[name] = folder / f"{name}.html"
+            source = str(SCENARIOS[name].relative_to(ROOT))
+            assert run("report", source, "-o", str(out[name])).exit_code == 0
+    finally:
+        os.chdir(here)
+    return out
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+@pytest.mark.parametrize("fabric", ["pod-small", "three-tier"])
+def test_the_report_is_readable_at_laptop_and_desktop_sizes(
+    browser: Any, reports: dict[str, Path], tmp_path: Path, fabric: str, viewport: tuple[int, int]
+) -> None:
+    page, errors = _open(browser, reports[fabric], viewport)
+    got = _measure(page)
+    where = f"{fabric} {viewport}"
+    _readable(got, where)
+    assert got["boxes_outside"] == 0, where  # a small fabric is all in view at natural size
+    rows = page.locator(".budget .brow").count()
+    assert rows >= 1 and len(got["bars"]) == rows and min(got["bars"]) > 0, where
+    assert got["unknown_said"] == page.locator(".budget .track .unknown").count(), where
+    page.locator('#view g.sw[data-device="spine-1"]').click()  # as in the README picture
+    stage, panel = page.locator("#stage").bounding_box(), page.locator("#panel").bounding_box()
+    assert panel["x"] >= stage["x"] and panel["x"] + panel["width"] <= stage["x"] + stage["width"]
+    assert panel["y"] + panel["height"] <= stage["y"] + stage["height"] + 1
+    assert _measure(page)["overflowing"] == [], where
+    png = _shot(page, tmp_path, f"{fabric}-{viewport[0]}x{viewport[1]}")
+    assert png.stat().st_size > 10_000
+    if fabric == "pod-small" and viewport == README_SHOT and os.environ.get(UPDATE_PICTURE):
+        shutil.copyfile(png, ROOT / "docs/report-pod-small.png")  # the README's picture
+    assert errors == []
+
+
+def test_zoom_pan_and_fit(browser: Any, reports: dict[str, Path]) -> None:
+    page, errors = _open(browser, reports["pod-small"], (1280, 800))
+    before = _measure(page)["min_label_px"]
+    page.locator("#zin").click()
+    assert _measure(page)["min_label_px"] == pytest.approx(before * 1.25, rel=0.01)
+    page.locator("#actual").click()
+    assert _measure(page)["min_label_px"] == pytest.approx(before, rel=0.01)
+    box = page.locator("#view").bounding_box()
+    spine = page.locator('#view g.sw[data-device="spine-1"] rect')
+    x0 = spine.bounding_box()["x"]
+    page.mouse.move(box["x"] + 40, box["y"] + 200)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 140, box["y"] + 200, steps=5)
+    page.mouse.up()
+    assert spine.bounding_box()["x"] == pytest.approx(x0 + 100, abs=2)  # dragged 100 px right
+    assert page.locator("#panel").is_hidden()  # a drag is not a click: nothing selected
+    page.locator("#fit").click()
+    assert _measure(page)["boxes_outside"] == 0
+    page.locator("#find").fill("leaf-7")
+    page.locator("#find").press("Enter")
+    page.locator("#find").dispatch_event("change")
+    assert page.locator("#panel h3").inner_text() == "leaf-7"
+    assert errors == []
+
+
+def _xl_report() -> Path:
+    """The xl bench fabric's report (1,280 switches, 65,536 links), built once and kept in the
+    temp folder under a key of everything that shapes it (package, templates, vendor data, the
+    intent): a rerun with nothing changed reuses it, any change rebuilds it."""
+    intent = ROOT / "bench/fabric-xl.yaml"
+    key = hashlib.sha256(intent.read_bytes())
+    for folder in ("roce_cfg", "templates", "vendors"):
+        for p in sorted((ROOT / folder).rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts:
+                key.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    cache = Path(tempfile.gettempdir()) / "roce-cfg-test-cache"
+    out = cache / f"report-xl-{key.hexdigest()[:16]}.html"
+    if not out.is_file():
+        cache.mkdir(exist_ok=True)
+        part = cache / f"{out.name}.{os.getpid()}.part"
+        result = run("report", str(intent), "-o", str(part))
+        assert result.exit_code == 0, result.output
+        part.replace(out)
+    print(f"xl report: {out}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def xl_report() -> Path:
+    return _xl_report()
+
+
+def test_the_xl_report_is_small(xl_report: Path) -> None:
+    assert xl_report.stat().st_size < 10 * 2**20  # was 54 MB with a drawing per group
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_the_xl_overview_fits_the_page_and_a_pod_opens_usable(
+    browser: Any, xl_report: Path, tmp_path: Path, viewport: tuple[int, int]
+) -> None:
+    page, errors = _open(browser, xl_report, viewport)
+    got = _measure(page)
+    _readable(got, f"xl overview {viewport}")
+    assert got["nodes"] == 72  # 8 pods and 64 planes of super-spines...
+    assert got["boxes_outside"] == 0  # ...every one in view at natural size
+    _shot(page, tmp_path, f"xl-overview-{viewport[0]}x{viewport[1]}")
+    page.locator('#view g.group[data-group="pod 0"]').click()
+    got = _measure(page)
+    _readable(got, f"xl pod 0 {viewport}")
+    assert got["nodes"] == 128 and page.locator("#view line.link").count() == 4096
+    assert got["box_h"] >= 300  # not a sliver (was 304x25 px)
+    assert got["boxes_outside"] == 0  # the pod's 128 switches all in view, labels legible
+    page.locator('#view g.sw[data-device="leaf-9"]').click()
+    assert page.locator("#view line.link.sel").count() == 64  # its uplinks stand out
+    _shot(page, tmp_path, f"xl-pod-{viewport[0]}x{viewport[1]}")
+    page.locator("#back").click()
+    page.locator("#find").fill("superspine-17")
+    page.locator("#find").dispatch_event("change")
+    assert page.locator("#status").get_attribute("data-view", timeout=1000).startswith("plane")
+    assert page.locator("#view g.sw.sel").get_attribute("data-device") == "superspine-17"
+    assert errors == []

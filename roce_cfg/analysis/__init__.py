@@ -12,11 +12,13 @@ from pathlib import Path
 
 # The rule modules register their rules with the registry as they are imported.
 from roce_cfg.analysis import (  # noqa: F401
+    rules_accounting,
     rules_deadlock,
     rules_device,
     rules_fabric,
     rules_headroom,
     rules_intent,
+    rules_watchdog,
 )
 from roce_cfg.analysis.context import (
     DeviceView,
@@ -196,7 +198,7 @@ def _lint_config(path: Path | None, known: set[str]) -> LintConfig:
 
 def _view(parsed: Parsed, overlay: Path | None, options: Options) -> DeviceView:
     profile = load_profile(parsed.config.vendor, overlay)
-    model = profile.models[parsed.config.device.model]
+    model = profile.spec_of(parsed.config.device.model)  # a stand-in for an unknown model
     return DeviceView(parsed, profile, model, parsed.text, options)
 
 

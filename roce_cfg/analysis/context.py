@@ -143,9 +143,9 @@ class DeviceView:
         known = self.options.cables.get((self.name, port.name))
         if known is not None:
             return known, "from the plan"
-        stated = describe.cable(port.description)
+        stated = describe.cable_stated(port.description)
         if stated is not None:
-            return stated, "from the description"
+            return stated[0], f"from the description '{stated[1].strip(' _-/')}'"
         given = self.options.cable_m
         role = port_role(port)
         if role in given or "*" in given:

@@ -91,8 +91,10 @@ def no_drop_queue_without_ecn(v: DeviceView) -> Iterator[Hit]:
 def ecn_threshold_order(v: DeviceView) -> Iterator[Hit]:
     for e in v.device.qos.ecn:
         if e.min_bytes >= e.max_bytes:
+            unit = " %" if e.unit == "percent" else " B"
             yield Hit(
-                f"queue {e.queue}: ECN Kmin {e.min_bytes} B >= Kmax {e.max_bytes} B", anchor="ecn"
+                f"queue {e.queue}: ECN Kmin {e.min_bytes}{unit} >= Kmax {e.max_bytes}{unit}",
+                anchor="ecn",
             )
 
 
@@ -125,7 +127,8 @@ def ecn_probability(v: DeviceView) -> Iterator[Hit]:
     "free buffer at run time and default thresholds are not published.",
 )
 def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
-    kmin = {e.queue: e.min_bytes for e in v.device.qos.ecn}
+    # thresholds in percent of a queue's buffer cannot be set against a byte count
+    kmin = {e.queue: e.min_bytes for e in v.device.qos.ecn if e.unit == "bytes"}
     for port in v.in_use():
         for x in port.qos.xoff:
             queue = v.queue_of(x.priority)

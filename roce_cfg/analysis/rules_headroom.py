@@ -25,6 +25,8 @@ class Need:
     # nothing says the cable length: 'required' is for the shortest plausible cable and this is
     # for the assumed long one (RC206 reports the gap once per switch)
     required_assumed: int | None = None
+    # no headroom line: the model's documented default is in force ('configured' stays None)
+    default: int | None = None
 
     def describe(self) -> str:
         return f"{self.port.speed_gbps}G, {self.cable_m:g} m cable ({self.cable_from})"
@@ -70,10 +72,13 @@ def _needs(v: DeviceView) -> list[Need]:
             cable = known
         required, detail = need(cable)
         configured = {h.priority: h.bytes for h in port.qos.headroom}
+        default = v.model.headroom_default_bytes
         for prio in port.qos.no_drop:
+            have = configured.get(prio)
             out.append(
-                Need(port, prio, required, configured.get(prio), cable, source, detail, assumed)
-            )
+                Need(port, prio, required, have, cable, source, detail, assumed,
+                     default if have is None else None)
+            )  # fmt: skip
     return out
 
 
@@ -96,9 +101,19 @@ def _needs(v: DeviceView) -> list[Need]:
     "profile's, several of them assumptions (see vendors/*.yaml).",
 )
 def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
-    if not v.model.headroom_configurable:
+    if not (v.model.known and v.model.headroom_configurable):
         return
     for n in needs(v):
+        if n.configured is None and n.default is not None:
+            if n.default < n.required:  # no line: the model's documented default holds
+                yield Hit(
+                    f"priority {n.priority}: headroom not configured, the {v.device.model} "
+                    f"default {n.default} B < required {n.required} B ({n.describe()})",
+                    port=n.port.name,
+                    anchor="port.pfc",
+                    detail=n.detail,
+                )
+            continue
         if n.configured is None or n.configured < n.required:
             have = "none configured" if n.configured is None else f"{n.configured} B"
             yield Hit(
@@ -123,7 +138,7 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     f"need of a {ASSUMED_CABLE_M:g} m cable.",
 )
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
-    if not v.model.headroom_configurable:
+    if not (v.model.known and v.model.headroom_configurable):
         return
     for n in needs(v):
         ceiling = n.required if n.required_assumed is None else n.required_assumed
@@ -151,17 +166,27 @@ def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     "vendors do not publish buffer sizes, so the check is skipped where the profile has none.",
 )
 def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
+    if not v.model.known:
+        return  # RC120 says why
     ns = needs(v)
-    used = sum(n.configured if n.configured is not None else n.required for n in ns)
-    budget = v.device.qos.headroom_pool_bytes or v.model.headroom_pool_bytes or v.model.buffer_bytes
-    if budget is not None and used > budget:
+    shared = v.device.qos.headroom_pool_bytes
+    budget: int | None
+    if shared is not None:
+        # a configured shared pool: per-port headroom lines are thresholds on what a queue may
+        # take from it ([HW-CR dcb pfc buffer], [HW-CR qos buffer headroom-pool]); the pool
+        # must hold what the ports need, not the sum of their thresholds
+        used, budget, what = sum(n.required for n in ns), shared, "shared headroom pool"
+        shown = tuple(f"{n.port.name} p{n.priority}: needs {n.required} B" for n in ns)
+    else:
+        used = sum(n.configured if n.configured is not None else n.required for n in ns)
+        budget = v.model.headroom_pool_bytes or v.model.buffer_bytes
         what = "headroom pool" if budget != v.model.buffer_bytes else "packet buffer"
+        shown = tuple(f"{n.port.name} p{n.priority}: {n.configured or n.required} B" for n in ns)
+    if budget is not None and used > budget:
         yield Hit(
             f"headroom of {len(ns)} port priorities totals {used} B > {what} {budget} B",
             anchor="pool",
-            detail=tuple(
-                f"{n.port.name} p{n.priority}: {n.configured or n.required} B" for n in ns
-            ),
+            detail=shown,
         )
 
 
@@ -177,7 +202,7 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     "or ask the vendor if it is larger.",
 )
 def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
-    if v.model.headroom_configurable:
+    if v.model.headroom_configurable or not v.model.known:
         return
     ns = needs(v)
     if ns:
@@ -201,7 +226,7 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
     fix="Remove the headroom lines for this model.",
 )
 def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
-    if v.model.headroom_configurable:
+    if v.model.headroom_configurable or not v.model.known:
         return
     for port in v.in_use():
         if port.qos.headroom:
@@ -236,7 +261,7 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
                 for n in unknown
                 if n.required_assumed is not None
                 and v.model.headroom_configurable
-                and (n.configured or 0) < n.required_assumed
+                and (n.configured or n.default or 0) < n.required_assumed
             }
         )
         worst = max(n.required_assumed or 0 for n in unknown)
@@ -256,3 +281,33 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
         )
     if said:
         yield Hit("cannot verify: " + "; ".join(said), anchor="pool")
+
+
+@rule(
+    "RC120",
+    "model-unknown",
+    "error",
+    "device",
+    summary="The switch's model is not in the vendor profile: its buffer cannot be checked.",
+    rationale="Headroom need (cell size), the headroom pool and the packet buffer are per model. "
+    "Judging the switch by another model's figures gives errors that may be false and hides "
+    "real shortfalls; the headroom and buffer rules are not run on it, so the gap stays an "
+    "error until the model is known.",
+    fix="Add the model to an overlay (vendors/<vendor>.yaml 'models': ports, cell size, buffer, "
+    "with the source of each figure), or pass --model when it is a listed model.",
+)
+def model_unknown(v: DeviceView) -> Iterator[Hit]:
+    if v.model.known:
+        return
+    lossless = sum(1 for p in v.in_use() if p.qos.pfc)
+    # the parse names a config that states no model and fits no listed layout 'unknown'
+    name = (
+        "(not stated; its ports fit no listed model)"
+        if v.device.model == "unknown"
+        else (v.device.model)
+    )
+    yield Hit(
+        f"cannot verify: model {name} unknown (add it with an overlay); headroom and "
+        f"buffer of {lossless} PFC port(s) not checked (RC201-RC205)",
+        anchor="model",
+    )

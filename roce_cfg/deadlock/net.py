@@ -159,6 +159,8 @@ def _statics(
     local = [p.ipv4.network for p in d.interfaces if p.ipv4 is not None and not p.shutdown]
     local += [svi.ipv4.network for svi in d.vlan_interfaces]
     for r in d.static_routes:
+        if r.next_hop is None or r.vrf:
+            continue  # a discard route forwards nothing; another VRF's table is not the fabric's
         owner = addr_owner.get(r.next_hop)
         if owner is None or owner not in net.adj[i]:
             # Not a fabric switch: traffic leaves the fabric there (a firewall, a service

@@ -153,8 +153,11 @@ def connect(
     password: str,
     timeouts: Timeouts | None = None,
     extras: tuple[tuple[str, Any], ...] = (),
+    enable: bool = True,
 ) -> BaseConnection:
-    """A logged-in connection at the CLI prompt, or ``Unusable`` naming the step that failed."""
+    """A logged-in connection at the CLI prompt, or ``Unusable`` naming the step that failed.
+    ``enable`` False stays where the login lands (verify: Comware's netmiko 'enable' is
+    system-view, a configuration view)."""
     steps = timeouts or Timeouts()
     passed = {k: v for k, v in extras if k in PASSED_EXTRAS}
     steps = replace(
@@ -163,7 +166,7 @@ def connect(
     sock = _tcp(host, port, steps.connect)
     try:
         _banner(sock, host, port, steps.banner)
-        return _login(profile, sock, host, port, username, password, steps, passed)
+        return _login(profile, sock, host, port, username, password, steps, passed, enable)
     except BaseException:
         with contextlib.suppress(OSError):
             sock.close()
@@ -248,6 +251,7 @@ def _login(
     password: str,
     steps: Timeouts,
     passed: dict[str, Any],
+    enable: bool = True,
 ) -> BaseConnection:
     params: dict[str, Any] = {
         "host": host,
@@ -272,10 +276,7 @@ def _login(
 
     def work() -> None:
         try:
-            conn = cls(**params)
-            if not conn.check_enable_mode():
-                conn.enable()  # ZXROS's driver configures from '#' only
-            done["conn"] = conn
+            done["conn"] = _enabled(cls(**params), enable)
         except BaseException as exc:  # handed to the waiting thread
             done["error"] = exc
 
@@ -298,6 +299,12 @@ def _login(
     if "error" in done:
         raise _classified(done["error"], progress, host, port)
     conn: BaseConnection = done["conn"]
+    return conn
+
+
+def _enabled(conn: BaseConnection, enable: bool) -> BaseConnection:
+    if enable and not conn.check_enable_mode():
+        conn.enable()  # ZXROS's driver configures from '#' only
     return conn
 
 

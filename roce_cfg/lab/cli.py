@@ -14,6 +14,7 @@ from typing import Literal
 from roce_cfg.deploy.tree import Node, Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
 from roce_cfg.lab import commit as points
+from roce_cfg.lab.display import answer as display_answer
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -72,6 +73,7 @@ class Switch:
     lenient: bool = False
     overlay: Path | None = None  # --vendor-dir: the operator's own grammar merged over ours
     points: points.Points = field(default_factory=points.Points)  # restore points, issue 29
+    display: object = None  # the lab's live state verify's display commands show (lab/display.py)
 
     @property
     def grammar(self) -> Grammar:
@@ -170,7 +172,8 @@ class Session:
         if text in ("quit", "exit"):
             self.closed = True
             return ""
-        return self._error(text)
+        shown = display_answer(self.sw, text)
+        return shown if shown is not None else self._error(text)
 
     def _faults(self, text: str) -> None:
         """drop_on: hang up at a matching line once configuration has begun (a drop at the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -13,6 +14,7 @@ from roce_cfg.envvars import USER_ENV as USER_ENV
 from roce_cfg.errors import InputError
 from roce_cfg.generate import generate
 from roce_cfg.lab.cli import Switch
+from roce_cfg.lab.display import attach
 from roce_cfg.lab.faults import inject
 from roce_cfg.lab.server import Lab
 from roce_cfg.parse import read_config
@@ -55,6 +57,7 @@ def switches(
                 overlay=overlay,
             )
         )
+    attach(out, generated.fabric, overlay)  # the display commands 'roce-cfg verify' runs
     return out
 
 
@@ -108,10 +111,11 @@ def start(
     return lab, inventory(lab)
 
 
-def serve(lab: Lab) -> None:
+def serve(lab: Lab, ready: Callable[[], None] = lambda: None) -> None:
     """Until SIGINT or SIGTERM, then stop the emulators cleanly. Both are set explicitly: a
     shell starts a background job ('roce-cfg lab &' in a script) with SIGINT ignored, which
-    Python would otherwise keep."""
+    Python would otherwise keep. `ready` (writing the inventory a script waits for) runs only
+    once the handlers are in place, so a signal sent as soon as the inventory appears is heard."""
     stop = threading.Event()
 
     def handler(signum: int, frame: object) -> None:
@@ -120,6 +124,7 @@ def serve(lab: Lab) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, handler)
     try:
+        ready()
         while not stop.wait(3600):
             pass
     finally:

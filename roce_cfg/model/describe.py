@@ -23,6 +23,9 @@ MAX_CABLE_M = 10_000.0
 _SPEED = re.compile(r"\bspeed\s*[=:]\s*(\d{1,5})\s*G\b", re.IGNORECASE)
 _CABLE = re.compile(r"\bcable\s*[=:]?\s*(\d{1,6}(?:\.\d{1,6})?)\s*m\b", re.IGNORECASE)
 _OWN_FAR = re.compile(r"^far:(?P<device>[^:\s]+):(?P<port>\S+)")
+# The naming convention of cabling teams: a '<n>m' token between separators ('..._100m_OM4',
+# 'gpu-101_eth0_3m_DAC', 'uplink 300m'); issue 26 names '_100m_'. Not a vendor form.
+_LENGTH_TOKEN = re.compile(r"(?:^|[_\s/-])(\d{1,5}(?:\.\d{1,3})?)m(?=$|[_\s/-])")
 
 
 def encode(far: str, speed_gbps: int, cable_m: float) -> str:
@@ -59,9 +62,25 @@ def cable(description: str) -> float | None:
     >>> cable("cable=0m"), cable("cable=20000m")
     (None, None)
     """
-    m = _CABLE.search(description)
-    value = float(m[1]) if m else 0.0
-    return value if 0 < value <= MAX_CABLE_M else None
+    found = cable_stated(description)
+    return found[0] if found else None
+
+
+def cable_stated(description: str) -> tuple[float, str] | None:
+    """The cable length a description states and the words that state it: roce-cfg's
+    ``cable=<n>m`` (or ``cable 2.5 m``), else a ``<n>m`` token between separators.
+
+    >>> cable_stated("to_spine-1_100GE1/0/1_100m_OM4"), cable_stated("gpu-101_eth0_3m_DAC")
+    ((100.0, '_100m'), (3.0, '_3m'))
+    >>> cable_stated("uplink 300m"), cable_stated("10.1.1.1 5mm"), cable_stated("x_0m_")
+    ((300.0, ' 300m'), None, None)
+    """
+    for pattern in (_CABLE, _LENGTH_TOKEN):
+        m = pattern.search(description)
+        value = float(m[1]) if m else 0.0
+        if m and 0 < value <= MAX_CABLE_M:
+            return value, m[0]
+    return None
 
 
 def far_end(description: str) -> tuple[str, str] | None:

@@ -126,12 +126,18 @@ class EcnQueue(_M):
     min_bytes: ByteCount
     max_bytes: ByteCount
     probability: Percent
+    # 'percent': min_bytes/max_bytes are percentages of the queue's buffer limit (VRP's
+    # 'color green low-limit 20 high-limit 60'), not bytes; rules comparing them with byte
+    # figures cannot judge them
+    unit: Literal["bytes", "percent"] = "bytes"
 
 
 class WatchdogCfg(_M):
     detect_ms: Milliseconds
     restore_ms: Milliseconds
     action: Literal["drop", "forward"]
+    # False: no action line is printed and ``action`` is the model's documented default
+    action_printed: bool = True
 
 
 class Qos(_M):
@@ -162,7 +168,17 @@ class Bgp(_M):
 
 class StaticRoute(_M):
     prefix: IPv4Network
-    next_hop: IPv4Address
+    # None: the line names no next-hop address (a discard route to NULL0, or an interface only)
+    next_hop: IPv4Address | None
+    interface: str = ""  # the outgoing interface the line names ('NULL0')
+    vrf: str = ""  # the VPN instance / VRF whose table holds it; '' = the public table
+    preference: int | None = None  # as printed; None = the vendor's default
+    tag: int | None = None
+    description: str = ""
+    bfd: bool = False
+    track: str = ""
+    permanent: bool = False
+    line: int | None = None  # where the route is in its file
 
 
 class DeviceConfig(_M):

@@ -54,6 +54,10 @@ PATHS = Domain("path count", 1, 1024)
 SPEED = Domain("speed in Gb/s", 1, 1600)
 # Slot, port and lane numbers in an interface name (HundredGigE1/0/49:2).
 PORT_NUMBER = Domain("port number", 0, 99_999)
+# A static route's preference (VRP, Comware: 1-255; IOS distance 1-255) and its tag (a 32-bit
+# value: [HW-CR] ip route-static tag 1-4294967295; Comware and IOS accept 0).
+ROUTE_PREFERENCE = Domain("route preference", 1, 255)
+ROUTE_TAG = Domain("route tag", 0, 4_294_967_295)
 
 
 class NumberError(ValueError):

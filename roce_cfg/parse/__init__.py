@@ -19,6 +19,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig
+from roce_cfg.parse.accounting import Accounting, account
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
@@ -35,11 +36,20 @@ from roce_cfg.parse.normalise import (
 )
 from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import MAX_CONFIG_BYTES, Line, clean, decode, unwrap
-from roce_cfg.platforms.profile import ModelSpec, VendorProfile, load_profile, load_profiles
+from roce_cfg.platforms.profile import (
+    ModelSpec,
+    ParseSpec,
+    VendorProfile,
+    VersionForm,
+    load_profile,
+    load_profiles,
+)
 from roce_cfg.redact import redact
 from roce_cfg.vendor import Vendor
 
 FORMAT = "roce-cfg/parse/v2"
+# the model of a config that names none and whose ports fit no model of the profile
+UNKNOWN_MODEL = "unknown"
 # A terminal capture often starts with the command that printed the config and ends with the
 # next prompt: '<leaf-1>display current-configuration', 'leaf-1#show running-config', 'leaf-1#'.
 _PROMPT = re.compile(r"^(?:<[^<>\s]+>|\[[^\[\]\s]+\]|[\w.-]+(?:\([\w-]+\))?[#>])(?:\s.*|\S.*)?$")
@@ -80,6 +90,8 @@ class ParsedConfig(_M):
     opaque: tuple[OpaqueBlock, ...] = ()
     notes: tuple[str, ...] = ()
     unread: tuple[UnreadLine, ...] = ()
+    # every line understood, known-unmanaged or unread (parse/accounting.py; lint RC404, RC405)
+    accounting: Accounting = Accounting()
 
 
 @dataclass
@@ -258,16 +270,28 @@ def _choose_model(
                 f"unknown {profile.vendor.value} model '{hint}' (known: {known})", file=file
             )
         return hint, "given"
-    if board is not None:
-        if board in profile.models:
-            return board, "config"
-        notes.append(f"board type {board} is not in the {profile.vendor.value} profile")
+    if board is not None and board in profile.models:
+        return board, "config"
     fits = [name for name, spec in sorted(profile.models.items()) if _fits(spec, ports)]
+    if board is not None:
+        # a model the profile does not list stays that model: its ports are read by a listed
+        # layout they fit, its buffer figures are nobody's (lint: RC120 cannot verify)
+        notes.append(
+            f"model {board} is not in vendors/{profile.vendor.value}.yaml: its buffer figures "
+            "are unknown (add it with an overlay)"
+        )
+        return board, "config"
     if len(fits) == 1:
         return fits[0], "port layout"
     if profile.default_model in fits:
         return profile.default_model, "default"
-    return (fits[0] if fits else profile.default_model), "default"
+    if not fits:
+        notes.append(
+            f"no model in vendors/{profile.vendor.value}.yaml has these ports and the config "
+            "names none: model unknown (pass --model, or add it with an overlay)"
+        )
+        return UNKNOWN_MODEL, "default"
+    return fits[0], "default"
 
 
 @dataclass
@@ -285,6 +309,8 @@ class Prepared:
     ports: list[Name]
     feed: str
     unread: list[Unread] = field(default_factory=list)
+    fed: list[Block] = field(default_factory=list)  # the blocks the templates read, for accounting
+    layout: int = 0  # layout lines ('return'): read as the end of the config
 
 
 def prepare(
@@ -327,11 +353,13 @@ def prepare(
                     Block(Line(child.no, stripped))
                 )
     # Lines with a value outside the grammar's range are not read (reported as unread).
+    fed = feed
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
     text_feed = "\n".join(ln.text.lstrip() for b in feed for ln in b.lines)
     return Prepared(
-        text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread
-    )
+        text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
+        fed, len(sorted_blocks.layout),
+    )  # fmt: skip
 
 
 def read_templates(prep: Prepared, overlay: Path | None = None) -> dict[str, Any]:
@@ -371,11 +399,10 @@ def finish(
     boards, bad_slots = _boards(raw)
     board = str(boards[0]["model"]) if boards else None
     model_name, model_from = _choose_model(profile, prep.ports, hint.model, board, file, notes)
-    ctx = Context(profile, model_name, profile.models[model_name], prep.namer, notes)
-    ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
+    ctx = _context(prep, model_name, board, notes)
     for exc in bad_slots:
         ctx.skip(exc)
-    if model_from == "default":
+    if model_from == "default" and model_name != UNKNOWN_MODEL:
         ctx.notes.append(
             f"model not stated in the config; assumed {model_name} (pass --model to set it)"
         )
@@ -408,8 +435,34 @@ def finish(
             UnreadLine(line=u.line, text=redact(u.text, vendor.value), reason=u.reason)
             for u in sorted(ctx.unread, key=lambda u: (u.line or 0, u.reason))
         ),
+        accounting=_accounted(prep, overlay),
     )
     return Parsed(config, prep.source, prep.text, overlay)
+
+
+def _context(prep: Prepared, model_name: str, board: str | None, notes: list[str]) -> Context:
+    """What the normaliser reads a config with: its profile and model, where its lines are."""
+    profile = prep.profile
+    fits = [spec for spec in profile.models.values() if _fits(spec, prep.ports)]
+    spec = profile.spec_of(model_name, fits[0] if fits else None)
+    ctx = Context(profile, model_name, spec, prep.namer, notes)
+    ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
+    ctx.board, (ctx.version_text, ctx.version) = board, _release(prep.text, profile.parse)
+    for block in prep.source.blocks:
+        for line in block.lines:
+            ctx.lines.setdefault(" ".join(line.text.split()), []).append(line.no)
+    return ctx
+
+
+def _release(text: str, spec: ParseSpec) -> tuple[str, VersionForm | None]:
+    """The release a saved config names in its header (its first lines), and its line."""
+    found = re.search(spec.version_line, text[:4096], re.MULTILINE) if spec.version_line else None
+    return (found[1], spec.version(found[1])) if found else ("", None)
+
+
+def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
+    refused_lines = [u.line for u in prep.unread if u.line]
+    return account(prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay)
 
 
 def _boards(raw: dict[str, Any]) -> tuple[list[dict[str, Any]], list[numbers.NumberError]]:

@@ -30,14 +30,14 @@ from roce_cfg.model.device import (
     PriorityBytes,
     Qos,
     QueueMap,
-    StaticRoute,
     Vlan,
     VlanInterface,
     WatchdogCfg,
 )
 from roce_cfg.model.numbers import Domain, NumberError
+from roce_cfg.parse import statics
 from roce_cfg.parse.names import Name, Namer
-from roce_cfg.platforms.profile import ModelSpec, VendorProfile
+from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
 
 Raw = dict[str, Any]
 Role = Literal["leaf", "spine", "superspine", "switch"]
@@ -76,6 +76,24 @@ class Context:
     unread: list[Unread] = field(default_factory=list)
     locate: Locate = _nowhere
     more_unread: int = 0
+    board: str | None = None  # the model the config names, known to the profile or not
+    version: VersionForm | None = None  # the release line its header names
+    version_text: str = ""
+    action_printed: bool = True
+    lines: dict[str, list[int]] = field(default_factory=dict)  # line text -> its numbers, unread
+
+    def line_of(self, text: str) -> int | None:
+        """The number of the first line not yet claimed whose words are ``text``."""
+        found = self.lines.get(text)
+        return found.pop(0) if found else None
+
+    def refuse(self, line: int | None, text: str, reason: str) -> None:
+        """A line that cannot be read at all: reported unread (lint: RC119), never dropped."""
+        if len(self.unread) >= MAX_UNREAD:
+            self.more_unread += 1
+        else:
+            self.unread.append(Unread(line, text, reason))
+
     _qos: dict[tuple[Any, ...], PortQos] = field(default_factory=dict)
 
     def port_qos(self, *fields: Any) -> PortQos:
@@ -220,6 +238,7 @@ class Wred:
     min_bytes: int
     max_bytes: int
     probability: int
+    unit: Literal["bytes", "percent"] = "bytes"
 
 
 def _wred_tables(ctx: Context, raw: Raw) -> tuple[dict[str, dict[int, Wred]], dict[str, Wred]]:
@@ -239,11 +258,28 @@ def _wred_tables(ctx: Context, raw: Raw) -> tuple[dict[str, dict[int, Wred]], di
                 if queue in ecn and wred is not None:
                     table[queue] = wred
             tables[name] = table
-        elif item.get("ecn") and "min" in item:
-            wred = _wred(ctx, item)
+        else:
+            wred = _profile(ctx, item)
             if wred is not None:
                 profiles[name] = wred
     return tables, profiles
+
+
+def _profile(ctx: Context, item: Raw) -> Wred | None:
+    """An ECN profile's thresholds: its ECN line, else its green WRED thresholds (a queue
+    flagged for ECN marks at them), in bytes or in percent of the queue's buffer."""
+    if item.get("ecn") and "min" in item:
+        return _wred(ctx, item)
+    if "green_min" in item:
+        return _wred(ctx, {**item, "min": item["green_min"], "max": item["green_max"]})
+    if "min_pct" in item:
+        low = ctx.number(item["min_pct"], numbers.PERCENT, None, "@ecn")
+        high = ctx.number(item["max_pct"], numbers.PERCENT, None, "@ecn")
+        probability = ctx.number(item["probability"], numbers.PERCENT, None, "@ecn")
+        if low is None or high is None or probability is None:
+            return None
+        return Wred(low, high, probability, "percent")
+    return None
 
 
 def _wred(ctx: Context, item: Raw) -> Wred | None:
@@ -302,65 +338,119 @@ def port_number(digits: str) -> int:
 
 
 def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
-    actions = ctx.profile.parse.watchdog_actions
     entries = as_list(raw.get("watchdog_entries"))
     if entries:
         first = entries[0]
-        action = str(first.get("action", ""))
-        if action not in actions:
-            raise Unreadable(f"unknown watchdog action '{action}'")
         return _timed(
             ctx,
             ctx.number(first["detect_ms"], numbers.MILLISECONDS, None, "@watchdog"),
             ctx.number(first["restore_ms"], numbers.MILLISECONDS, None, "@watchdog"),
-            actions[action],
+            _action(ctx, [first]),
         )
     timer = as_list(raw.get("watchdog_timer"))
     if timer:  # milliseconds given directly (Huawei 'dcb pfc deadlock-detect timer')
-        action_raw = as_list(raw.get("watchdog_action"))
-        word = str(action_raw[0].get("action", "")) if action_raw else ""
-        if word not in actions:
-            raise Unreadable(f"unknown or missing watchdog action '{word}'")
         recovery = as_list(raw.get("watchdog_recovery_timer"))
         return _timed(
             ctx,
             ctx.number(timer[0]["detect_ms"], numbers.MILLISECONDS, None, "@watchdog"),
             ctx.number(recovery[0]["restore_ms"], numbers.MILLISECONDS, None, "@watchdog")
             if recovery
-            else 0,
-            actions[word],
+            else _version_ms(ctx, 1),
+            _action(ctx, as_list(raw.get("watchdog_action"))),
         )
-    detect = as_list(raw.get("watchdog_detect"))
-    restore = as_list(raw.get("watchdog_restore"))
+    return _stepped(ctx, raw)
+
+
+def _stepped(ctx: Context, raw: Raw) -> WatchdogCfg | None:
+    """A watchdog counted in steps of a granularity: separate detect/restore lines, or both on
+    one line (VRP V200); with no timer line at all, the release's unprinted default."""
+    both = as_list(raw.get("watchdog_both"))
+    detect = as_list(raw.get("watchdog_detect")) or both
+    restore = as_list(raw.get("watchdog_restore")) or [
+        {"steps": b["back"]} for b in both if "back" in b
+    ]
     gran = as_list(raw.get("watchdog"))
-    if not (detect or gran):
-        return None
-    granularities = ctx.profile.watchdog_timer.granularities_ms
-    word = str(gran[0].get("granularity", "")) if gran else ""
-    if word in granularities:
-        unit = granularities[word]
-    elif (
-        word.isascii() and word.isdigit() and len(word) < 7 and int(word) in granularities.values()
-    ):
-        unit = int(word)
-    else:
-        raise Unreadable(f"unknown watchdog granularity '{word}'")
-    action_raw = as_list(raw.get("watchdog_action"))
-    action = str(action_raw[0].get("action", "")) if action_raw else ""
-    if action not in actions:
-        raise Unreadable(f"unknown or missing watchdog action '{action}'")
     if not detect:
-        raise Unreadable("watchdog granularity set but no detection time")
+        if gran:
+            raise Unreadable("watchdog granularity set but no detection time")
+        return _unprinted(ctx, raw)
+    unit = _granularity(ctx, str(gran[0].get("granularity", "")) if gran else "")
+    action = _action(ctx, as_list(raw.get("watchdog_action")))
     steps = ctx.number(detect[0]["steps"], numbers.MILLISECONDS, None, "@watchdog")
     back = (
         ctx.number(restore[0]["steps"], numbers.MILLISECONDS, None, "@watchdog") if restore else 0
     )
     return _timed(
-        ctx,
-        None if steps is None else steps * unit,
-        None if back is None else back * unit,
-        actions[action],
+        ctx, None if steps is None else steps * unit, None if back is None else back * unit, action
     )
+
+
+def _granularity(ctx: Context, word: str) -> int:
+    """Milliseconds of a granularity word; none printed is the vendor's documented default."""
+    granularities = ctx.profile.watchdog_timer.granularities_ms
+    if not word:
+        word = ctx.profile.parse.watchdog_defaults.granularity or ""
+        if word and ctx.version is not None and not ctx.version.granularity_sourced:
+            ctx.notes.append(ctx.version.note or f"watchdog unit assumed {word} ms (unsourced)")
+    if word in granularities:
+        return granularities[word]
+    if word.isascii() and word.isdigit() and len(word) < 7 and int(word) in granularities.values():
+        return int(word)
+    raise Unreadable(f"unknown watchdog granularity '{word}'")
+
+
+def _action(ctx: Context, printed: list[Raw]) -> Literal["drop", "forward"]:
+    """The printed recovery action, or the model's documented default when none is printed
+    (VRP V300 and Comware leave the default out); unsourced defaults are said, never guessed
+    silently."""
+    actions = ctx.profile.parse.watchdog_actions
+    word = str(printed[0].get("action", "")) if printed else ""
+    if word:
+        if word not in actions:
+            raise Unreadable(f"unknown watchdog action '{word}'")
+        return actions[word]
+    defaults = ctx.profile.parse.watchdog_defaults
+    model = ctx.board or ctx.model_name
+    action = defaults.default_action(model)
+    ctx.action_printed = False
+    if action is None:
+        ctx.notes.append(
+            f"cannot verify: the PFC watchdog's recovery action is not printed and no source "
+            f"gives the default on {model}; 'forward' (the unsafe one) assumed"
+        )
+        return "forward"
+    ctx.notes.append(
+        f"watchdog recovery action not printed: {model} defaults to {action} ({defaults.source})"
+    )
+    return action
+
+
+def _version_ms(ctx: Context, which: int) -> int:
+    """The release's unprinted default detect (0) or restore (1) time; 0 when unsourced."""
+    timers = ctx.version.watchdog_ms if ctx.version is not None else None
+    return timers[which] if timers is not None else 0
+
+
+def _unprinted(ctx: Context, raw: Raw) -> WatchdogCfg | None:
+    """A PFC switch that prints no watchdog timer runs its release's default (VRP V300: 100 ms
+    detect and restore), when a source gives one; otherwise there is no watchdog to read."""
+    ports = as_list(raw.get("interfaces"))
+    if raw.get("pfc") is None and not any(p.get("pfc") or p.get("pfc_mode") for p in ports):
+        return None  # no PFC, no watchdog to speak of
+    if ctx.version is None or ctx.version.watchdog_ms is None:
+        if ctx.version is not None:
+            ctx.notes.append(
+                f"cannot verify: no PFC watchdog line, and the default of {ctx.version_text} "
+                "(on or off, its timers) is not in a source"
+            )
+        return None
+    detect, restore = ctx.version.watchdog_ms
+    action = _action(ctx, as_list(raw.get("watchdog_action")))
+    ctx.notes.append(
+        f"no PFC watchdog timer printed: {ctx.version_text} defaults to {detect} ms detect, "
+        f"{restore} ms restore ({ctx.version.source})"
+    )
+    return _timed(ctx, detect, restore, action)
 
 
 def _timed(
@@ -373,7 +463,9 @@ def _timed(
             return None
     if detect is None or restore is None:
         return None
-    return WatchdogCfg(detect_ms=detect, restore_ms=restore, action=action)
+    return WatchdogCfg(
+        detect_ms=detect, restore_ms=restore, action=action, action_printed=ctx.action_printed
+    )
 
 
 def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, ...]]:
@@ -554,13 +646,7 @@ def build(
     if role is None:
         has_access = any(p.mode == "access" for p in found.ports)
         role = ("leaf" if bgp else "switch") if has_access else "spine"
-    static = tuple(
-        StaticRoute(
-            prefix=IPv4Network(f"{r['prefix']}/{r['mask']}", strict=False),
-            next_hop=IPv4Address(str(r["next_hop"])),
-        )
-        for r in as_list(raw.get("static_routes"))
-    )
+    static = statics.read(ctx, as_list(raw.get("static_routes")))
     return DeviceConfig(
         hostname=hostname,
         vendor=ctx.profile.vendor,
@@ -691,7 +777,8 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
     """The device-wide QoS: maps, no-drop priorities, watchdog, ECN, strict queues, pool."""
     dscp_map, queue_map = _maps(ctx, raw)
     pools = as_list(raw.get("pool"))
-    pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), 1, "@pool") if pools else None
+    unit = ctx.profile.headroom_unit_bytes  # as the per-port headroom when no unit is printed
+    pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), unit, "@pool") if pools else None
     ports = found.ports
     return Qos(
         dscp_map=dscp_map,
@@ -700,7 +787,11 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
         watchdog=g.watchdog,
         ecn=tuple(
             EcnQueue(
-                queue=q, min_bytes=w.min_bytes, max_bytes=w.max_bytes, probability=w.probability
+                queue=q,
+                min_bytes=w.min_bytes,
+                max_bytes=w.max_bytes,
+                probability=w.probability,
+                unit=w.unit,
             )
             for q, w in sorted(found.ecn.items())
         ),

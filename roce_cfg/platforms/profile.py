@@ -10,6 +10,7 @@ range not), ``unverified`` (no public source: closest consistent form, the user 
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -59,6 +60,13 @@ class ModelSpec(_Data):
     buffer_bytes: int | None = None
     cell_bytes: int = Field(gt=0, le=65536)
     headroom_pool_bytes: int | None = None
+    headroom_default_bytes: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**40,
+        description="per-port, per-queue headroom in force when no headroom line is printed "
+        "(None: no source gives it)",
+    )
     max_no_drop: int = 2
     headroom_configurable: bool = True
     needs_headroom_pool: bool = False
@@ -68,6 +76,10 @@ class ModelSpec(_Data):
         le=4096,
         description="ECMP paths the device installs before its reboot-time ECMP setting is "
         "raised (None: no source gives it)",
+    )
+    known: bool = Field(
+        default=True,
+        description="False: a model the profile does not list (its buffer figures are unknown)",
     )
     frame_default_bytes: int | None = Field(
         default=None,
@@ -108,10 +120,102 @@ class ParseDefaults(_Data):
     source: str = ""
 
 
+Action = Literal["drop", "forward"]
+
+
+class WatchdogDefaults(_Data):
+    """What a saved config leaves out of the PFC watchdog, and where that is documented."""
+
+    granularity: str | None = Field(
+        default=None, description="granularity word in force when no granularity line is printed"
+    )
+    action: Action | None = Field(
+        default=None, description="the recovery action when no action line is printed"
+    )
+    action_by_model: dict[Action, tuple[str, ...]] = Field(
+        default_factory=dict,
+        description="the unprinted action per model, by model-name prefix (longest prefix wins)",
+    )
+    discard_everywhere_with: tuple[str, ...] = Field(
+        default=(),
+        description="model-name prefixes whose presence on a PFC network requires the 'drop' "
+        "recovery action on every device",
+    )
+    source: str = ""
+
+    def default_action(self, model: str) -> Action | None:
+        """The action a switch of ``model`` takes when its config prints none (None: unsourced)."""
+        best: tuple[int, Action | None] = (-1, self.action)
+        for action, prefixes in self.action_by_model.items():
+            for prefix in prefixes:
+                if model.startswith(prefix) and len(prefix) > best[0]:
+                    best = (len(prefix), action)
+        return best[1]
+
+
+class VersionForm(_Data):
+    """A software release line of the vendor: which forms it prints, which defaults it leaves
+    unprinted (matched on the version its saved config names in its header)."""
+
+    match: str = Field(description="regex on the version string ('^V300')")
+    watchdog_ms: tuple[int, int] | None = Field(
+        default=None,
+        description="detect/restore ms in force on a PFC switch that prints no watchdog line "
+        "(None: no source gives them)",
+    )
+    granularity_sourced: bool = Field(
+        default=True, description="the watchdog's default granularity is documented for it"
+    )
+    source: str = ""
+    note: str = ""
+
+
+class RouteOption(_Data):
+    """A word a static-route line may carry after its next hop, and what follows it."""
+
+    field: Literal["preference", "tag", "description", "bfd", "track", "permanent", "other"]
+    takes: int | Literal["int", "rest"] = Field(
+        default=0, description="words after it: a count, one number, or the rest of the line"
+    )
+    variants: dict[str, int] = Field(
+        default_factory=dict,
+        description="the word after it picks how many more follow ('track nqa <a> <b>': 2)",
+    )
+
+
+class StaticRouteSpec(_Data):
+    """How the vendor prints a static route (roce_cfg/parse/statics.py)."""
+
+    command: str = Field(description="the words a route line starts with ('ip route-static')")
+    vrf_word: str | None = Field(default=None, description="'vpn-instance' / 'vrf'")
+    settings: tuple[str, ...] = Field(
+        default=(),
+        description="words after the command that make the line a global setting, not a route "
+        "('ip route-static bfd ...' configures a BFD session)",
+    )
+    bare_preference: bool = Field(
+        default=False, description="a bare number after the next hop is the preference (IOS)"
+    )
+    options: dict[str, RouteOption] = Field(default_factory=dict)
+    default_preference: int = Field(ge=1, le=255)
+    status: Status = "verified"
+    source: str = ""
+
+
 class ParseSpec(_Data):
     """How to read this vendor's saved running-config back (roce_cfg/parse)."""
 
     defaults: ParseDefaults = ParseDefaults()
+    static_route: StaticRouteSpec | None = None
+    watchdog_defaults: WatchdogDefaults = WatchdogDefaults()
+    version_line: str | None = Field(
+        default=None, description="regex of the header line naming the release (group 1)"
+    )
+    versions: tuple[VersionForm, ...] = Field(
+        default=(),
+        description="release lines, first match wins; a config naming none is read "
+        "without version defaults",
+    )
 
     detect: tuple[str, ...] = Field(
         description="regexes (multi-line); each that matches the text scores one point"
@@ -138,7 +242,7 @@ class ParseSpec(_Data):
     port_ecn_needs_queue_flag: bool = Field(
         default=False, description="a queue bound to a WRED profile also needs its own 'ecn' line"
     )
-    watchdog_actions: dict[str, Literal["drop", "forward"]] = Field(default_factory=dict)
+    watchdog_actions: dict[str, Action] = Field(default_factory=dict)
     routed_trusts_dscp: bool = Field(
         default=False,
         description="a Layer-3 port trusts DSCP with no trust line (Huawei [HW-CR] trust)",
@@ -153,6 +257,10 @@ class ParseSpec(_Data):
         default_factory=dict,
         description="block header a finding about a global area points at (ecn: drop-profile)",
     )
+
+    def version(self, printed: str) -> VersionForm | None:
+        """The release line a config's printed version belongs to."""
+        return next((v for v in self.versions if re.search(v.match, printed)), None)
 
 
 class EcmpLimit(_Data):
@@ -230,6 +338,24 @@ class VendorProfile(_Data):
             known = ", ".join(sorted(self.models))
             raise KeyError(f"unknown {self.vendor.value} model '{key}' (known: {known})")
         return key, self.models[key]
+
+    def spec_of(self, name: str, layout: ModelSpec | None = None) -> ModelSpec:
+        """The model's figures; for a model the profile does not list, a stand-in that knows
+        nothing of its buffer (rules needing it say 'cannot verify'), with the port layout of
+        ``layout`` (the listed model its ports fit) so its port names can still be read."""
+        if name in self.models:
+            return self.models[name]
+        like = layout or self.models[self.default_model]
+        return ModelSpec(
+            ports=like.ports,
+            cell_bytes=like.cell_bytes,  # only to read sizes printed in cells; rules skip it
+            buffer_bytes=None,
+            headroom_pool_bytes=None,
+            max_no_drop=len(self.queue_names),
+            needs_headroom_pool=False,
+            known=False,
+            source=f"not in vendors/{self.vendor.value}.yaml",
+        )
 
     def unit_bytes(self, unit: int | Literal["cell"], model: ModelSpec) -> int:
         return model.cell_bytes if unit == "cell" else unit

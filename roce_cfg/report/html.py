@@ -1,9 +1,15 @@
 """The HTML report: one self-contained file (no network at view time) with the topology by
 tier (leaves coloured by rail), findings linked to devices and links, the first deadlock cycle
-drawn on the topology, a buffer budget per switch and headroom against cable length.
+drawn on the topology, the headroom each switch needs against its buffer where that is known,
+and headroom against cable length.
 
-Large fabrics start as an overview (one box per rail's leaves, one for the spines); clicking a
-box opens that group's switches and links.
+The fabric is shipped once, as compact JSON (switch names, a port-name table, links as index
+quadruples, port settings deduplicated into profiles), and drawn in the browser by
+templates/report/report.js at the page's width, zoomable and pannable. Nothing is repeated per
+switch or per view, so the 1,280-switch bench fabric is a few MB, not one SVG per group.
+
+Large fabrics start as an overview (one box per rail's leaves and one for the spines; or per pod
+and per plane of super-spines); clicking a box opens that group's switches and links.
 """
 
 from __future__ import annotations
@@ -16,60 +22,17 @@ from typing import Any
 
 import jinja2
 
-from roce_cfg.report.data import ReportData
+from roce_cfg.report.data import Budget, ReportData
 from roce_cfg.resources import templates_dir
 
-W, H, GAP, ROW = 86, 26, 8, 150
 PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
            "#ff9da7", "#9c755f", "#bab0ac"]  # fmt: skip
 DETAIL_LIMIT = 200  # switches drawn one by one; above this the overview groups them
+NAMED = 3  # a budget row names this many switches in its title; the rest are listed under it
 
 
 def _tier(role: str) -> int:
     return {"superspine": 0, "spine": 1}.get(role, 2)
-
-
-def _layout(
-    names: list[str], roles: Mapping[str, str]
-) -> tuple[dict[str, tuple[float, float]], float, float]:
-    rows: dict[int, list[str]] = defaultdict(list)
-    for n in names:
-        rows[_tier(roles[n])].append(n)
-    widest = max((len(r) for r in rows.values()), default=1)
-    width = max(640.0, 40 + widest * (W + GAP))
-    pos: dict[str, tuple[float, float]] = {}
-    for tier, members in rows.items():
-        x0 = (width - (len(members) * (W + GAP) - GAP)) / 2
-        for k, n in enumerate(members):
-            pos[n] = (x0 + k * (W + GAP), 30.0 + tier * ROW)
-    return pos, width, 30.0 + max(rows, default=0) * ROW + H + 30
-
-
-def _topology(
-    data: ReportData, names: list[str], colours: dict[str, str], counts: dict[str, dict[str, int]]
-) -> str:
-    roles = {d.hostname: d.role for d in data.devices}
-    pos, width, height = _layout(names, roles)
-    hop_links, on_cycle = _first_cycle(data)
-    # scaled to the page's width (never above natural size): a 3-tier pod fits its box
-    out = [
-        f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} '
-        f'{height:.0f}" preserveAspectRatio="xMidYMin meet" data-width="{width:.0f}" '
-        f'style="width:100%;max-width:{width:.0f}px;height:auto">'
-    ]
-    keep, labels = set(names), []
-    for a, ap, b, bp in data.links:
-        if a in keep and b in keep:
-            n_find = counts.get(a, {}).get(ap, 0) + counts.get(b, {}).get(bp, 0)
-            line, numbers = _link(pos, (a, ap, b, bp), hop_links.get((a, ap), []), n_find)
-            out.append(line)
-            labels += numbers
-    for n in names:
-        out.append(_switch_box(n, pos[n], sum(counts.get(n, {}).values()), n in on_cycle,
-                               colours.get(n, "#f4f6fa")))  # fmt: skip
-    out.extend(labels)
-    out.append("</svg>")
-    return "".join(out)
 
 
 def _first_cycle(data: ReportData) -> tuple[dict[tuple[str, str], list[int]], set[str]]:
@@ -89,100 +52,142 @@ def _first_cycle(data: ReportData) -> tuple[dict[tuple[str, str], list[int]], se
     return hop_links, on_cycle
 
 
-def _link(
-    pos: dict[str, tuple[float, float]],
-    ends: tuple[str, str, str, str],
-    hops: list[int],
-    n_find: int,
-) -> tuple[str, list[str]]:
-    """One link's line, and the numbered circles of the cycle hops that cross it."""
-    a, ap, b, bp = ends
-    (ax, ay), (bx, by) = pos[a], pos[b]
-    x1, y1 = ax + W / 2, ay + (H if ay < by else 0)
-    x2, y2 = bx + W / 2, by + (H if by < ay else 0)
-    cls = ("link hop" if hops else "link") + (" flagged" if n_find else "")
-    line = (
-        f'<line class="{cls}" data-a="{escape(a)}" data-ap="{escape(ap)}" data-b="{escape(b)}" '
-        f'data-bp="{escape(bp)}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}">'
-        f"<title>{escape(a)} {escape(ap)} - {escape(b)} {escape(bp)}</title></line>"
-    )
-    labels = []
-    for j, number in enumerate(hops):
-        t = 0.35 + 0.3 * j
-        cx, cy = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
-        labels.append(
-            f'<g class="num"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="8"/><text x="{cx:.1f}" '
-            f'y="{cy + 3.5:.1f}" text-anchor="middle">{number}</text></g>'
-        )
-    return line, labels
+def _pastel(colour: str, share: float = 0.22) -> str:
+    """``colour`` mixed into white, opaque: links drawn behind a box do not show through it."""
+    rgb = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - (255 - c) * share):02x}" for c in rgb)
 
 
-def _switch_box(n: str, at: tuple[float, float], total: int, on_cycle: bool, fill: str) -> str:
-    x, y = at
-    cls = "sw" + (" cyc" if on_cycle else "") + (" flagged" if total else "")
-    badge = (
-        f'<circle class="badge" cx="{x + W - 4:.1f}" cy="{y + 2:.1f}" r="7"/><text class="bt" '
-        f'x="{x + W - 4:.1f}" y="{y + 5.5:.1f}" text-anchor="middle">{total}</text>'
-        if total
-        else ""
-    )
-    return (
-        f'<g class="{cls}" data-device="{escape(n)}"><rect x="{x:.1f}" y="{y:.1f}" '
-        f'width="{W}" height="{H}" rx="4" style="fill:{fill}"/>'
-        f'<text x="{x + W / 2:.1f}" y="{y + 17:.1f}" text-anchor="middle">{escape(n)}</text>'
-        f"{badge}</g>"
-    )
+def _switches(data: ReportData) -> dict[str, list[Any]]:
+    """Per switch, in the report's order: name, tier (0 super-spine, 1 spine, 2 leaf), rail
+    colour (or none), unsuppressed findings."""
+    counts: dict[str, int] = defaultdict(int)
+    for f in data.findings:
+        if not f.suppressed:
+            counts[f.device] += 1
+    rails = {d.hostname: data.rail_of(d) for d in data.devices}
+    rail_ids = sorted({r for r in rails.values() if r is not None})
+    colour = {r: _pastel(PALETTE[k % len(PALETTE)]) for k, r in enumerate(rail_ids)}
+    spine_like = {"spine", "superspine"}
+    return {
+        "name": [d.hostname for d in data.devices],
+        "tier": [_tier(d.role) for d in data.devices],
+        "colour": [
+            colour[rails[d.hostname]]  # type: ignore[index]
+            if rails[d.hostname] is not None and d.role not in spine_like
+            else ""
+            for d in data.devices
+        ],
+        "finds": [counts.get(d.hostname, 0) for d in data.devices],
+    }
 
 
-def _overview(data: ReportData, groups: dict[str, list[str]], roles: Mapping[str, str]) -> str:
-    """One box per group (a rail's leaves, the spines); the box opens the group's detail."""
-    names = list(groups)
-    width = max(640, 40 + len(names) * 150)
-    out = [f'<svg class="topo" xmlns="http://www.w3.org/2000/svg" width="{width}" height="230">']
-    for k, g in enumerate(names):
-        x = 20 + k * 150
-        y = 30 if roles.get(groups[g][0]) in ("spine", "superspine") else 150
-        out.append(
-            f'<g class="group" data-group="{escape(g)}"><rect x="{x}" y="{y}" width="140" '
-            f'height="40" rx="6"/><text x="{x + 70}" y="{y + 17}" text-anchor="middle">'
-            f'{escape(g)}</text><text x="{x + 70}" y="{y + 32}" text-anchor="middle">'
-            f"{len(groups[g])} switches</text></g>"
-        )
-    out.append("</svg>")
-    return "".join(out)
+def _wire(data: ReportData, index: Mapping[str, int]) -> dict[str, list[Any]]:
+    """Links as flat [a, a port, b, b port] index quadruples into the switch list and a port-name
+    table, and per link end its settings profile (-1: none read) and address. Links to a switch
+    the report has no config for are left out of the drawing."""
+    settings = _port_settings(data)
+    port_ids: dict[str, int] = {}
+    profiles: dict[tuple[tuple[str, str], ...], int] = {}
+    links: list[int] = []
+    ends: list[int] = []
+    addresses: list[str] = []
+    hop_links, _ = _first_cycle(data)
+    hops: list[list[int]] = []
+    for a, ap, b, bp in data.links:
+        if a not in index or b not in index:
+            continue
+        for number in hop_links.get((a, ap), []):
+            hops.append([len(links) // 4, number])
+        links += [index[a], port_ids.setdefault(ap, len(port_ids))]
+        links += [index[b], port_ids.setdefault(bp, len(port_ids))]
+        for dev, port in ((a, ap), (b, bp)):
+            got = settings.get(dev, {}).get(port)
+            addresses.append(got.pop("address", "-") if got else "-")
+            ends.append(profiles.setdefault(tuple(got.items()), len(profiles)) if got else -1)
+    return {
+        "ports": list(port_ids),
+        "links": links,
+        "ends": ends,
+        "addresses": addresses,
+        "profiles": [dict(p) for p in profiles],
+        "hops": hops,
+    }
+
+
+def _group_payload(data: ReportData, index: Mapping[str, int]) -> list[dict[str, Any]]:
+    """The overview's boxes (empty when every switch is drawn at once): name, tier (0: spines
+    or super-spines, drawn on top; 1: leaves or pods), members and the switches its view draws,
+    as indexes into the switch list."""
+    if len(data.devices) <= DETAIL_LIMIT:
+        return []
+    names = [d.hostname for d in data.devices]
+    roles = {d.hostname: d.role for d in data.devices}
+    rails = {d.hostname: data.rail_of(d) for d in data.devices}
+    spine_like = {"spine", "superspine"}
+    return [
+        {
+            "name": g,
+            "tier": 0 if all(roles[n] in spine_like for n in members) else 1,
+            "members": [index[n] for n in members],
+            "shown": [index[n] for n in shown],
+        }
+        for g, (members, shown) in _groups(data, names, roles, rails).items()
+    ]
 
 
 def _bars(data: ReportData) -> str:
-    rows = data.budgets
+    """Headroom needed per switch as a bar; against the buffer (or headroom pool) where its size
+    is known, and a plain statement where it is not. Switches with the same figures and model
+    share one row, so a 1,280-switch fabric has a handful of rows."""
+    rows: dict[tuple[int, int | None, str, str], list[str]] = defaultdict(list)
+    for b in data.budgets:
+        rows[(b.used, b.capacity, b.what, b.model)].append(b.device)
     if not rows:
         return "<p>No lossless ports.</p>"
-    # A bar needs a scale: only switches whose buffer size is known get one (a bar of used
-    # headroom against nothing would read as full); the others say what to give.
-    top = max((max(b.used, b.capacity) for b in rows if b.capacity), default=0) or 1
-    height = 22 * len(rows) + 20
-    out = [f'<svg class="bars" xmlns="http://www.w3.org/2000/svg" width="720" height="{height}">']
-    for i, b in enumerate(rows):
-        y = 10 + 22 * i
-        out.append(f'<text x="0" y="{y + 13}">{escape(b.device)}</text>')
-        if not b.capacity:
-            out.append(
-                f'<text class="unknown" x="150" y="{y + 13}">{b.used / 1024:.0f} KB headroom; '
-                "buffer size unknown: give it in an overlay (buffer_bytes or "
-                "headroom_pool_bytes in vendors/&lt;vendor&gt;.yaml)</text>"
-            )
-            continue
-        used = 420 * b.used / top
-        cap = 420 * b.capacity / top
-        over = b.used > b.capacity
+    top = max(max(used, cap or 0) for used, cap, _, _ in rows) or 1
+    out = [
+        '<div class="budget"><p class="legend"><span class="key used"></span> headroom needed '
+        '<span class="key cap"></span> buffer or headroom pool, where its size is known '
+        '<span class="key unknown"></span> buffer size not published</p>'
+    ]
+    for (used, cap, what, model), devices in rows.items():
+        b = Budget(devices[0], used, cap, what, model)
         out.append(
-            f'<rect class="cap" x="150" y="{y}" width="{cap:.1f}" height="16"/>'
-            f'<rect class="used{" over" if over else ""}" x="150" y="{y + 3}" '
-            f'width="{used:.1f}" height="10"/>'
-            f'<text x="{160 + max(used, cap):.1f}" y="{y + 13}">{b.used / 1024:.0f} KB / '
-            f"{b.capacity / 1024:.0f} KB {b.what}</text>"
+            f'<div class="brow"><div class="who">{_who(devices)}</div>'
+            f'<div class="track">{_bar(b, top)}</div><div class="say">{_say(b)}</div></div>'
         )
-    out.append("</svg>")
+    out.append("</div>")
     return "".join(out)
+
+
+def _who(devices: list[str]) -> str:
+    if len(devices) <= NAMED:
+        return escape(", ".join(devices))
+    head = escape(f"{devices[0]} ... {devices[-1]}")
+    rest = escape(", ".join(devices))
+    return f"{head} ({len(devices):,} switches)<details><summary>all</summary>{rest}</details>"
+
+
+def _bar(b: Budget, top: int) -> str:
+    used = f'<div class="used{" over" if b.capacity and b.used > b.capacity else ""}" ' + (
+        f'style="width:{100 * b.used / top:.2f}%"></div>'
+    )
+    if b.capacity:
+        return f'<div class="cap" style="width:{100 * b.capacity / top:.2f}%"></div>{used}'
+    return f'<div class="unknown"></div>{used}'
+
+
+def _say(b: Budget) -> str:
+    need = f"{b.used / 1024:,.0f} KB headroom needed"
+    if b.capacity:
+        verdict = "over" if b.used > b.capacity else "fits"
+        return escape(f"{need} of {b.capacity / 1024:,.0f} KB {b.what}: {verdict}.")
+    return escape(
+        f"{need}. The {b.model or 'switch'}'s buffer size is not published, so whether this fits "
+        "cannot be checked: give it in an overlay (buffer_bytes or headroom_pool_bytes in "
+        "vendors/<vendor>.yaml)."
+    )
 
 
 def _scatter(data: ReportData) -> str:
@@ -330,9 +335,11 @@ def _bom(data: ReportData) -> str:
     )
 
 
-def render(data: ReportData) -> str:
-    names = [d.hostname for d in data.devices]
-    views, start = _views(data, names)
+def _payload(data: ReportData) -> dict[str, Any]:
+    switches = _switches(data)
+    index = {n: i for i, n in enumerate(switches["name"])}
+    _, on_cycle = _first_cycle(data)
+    groups = _group_payload(data, index)
     cycles = [
         {"title": t, "chain": data.deadlock.chain(c), "causes": list(c.causes)}
         for t, cs in [("healthy fabric", data.deadlock.baseline)]
@@ -342,26 +349,33 @@ def render(data: ReportData) -> str:
         ]
         for c in cs
     ]
-    payload: dict[str, Any] = {
-        "findings": [f.model_dump(mode="json") for f in data.findings],
+    return {
+        "switches": switches,
+        **_wire(data, index),
+        "cycle": sorted(index[n] for n in on_cycle if n in index),
+        "groups": groups,
+        "start": "overview" if groups else "all",
+        "findings": [
+            f.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+            for f in data.findings
+        ],
         "cycles": cycles,
-        "start": start,
-        "ports": _port_settings(data),
     }
+
+
+def render(data: ReportData) -> str:
+    payload = _payload(data)
     sev: dict[str, int] = defaultdict(int)
     for f in data.findings:
         sev["suppressed" if f.suppressed else f.severity] += 1
     summary = (
-        f"{len(names)} switches, {len(data.links)} links; {sev['error']} errors, "
-        f"{sev['warning']} warnings, {sev['info']} info; {len(cycles)} deadlock cycle(s) in "
-        f"{data.deadlock.scenarios} scenario(s)"
+        f"{len(data.devices)} switches, {len(data.links)} links; {sev['error']} errors, "
+        f"{sev['warning']} warnings, {sev['info']} info; {len(payload['cycles'])} deadlock "
+        f"cycle(s) in {data.deadlock.scenarios} scenario(s)"
     )
-    templates = "".join(
-        f'<template data-view="{escape(k)}">{v}</template>' for k, v in views.items()
-    )
-    blob = json.dumps(payload).replace("</", "<\\/")
+    folder = templates_dir() / "report"
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir() / "report"),
+        loader=jinja2.FileSystemLoader(folder),
         autoescape=False,  # every value below is escaped or JSON already
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -370,32 +384,10 @@ def render(data: ReportData) -> str:
         name=escape(data.name),
         source=escape(data.source),
         summary=escape(summary),
-        templates=templates,
         bars=_bars(data),
         scatter=_scatter(data),
         bom=_bom(data),
-        data=blob,
+        data=json.dumps(payload, separators=(",", ":")).replace("</", "<\\/"),
+        style=(folder / "report.css").read_text("utf-8"),
+        script=(folder / "report.js").read_text("utf-8").replace("</", "<\\/"),
     )
-
-
-def _views(data: ReportData, names: list[str]) -> tuple[dict[str, str], str]:
-    """The topology drawings (all switches, or an overview and one per group) and the first."""
-    roles = {d.hostname: d.role for d in data.devices}
-    rails = {d.hostname: data.rail_of(d) for d in data.devices}
-    rail_ids = sorted({r for r in rails.values() if r is not None})
-    colours = {
-        n: PALETTE[rail_ids.index(r) % len(PALETTE)] + "33"
-        for n, r in rails.items()
-        if r is not None and roles[n] != "spine"
-    }
-    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for f in data.findings:
-        if not f.suppressed:
-            counts[f.device][f.port or ""] += 1
-    if len(names) <= DETAIL_LIMIT:
-        return {"all": _topology(data, names, colours, counts)}, "all"
-    groups = _groups(data, names, roles, rails)
-    views = {"overview": _overview(data, {g: m for g, (m, _) in groups.items()}, roles)}
-    for g, (_, shown) in groups.items():
-        views[g] = _topology(data, shown, colours, counts)
-    return views, "overview"

@@ -1,0 +1,329 @@
+"""What the emulated switches print for the display commands 'roce-cfg verify' runs: LLDP from the
+lab's cabling (the plan's links), interfaces, BGP and routes from each switch's running config,
+PFC, queue and watchdog counters that move with time, and faults per switch and port. The text
+is each vendor's display data rendered (vendors/<vendor>.display.yaml ``lab``), so verify's
+parser reads the emulator exactly as it reads a switch."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from ipaddress import IPv4Address
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.model.fabric import Fabric
+from roce_cfg.parse import parse_text
+from roce_cfg.verify.data import Display, load_display
+
+if TYPE_CHECKING:
+    from roce_cfg.lab.cli import Switch
+
+# Counter rates per second of a healthy port under load, and of the faults that change them.
+PAUSE_PPS = 10  # PFC pauses sent and received per lossless priority
+MARK_PPS = 100  # ECN-marked packets on the lossless queue
+PASS_PPS = 100_000
+STORM_PPS = 50_000  # pauses received from a storming neighbour
+DROP_PPS = 100  # drops on a lossless queue
+TRIGGER_PS = 5  # watchdog triggers during a storm
+
+
+@dataclass
+class DisplayFaults:
+    """Live faults of one switch, by port name (what 'display' shows; config is untouched)."""
+
+    swapped: tuple[str, str] | None = None  # the cables of two ports exchanged
+    down: set[str] = field(default_factory=set)  # link down (both ends see it)
+    speed: dict[str, int] = field(default_factory=dict)  # trained at this Gb/s (both ends)
+    bgp_down: set[str] = field(default_factory=set)  # the session over this port is down
+    pfc_off: set[str] = field(default_factory=set)  # PFC operationally off (DCBX)
+    storm: set[str] = field(default_factory=set)  # pauses received rising, watchdog firing
+    ecn_off: set[str] = field(default_factory=set)  # the lossless queue does not mark
+    drops: set[str] = field(default_factory=set)  # the lossless queue drops
+
+
+@dataclass
+class World:
+    """The lab as its switches see it: the plan's cabling, every switch, the faults."""
+
+    fabric: Fabric
+    switches: dict[str, Switch]
+    faults: dict[str, DisplayFaults] = field(default_factory=dict)
+    started: float = field(default_factory=time.monotonic)
+    overlay: Path | None = None
+
+    def fault(self, host: str) -> DisplayFaults:
+        return self.faults.setdefault(host, DisplayFaults())
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    @functools.cached_property
+    def cabling(self) -> dict[tuple[str, str], tuple[str, str]]:
+        """(device, port) -> (far device, far port), both directions, as planned."""
+        ends: dict[tuple[str, str], tuple[str, str]] = {}
+        for k in self.fabric.links:
+            ends[(k.a_device, k.a_port)] = (k.b_device, k.b_port)
+            ends[(k.b_device, k.b_port)] = (k.a_device, k.a_port)
+        return ends
+
+    @functools.cached_property
+    def planned_speed(self) -> dict[tuple[str, str], int]:
+        speeds = {(n.switch, n.port): n.speed_gbps for n in self.fabric.nics}
+        for k in self.fabric.links:
+            speeds[(k.a_device, k.a_port)] = speeds[(k.b_device, k.b_port)] = k.speed_gbps
+        return speeds
+
+    def wired(self, host: str, port: str) -> tuple[str, str] | None:
+        """Where the cable in ``port`` really goes (a swap on either end moves it)."""
+        swap = self.fault(host).swapped
+        if swap is not None and port in swap:
+            other = swap[1] if port == swap[0] else swap[0]
+            return self.cabling.get((host, other))
+        far = self.cabling.get((host, port))
+        if far is None:
+            return None
+        far_swap = self.fault(far[0]).swapped
+        if far_swap is not None and far[1] in far_swap:
+            # the far switch's cables are exchanged: our cable lands in its other port
+            other = far_swap[1] if far[1] == far_swap[0] else far_swap[0]
+            return (far[0], other)
+        return far
+
+    def _either(self, host: str, port: str, kind: str) -> bool:
+        """A link fault injected on either end of the link."""
+        if port in getattr(self.fault(host), kind):
+            return True
+        far = self.wired(host, port)
+        return far is not None and far[1] in getattr(self.fault(far[0]), kind)
+
+    def is_down(self, host: str, port: str) -> bool:
+        return self._either(host, port, "down")
+
+    def speed(self, host: str, port: str) -> int:
+        for h, p in ((host, port), self.wired(host, port) or ("", "")):
+            trained = self.fault(h).speed.get(p) if h else None
+            if trained is not None:
+                return trained
+        return self.planned_speed.get((host, port), 0)
+
+    def device(self, host: str) -> DeviceConfig:
+        sw = self.switches[host]
+        return _running(sw.running.render(), sw.profile.vendor.value, self.overlay)
+
+
+@functools.lru_cache(maxsize=4096)
+def _running(text: str, vendor: str, overlay: Path | None) -> DeviceConfig:
+    """The switch's running config in the neutral model (cached by its text)."""
+    from roce_cfg.vendor import Vendor
+
+    return parse_text(text, vendor=Vendor(vendor), overlay=overlay).config.device
+
+
+def attach(switches: list[Switch], fabric: Fabric, overlay: Path | None = None) -> World:
+    """Give each emulator the lab's world, so it answers verify's display commands."""
+    world = World(fabric, {sw.hostname: sw for sw in switches}, overlay=overlay)
+    for sw in switches:
+        sw.display = world
+    return world
+
+
+def answer(sw: Switch, text: str) -> str | None:
+    """The switch's output for a display command verify runs; None for any other line."""
+    world = sw.display
+    if not isinstance(world, World) or not text.startswith("display "):
+        return None
+    data = load_display(sw.profile.vendor, world.overlay)
+    for check, entry in data.checks.items():
+        if " ".join(text.split()) == entry.command:
+            items = RENDER[check](world, sw.hostname, entry)
+            return _format(entry, items, world, sw.hostname).replace("\n", "\r\n").rstrip()
+    return None
+
+
+def _format(entry: Display, items: list[dict[str, Any]], world: World, host: str) -> str:
+    device = world.device(host)
+    facts = {
+        "count": len(items),
+        "asn": device.bgp.asn if device.bgp else 0,
+        "router_id": device.bgp.router_id if device.bgp else "0.0.0.0",
+    }
+    lines = [h.format(**facts) for h in entry.lab.head]
+    lines.extend(entry.lab.row.format(**item) for item in items)
+    return "\n".join(lines) + "\n"
+
+
+def _chassis(host: str) -> str:
+    digest = hashlib.sha256(host.encode()).hexdigest()
+    return f"{digest[0:4]}-{digest[4:8]}-{digest[8:12]}"
+
+
+def _lldp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    rows = []
+    for (device, port), _ in sorted(world.cabling.items()):
+        far = world.wired(device, port) if device == host else None
+        if far is None or world.is_down(host, port) or far[0] not in world.switches:
+            continue
+        rows.append(
+            {"port": port, "chassis": _chassis(far[0]), "neighbor": far[0], "neighbor_port": far[1]}
+        )
+    return rows
+
+
+def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    """Every planned port (the hardware is there, configured or not); 'shutdown' takes it down."""
+    shut = {i.name for i in world.device(host).interfaces if i.shutdown}
+    rows = []
+    for h, port in sorted(world.planned_speed):
+        if h != host:
+            continue
+        down = port in shut or world.is_down(host, port)
+        speed = world.speed(host, port)
+        rows.append(
+            {
+                "port": port,
+                "state": entry.lab.down if down else entry.lab.up,
+                "speed": speed,
+                "speed_mbps": speed * 1000,
+            }
+        )
+    return rows
+
+
+def _sessions(world: World, host: str) -> list[tuple[str, int, bool, str | None]]:
+    """(peer address, configured AS, established, far device) per configured neighbour."""
+    device = world.device(host)
+    by_ip: dict[IPv4Address, tuple[str, str]] = {}
+    for (dev, port), (far, _) in world.cabling.items():
+        if dev == host:
+            for k in world.fabric.links:
+                if (k.a_device, k.a_port) == (dev, port) or (k.b_device, k.b_port) == (dev, port):
+                    by_ip[k.seen_from(dev)[3].ip] = (port, far)
+    out = []
+    for n in device.bgp.neighbors if device.bgp else ():
+        port, far = by_ip.get(n.address, ("", ""))
+        up = bool(port) and far in world.switches and _peers_back(world, host, far, device)
+        up = up and not world.is_down(host, port) and not world._either(host, port, "bgp_down")
+        out.append((str(n.address), n.remote_as, up, far or None))
+    return out
+
+
+def _peers_back(world: World, host: str, far: str, device: DeviceConfig) -> bool:
+    """The far switch's running config has a session to us (our AS, one of our addresses)."""
+    far_bgp = world.device(far).bgp
+    if far_bgp is None or device.bgp is None:
+        return False
+    ours = {i.ipv4.ip for i in device.interfaces if i.ipv4 is not None}
+    return any(n.address in ours and n.remote_as == device.bgp.asn for n in far_bgp.neighbors)
+
+
+def _bgp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    rows = []
+    for peer, remote_as, up, far in _sessions(world, host):
+        networks = world.device(far).bgp if up and far else None
+        rows.append(
+            {
+                "peer": peer,
+                "remote_as": remote_as,
+                "state": entry.lab.established if up else entry.lab.down,
+                "prefixes": len(networks.networks) if networks else 0,
+            }
+        )
+    return rows
+
+
+def _routes(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    rows = []
+    for peer, _, up, far in _sessions(world, host):
+        far_bgp = world.device(far).bgp if up and far else None
+        for net in far_bgp.networks if far_bgp else ():
+            rows.append(
+                {
+                    "network": net.network_address,
+                    "length": net.prefixlen,
+                    "next_hop": peer,
+                    "via": "-",
+                }
+            )
+    return rows
+
+
+def _lossless(world: World, host: str) -> list[tuple[Interface, int, int]]:
+    """(port, priority, queue) for every PFC priority of every lossless port."""
+    device = world.device(host)
+    queue_of = {m.priority: m.queue for m in device.qos.queue_map}
+    return [
+        (i, p, queue_of.get(p, p))
+        for i in device.interfaces
+        if i.qos.pfc and not i.shutdown
+        for p in (i.qos.no_drop or device.qos.no_drop)
+    ]
+
+
+def _pfc(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    t, faults, rows = world.seconds(), world.fault(host), []
+    for iface, prio, _ in _lossless(world, host):
+        storm = STORM_PPS if iface.name in faults.storm else 0
+        off = iface.name in faults.pfc_off
+        rows.append(
+            {
+                "port": iface.name,
+                "priority": prio,
+                "priorities": ",".join(str(p) for p in iface.qos.no_drop) or str(prio),
+                "oper": entry.lab.disabled if off else entry.lab.enabled,
+                "rx_pause": int(t * (PAUSE_PPS + storm)),
+                "tx_pause": int(t * PAUSE_PPS),
+            }
+        )
+    return rows
+
+
+def _queue(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    t, faults, rows = world.seconds(), world.fault(host), []
+    device = world.device(host)
+    ecn_queues = {e.queue for e in device.qos.ecn}
+    for iface, _, queue in _lossless(world, host):
+        marking = queue in (set(iface.qos.ecn_queues) or ecn_queues)
+        marks = 0 if iface.name in world.fault(host).ecn_off or not marking else MARK_PPS
+        rows.append(
+            {
+                "port": iface.name,
+                "queue": queue,
+                "ecn": entry.lab.enabled if marking else entry.lab.disabled,
+                "passed": int(t * PASS_PPS),
+                "ecn_marked": int(t * marks),
+                "dropped": int(t * DROP_PPS) if iface.name in faults.drops else 0,
+            }
+        )
+    return rows
+
+
+def _watchdog(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    t, faults, rows = world.seconds(), world.fault(host), []
+    armed = world.device(host).qos.watchdog is not None
+    for iface, prio, _ in _lossless(world, host):
+        on = armed and iface.qos.watchdog
+        rows.append(
+            {
+                "port": iface.name,
+                "priority": prio,
+                "armed": entry.lab.enabled if on else entry.lab.disabled,
+                "triggers": int(t * TRIGGER_PS) if iface.name in faults.storm else 0,
+            }
+        )
+    return rows
+
+
+RENDER: dict[str, Callable[[World, str, Display], list[dict[str, Any]]]] = {
+    "lldp": _lldp,
+    "interfaces": _interfaces,
+    "bgp": _bgp,
+    "routes": _routes,
+    "pfc": _pfc,
+    "queue": _queue,
+    "watchdog": _watchdog,
+}

@@ -1,0 +1,292 @@
+"""Account for every line of a running-config: understood, known-unmanaged or unread (issue 26).
+
+A line is **understood** when it sits in a block the parse templates are fed and a reader accepts
+it: a line of one of the vendor's ttp parse templates (``templates/<vendor>/parse/*.ttp``) or a
+command of its grammar (``vendors/<vendor>.grammar.yaml``, the catalogue of what roce-cfg emits
+and reads). It is **known-unmanaged** when the grammar's ``unmanaged`` catalogue names it (AAA,
+SNMP, NTP, logging, users, management interfaces: roce-cfg leaves these alone on purpose, and
+says where each entry's command comes from). Anything else is **unread**, counted per section
+(the section of the grammar command that opens its block, else the grammar's ``areas``), so
+that lint can warn where an unread line may change what is lossless.
+
+The lines under a line take its status: the body of an unmanaged ``aaa`` block is unmanaged, the
+body of an unread ``interface Eth-Trunk1`` is unread (in the section 'aggregates').
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from roce_cfg.grammar import Grammar, load_grammar
+from roce_cfg.parse.blocks import Block
+from roce_cfg.parse.templates import template_files
+from roce_cfg.redact import redact
+from roce_cfg.vendor import Vendor
+
+# Sections where a line roce-cfg does not read may change what is lossless: the QoS map, PFC,
+# ECN, the watchdog, buffers, scheduling, MTU, interfaces and aggregates, M-LAG, BGP and statics.
+LOSSLESS_SECTIONS = frozenset(
+    {
+        "qos_maps",
+        "pfc",
+        "ecn",
+        "watchdog",
+        "buffers",
+        "scheduling",
+        "mtu",
+        "interfaces",
+        "vlan_interfaces",
+        "aggregates",
+        "mlag",
+        "bgp",
+        "static_routes",
+    }
+)
+MAX_LISTED = 1_000  # unread lines listed per file (all are counted)
+OTHER = "other"
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class AccountedLine(_M):
+    """A line roce-cfg did not read, with the section it belongs to."""
+
+    line: int
+    section: str
+    text: str
+
+
+class Accounting(_M):
+    """What became of each line of one config (blank lines and separators are not counted)."""
+
+    lines: int = 0
+    understood: int = 0
+    unmanaged: int = 0
+    unread: int = 0
+    out_of_domain: int = 0  # not read for a value outside its range (the parse's 'unread', RC119)
+    unmanaged_by_kind: dict[str, int] = {}
+    unread_by_section: dict[str, int] = {}
+    unread_lines: tuple[AccountedLine, ...] = ()  # the first MAX_LISTED
+
+    def all_read(self) -> bool:
+        return self.understood == self.lines
+
+    def lossless_unread(self) -> dict[str, int]:
+        """Unread lines per section that bears on losslessness."""
+        return {s: n for s, n in self.unread_by_section.items() if s in LOSSLESS_SECTIONS}
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    status: str  # 'understood' | 'unmanaged' | 'unread' | 'refused' (a value out of its domain)
+    label: str  # section (understood, unread) or kind (unmanaged)
+
+
+_VAR = re.compile(r"\{\{(.*?)\}\}")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_TAG = re.compile(r"^\s*</?[A-Za-z_][^>]*>\s*$")
+_KINDS = {
+    "ORPHRASE": r"\S+(?: \S+)*",
+    "PHRASE": r"\S+(?: \S+)+",
+    "ROW": r"\S+(?: \S+)+",
+    "DIGIT": r"\d+",
+    "_line_": r".*",
+}
+
+
+def _var_regex(spec: str) -> str | None:
+    """The text one ``{{ var | mods }}`` matches; None when it matches no text (``set``, a bare
+    ``_start_``)."""
+    parts = [p.strip() for p in spec.split("|")]
+    mods = parts[1:] if parts and not parts[0].startswith("_") else parts
+    if any(m.startswith("set(") for m in mods) or parts == ["_start_"]:
+        return None
+    for m in mods:
+        found = re.fullmatch(r"""re\((["'])(.*)\1\)""", m)
+        if found:
+            return f"(?:{found[2]})"
+        if m in _KINDS:
+            return _KINDS[m]
+    return r"\S+"
+
+
+def _line_regex(line: str) -> str:
+    """One template line as a regex over the line with its spaces collapsed."""
+    out, pos = "", 0
+    for m in _VAR.finditer(line):
+        out += re.escape(line[pos : m.start()]) + (_var_regex(m[1]) or "")
+        pos = m.end()
+    out += re.escape(line[pos:])
+    # a variable that matches no text ('{{ x | set(True) }}') leaves its spaces behind
+    return re.sub(r"(?:\\ )+", r"\\ ", out).removeprefix("\\ ").removesuffix("\\ ")
+
+
+def template_lines(texts: Iterable[str]) -> list[str]:
+    """The line regexes of ttp templates (each matches a whole line, spaces collapsed)."""
+    out: list[str] = []
+    for text in texts:
+        for raw in _COMMENT.sub("", text).splitlines():
+            if raw.strip() and not _TAG.match(raw):
+                out.append(_line_regex(" ".join(raw.split())))
+    return out
+
+
+@dataclass
+class Judge:
+    """Per vendor (and overlay): which reader accepts a line, with the answers memoised."""
+
+    grammar: Grammar
+    templates: re.Pattern[str]
+    unmanaged: list[tuple[re.Pattern[str], str]]
+    areas: list[tuple[re.Pattern[str], str]]
+
+    def __post_init__(self) -> None:
+        self._views = sorted({v for c in self.grammar.commands for v in c.views})
+        self._memo: dict[tuple[str, str], _Verdict] = {}
+
+    def line(self, flat: str, readers: str) -> _Verdict:
+        """``readers``: 'all' in a block the templates read, 'grammar' for a one-line block they
+        do not (a lint rule reads it from the text: H3C 'max-ecmp-num'), 'none' otherwise."""
+        key = (flat, readers)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._judge(flat, readers)
+            if len(self._memo) > 200_000:
+                self._memo.clear()
+        return hit
+
+    def _judge(self, flat: str, readers: str) -> _Verdict:
+        section = self._command_section(flat, one_line=readers == "grammar")
+        if readers == "none" or (readers == "grammar" and section is None):
+            section = None
+        elif section is None and self.templates.fullmatch(flat):
+            section = self.area(flat) or OTHER
+        if section is not None:
+            return _Verdict("understood", section)
+        for pattern, kind in self.unmanaged:
+            if pattern.match(flat):
+                return _Verdict("unmanaged", kind)
+        return _Verdict("unread", self.area(flat) or OTHER)
+
+    def _command_section(self, flat: str, one_line: bool = False) -> str | None:
+        for view in self._views:
+            for undo in (False, True):
+                cmd, _ = self.grammar.match(view, flat, undo)
+                if cmd is not None and not (one_line and cmd.opens):
+                    return cmd.section
+        return None
+
+    def area(self, flat: str) -> str | None:
+        """The section of a line: the grammar's ``areas`` first, else its command's section."""
+        return self.named_area(flat) or self._command_section(flat)
+
+    def named_area(self, flat: str) -> str | None:
+        return next((s for p, s in self.areas if p.match(flat)), None)
+
+
+@cache
+def judge(vendor: Vendor, overlay: Path | None = None) -> Judge:
+    grammar = load_grammar(vendor.value, overlay)
+    texts = [p.read_text("utf-8") for p in template_files(vendor, overlay).values()]
+    lines = template_lines(texts)
+    return Judge(
+        grammar,
+        re.compile("|".join(f"(?:{r})" for r in lines) or r"(?!)"),
+        [(re.compile(u.match), u.what) for u in grammar.unmanaged],
+        [(re.compile(a.match), a.section) for a in grammar.areas],
+    )
+
+
+def _walk(
+    block: Block, fed: bool, refused: set[int], j: Judge
+) -> Iterator[tuple[int, str, _Verdict]]:
+    """(line, text, verdict) for each line of a block; the lines under a line that is not
+    understood take its verdict."""
+    stack: list[tuple[int, _Verdict]] = []
+    for n, line in enumerate(block.lines):
+        indent = block.indent if n == 0 else line.indent
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        flat = " ".join(line.text.split())
+        if parent is not None and parent.status != "understood":
+            verdict = parent  # the lines under a refused line go with it (parse/domains.py)
+        elif line.no in refused:
+            verdict = _Verdict("refused", "")
+        else:
+            verdict = j.line(flat, "all" if fed else "grammar" if not block.body else "none")
+            if verdict.status == "unread" and parent is not None:
+                # a line under a block that is read: its own area, else the block's section
+                verdict = _Verdict("unread", j.named_area(flat) or parent.label)
+        stack.append((indent, verdict))
+        yield line.no, flat, verdict
+
+
+def account(
+    vendor: Vendor,
+    fed: list[Block],
+    opaque: list[Block],
+    layout: int,
+    refused: Iterable[int],
+    overlay: Path | None = None,
+) -> Accounting:
+    """Count every line of the config's blocks; ``layout`` lines (a closing 'return') are read."""
+    j = judge(vendor, overlay)
+    bad = set(refused)
+    kinds: Counter[str] = Counter()
+    sections: Counter[str] = Counter()
+    listed: list[AccountedLine] = []
+    understood, refused_lines = layout, 0
+    walks = [(b, True) for b in fed] + [(b, False) for b in opaque]
+    for block, is_fed in sorted(walks, key=lambda bf: bf[0].header.no):
+        for no, text, verdict in _walk(block, is_fed, bad, j):
+            if verdict.status == "understood":
+                understood += 1
+            elif verdict.status == "unmanaged":
+                kinds[verdict.label] += 1
+            elif verdict.status == "refused":
+                refused_lines += 1
+            else:
+                sections[verdict.label] += 1
+                if len(listed) < MAX_LISTED:
+                    shown = redact(text, vendor.value)
+                    listed.append(AccountedLine(line=no, section=verdict.label, text=shown))
+    unmanaged, unread = sum(kinds.values()), sum(sections.values())
+    return Accounting(
+        lines=understood + unmanaged + unread + refused_lines,
+        understood=understood,
+        unmanaged=unmanaged,
+        unread=unread,
+        out_of_domain=refused_lines,
+        unmanaged_by_kind=dict(sorted(kinds.items())),
+        unread_by_section=dict(sorted(sections.items())),
+        unread_lines=tuple(listed),
+    )
+
+
+def describe(a: Accounting, listed: bool) -> list[str]:
+    """For 'roce-cfg parse' on stderr: the counts, and with ``listed`` the unread lines by
+    section (lossless sections first)."""
+    out = [
+        f"{a.lines} lines: {a.understood} read, {a.unmanaged} known-unmanaged, {a.unread} not read"
+        + (f", {a.out_of_domain} out of range" if a.out_of_domain else "")
+    ]
+    if not listed:
+        return out
+    order = sorted(a.unread_by_section, key=lambda s: (s not in LOSSLESS_SECTIONS, s))
+    for section in order:
+        mark = " (bears on losslessness)" if section in LOSSLESS_SECTIONS else ""
+        out.append(f"  not read, {section}{mark}: {a.unread_by_section[section]}")
+        out.extend(f"    {u.line}: {u.text}" for u in a.unread_lines if u.section == section)
+    if a.unread > len(a.unread_lines):
+        out.append(f"  ({a.unread - len(a.unread_lines):,} more not listed)")
+    return out

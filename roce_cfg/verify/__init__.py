@@ -1,0 +1,1 @@
+"""roce-cfg verify: what the switches report, checked against the plan."""

@@ -1,0 +1,180 @@
+"""Display commands as vendor data (``vendors/<vendor>.display.yaml``): which command shows what,
+its source, and the TextFSM template that reads its output (ntc-templates where one exists, else
+ours in ``vendors/display/``). The lab renders the same entries (roce_cfg/lab/display.py), so one
+parser reads emulator and switch.
+
+Each record a parser returns is turned into roce-cfg's neutral names (``fields``); numbers are
+bounded where they are read (``COUNTER``), and interface names keep only what joins them to the
+plan (``port_key``)."""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import textfsm
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from roce_cfg.errors import InputError
+from roce_cfg.resources import vendors_dir
+from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import PROFILE, load_file
+
+# The checks, in the order verify runs them; what each neutral record carries.
+CHECKS: dict[str, tuple[str, ...]] = {
+    "lldp": ("port", "neighbor", "neighbor_port"),
+    "interfaces": ("port", "state", "speed"),
+    "bgp": ("peer", "remote_as", "state"),
+    "routes": ("network", "length"),
+    "pfc": ("port", "oper", "priority", "rx_pause", "tx_pause"),
+    "queue": ("port", "queue", "ecn", "ecn_marked", "dropped"),
+    "watchdog": ("port", "priority", "armed", "triggers"),
+}
+COUNTER_MAX = (1 << 64) - 1  # a 64-bit hardware counter: larger is not a number a switch prints
+MAX_OUTPUT = 64 << 20  # characters of one command's output that verify reads
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Parser(_M):
+    textfsm: str = Field(pattern=r"^[A-Za-z0-9_.-]+\.textfsm$")
+
+
+class Lab(_M):
+    head: tuple[str, ...] = ()
+    row: str
+    # the words the format uses for a state (up/down, Enabled/Disabled, ...)
+    up: str = "UP"
+    down: str = "DOWN"
+    established: str = "Established"
+    enabled: str = "Enabled"
+    disabled: str = "Disabled"
+
+
+class Display(_M):
+    status: Literal["sourced", "unsourced"]
+    command: str = Field(pattern=r"^display [a-z0-9 -]+$")  # read-only by construction
+    source: str = ""
+    why: str = ""
+    parser: Parser
+    fields: dict[str, str]
+    speed_unit: Literal["Mbps", "Gbps"] = "Gbps"
+    lab: Lab
+
+
+class DisplayData(_M):
+    vendor: Vendor
+    sources: dict[str, str] = {}
+    checks: dict[str, Display] = {}
+
+
+def _file(vendor: Vendor, overlay: Path | None) -> Path:
+    if overlay is not None:
+        user = overlay / "vendors" / f"{vendor.value}.display.yaml"
+        if user.is_file():
+            return user
+    return vendors_dir() / f"{vendor.value}.display.yaml"
+
+
+@functools.cache
+def load_display(vendor: Vendor, overlay: Path | None = None) -> DisplayData:
+    """The vendor's display data; an overlay's file (--vendor-dir) replaces the bundled one."""
+    path = _file(vendor, overlay)
+    raw, _ = load_file(path, PROFILE)
+    try:
+        data = DisplayData.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"{where}: {first['msg']}", file=str(path)) from None
+    for name, entry in data.checks.items():
+        wanted = CHECKS.get(name)
+        if wanted is None or set(entry.fields) != set(wanted):
+            raise InputError(
+                f"checks.{name}: a check is one of {', '.join(CHECKS)} with fields "
+                f"{', '.join(wanted or ())}",
+                file=str(path),
+            )
+        _template_path(entry.parser.textfsm, overlay)  # refused here, not mid-run
+    return data
+
+
+def _template_path(name: str, overlay: Path | None) -> Path:
+    """Ours (vendors/display/, the overlay's first), else ntc-templates' bundled one."""
+    places = [vendors_dir() / "display"]
+    if overlay is not None:
+        places.insert(0, overlay / "vendors" / "display")
+    import ntc_templates
+
+    places.append(Path(ntc_templates.__file__).parent / "templates")
+    for place in places:
+        if (place / name).is_file():
+            return place / name
+    raise InputError(f"no TextFSM template {name} (vendors/display/ or ntc-templates)")
+
+
+@functools.cache
+def _template_text(name: str, overlay: Path | None) -> str:
+    return _template_path(name, overlay).read_text(encoding="utf-8")
+
+
+class Unreadable(Exception):
+    """Output the template does not read (a different software release, an error message)."""
+
+
+def parse(entry: Display, output: str, overlay: Path | None = None) -> list[dict[str, str]]:
+    """The records of one command's output under the neutral names."""
+    fsm = textfsm.TextFSM(io.StringIO(_template_text(entry.parser.textfsm, overlay)))
+    try:
+        rows = fsm.ParseText(output[:MAX_OUTPUT])
+    except textfsm.TextFSMError as exc:
+        raise Unreadable(str(exc).splitlines()[0][:200]) from None
+    header = fsm.header
+    out = []
+    for row in rows:
+        values = dict(zip(header, row, strict=True))
+        out.append({k: _text(values.get(v, "")) for k, v in entry.fields.items()})
+    return out
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):  # a List value: its items joined
+        return " ".join(str(v) for v in value).strip()
+    return str(value).strip()
+
+
+_PORT_NUMBER = re.compile(r"(\d+(?:/\d+)+(?::\d+)?)$")
+
+
+def port_key(name: str) -> str:
+    """What joins a port in display output to the plan: its slot/port number ('1/0/25',
+    '1/1/1:2'). Display output abbreviates interface types (Comware 'HGE1/0/1' for
+    'HundredGigE1/0/1'); the number is unique per switch. Names without one stay whole."""
+    found = _PORT_NUMBER.search(name.strip())
+    return found.group(1) if found else name.strip().lower()
+
+
+def counter(value: str) -> int | None:
+    """A counter as printed; None for anything that is not a bounded non-negative integer."""
+    text = value.replace(",", "").strip()
+    if not text.isdigit() or len(text) > 20:
+        return None
+    number = int(text)
+    return number if number <= COUNTER_MAX else None
+
+
+_SPEED = re.compile(r"^(\d{1,7})(?:\s*([GM])(?:bps|b/s|bit/s)?)?", re.IGNORECASE)
+
+
+def speed_gbps(value: str, unit: str) -> float | None:
+    """'400Gbps-speed', '100G', '400000' (in ``unit``) -> Gb/s; None when unreadable."""
+    found = _SPEED.match(value.strip())
+    if not found:
+        return None
+    number, suffix = int(found.group(1)), (found.group(2) or unit[0]).upper()
+    return number / 1000 if suffix == "M" else float(number)

@@ -1,0 +1,47 @@
+"""Verify's output: lint's JSON, SARIF and JUnit writers over the RV rules, and its own text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from roce_cfg.analysis import report as lint_report
+from roce_cfg.output import Kind
+from roce_cfg.verify.rules import rules
+from roce_cfg.verify.run import Verified
+
+FORMAT = "roce-cfg/verify/v1"
+
+
+def render(verified: Verified, fmt: str, base: Path) -> tuple[str, Kind]:
+    """(text, kind) of the result in ``fmt``: text, json, sarif or junit."""
+    result = verified.result
+    if fmt == "json":
+        text = lint_report.to_json(result)
+        return text.replace(f'"{lint_report.FORMAT}"', f'"{FORMAT}"', 1), "json"
+    if fmt == "sarif":
+        return lint_report.to_sarif(result, rules(), base), "json"
+    if fmt == "junit":
+        text = lint_report.to_junit(result)
+        return re.sub(r'name="roce-cfg lint"', 'name="roce-cfg verify"', text, count=1), "markup"
+    return text_report(verified), "text"
+
+
+def text_report(verified: Verified) -> str:
+    lines: list[str] = []
+    device = None
+    for f in verified.result.findings:
+        if f.device != device:
+            device = f.device
+            lines.append(device)
+        port = f" {f.port}" if f.port else ""
+        lines.append(f"  {f.severity:<7} {f.rule}{port}: {f.message}")
+        lines.extend(f"           {d}" for d in f.detail)
+    lines.extend(f"note: {n}" for n in verified.notes)
+    counts = verified.result.counts()
+    per = verified.seconds / verified.switches if verified.switches else 0.0
+    lines.append(
+        f"{counts['error']} errors, {counts['warning']} warnings on {verified.switches} switches "
+        f"in {verified.seconds:.1f} s ({per:.2f} s per switch)"
+    )
+    return "\n".join(lines) + "\n"

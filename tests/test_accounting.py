@@ -1,0 +1,131 @@
+"""Every line of a running-config is read, known-unmanaged or unread (issue 26, item 7)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from roce_cfg.errors import InputError
+from roce_cfg.grammar import GrammarError, _unmanaged
+from roce_cfg.parse import parse_file, parse_text
+from roce_cfg.parse.accounting import LOSSLESS_SECTIONS, template_lines
+from roce_cfg.vendor import Vendor
+from tests.helpers import ROOT, run
+
+GOLDEN = sorted((ROOT / "golden").glob("*/*.cfg"))
+BROWNFIELD = sorted((ROOT / "tests/brownfield").glob("[!f]*/*.cfg"))  # not fabrics/
+FABRICS = ROOT / "tests/brownfield/fabrics"
+
+
+@pytest.mark.parametrize("cfg", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_generated_configs_have_no_line_unread(cfg: Path) -> None:
+    """What roce-cfg writes, it reads: every line of every golden config is understood."""
+    a = parse_file(cfg).config.accounting
+    assert (a.unmanaged, a.unread, a.out_of_domain) == (0, 0, 0), a.unread_lines[:5]
+    assert a.lines == a.understood > 0
+
+
+@pytest.mark.parametrize("cfg", BROWNFIELD, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_hand_written_backups_are_fully_accounted(cfg: Path) -> None:
+    """tests/brownfield/<vendor>: every line not read is in the known-unmanaged catalogue (SNMP,
+    NTP, ACLs, SSH, management ports and VRF), so nothing is left unread."""
+    a = parse_file(cfg).config.accounting
+    assert a.unread == 0, [f"{u.line}: {u.text}" for u in a.unread_lines]
+    assert a.unmanaged > 0 and a.lines == a.understood + a.unmanaged
+
+
+def test_an_unread_lag_is_counted_in_its_section_with_its_lines() -> None:
+    """hw-v300-mlag/spine-2 (a file that parses today): Eth-Trunk aggregates are not read yet,
+    AAA and SNMP are unmanaged, the secret on the local-user line never reaches the output."""
+    a = parse_file(FABRICS / "hw-v300-mlag/spine-2.cfg").config.accounting
+    by_line = {u.line: u for u in a.unread_lines}
+    assert by_line[42].text == "interface Eth-Trunk11" and by_line[42].section == "aggregates"
+    assert by_line[48].section == "aggregates"  # 'mode lacp-static' goes with its block
+    assert by_line[81].text == "eth-trunk 11" and by_line[81].section == "aggregates"
+    assert by_line[84].section == "scheduling"  # 'qos queue 0 drr weight 20' in a read port
+    assert 287 in by_line and by_line[287].section == "static_routes"  # a static with options
+    assert 27 not in by_line and 28 not in by_line  # 'aaa' and its local-user: unmanaged
+    assert a.unmanaged_by_kind["AAA"] >= 1 and a.unmanaged_by_kind["SNMP"] >= 1
+    assert a.lines == a.understood + a.unmanaged + a.unread + a.out_of_domain
+    assert "aggregates" in a.lossless_unread()
+    assert "irreversible-cipher $1c$" not in json.dumps([u.text for u in a.unread_lines])
+
+
+def test_an_out_of_range_line_is_counted_apart_from_the_unread() -> None:
+    """A line refused for its value (RC119's) is not read, and not RC405's to warn about."""
+    text = (ROOT / "golden/pod-small-huawei/leaf-1.cfg").read_text("utf-8")
+    bad = text.replace("vlan batch ", "vlan batch 4095 ", 1)
+    assert bad != text
+    a = parse_text(bad, file="leaf-1.cfg").config.accounting
+    assert a.out_of_domain >= 1 and a.unread == 0
+    assert a.lines == a.understood + a.out_of_domain
+
+
+def test_a_line_nothing_reads_is_unread_in_its_area() -> None:
+    text = (ROOT / "golden/pod-small-h3c/leaf-1.cfg").read_text("utf-8")
+    extra = (
+        "#\ntraffic classifier ROCE operator and\n if-match dscp 26\n"
+        "#\n snmp-agent sys-info version v3\n"
+    )
+    cfg = parse_text(text.replace("#\nvlan 101", extra + "#\nvlan 101", 1), file="leaf-1.cfg")
+    a = cfg.config.accounting
+    assert a.unread_by_section == {"qos_maps": 2}
+    assert a.unmanaged_by_kind == {"SNMP": 1}
+    assert "qos_maps" in LOSSLESS_SECTIONS
+
+
+def test_template_lines_become_whole_line_regexes() -> None:
+    import re
+
+    got = template_lines(
+        [
+            "<group name='x'>\n<!-- a comment\n over lines -->\n"
+            'vlan {{ range | _start_ | re("[0-9]+ to [0-9]+") }}\n'
+            "undo portswitch {{ routed | set(True) }}\n"
+            "ip address {{ ip }} {{ mask }}\n</group>"
+        ]
+    )
+    assert len(got) == 3
+    rx = [re.compile(g) for g in got]
+    assert rx[0].fullmatch("vlan 200 to 202") and not rx[0].fullmatch("vlan 200")
+    assert rx[1].fullmatch("undo portswitch")
+    assert rx[2].fullmatch("ip address 10.0.0.1 255.255.255.0")
+    assert not rx[2].fullmatch("ip address 10.0.0.1 255.255.255.0 sub")
+
+
+def test_every_catalogue_entry_says_what_and_where_from() -> None:
+    from roce_cfg.grammar import load_grammar
+
+    for vendor in Vendor:
+        grammar = load_grammar(vendor.value)
+        assert grammar.unmanaged and grammar.areas, vendor
+        assert all(u.what and u.source for u in grammar.unmanaged)
+    with pytest.raises(GrammarError, match="needs 'what' and 'source'"):
+        list(_unmanaged([{"match": "^snmp"}], "x.grammar.yaml"))
+    with pytest.raises(InputError, match="no regex"):
+        list(_unmanaged([{"match": "^(snmp", "what": "SNMP", "source": "s"}], "x.grammar.yaml"))
+
+
+def test_parse_lists_unread_lines_per_section() -> None:
+    cfg = FABRICS / "hw-v300-mlag/spine-2.cfg"
+    res = run("parse", str(cfg), "-v")
+    assert res.exit_code == 0, res.output
+    assert "not read, aggregates (bears on losslessness)" in res.stderr
+    assert "42: interface Eth-Trunk11" in res.stderr
+    doc = json.loads(res.stdout)
+    acc = doc["configs"][0]["accounting"]
+    assert acc["unread_by_section"]["aggregates"] >= 30
+    quiet = run("parse", str(cfg))
+    assert "not read" in quiet.stderr and "42: interface" not in quiet.stderr
+
+
+def test_lint_counts_and_warns_per_lossless_section() -> None:
+    res = run("lint", str(FABRICS / "hw-v300-mlag/spine-2.cfg"), "--format", "json")
+    findings = json.loads(res.stdout)["findings"]
+    counts = [f for f in findings if f["rule"] == "RC404"]
+    assert len(counts) == 1 and "known-unmanaged" in counts[0]["message"]
+    warned = {f["message"].split("'")[1]: f["line"] for f in findings if f["rule"] == "RC405"}
+    assert warned["aggregates"] == 42
+    assert set(warned) <= LOSSLESS_SECTIONS

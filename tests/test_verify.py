@@ -1,0 +1,221 @@
+"""roce-cfg verify against the SSH emulators: each live fault alone gives exactly its finding,
+the healthy lab gives none, and what has no sourced display command is 'cannot verify'."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from roce_cfg.deploy.inventory import Target
+from roce_cfg.deploy.push import Credentials
+from roce_cfg.lab.display import DisplayFaults, World
+from roce_cfg.lab.run import inventory as lab_inventory
+from roce_cfg.lab.run import switches
+from roce_cfg.lab.server import Lab
+from roce_cfg.model.fabric import Fabric, Link
+from roce_cfg.vendor import Vendor
+from roce_cfg.verify.data import load_display, parse, port_key, speed_gbps
+from roce_cfg.verify.run import Settings, Verified, load_plan, parse_skip, parse_window, verify
+from tests.helpers import ROOT, SCENARIOS, run
+
+USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
+CREDS = Credentials(USER, PASSWORD)
+WINDOW = 1.0  # seconds: the lab's counters move at fixed rates (lab/display.py)
+
+
+@dataclass
+class Pod:
+    plan: Fabric
+    world: World
+    targets: list[Target]
+    lab: Lab
+
+    def verify(self, **settings: object) -> Verified:
+        return verify(self.plan, self.targets, CREDS, Settings(**settings))  # type: ignore[arg-type]
+
+
+def _pod(vendor: str) -> Iterator[Pod]:
+    intent = SCENARIOS[f"pod-small-{vendor}"]
+    sws = switches(intent, "intended")
+    world = sws[0].display
+    assert isinstance(world, World)
+    with Lab(sws, USER, PASSWORD) as lab:
+        targets = [
+            Target(n, "127.0.0.1", ep.port, ep.switch.profile)
+            for n, ep in sorted(lab.endpoints.items())
+        ]
+        yield Pod(load_plan(intent), world, targets, lab)
+
+
+@pytest.fixture(scope="module", params=["h3c", "huawei"])
+def pod(request: pytest.FixtureRequest) -> Iterator[Pod]:
+    yield from _pod(request.param)
+
+
+@pytest.fixture(autouse=True)
+def _healthy(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    if "pod" in request.fixturenames:
+        request.getfixturevalue("pod").world.faults.clear()
+
+
+def _uplinks(plan: Fabric, leaf: str) -> list[Link]:
+    return [k for k in plan.links if k.a_device == leaf]
+
+
+def _found(v: Verified) -> list[tuple[str, str, str | None]]:
+    return [(f.rule, f.device, f.port) for f in v.result.findings]
+
+
+def test_the_healthy_lab_gives_no_finding(pod: Pod) -> None:
+    v = pod.verify(unsourced=True, window_s=WINDOW)
+    assert _found(v) == [], v.result.findings[:3]
+    assert v.switches == 12
+
+
+Inject = Callable[[DisplayFaults, Link, Link], None]
+FAULTS: dict[str, tuple[Inject, str, bool]] = {
+    # name: (inject on leaf-1 given two of its uplinks to different spines, rule, needs window)
+    "cable swapped": (lambda f, k, o: setattr(f, "swapped", (k.a_port, o.a_port)), "RV102", False),
+    "link down": (lambda f, k, o: f.down.add(k.a_port), "RV111", False),
+    "lower speed": (lambda f, k, o: f.speed.update({k.a_port: k.speed_gbps // 4}), "RV112", False),
+    "bgp peer down": (lambda f, k, o: f.bgp_down.add(k.a_port), "RV121", False),
+    "pfc off (dcbx)": (lambda f, k, o: f.pfc_off.add(k.a_port), "RV131", False),
+    "pfc storm": (lambda f, k, o: f.storm.add(k.a_port), "RV141", True),
+    "ecn not marking": (lambda f, k, o: f.ecn_off.add(k.a_port), "RV142", True),
+    "lossless drops": (lambda f, k, o: f.drops.add(k.a_port), "RV143", True),
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_each_fault_alone_gives_exactly_its_finding(pod: Pod, fault: str) -> None:
+    inject, rule, windowed = FAULTS[fault]
+    ups = _uplinks(pod.plan, "leaf-1")
+    first = ups[0]
+    other = next(k for k in ups if k.b_device != first.b_device)
+    inject(pod.world.fault("leaf-1"), first, other)
+    v = pod.verify(unsourced=True, window_s=WINDOW if windowed else 0.0)
+    assert _found(v) == [(rule, "leaf-1", first.a_port)], v.result.findings
+    finding = v.result.findings[0]
+    if rule == "RV102":
+        assert finding.related_port == other.a_port
+    if rule == "RV141":  # the numbers: pauses in the window, and the watchdog firing
+        assert "pauses received" in finding.message and "watchdog fired" in finding.message
+        assert any("/s" in d for d in finding.detail)
+
+
+def test_by_default_unsourced_display_formats_are_cannot_verify(pod: Pod) -> None:
+    v = pod.verify()
+    vendor = pod.targets[0].profile.vendor
+    unsourced = {c for c, e in load_display(vendor).checks.items() if e.status == "unsourced"}
+    assert unsourced  # queue and watchdog (and Huawei's PFC): no public output format
+    assert {f.rule for f in v.result.findings} == {"RV190"}
+    assert len(v.result.findings) == len(unsourced) * 12
+    assert all("unsourced" in f.message for f in v.result.findings)
+    skipped = pod.verify(skip=frozenset(unsourced))
+    assert skipped.result.findings == []
+
+
+@pytest.mark.parametrize("vendor", ["ruijie", "zte"])
+def test_ruijie_and_zte_have_no_sourced_display_command_every_check_is_cannot_verify(
+    vendor: str,
+) -> None:
+    assert load_display(Vendor(vendor)).checks == {}
+    for pod in _pod(vendor):
+        v = pod.verify(unsourced=True)
+        rules = {f.rule for f in v.result.findings}
+        assert rules == {"RV190"}
+        assert len(v.result.findings) == 7 * 12
+        assert v.result.failing("error")  # a non-zero exit, never "ok"
+
+
+def test_verify_command_formats_and_exit_codes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    intent = SCENARIOS["pod-small-h3c"]
+    for pod in _pod("h3c"):
+        inv = tmp_path / "inv.yaml"
+        inv.write_text(lab_inventory(pod.lab))
+        monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
+        monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
+        ok = run("verify", str(intent), "-i", str(inv), "--skip", "queue,watchdog")
+        assert ok.exit_code == 0, ok.output
+        assert "0 errors" in ok.stdout and "per switch" in ok.stdout
+        pod.world.fault("leaf-2").pfc_off.add(_uplinks(pod.plan, "leaf-2")[0].a_port)
+        bad = run(
+            "verify", str(intent), "-i", str(inv), "--format", "json", "--skip", "queue,watchdog"
+        )
+        assert bad.exit_code == 1, bad.output
+        doc = json.loads(bad.stdout)
+        assert doc["format"] == "roce-cfg/verify/v1"
+        assert [f["rule"] for f in doc["findings"]] == ["RV131"]
+        sarif = json.loads(run("verify", str(intent), "-i", str(inv), "--format", "sarif").stdout)
+        assert {r["ruleId"] for r in sarif["runs"][0]["results"]} == {"RV131", "RV190"}
+        junit = run("verify", str(intent), "-i", str(inv), "--format", "junit").stdout
+        assert 'name="roce-cfg verify"' in junit and "RV131" in junit
+        assert USER not in bad.output and PASSWORD not in bad.output
+
+
+def test_bad_options_are_one_line_errors() -> None:
+    with pytest.raises(Exception, match="not a duration"):
+        parse_window("soon")
+    with pytest.raises(Exception, match="no check 'cabel'"):
+        parse_skip("cabel")
+    assert parse_window("500ms") == 0.5
+    result = run("verify", str(SCENARIOS["pod-small-h3c"]), "-i", "x.yaml", "--window", "1e9s")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+SAMPLES = ROOT / "tests/data/display"
+
+
+@pytest.mark.parametrize("sample", sorted(SAMPLES.glob("*/*.txt")), ids=lambda p: p.stem)
+def test_saved_samples_parse_as_their_records(sample: Path) -> None:
+    """Output samples written after each source's format (tests/data/display/README.md) read
+    back as the records beside them: the parser is not tuned to the lab's own text only."""
+    vendor, check = Vendor(sample.parent.name), sample.stem
+    entry = load_display(vendor).checks[check]
+    expected = json.loads(sample.with_suffix(".json").read_text())
+    assert parse(entry, sample.read_text()) == expected
+
+
+def test_port_names_join_on_their_number_and_speeds_read_in_their_unit() -> None:
+    assert port_key("HGE1/0/25") == port_key("HundredGigE1/0/25") == "1/0/25"
+    assert port_key("400GE1/1/1:2") == "1/1/1:2"
+    assert speed_gbps("400Gbps-speed", "Mbps") == 400.0
+    assert speed_gbps("100000", "Mbps") == 100.0
+    assert speed_gbps("auto", "Mbps") is None
+
+
+def test_push_verify_live_checks_the_switches_it_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from roce_cfg.lab.cli import Switch
+
+    intent = SCENARIOS["pod-small-h3c"]
+    out = tmp_path / "out"
+    assert run("generate", str(intent), "-o", str(out)).exit_code == 0
+    for pod in _pod("h3c"):
+        leaf = pod.world.switches["leaf-1"]
+        leaf.running = Switch.start("leaf-1", leaf.profile).running  # nothing configured yet
+        before = pod.verify(skip=frozenset({"queue", "watchdog"}))
+        # an unconfigured leaf: no BGP sessions come up (the spines' side stays down as well)
+        assert {f.rule for f in before.result.findings} >= {"RV121", "RV131"}
+        inv = tmp_path / "inv.yaml"
+        inv.write_text(lab_inventory(pod.lab))
+        monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
+        monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
+        pod.world.fault("leaf-1").down.add(_uplinks(pod.plan, "leaf-1")[1].a_port)
+        pushed = run("push", str(out), "-i", str(inv), "--apply", "--verify", "live")
+        assert pushed.exit_code == 1, pushed.output  # pushed fine; verify found the down link
+        text = pushed.stdout
+        assert "verify (live) of the changed switches" in text
+        assert "RV111" in text and "on 1 switches" in text  # leaf-1 only: the others were in place
+        assert {line.split()[1].rstrip(":") for line in text.splitlines() if " RV1" in line} == {
+            "RV111",
+            "RV190",
+        }
