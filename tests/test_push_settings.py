@@ -77,3 +77,23 @@ def test_moving_the_rail_vlan_removes_the_old_vlan_and_gateway(
     profile = load_profile(vendor)
     assert f"{profile.vlan_interface}101" not in after and f"{profile.vlan_interface}201" in after
     _lint_clean(after, "leaf-1", new_intent, tmp_path)
+
+
+@pytest.mark.parametrize("vendor", [Vendor.H3C, Vendor.HUAWEI, Vendor.RUIJIE], ids=str)
+def test_prune_removes_a_peers_address_family_line_before_the_peer(vendor: Vendor) -> None:
+    from roce_cfg.deploy.tree import Tree, remediation
+
+    profile = load_profile(vendor)
+    text = generate(SCENARIOS[f"pod-small-{vendor.value}"]).configs["leaf-1"]
+    lines = []
+    for line in text.splitlines():
+        lines.append(line)
+        if line.strip().startswith(("peer 10.1.0.0 as-number", "neighbor 10.1.0.0 remote-as")):
+            lines.append(line.replace("10.1.0.0", "10.1.0.99"))
+        if line.strip() in ("peer 10.1.0.0 enable", "neighbor 10.1.0.0 activate"):
+            lines.append(line.replace("10.1.0.0", "10.1.0.99"))
+    running = "\n".join(lines) + "\n"
+    commands = remediation(Tree.from_text(running, profile), Tree.from_text(text, profile), True)
+    gone = [i for i, c in enumerate(commands) if "10.1.0.99" in c]
+    assert len(gone) == 2, commands
+    assert commands[gone[0]].endswith(("enable", "activate"))  # the dependent first

@@ -228,6 +228,7 @@ def _diff(
     single = profile.dialect.single_valued
     replaced = {p for p in single for c in want.children if c.line.startswith(p)}
     renamed = [] if full else _renamed(have, want, profile, path)
+    dropped, later = _dropped(have, want, profile, path), []
     out: list[str] = []
     for c in list(have.children):
         if c not in have.children or c.line in wanted or not ours(c.line) or c in renamed:
@@ -244,10 +245,10 @@ def _diff(
             out.append(positive)
             have.children[have.children.index(c)] = Node(positive)
             continue
-        line = _negation(grammar, view, c.line, neg)
-        out.append(line)
-        if not undo(have, path, line, profile):
-            have.children.remove(c)
+        if c in dropped:
+            later.append(c)
+        else:
+            out += _remove(have, c, grammar, view, path, profile)
     for w in want.children:
         h = have.find(w.line)
         if not w.children:
@@ -259,9 +260,38 @@ def _diff(
         )
         if inner or h is None:
             out += [w.line, *inner, profile.dialect.view_exit]
+    for c in later:  # an object the intent drops goes after its dependents in the views below
+        if c in have.children:
+            out += _remove(have, c, grammar, view, path, profile)
     for c in renamed:  # the old one goes once the new one is in place
         out.append(_negation(grammar, view, c.line, neg))
     return out
+
+
+def _remove(
+    have: Node, c: Node, grammar: Grammar, view: str, path: tuple[str, ...], profile: VendorProfile
+) -> list[str]:
+    """The negation of one running line, applied to the working copy as the switch would."""
+    line = _negation(grammar, view, c.line, profile.negation)
+    if not undo(have, path, line, profile):
+        have.children.remove(c)
+    return [line]
+
+
+def _dropped(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...]) -> list[Node]:
+    """Statements naming an object the intended view does not name (a BGP peer --prune
+    removes): removed after the views below, so a peer's address-family lines go first."""
+    neg = profile.negation
+    kinds = _kinds(profile, path)
+    named = {_object(kinds, c.line, neg) for c in want.children}
+    return [
+        c
+        for c in have.children
+        if not c.children
+        and not c.line.startswith(neg)
+        and (name := _object(kinds, c.line, neg)) is not None
+        and name not in named
+    ]
 
 
 def _empty(
