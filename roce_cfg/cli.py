@@ -35,7 +35,7 @@ from roce_cfg.vendor import OVERLAY_ENV, Vendor
 # jinja2, ttp and the pydantic models are imported inside the commands that use them
 # (tests/test_startup.py holds the line).
 if TYPE_CHECKING:
-    from roce_cfg.analysis import Finding, LintResult
+    from roce_cfg.analysis import Finding, LintResult, Options
     from roce_cfg.deadlock.analyse import Report as DeadlockReport
     from roce_cfg.deploy.push import Credentials, Outcome
     from roce_cfg.generate import Written
@@ -310,13 +310,15 @@ def _parsed_summary(p: ParsedConfig, verbose: bool) -> None:
     )
     for note in p.notes:
         err.print(f"roce-cfg: note: {printable(f'{p.source}: {note}')}", markup=False)
+    from roce_cfg.parse.accounting import describe
+
+    counts, *listed = describe(p.accounting, verbose)  # every line accounted for (issue 26)
+    err.print(f"roce-cfg: note: {printable(f'{p.source}: {counts}')}", markup=False)
     for u in p.unread:
         where = f"{p.source}:{u.line}" if u.line else p.source
         err.print(f"roce-cfg: note: {printable(f'{where}: not read: {u.reason}')}", markup=False)
-    from roce_cfg.parse.accounting import describe
-
-    for text in describe(p.accounting, verbose):  # every line accounted for (issue 26)
-        err.print(printable(f"  {text}"), markup=False)
+    for text in listed:
+        err.print(printable(text), markup=False)
     if verbose:
         for block in p.opaque:
             err.print(f"  opaque {block.line}-{block.end_line}: {block.header}", markup=False)
@@ -352,6 +354,10 @@ def lint_cmd(
         typer.Option("--fabric", help="fabric.json (found automatically in a directory given)."),
     ] = None,
     cable_length: CableLength = None,
+    cabling: Annotated[
+        Path | None,
+        typer.Option("--cabling", help="A cabling plan CSV (as 'docs' writes): cable lengths."),
+    ] = None,
     roce_dscp: Annotated[
         int | None,
         typer.Option(
@@ -375,15 +381,10 @@ def lint_cmd(
     vendor_dir: VendorDir = None,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
-    from roce_cfg.analysis import Options, lint
-    from roce_cfg.analysis.context import parse_cable_lengths
+    from roce_cfg.analysis import lint
     from roce_cfg.platforms.profile import overlay_dir
 
-    try:
-        cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
-    except ValueError as exc:
-        raise InputError(f"--cable-length: {exc}") from None
-    options = Options(cable_m=cables, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock)
+    options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock)
     with _progress("linting") as tick:
         result = lint(
             _config_files(paths, vendor, overlay_dir(vendor_dir), fabric=True),
@@ -398,6 +399,27 @@ def lint_cmd(
     _emit(result, fmt, lambda: _lint_text(result, verbose))
     if result.failing(fail_on):
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _lint_options(
+    cable_length: str | None,
+    cabling: Path | None,
+    roce_dscp: int | None,
+    cnp_dscp: int | None,
+    deadlock: bool,
+) -> Options:
+    """lint's options: cable lengths by role (--cable-length) and per port (--cabling)."""
+    from roce_cfg.analysis import Options
+    from roce_cfg.analysis.context import parse_cable_lengths
+    from roce_cfg.parse.cabling import read_cabling
+
+    try:
+        cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
+    except ValueError as exc:
+        raise InputError(f"--cable-length: {exc}") from None
+    planned = read_cabling(cabling) if cabling is not None else {}
+    return Options(cable_m=cables, cables=planned, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp,
+                   deadlock=deadlock)  # fmt: skip
 
 
 def _emit(result: LintResult, fmt: str, text: Callable[[], None]) -> None:
@@ -599,16 +621,22 @@ def report_cmd(
         str | None,
         typer.Option("--fail-links", help="Deadlock scenarios to include (see deadlock)."),
     ] = None,
+    verify_result: Annotated[
+        Path | None, typer.Option("--verify", help="A 'verify --format json' result to show.")
+    ] = None,
 ) -> None:
     """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
     from roce_cfg.deadlock.run import Plan as DeadlockPlan
     from roce_cfg.output import write_file
     from roce_cfg.report import html as html_report
     from roce_cfg.report.data import gather as gather_report
+    from roce_cfg.verify.report import load_result
 
+    live = load_result(verify_result) if verify_result is not None else []
     # one indeterminate spinner: gathering is parse + lint + deadlock in one call
     with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
         data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+        data.findings.extend(live)  # verify's findings flag their switches and links too
         write_file(output, html_report.render(data))
     out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
 
@@ -693,17 +721,11 @@ def push_cmd(
         )  # fmt: skip
     skipped = len(targets) - len(outcomes)
     _push_output(outcomes, skipped, apply, prune, fmt)
-    live = (
-        _verify_live(configs, targets, outcomes, creds, steps)
-        if verify_after == "live" and apply
-        else 0
-    )
     if any(o.status == "rollback-failed" for o in outcomes):
         raise typer.Exit(EXIT_ROLLBACK_FAILED)
     if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
         raise typer.Exit(EXIT_PUSH)
-    if live:
-        raise typer.Exit(live)
+    _verify_live(verify_after == "live" and apply, configs, targets, outcomes, creds, steps)
 
 
 def _push_output(outcomes: list[Outcome], skipped: int, apply: bool, prune: bool, fmt: str) -> None:
@@ -723,19 +745,28 @@ def _push_output(outcomes: list[Outcome], skipped: int, apply: bool, prune: bool
 
 
 def _verify_live(
-    configs: Path, targets: list[Any], outcomes: list[Outcome], creds: Credentials, steps: Any
-) -> int:
-    """push --verify live: verify's checks (sourced display data only) on the changed switches."""
+    wanted: bool,
+    configs: Path,
+    targets: list[Any],
+    outcomes: list[Outcome],
+    creds: Credentials,
+    steps: Any,
+) -> None:
+    """push --verify live (after --apply): verify's checks, sourced display data only, on the
+    switches push changed; exit 1 when they find something."""
     from roce_cfg.verify.report import text_report
     from roce_cfg.verify.run import Settings, after_push
 
     changed = {o.host for o in outcomes if o.status == "changed"}
-    verified = after_push(configs, targets, changed, creds, Settings(steps=steps))
+    verified = (
+        after_push(configs, targets, changed, creds, Settings(steps=steps)) if wanted else None
+    )
     if verified is None:
-        return 0
+        return
     out.print("# verify (live) of the changed switches:", markup=False)
     emit(text_report(verified))
-    return EXIT_FINDINGS if verified.result.failing("error") else 0
+    if verified.result.failing("error"):
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
@@ -874,7 +905,8 @@ LabFault = Annotated[
         "--fault",
         help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
         "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
-        "not-applied=REGEX.",
+        "not-applied=REGEX; live state for verify: link-down=PORT, pfc-storm=PORT, ... "
+        "(docs/verify.md).",
     ),
 ]
 

@@ -83,3 +83,37 @@ def test_a_shared_pool_must_hold_what_the_ports_need(tmp_path: Path) -> None:
     # 4 MB holds the need of every lossless port, though the per-port defaults (256 KB each)
     # sum past it: thresholds on a shared pool are not reservations
     assert not [f for f in _lint(tmp_path, "leaf-1", []) if f[0] == "RC203"]
+
+
+@pytest.mark.parametrize(
+    "port, lines, speed",
+    [
+        ("100GE1/0/49", " speed 40000\n", 40),  # [HW-CR speed 40000]
+        ("25GE1/0/1", " port mode 10G\n", 10),  # [HW-CR port mode]
+        ("100GE1/0/49", "", 100),
+        ("100GE1/0/49", " description x speed=25G\n speed 40000\n", 40),  # the port's own line wins
+    ],
+)
+def test_speed_from_the_ports_own_lines(port: str, lines: str, speed: int) -> None:
+    from roce_cfg.parse import parse_text
+    from roce_cfg.vendor import Vendor
+
+    text = (
+        "#\nsysname sw-1\n#\ndevice board 1 board-type CE6885-48YS8CQ\n#\n"
+        f"interface {port}\n undo portswitch\n{lines}#\nreturn\n"
+    )
+    d = parse_text(text, file="sw-1.cfg", vendor=Vendor.HUAWEI).config.device
+    assert d.interfaces[0].speed_gbps == speed
+
+
+def test_a_speed_beyond_any_port_is_unread() -> None:
+    from roce_cfg.parse import parse_text
+    from roce_cfg.vendor import Vendor
+
+    text = (
+        "#\nsysname sw-1\n#\ninterface 100GE1/0/49\n undo portswitch\n"
+        f" speed {'9' * 40}\n#\nreturn\n"
+    )
+    parsed = parse_text(text, file="sw-1.cfg", vendor=Vendor.HUAWEI).config
+    assert parsed.device.interfaces[0].speed_gbps == 100
+    assert parsed.unread

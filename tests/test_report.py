@@ -101,6 +101,14 @@ MEASURE = """() => {
       s => s.textContent.includes('not published')).length,
   };
 }"""
+UNDER_PANEL = """() => {
+  const p = document.getElementById('panel').getBoundingClientRect();
+  const g = [...document.querySelectorAll('#view g.sw')].find(g => {
+    const r = g.getBoundingClientRect();
+    return r.left > p.left && r.right < p.right && r.top > p.top && r.bottom < p.bottom;
+  });
+  return g ? g.dataset.device : null;
+}"""
 VIEWPORTS = [(1280, 800), (1920, 1080)]
 README_SHOT = (1280, 800)  # docs/report-pod-small.png: this viewport, spine-1 selected
 UPDATE_PICTURE = "ROCE_CFG_UPDATE_PICTURE"  # set: the test writes the README picture
@@ -430,6 +438,12 @@ def test_the_xl_overview_fits_the_page_and_a_pod_opens_usable(
     assert got["boxes_outside"] == 0  # the pod's 128 switches all in view, labels legible
     page.locator('#view g.sw[data-device="leaf-9"]').click()
     assert page.locator("#view line.link.sel").count() == 64  # its uplinks stand out
+    hidden = page.evaluate(UNDER_PANEL)
+    assert hidden, "the open panel covers no switch: nothing to test"
+    spine = page.locator(f'#view g.sw[data-device="{hidden}"]')
+    spine.dispatch_event("click")  # a switch under the open panel is panned out from under it
+    box, panel = spine.bounding_box(), page.locator("#panel").bounding_box()
+    assert box["x"] + box["width"] < panel["x"]
     _shot(page, tmp_path, f"xl-pod-{viewport[0]}x{viewport[1]}")
     page.locator("#back").click()
     page.locator("#find").fill("superspine-17")
@@ -437,3 +451,34 @@ def test_the_xl_overview_fits_the_page_and_a_pod_opens_usable(
     assert page.locator("#status").get_attribute("data-view", timeout=1000).startswith("plane")
     assert page.locator("#view g.sw.sel").get_attribute("data-device") == "superspine-17"
     assert errors == []
+
+
+def test_hostile_names_and_messages_stay_text(browser: Any, tmp_path: Path) -> None:
+    """Names and messages come from configs: quotes, tags and script ends are shown as text,
+    never parsed as markup, and the page still runs."""
+    from roce_cfg.analysis import Finding
+
+    data = gather(SCENARIOS["pod-small"])
+    evil = "x</script><!--<script>'\"><img src=x onerror=\"document.title='pwned'\">"
+    name = "le'af\"<b>1</b>"
+    data.devices[0] = data.devices[0].model_copy(update={"hostname": name})
+    data.findings = [Finding(rule="RC999", severity="error", device=name, message=evil)]
+    out = tmp_path / "hostile.html"
+    out.write_text(html_report.render(data))
+    page, errors = _open(browser, out)
+    page.locator("#view g.sw").filter(has_text="le'af").dispatch_event("click")
+    assert page.locator("#panel h3").inner_text() == name
+    assert evil in page.locator("#panel li").inner_text()
+    assert page.locator("#panel img, #view img, #view b").count() == 0
+    assert page.title() != "pwned" and errors == []
+
+
+def test_port_settings_ship_once_per_profile_and_every_end_keeps_its_address() -> None:
+    data = gather(SCENARIOS["pod-small"])
+    data.links.append(data.links[0])  # a port in two links (a duplicate) keeps its address
+    index = {d.hostname: i for i, d in enumerate(data.devices)}
+    wire = html_report._wire(data, index)
+    assert len(wire["links"]) == 4 * len(data.links) and len(wire["ends"]) == 2 * len(data.links)
+    assert len(wire["profiles"]) <= 4  # 128 link ends, a few distinct settings
+    assert all("address" not in p for p in wire["profiles"])
+    assert wire["addresses"][:2] == wire["addresses"][-2:] and "-" not in wire["addresses"][:2]

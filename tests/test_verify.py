@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,6 +76,8 @@ def test_the_healthy_lab_gives_no_finding(pod: Pod) -> None:
     v = pod.verify(unsourced=True, window_s=WINDOW)
     assert _found(v) == [], v.result.findings[:3]
     assert v.switches == 12
+    # read-only: not one line reached a configuration view on any switch
+    assert [sw.commands for sw in pod.world.switches.values()] == [0] * 12
 
 
 Inject = Callable[[DisplayFaults, Link, Link], None]
@@ -152,6 +155,7 @@ def test_verify_command_formats_and_exit_codes(
         assert bad.exit_code == 1, bad.output
         doc = json.loads(bad.stdout)
         assert doc["format"] == "roce-cfg/verify/v1"
+        assert doc["summary"]["devices"] == 12 and doc["summary"]["per_switch_s"] > 0
         assert [f["rule"] for f in doc["findings"]] == ["RV131"]
         sarif = json.loads(run("verify", str(intent), "-i", str(inv), "--format", "sarif").stdout)
         assert {r["ruleId"] for r in sarif["runs"][0]["results"]} == {"RV131", "RV190"}
@@ -219,3 +223,130 @@ def test_push_verify_live_checks_the_switches_it_changed(
             "RV111",
             "RV190",
         }
+
+
+def test_lab_fault_option_sets_live_faults_and_refuses_bad_ones() -> None:
+    from roce_cfg.errors import InputError
+    from roce_cfg.lab.faults import inject
+
+    sws = switches(SCENARIOS["pod-small-h3c"], "empty")
+    world = sws[0].display
+    assert isinstance(world, World)
+    port = _uplinks(world.fabric, "leaf-1")[0].a_port
+    notes = inject(sws, [f"leaf-1:pfc-storm={port}", f"leaf-1:link-speed={port}@100"])
+    assert world.fault("leaf-1").storm == {port} and world.fault("leaf-1").speed == {port: 100}
+    assert len(notes) == 2
+    for bad in ("leaf-1:link-down=Nowhere1/0/1", "leaf-1:link-speed=x@0", "nobody:pfc-off=x"):
+        with pytest.raises(InputError, match="--fault"):
+            inject(sws, [bad])
+
+
+def test_report_takes_a_verify_result_and_flags_the_miscabled_link(tmp_path: Path) -> None:
+    from roce_cfg.analysis.findings import Finding, LintResult
+    from roce_cfg.verify.report import render
+
+    intent = SCENARIOS["pod-small-h3c"]
+    port = _uplinks(load_plan(intent), "leaf-1")[0].a_port
+    swap = Finding(rule="RV102", severity="error", device="leaf-1", port=port,
+                   message="cables swapped")  # fmt: skip
+    text, _ = render(Verified(LintResult([swap], [], ["leaf-1"]), 1.0, 1), "json", tmp_path)
+    result = tmp_path / "verify.json"
+    result.write_text(text)
+    html = tmp_path / "r.html"
+    done = run("report", str(intent), "-o", str(html), "--verify", str(result))
+    assert done.exit_code == 0, done.output
+    # the report's data: the page's script flags a link with a finding on either end's port
+    flagged = {(f["device"], f.get("port")): f["rule"] for f in _report_data(html)["findings"]}
+    assert flagged.get(("leaf-1", port)) == "RV102"
+    assert run("report", str(intent), "-o", str(html)).exit_code == 0
+    assert ("leaf-1", port) not in {
+        (f["device"], f.get("port")) for f in _report_data(html)["findings"]
+    }
+    (tmp_path / "bad.json").write_text('{"format": "roce-cfg/lint/v1", "findings": []}')
+    bad = run("report", str(intent), "-o", str(html), "--verify", str(tmp_path / "bad.json"))
+    assert bad.exit_code == 2 and "not a roce-cfg verify result" in bad.output
+
+
+def _report_data(html: Path) -> dict[str, Any]:
+    page = html.read_text()
+    start = page.index('<script id="data" type="application/json">')
+    body = page[page.index(">", start) + 1 : page.index("</script>", start)]
+    return json.loads(body.replace("<\\/", "</"))  # type: ignore[no-any-return]
+
+
+def test_a_command_the_switch_refuses_is_cannot_verify_not_an_empty_table(pod: Pod) -> None:
+    from roce_cfg.lab.cli import Faults
+
+    sw = pod.world.switches["spine-2"]
+    entry = load_display(sw.profile.vendor).checks["routes"]
+    sw.faults = Faults(reject=f"^{entry.command}$")  # the vendor's error instead of the table
+    try:
+        v = pod.verify(skip=frozenset({"pfc", "queue", "watchdog"}))
+    finally:
+        sw.faults = Faults()
+    assert _found(v) == [("RV190", "spine-2", None)]  # not eight missing rail subnets
+    assert "refused by the switch" in v.result.findings[0].message
+
+
+def test_a_plan_without_configs_cannot_verify_the_lossless_state(pod: Pod, tmp_path: Path) -> None:
+    vendor = pod.targets[0].profile.vendor.value
+    out = tmp_path / "out"
+    assert run("generate", str(SCENARIOS[f"pod-small-{vendor}"]), "-o", str(out)).exit_code == 0
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "fabric.json").write_text((out / "fabric.json").read_text())
+    plan = load_plan(bare)
+    assert plan.devices == () and load_plan(out).devices  # the folder's configs are the plan's
+    v = verify(plan, pod.targets, CREDS, Settings(unsourced=True))
+    assert {f.rule for f in v.result.findings} == {"RV190"}
+    assert len(v.result.findings) == 12
+    assert all("no configuration" in f.message for f in v.result.findings)
+
+
+def test_cabling_names_a_missing_a_wrong_and_an_extra_neighbour() -> None:
+    """The cabling check alone, on records as a switch prints them (abbreviated names)."""
+    from roce_cfg.verify.checks import Observed, check_cabling
+
+    plan = load_plan(SCENARIOS["pod-small-h3c"])
+    entry = load_display(Vendor.H3C).checks["lldp"]
+    ups = _uplinks(plan, "leaf-1")
+
+    def row(port: str, far: str, far_port: str) -> dict[str, str]:
+        short = port.replace("FourHundredGigE", "FH")  # joined on the number, not the type
+        return {"port": short, "neighbor": far, "neighbor_port": far_port}
+
+    lldp = [row(k.a_port, k.b_device, k.b_port) for k in ups[2:]]  # ups[0]: nothing seen
+    lldp.append(row(ups[1].a_port, "spine-4", "FourHundredGigE1/0/9"))  # the wrong switch
+    lldp.append(row("FourHundredGigE1/0/20", "leaf-2", "FourHundredGigE1/0/20"))  # unplanned
+    obs = Observed(plan, {"leaf-1": {"lldp": lldp}}, {"leaf-1": {"lldp": entry}})
+    check_cabling(obs)
+    found = sorted((f.rule, f.port, f.related_device, f.related_port) for f in obs.findings)
+    assert found == [
+        ("RV101", ups[0].a_port, ups[0].b_device, ups[0].b_port),
+        ("RV103", ups[1].a_port, "spine-4", "FourHundredGigE1/0/9"),
+        ("RV104", "FH1/0/20", "leaf-2", "FourHundredGigE1/0/20"),
+    ]
+
+
+def test_underlay_names_a_peer_with_another_as_and_a_missing_session() -> None:
+    from roce_cfg.verify.checks import Observed, check_underlay
+
+    plan = load_plan(SCENARIOS["pod-small-h3c"])
+    entry = load_display(Vendor.H3C).checks["bgp"]
+    ups = _uplinks(plan, "leaf-1")
+    spine_as = next(s.asn for s in plan.switches if s.hostname == ups[0].b_device)
+    rows = [
+        {"peer": str(k.b_ip.ip), "remote_as": str(spine_as), "state": "Established"}
+        for k in ups[2:]
+    ]
+    rows.append({"peer": str(ups[1].b_ip.ip), "remote_as": "64999", "state": "Established"})
+    obs = Observed(plan, {"leaf-1": {"bgp": rows}}, {"leaf-1": {"bgp": entry}})
+    check_underlay(obs)
+    found = sorted((f.rule, f.port, f.related_device) for f in obs.findings)
+    assert found == [
+        ("RV121", ups[0].a_port, ups[0].b_device),  # not configured at all
+        ("RV122", ups[1].a_port, ups[1].b_device),
+    ]
+    assert (
+        "not configured" in obs.findings[0].message or "not configured" in obs.findings[1].message
+    )

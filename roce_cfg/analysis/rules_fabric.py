@@ -187,7 +187,10 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
             stray = sorted({s for group in subnets.values() if len(group) > 1 for s in group})
             why = "the same gateway subnet on " + ", ".join(stray)
         for name in stray:
-            port = next(p for p in f.devices[name].in_use() if vlan in _carried(p))
+            # the first such port by name, not in file order (block order changes no finding)
+            port = min(
+                (p for p in f.devices[name].in_use() if vlan in _carried(p)), key=lambda p: p.name
+            )
             how = "carried on a trunk" if port.trunk_vlans else "has server ports"
             yield Hit(f"VLAN {vlan} {how} here; {why}", device=name, port=port.name)
 

@@ -206,7 +206,9 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
         return
     ns = needs(v)
     if ns:
-        worst = max(ns, key=lambda n: n.required)
+        # ties go to the first port by name, not in file order: the finding (and its
+        # fingerprint) must not move when a backup prints its blocks in another order
+        worst = min(ns, key=lambda n: (-n.required, n.port.name))
         yield Hit(
             f"{v.device.model} sets headroom itself; {len(ns)} port priorities need up to "
             f"{worst.required} B ({worst.port.name}, {worst.describe()})",

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from roce_cfg.model.device import DeviceConfig, Interface
-from roce_cfg.model.fabric import Fabric
+from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.parse import parse_text
 from roce_cfg.verify.data import Display, load_display
 
@@ -72,6 +72,15 @@ class World:
         return ends
 
     @functools.cached_property
+    def links_at(self) -> dict[str, list[tuple[str, Link]]]:
+        """device -> (its port, the link) for every planned link end."""
+        out: dict[str, list[tuple[str, Link]]] = {}
+        for k in self.fabric.links:
+            out.setdefault(k.a_device, []).append((k.a_port, k))
+            out.setdefault(k.b_device, []).append((k.b_port, k))
+        return out
+
+    @functools.cached_property
     def planned_speed(self) -> dict[tuple[str, str], int]:
         speeds = {(n.switch, n.port): n.speed_gbps for n in self.fabric.nics}
         for k in self.fabric.links:
@@ -111,9 +120,21 @@ class World:
                 return trained
         return self.planned_speed.get((host, port), 0)
 
+    # The running config each switch started from when that is the plan's own ('--start
+    # intended'): while it is unchanged the plan's model of it is used, not a parse per switch
+    # (a spine's routes need every peer's config: parsing 40 of them delayed its answer > 10 s).
+    initial: dict[str, str] = field(default_factory=dict)
+
+    @functools.cached_property
+    def planned(self) -> dict[str, DeviceConfig]:
+        return {d.hostname: d for d in self.fabric.devices}
+
     def device(self, host: str) -> DeviceConfig:
         sw = self.switches[host]
-        return _running(sw.running.render(), sw.profile.vendor.value, self.overlay)
+        text = sw.running.render()
+        if self.initial.get(host) == text and host in self.planned:
+            return self.planned[host]
+        return _running(text, sw.profile.vendor.value, self.overlay)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -124,9 +145,14 @@ def _running(text: str, vendor: str, overlay: Path | None) -> DeviceConfig:
     return parse_text(text, vendor=Vendor(vendor), overlay=overlay).config.device
 
 
-def attach(switches: list[Switch], fabric: Fabric, overlay: Path | None = None) -> World:
-    """Give each emulator the lab's world, so it answers verify's display commands."""
+def attach(
+    switches: list[Switch], fabric: Fabric, overlay: Path | None = None, intended: bool = False
+) -> World:
+    """Give each emulator the lab's world, so it answers verify's display commands;
+    ``intended``: the switches start from the plan's configs."""
     world = World(fabric, {sw.hostname: sw for sw in switches}, overlay=overlay)
+    if intended:
+        world.initial = {sw.hostname: sw.running.render() for sw in switches}
     for sw in switches:
         sw.display = world
     return world
@@ -164,8 +190,8 @@ def _chassis(host: str) -> str:
 
 def _lldp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     rows = []
-    for (device, port), _ in sorted(world.cabling.items()):
-        far = world.wired(device, port) if device == host else None
+    for port, _ in sorted(world.links_at.get(host, []), key=lambda x: x[0]):
+        far = world.wired(host, port)
         if far is None or world.is_down(host, port) or far[0] not in world.switches:
             continue
         rows.append(
@@ -197,12 +223,10 @@ def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]
 def _sessions(world: World, host: str) -> list[tuple[str, int, bool, str | None]]:
     """(peer address, configured AS, established, far device) per configured neighbour."""
     device = world.device(host)
-    by_ip: dict[IPv4Address, tuple[str, str]] = {}
-    for (dev, port), (far, _) in world.cabling.items():
-        if dev == host:
-            for k in world.fabric.links:
-                if (k.a_device, k.a_port) == (dev, port) or (k.b_device, k.b_port) == (dev, port):
-                    by_ip[k.seen_from(dev)[3].ip] = (port, far)
+    by_ip: dict[IPv4Address, tuple[str, str]] = {
+        k.seen_from(host)[3].ip: (port, k.seen_from(host)[1])
+        for port, k in world.links_at.get(host, [])
+    }
     out = []
     for n in device.bgp.neighbors if device.bgp else ():
         port, far = by_ip.get(n.address, ("", ""))
@@ -327,3 +351,50 @@ RENDER: dict[str, Callable[[World, str, Display], list[dict[str, Any]]]] = {
     "queue": _queue,
     "watchdog": _watchdog,
 }
+
+
+# 'roce-cfg lab --fault HOST:KIND=PORT' for the live faults (lab/faults.py hands them here).
+# cable-swapped takes two ports 'P1,P2'; link-speed 'PORT@GBPS'; the others one port.
+DISPLAY_KINDS = (
+    "cable-swapped",
+    "link-down",
+    "link-speed",
+    "bgp-down",
+    "pfc-off",
+    "pfc-storm",
+    "ecn-off",
+    "lossless-drops",
+)
+_SETS = {
+    "link-down": "down",
+    "bgp-down": "bgp_down",
+    "pfc-off": "pfc_off",
+    "pfc-storm": "storm",
+    "ecn-off": "ecn_off",
+    "lossless-drops": "drops",
+}
+
+
+def inject_fault(switches: list[Switch], host: str, kind: str, value: str) -> str:
+    """Set one live fault; the note 'roce-cfg lab' prints. ValueError says what is wrong."""
+    sw = next((s for s in switches if s.hostname == host), None)
+    world = sw.display if sw is not None else None
+    if not isinstance(world, World):
+        raise ValueError(f"no switch {host!r} in the intent")
+    faults = world.fault(host)
+    ports = {p for h, p in world.planned_speed if h == host}
+    if kind == "cable-swapped":
+        pair = tuple(p.strip() for p in value.split(","))
+        if len(pair) != 2 or not set(pair) <= ports:
+            raise ValueError("two planned ports 'P1,P2'")
+        faults.swapped = (pair[0], pair[1])
+    elif kind == "link-speed":
+        port, _, gbps = value.partition("@")
+        if port not in ports or not gbps.isdigit() or not 1 <= int(gbps) <= 1600:
+            raise ValueError("'PORT@GBPS' with a planned port and 1-1600")
+        faults.speed[port] = int(gbps)
+    else:
+        if value not in ports:
+            raise ValueError(f"a planned port of {host}")
+        getattr(faults, _SETS[kind]).add(value)
+    return f"live fault on {host}: {kind} {value}"

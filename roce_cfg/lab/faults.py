@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from roce_cfg.errors import InputError
 from roce_cfg.lab.cli import Switch
+from roce_cfg.lab.display import DISPLAY_KINDS, inject_fault
 
 
 def _regex(value: str) -> str:
@@ -59,7 +60,8 @@ def parse(spec: str) -> tuple[str, str, object]:
     kind = kind.strip().replace("_", "-")
     if not sep or not host or kind not in KINDS:
         raise InputError(
-            f"--fault {spec[:80]!r}: expected HOST:KIND[=VALUE], KIND one of {', '.join(KINDS)}"
+            f"--fault {spec[:80]!r}: expected HOST:KIND[=VALUE], KIND one of "
+            f"{', '.join([*KINDS, *DISPLAY_KINDS])}"
         )
     name, read = KINDS[kind]
     if read is None:
@@ -72,11 +74,26 @@ def parse(spec: str) -> tuple[str, str, object]:
         raise InputError(f"--fault {spec[:80]!r}: {kind} needs {exc}") from None
 
 
+def _live(switches: list[Switch], spec: str) -> str | None:
+    host, _, rest = spec.partition(":")
+    kind, _, value = rest.partition("=")
+    if kind.strip() not in DISPLAY_KINDS:
+        return None
+    try:
+        return inject_fault(switches, host, kind.strip(), value.strip())
+    except ValueError as exc:
+        raise InputError(f"--fault {spec[:80]!r}: {kind.strip()} needs {exc}") from None
+
+
 def inject(switches: list[Switch], specs: list[str]) -> list[str]:
     """Set each spec's fault on its switch; the lines 'roce-cfg lab' prints about them."""
     by_name = {sw.hostname: sw for sw in switches}
     notes = []
     for spec in specs:
+        live = _live(switches, spec)  # what 'display' shows (lab/display.py), for verify
+        if live is not None:
+            notes.append(live)
+            continue
         host, name, value = parse(spec)
         if host not in by_name:
             raise InputError(f"--fault {spec[:80]!r}: no switch {host!r} in the intent")

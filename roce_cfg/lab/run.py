@@ -57,7 +57,7 @@ def switches(
                 overlay=overlay,
             )
         )
-    attach(out, generated.fabric, overlay)  # the display commands 'roce-cfg verify' runs
+    attach(out, generated.fabric, overlay, start == "intended")  # verify's display commands
     return out
 
 

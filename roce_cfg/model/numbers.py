@@ -52,6 +52,7 @@ BYTES = Domain("byte count", 0, 2**40)
 MILLISECONDS = Domain("time in ms", 0, 3_600_000)
 PATHS = Domain("path count", 1, 1024)
 SPEED = Domain("speed in Gb/s", 1, 1600)
+SPEED_MBPS = Domain("speed in Mb/s", 10, 1_600_000)
 # Slot, port and lane numbers in an interface name (HundredGigE1/0/49:2).
 PORT_NUMBER = Domain("port number", 0, 99_999)
 # A static route's preference (VRP, Comware: 1-255; IOS distance 1-255) and its tag (a 32-bit

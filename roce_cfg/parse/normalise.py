@@ -732,11 +732,24 @@ def _port(
         ipv4=addr,
         mtu=_ip_mtu(ctx, item, mode, frame, scope),
         frame_bytes=frame,
-        speed_gbps=g.speeds.get(name.canonical) or describe.speed(description) or name.speed or 0,
+        speed_gbps=g.speeds.get(name.canonical)
+        or _configured_speed(ctx, item, scope)
+        or describe.speed(description)
+        or name.speed
+        or 0,
         breakout_of=_breakout_parent(ctx, name),
         shutdown=bool(item.get("shutdown")),
         qos=_port_qos(ctx, g, item, mode, ecn, scope),
     )
+
+
+def _configured_speed(ctx: Context, item: Raw, scope: str) -> int | None:
+    """The speed the port's own lines set ('speed 40000' in Mb/s, 'port mode 10G'): what it
+    runs at, whatever its cage's name says (issue 26: a 400G cage with a 100G module)."""
+    if "speed_mbps" in item:
+        mbps = ctx.number(item["speed_mbps"], numbers.SPEED_MBPS, None, scope)
+        return mbps // 1000 if mbps is not None and mbps >= 1000 else None
+    return ctx.profile.parse.port_modes.get(str(item.get("port_mode", "")))
 
 
 def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None, scope: str) -> int:

@@ -236,6 +236,9 @@ class ParseSpec(_Data):
         default=None, description="the CLI wraps saved lines at this column (ZTE: 80)"
     )
     default_port_mode: Literal["access", "routed"] = "access"
+    port_modes: dict[str, int] = Field(
+        default_factory=dict, description="'port mode <word>' -> the Gb/s the port runs at"
+    )
     port_watchdog_implied: bool = Field(
         default=False, description="the global watchdog covers every PFC port (no port command)"
     )

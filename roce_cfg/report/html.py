@@ -102,9 +102,10 @@ def _wire(data: ReportData, index: Mapping[str, int]) -> dict[str, list[Any]]:
         links += [index[a], port_ids.setdefault(ap, len(port_ids))]
         links += [index[b], port_ids.setdefault(bp, len(port_ids))]
         for dev, port in ((a, ap), (b, bp)):
-            got = settings.get(dev, {}).get(port)
-            addresses.append(got.pop("address", "-") if got else "-")
-            ends.append(profiles.setdefault(tuple(got.items()), len(profiles)) if got else -1)
+            got = settings.get(dev, {}).get(port) or {}
+            addresses.append(got.get("address", "-"))
+            key = tuple((k, v) for k, v in got.items() if k != "address")
+            ends.append(profiles.setdefault(key, len(profiles)) if got else -1)
     return {
         "ports": list(port_ids),
         "links": links,
@@ -191,6 +192,8 @@ def _say(b: Budget) -> str:
 
 
 def _scatter(data: ReportData) -> str:
+    """Required (filled) and configured (ring) headroom per port priority against its cable,
+    one colour per speed; the legend sits above the plot so no point lands on it."""
     pts = data.headroom
     if not pts:
         return "<p>No lossless ports.</p>"
@@ -198,26 +201,26 @@ def _scatter(data: ReportData) -> str:
     ymax = max(max(p.required, p.configured or 0) for p in pts) or 1
     speeds = sorted({p.speed_gbps for p in pts})
     colour = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(speeds)}
-    out = ['<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="720" height="300">',
-           '<line class="axis" x1="60" y1="260" x2="700" y2="260"/>'
-           '<line class="axis" x1="60" y1="20" x2="60" y2="260"/>',
-           f'<text x="380" y="292" text-anchor="middle">cable length (m), 0-{xmax:g}</text>',
-           f'<text x="10" y="15">headroom (bytes), 0-{ymax:,}</text>']  # fmt: skip
+    out = ['<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="720" height="330">',
+           '<line class="axis" x1="60" y1="290" x2="700" y2="290"/>'
+           '<line class="axis" x1="60" y1="60" x2="60" y2="290"/>',
+           f'<text x="380" y="322" text-anchor="middle">cable length (m), 0-{xmax:g}</text>',
+           f'<text x="10" y="50">headroom (bytes), 0-{ymax:,}</text>']  # fmt: skip
     seen = set()
     for p in pts:
         key = (p.speed_gbps, p.cable_m, p.required, p.configured)
         if key in seen:
             continue
         seen.add(key)
-        x = 60 + 640 * p.cable_m / xmax
-        y = 260 - 240 * p.required / ymax
+        x = 60 + 630 * p.cable_m / xmax
+        y = 290 - 220 * p.required / ymax
         out.append(
             f'<circle class="req" cx="{x:.1f}" cy="{y:.1f}" r="4" '
             f'style="fill:{colour[p.speed_gbps]}">'
             f"<title>{p.speed_gbps}G {p.cable_m:g} m: required {p.required} B</title></circle>"
         )
         if p.configured is not None:
-            yc = 260 - 240 * p.configured / ymax
+            yc = 290 - 220 * p.configured / ymax
             out.append(
                 f'<circle class="cfg" cx="{x:.1f}" cy="{yc:.1f}" r="6" '
                 f'style="stroke:{colour[p.speed_gbps]}"><title>{p.speed_gbps}G {p.cable_m:g} m: '
@@ -225,10 +228,11 @@ def _scatter(data: ReportData) -> str:
             )
     for i, s in enumerate(speeds):
         out.append(
-            f'<circle cx="{80 + 90 * i}" cy="40" r="4" style="fill:{colour[s]}"/>'
-            f'<text x="{88 + 90 * i}" y="44">{s}G</text>'
+            f'<circle cx="{16 + 80 * i}" cy="16" r="4" style="fill:{colour[s]}"/>'
+            f'<text x="{24 + 80 * i}" y="20">{s}G</text>'
         )
-    out.append('<text x="520" y="44">filled: required, ring: configured</text></svg>')
+    x = 40 + 80 * len(speeds)
+    out.append(f'<text x="{x}" y="20">filled: required, ring: configured</text></svg>')
     return "".join(out)
 
 
@@ -363,13 +367,18 @@ def _payload(data: ReportData) -> dict[str, Any]:
     }
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
 def render(data: ReportData) -> str:
     payload = _payload(data)
     sev: dict[str, int] = defaultdict(int)
     for f in data.findings:
         sev["suppressed" if f.suppressed else f.severity] += 1
     summary = (
-        f"{len(data.devices)} switches, {len(data.links)} links; {sev['error']} errors, "
+        f"{_count(len(data.devices), 'switch', 'switches')}, "
+        f"{_count(len(data.links), 'link', 'links')}; {sev['error']} errors, "
         f"{sev['warning']} warnings, {sev['info']} info; {len(payload['cycles'])} deadlock "
         f"cycle(s) in {data.deadlock.scenarios} scenario(s)"
     )
@@ -387,7 +396,9 @@ def render(data: ReportData) -> str:
         bars=_bars(data),
         scatter=_scatter(data),
         bom=_bom(data),
-        data=json.dumps(payload, separators=(",", ":")).replace("</", "<\\/"),
+        # "<" only occurs inside JSON strings: as \u003c no "</script" or "<!--" can end or
+        # confuse the script element, whatever a hostname or a message holds
+        data=json.dumps(payload, separators=(",", ":")).replace("<", "\\u003c"),
         style=(folder / "report.css").read_text("utf-8"),
         script=(folder / "report.js").read_text("utf-8").replace("</", "<\\/"),
     )

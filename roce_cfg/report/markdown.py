@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from roce_cfg.advise import BillOfMaterials
-from roce_cfg.model.device import DeviceConfig
+from roce_cfg.model import describe
+from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.report.data import HeadroomPoint, ReportData
 from roce_cfg.safepath import file_names
@@ -40,9 +41,21 @@ def cabling_csv(data: ReportData) -> str:
             w.writerow([k.kind, k.a_device, k.a_port, k.b_device, k.b_port, k.speed_gbps,
                         k.cable_m, "", "", k.a_ip, k.b_ip])  # fmt: skip
     else:
+        ports = {(d.hostname, i.name): i for d in data.devices for i in d.interfaces}
         for a, ap, b, bp in data.links:
-            w.writerow(["fabric", a, ap, b, bp, "", "", "", "", "", ""])
+            w.writerow(["fabric", a, ap, b, bp, *_parsed(ports.get((a, ap)), ports.get((b, bp)))])
     return out.getvalue()
+
+
+def _parsed(pa: Interface | None, pb: Interface | None) -> list[object]:
+    """What the configs say of a link: speed (both ends' when they differ), the cable length a
+    description states (roce-cfg's 'cable=<n>m' or a '<n>m' token), the two addresses."""
+    speeds = sorted({p.speed_gbps for p in (pa, pb) if p is not None and p.speed_gbps})
+    lengths = [describe.cable(p.description) for p in (pa, pb) if p is not None]
+    cable = next((m for m in lengths if m is not None), None)
+    ips = [p.ipv4.ip if p is not None and p.ipv4 is not None else "" for p in (pa, pb)]
+    speed = "/".join(str(s) for s in speeds)
+    return [speed, "" if cable is None else f"{cable:g}", "", "", *ips]
 
 
 def _policy(d: DeviceConfig) -> str:

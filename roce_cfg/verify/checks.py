@@ -7,6 +7,7 @@ later ones skip what an earlier one explained."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -32,7 +33,8 @@ class Observed:
     first: dict[str, dict[str, Records]]
     entries: dict[str, dict[str, Display]]  # host -> check -> its display data
     second: dict[str, dict[str, Records]] = field(default_factory=dict)
-    window_s: float = 0.0
+    window_s: float = 0.0  # the window asked for; each switch's own span is in ``spans``
+    spans: dict[str, float] = field(default_factory=dict)
     options: Options = field(default_factory=Options)
     findings: list[Finding] = field(default_factory=list)
     down: set[int] = field(default_factory=set)  # indexes of links found down
@@ -183,10 +185,10 @@ def check_cabling(obs: Observed) -> None:
             obs.add(
                 "RV103",
                 end[0],
-                f"cabled to {got[0]} {got[1]}, planned {want[0]} {names[want]}",
+                f"cabled to {got[0]} {names.get(got, got[1])}, planned {want[0]} {names[want]}",
                 port=names[end],
                 related_device=got[0],
-                related_port=got[1],
+                related_port=names.get(got, got[1]),
             )
     _extras(obs, planned, seen)
 
@@ -243,13 +245,15 @@ def _swaps(
 def _extras(obs: Observed, planned: dict[Where, Where], seen: dict[str, dict[str, Where]]) -> None:
     switches = {s.hostname for s in obs.plan.switches}
     for host, ports in sorted(seen.items()):
-        for key, (far, far_port) in sorted(ports.items()):
+        printed = {port_key(r["port"]): r for r in obs.records(host, "lldp")}
+        for key, (far, _) in sorted(ports.items()):
             if (host, key) not in planned and far in switches:
+                port, far_port = printed[key]["port"], printed[key]["neighbor_port"]
                 obs.add(
                     "RV104",
                     host,
                     f"unplanned link to {far} {far_port}",
-                    port=key,
+                    port=port,
                     related_device=far,
                     related_port=far_port,
                 )
@@ -292,18 +296,19 @@ def check_underlay(obs: Observed) -> None:
 
 def _rail_routes(obs: Observed) -> None:
     spines = {s.hostname for s in obs.plan.switches if s.role == "spine"}
+    between: dict[frozenset[str], list[int]] = {}
+    for n, k in enumerate(obs.plan.links):
+        between.setdefault(frozenset({k.a_device, k.b_device}), []).append(n)
+    tables = {
+        spine: {(r["network"], r["length"]) for r in obs.records(spine, "routes")}
+        for spine in spines
+        if obs.has(spine, "routes")
+    }
     for rail in obs.plan.rails:
-        for spine in sorted(spines):
-            links = [
-                n
-                for n, k in enumerate(obs.plan.links)
-                if {k.a_device, k.b_device} == {spine, rail.switch}
-            ]
-            if not links or not obs.has(spine, "routes"):
-                continue
-            if all(n in obs.down or n in obs.sessions_down for n in links):
-                continue  # explained: every session between them is already reported
-            have = {(r["network"], r["length"]) for r in obs.records(spine, "routes")}
+        for spine, have in sorted(tables.items()):
+            links = between.get(frozenset({spine, rail.switch}), [])
+            if not links or all(n in obs.down or n in obs.sessions_down for n in links):
+                continue  # not adjacent, or explained: every session between them is reported
             if (str(rail.subnet.network_address), str(rail.subnet.prefixlen)) not in have:
                 obs.add(
                     "RV123",
@@ -452,7 +457,7 @@ def _port_counters(
     queue: dict[str, int] | None,
     dog: dict[str, int] | None,
 ) -> None:
-    w = obs.window_s
+    w = obs.spans.get(host) or obs.window_s
     far = _far_end(obs.plan, host, port)
     related = {"related_device": far[0], "related_port": far[1]} if far else {}
     fired = dog["triggers"] if dog else 0
@@ -496,13 +501,14 @@ def _port_counters(
         )
 
 
+@functools.cache
+def _far_ends(plan: Fabric) -> dict[tuple[str, str], tuple[str, str]]:
+    ends = {(k.a_device, k.a_port): (k.b_device, k.b_port) for k in plan.links}
+    return ends | {far: near for near, far in ends.items()}
+
+
 def _far_end(plan: Fabric, host: str, port: str) -> tuple[str, str] | None:
-    for k in plan.links:
-        if (k.a_device, k.a_port) == (host, port):
-            return k.b_device, k.b_port
-        if (k.b_device, k.b_port) == (host, port):
-            return k.a_device, k.a_port
-    return None
+    return _far_ends(plan).get((host, port))
 
 
 CHECKS = (check_links, check_cabling, check_underlay, check_lossless, check_counters)

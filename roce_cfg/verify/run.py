@@ -94,9 +94,13 @@ def verify(
     targets = [t for t in targets if t.name in names]
     plans = {t.name: usable(t, settings) for t in targets}
     findings: list[Finding] = []
+    configured = {d.hostname for d in plan.devices}
     for t in targets:
         for check, why in plans[t.name][1].items():
             findings.append(_cannot(t.name, f"cannot verify {check}: {why}"))
+        if t.name not in configured:  # a fabric.json without its configs: no planned PFC
+            findings.append(_cannot(t.name, "cannot verify the lossless state: the plan has "
+                                    "no configuration for this switch"))  # fmt: skip
     first = read_all(
         targets,
         creds,
@@ -106,11 +110,11 @@ def verify(
         progress=progress,
     )
     entries = {name: p[0] for name, p in plans.items()}
-    obs = Observed(
-        plan, _parsed(first, entries, findings, settings), entries, options=settings.options
-    )
+    refusals = {t.name: (*t.profile.error_patterns, t.profile.dialect.error) for t in targets}
+    read = Parsing(entries, refusals, findings, settings.overlay)
+    obs = Observed(plan, read.all(first), entries, options=settings.options)
     if settings.window_s > 0 and "counters" not in settings.skip:
-        _second_read(obs, targets, creds, settings, first, findings, progress)
+        _second_read(obs, targets, creds, settings, first, read, progress)
     findings.extend(run_checks(obs))
     findings.sort(key=Finding.sort_key)
     result = LintResult(findings, [], sorted(t.name for t in targets), notes)
@@ -123,7 +127,7 @@ def _second_read(
     creds: Credentials,
     settings: Settings,
     first: dict[str, Reading],
-    findings: list[Finding],
+    read: Parsing,
     progress: Callable[[int, int], None] | None,
 ) -> None:
     """Wait out the window after the first read, then read the counters again."""
@@ -137,49 +141,56 @@ def _second_read(
         steps=settings.steps,
         progress=progress,
     )
-    obs.second = _parsed(again, entries, findings, settings)
-    spans = [again[n].at - first[n].at for n in again if again[n].at and first[n].at]
-    obs.window_s = min(spans) if spans else settings.window_s
+    obs.second = read.all(again)
+    obs.window_s = settings.window_s
+    obs.spans = {n: again[n].at - first[n].at for n in again if again[n].at and first[n].at}
 
 
-def _parsed(
-    readings: dict[str, Reading],
-    entries: dict[str, dict[str, Display]],
-    findings: list[Finding],
-    settings: Settings,
-) -> dict[str, dict[str, list[dict[str, str]]]]:
-    """Each switch's outputs as neutral records; what could not be read is a finding."""
-    out: dict[str, dict[str, list[dict[str, str]]]] = {}
-    for host, reading in sorted(readings.items()):
-        if reading.error:
-            findings.append(
-                Finding(
-                    rule="RV191",
-                    severity=RULES["RV191"].severity,
-                    device=host,
-                    message=f"not read: {reading.error}",
-                )
-            )
-            continue
-        mine = out.setdefault(host, {})
-        for check, why in reading.failed.items():
-            findings.append(
-                _cannot(
-                    host, f"cannot verify {check}: '{entries[host][check].command}' failed: {why}"
-                )
-            )
-        for check, text in reading.outputs.items():
-            entry = entries[host][check]
-            try:
-                mine[check] = parse(entry, text, settings.overlay)
-            except Unreadable as exc:
-                findings.append(
-                    _cannot(
-                        host,
-                        f"cannot verify {check}: output of '{entry.command}' not readable ({exc})",
+@dataclass
+class Parsing:
+    """Reads outputs into neutral records; what could not be read becomes a finding."""
+
+    entries: dict[str, dict[str, Display]]
+    refusals: dict[str, tuple[str, ...]]  # host -> what its CLI prints for a refused command
+    findings: list[Finding]
+    overlay: Path | None = None
+
+    def all(self, readings: dict[str, Reading]) -> dict[str, dict[str, list[dict[str, str]]]]:
+        out: dict[str, dict[str, list[dict[str, str]]]] = {}
+        for host, reading in sorted(readings.items()):
+            if reading.error:
+                self.findings.append(
+                    Finding(
+                        rule="RV191",
+                        severity=RULES["RV191"].severity,
+                        device=host,
+                        message=f"not read: {reading.error}",
                     )
                 )
-    return out
+                continue
+            mine = out.setdefault(host, {})
+            for check, why in reading.failed.items():
+                self._cannot(host, check, f"failed: {why}")
+            for check, text in reading.outputs.items():
+                records = self.one(host, check, text)
+                if records is not None:
+                    mine[check] = records
+        return out
+
+    def one(self, host: str, check: str, text: str) -> list[dict[str, str]] | None:
+        refused = next((e for e in self.refusals.get(host, ()) if e and e in text), None)
+        if refused is not None:
+            self._cannot(host, check, f"refused by the switch ({refused})")
+            return None
+        try:
+            return parse(self.entries[host][check], text, self.overlay)
+        except Unreadable as exc:
+            self._cannot(host, check, f"output not readable ({exc})")
+            return None
+
+    def _cannot(self, host: str, check: str, why: str) -> None:
+        command = self.entries[host][check].command
+        self.findings.append(_cannot(host, f"cannot verify {check}: '{command}' {why}"))
 
 
 def _cannot(host: str, message: str) -> Finding:

@@ -16,7 +16,12 @@
   var byName = {};
   sw.name.forEach(function (n, i) { byName[n] = i; });
 
-  function esc(s) { var d = document.createElement("div"); d.textContent = s; return d.innerHTML; }
+  // Text for HTML and for quoted attributes alike (names come from configs: any character).
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
   function textWidth(labels) {
     var ctx = document.createElement("canvas").getContext("2d"), w = 0;
     ctx.font = FONT;
@@ -193,6 +198,15 @@
       l.classList.add("sel");
     });
     say(list(findingsOf(function (f) { return f.device === name; }), name));
+    if (g) { reveal(g); }
+  }
+  // A selected switch under the panel is panned out from under it.
+  function reveal(g) {
+    var r = g.getBoundingClientRect(), p = panel.getBoundingClientRect();
+    if (r.right < p.left || r.left > p.right || r.bottom < p.top || r.top > p.bottom) { return; }
+    var svg = view.querySelector("svg"), k = vb[2] / svg.getBoundingClientRect().width;
+    vb[0] += (r.right - p.left + 16) * k;
+    svg.setAttribute("viewBox", vb.join(" "));
   }
   function endsTable(k) {
     var pa = data.ends[2 * k], pb = data.ends[2 * k + 1];
