@@ -886,6 +886,9 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
                       str(len(o.commands)), f"{o.seconds:.1f}", o.error)  # fmt: skip
     out.print(table)
     for o in outcomes:
+        if o.status == "rolled back" and o.restore:  # issue 29: how, and that it was checked
+            out.print(f"# {o.host}: rolled back ({o.restore}); running and saved config "
+                      "compared whole with the snapshot: the same", markup=False)  # fmt: skip
         if o.status == "rollback-failed":
             out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
             for line in o.left:
