@@ -110,6 +110,18 @@ FailLinks = Annotated[
 FailDevices = Annotated[
     str | None, typer.Option("--fail-devices", help="Switches that fail together: 'spine-1'.")
 ]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="A Dask scheduler (tcp://host:8786) for the failure sweep; unset: a local "
+        "cluster (with roce-cfg[dask]).",
+    ),
+]
+SweepState = Annotated[
+    Path | None,
+    typer.Option("--state", help="Keep the sweep's answers in FILE; a rerun resumes."),
+]
 MaxFailures = Annotated[
     int, typer.Option("--max-failures", min=1, max=2, help="2: every pair of links.")
 ]
@@ -551,6 +563,8 @@ def deadlock_cmd(
         Path | None, typer.Option("--html", help="One self-contained HTML page with the picture.")
     ] = None,
     vendor_dir: VendorDir = None,
+    scheduler: Scheduler = None,
+    state: SweepState = None,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
     from roce_cfg.analysis.rules_deadlock import deadlock_findings
@@ -562,10 +576,10 @@ def deadlock_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     devices = tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip())
-    plan = DeadlockPlan(fail_links, devices, max_failures, samples)
-    src = load_deadlock_source(
-        source, dscp=roce_dscp, vendor=vendor, overlay=overlay_dir(vendor_dir)
-    )
+    kept = str(state) if state else None
+    plan = DeadlockPlan(fail_links, devices, max_failures, samples, scheduler, kept)
+    overlay = overlay_dir(vendor_dir)
+    src = load_deadlock_source(source, dscp=roce_dscp, vendor=vendor, overlay=overlay)
     for notice in src.notices:
         err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
     with _progress("failure scenarios") as tick:
@@ -592,6 +606,11 @@ def _deadlock_text(report: DeadlockReport, verbose: bool, result: LintResult) ->
         f"scenario{'s' if report.scenarios != 1 else ''} (the healthy fabric{with_failures})",
         markup=False,
     )
+    if report.symmetry:
+        out.print(report.symmetry, markup=False)
+    for k in report.classes:
+        if k.cycles:
+            out.print(f"{k.pairs:,} pairs like {report.scenario_name(k.scenario)}", markup=False)
     groups = [("healthy fabric", report.baseline)] + [
         (f"after {report.scenario_name(sc)}", cycles) for sc, cycles in report.opened.items()
     ]
@@ -880,6 +899,9 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
                       str(len(o.commands)), f"{o.seconds:.1f}", o.error)  # fmt: skip
     out.print(table)
     for o in outcomes:
+        if o.status == "rolled back" and o.restore:  # issue 29: how, and that it was checked
+            out.print(f"# {o.host}: rolled back ({o.restore}); running and saved config "
+                      "compared whole with the snapshot: the same", markup=False)  # fmt: skip
         if o.status == "rollback-failed":
             out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
             for line in o.left:

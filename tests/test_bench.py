@@ -32,7 +32,7 @@ def test_bench_prints_every_stage_for_the_small_fabric() -> None:
     assert all(0 < float(r[4]) < 30 for r in startup)
     stages = [r[0].strip() for r in body]
     assert stages[:3] == ["load + validate", "design", "render (all, written)"]
-    assert "lint (CLI, fabric-wide)" in stages and len(stages) == 8
+    assert "lint (CLI, fabric-wide)" in stages and "parse (CLI)" in stages and len(stages) == 10
     for r in body:
         assert r[1].strip() == "small" and r[2].strip() == "16"
         assert int(r[3].strip().replace(",", "")) > 10_000  # config lines of 16 switches

@@ -4,11 +4,11 @@ traceback or unbounded work, each is now one line and exit 2 (docs/reliability.m
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,14 +103,13 @@ def test_the_hook_diffs_a_binary_committed_config_instead_of_raising(tmp_path: P
     assert main(["--configs", str(tmp_path / "configs"), str(EXAMPLE)]) == 1
 
 
-def _vrp_prompt() -> re.Pattern[str]:
+def _vrp_cli(conn: object, timeout: float) -> Any:
+    """push's line-at-a-time session (deploy/session.py) over a fake connection."""
+    from roce_cfg.deploy.session import Cli
     from roce_cfg.platforms.profile import load_profile
     from roce_cfg.vendor import Vendor
 
-    return re.compile(load_profile(Vendor.HUAWEI).dialect.prompts.pattern)
-
-
-_VRP_PROMPT = _vrp_prompt()
+    return Cli(conn, load_profile(Vendor.HUAWEI), timeout)  # type: ignore[arg-type]
 
 
 class _Chatty:
@@ -123,6 +122,12 @@ class _Chatty:
         self.text = text
         self.reads = 0
 
+    def write_channel(self, data: str) -> None:
+        pass
+
+    def normalize_cmd(self, line: str) -> str:
+        return line + "\n"
+
     def read_channel(self) -> str:
         self.reads += 1
         return self.text
@@ -131,29 +136,29 @@ class _Chatty:
 @pytest.mark.parametrize("text", ["x" * 1000, "log: link flap\r\n"])
 def test_a_switch_talking_without_a_prompt_runs_out_of_time(text: str) -> None:
     """The deadline was checked only when a read came back empty: this looped forever."""
-    from roce_cfg.deploy.push import NoAnswer, _read_prompts
+    from roce_cfg.deploy.session import NoAnswer
 
     conn = _Chatty(text)
     started = time.monotonic()
     with pytest.raises(NoAnswer):
-        _read_prompts(conn, _VRP_PROMPT, 3, 0.5)  # type: ignore[arg-type]
+        _vrp_cli(conn, 0.5).send("undo y")
     assert time.monotonic() - started < 30
     assert conn.reads > 1
 
 
-def test_prompts_split_across_reads_are_counted_once() -> None:
-    from roce_cfg.deploy.push import _read_prompts
-
+def test_a_prompt_split_across_reads_ends_the_answer() -> None:
     class Pieces(_Chatty):
         def __init__(self) -> None:
             super().__init__("")
-            self.parts = ["int x\r\n[~le", "af-1-x]", "undo y\r\n[~leaf-1-x]", "z\r\n[~leaf-1]"]
+            self.parts = ["undo y\r\n[~le", "af-1-x]", "z\r\n[~leaf-1]"]
 
         def read_channel(self) -> str:
             return self.parts.pop(0) if self.parts else ""
 
-    out = _read_prompts(Pieces(), _VRP_PROMPT, 3, 5.0)  # type: ignore[arg-type]
-    assert out.endswith("[~leaf-1]")
+    conn = Pieces()
+    cli = _vrp_cli(conn, 5.0)
+    assert cli.send("undo y") == "" and cli.ended == "[~leaf-1-x]"
+    assert conn.parts == ["z\r\n[~leaf-1]"]  # nothing read past the line's own prompt
 
 
 def test_name_resolution_is_under_the_connect_timeout(monkeypatch: pytest.MonkeyPatch) -> None:

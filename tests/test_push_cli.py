@@ -99,3 +99,17 @@ def test_a_rehearsed_reject_from_the_cli_is_rolled_back_and_reported_as_json(
     assert leaf2["commands"] and leaf2["seconds"] > 0
     assert doc["counts"] == {"changed": 1, "rolled back": 1}
     assert PASSWORD not in result.output
+
+
+def test_the_confirm_timeout_is_put_in_each_switchs_unit_and_range() -> None:
+    from roce_cfg.platforms.profile import load_profile
+    from roce_cfg.vendor import Vendor
+
+    h3c = load_profile(Vendor.H3C).dialect.confirm
+    huawei = load_profile(Vendor.HUAWEI).dialect.confirm
+    assert h3c is not None and huawei is not None
+    assert h3c.arm.format(time=h3c.amount(300)) == "configuration commit delay 5"
+    assert h3c.amount(61) == 2  # minutes, rounded up: never shorter than asked
+    assert huawei.arm.format(time=huawei.amount(300)) == "commit trial 300"
+    assert huawei.amount(10) == 60  # VRP's floor ([HW-CR] commit trial <60-65535>)
+    assert load_profile(Vendor.RUIJIE).dialect.confirm is None  # no sourced timer

@@ -29,6 +29,15 @@ class Cycle:
 
 
 @dataclass
+class PairClass:
+    """Pairs of link failures that are images of one another (deadlock/sweep.py)."""
+
+    scenario: tuple[int, ...]  # the representative pair analysed
+    pairs: int  # unordered pairs in the class
+    cycles: list[Cycle]
+
+
+@dataclass
 class Report:
     net: Network
     scenarios: int = 0
@@ -37,6 +46,9 @@ class Report:
     opened: dict[tuple[int, ...], list[Cycle]] = field(default_factory=dict)
     # scenario -> indexes of the healthy fabric's cycles still closed after it (when it has any)
     survived: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
+    # With the sweep by symmetry: every pair's class, and a line saying what was analysed
+    classes: list[PairClass] = field(default_factory=list)
+    symmetry: str = ""
 
     def node_name(self, node: Node) -> str:
         s, lid = node

@@ -34,29 +34,41 @@ from roce_cfg.deadlock.routing import Node, Out, State, _outs, converge, destina
 Flows = dict[int, tuple[set[int], frozenset[Out]]]  # switch -> (ingress links, out hops)
 
 
-def _signature(net: Network, d: int, asn_count: Counter[int | None]) -> object | None:
+def _up(net: Network, s: int, failed: frozenset[int]) -> list[tuple[int, list[int]]]:
+    """``s``'s neighbours over links still up, with those links."""
+    out = [
+        (n, [lid for lid in lids if lid not in failed]) for n, lids in sorted(net.adj[s].items())
+    ]
+    return [(n, lids) for n, lids in out if lids]
+
+
+def _signature(
+    net: Network, d: int, asn_count: Counter[int | None], failed: frozenset[int]
+) -> object | None:
     asn = net.asn[d]
     if asn is None or asn_count[asn] != 1:
         return None
     lossless = net.lossless
+    up = _up(net, d, failed)
     return (
         tuple(
             (n, tuple(((d, lid) in lossless, (n, lid) in lossless) for lid in lids))
-            for n, lids in sorted(net.adj[d].items())
+            for n, lids in up
         ),
-        frozenset(net.sessions[d]),
+        frozenset(n for n in net.sessions[d] if any(m == n for m, _ in up)),
         net.max_paths[d],
         net.hosts[d],
     )
 
 
-def twin_classes(net: Network) -> list[list[int]]:
-    """Destinations grouped by twin signature (a destination without one is alone)."""
+def twin_classes(net: Network, failed: frozenset[int] = frozenset()) -> list[list[int]]:
+    """Destinations grouped by twin signature (a destination without one is alone), in the
+    fabric less the ``failed`` links."""
     asn_count = Counter(net.asn)
     classes: dict[object, list[int]] = {}
     alone: list[list[int]] = []
     for d in destinations(net):
-        sig = _signature(net, d, asn_count)
+        sig = _signature(net, d, asn_count, failed)
         if sig is None:
             alone.append([d])
         else:
@@ -86,12 +98,12 @@ def _flows(st: State, d: int) -> Flows:
 
 
 def _swap_maps(
-    net: Network, a: int, b: int
+    net: Network, a: int, b: int, failed: frozenset[int]
 ) -> tuple[dict[int, int], dict[tuple[int, int], tuple[int, int]]]:
     """Link ids and (switch, link) hops exchanged by swapping twins ``a`` and ``b``."""
     links: dict[int, int] = {}
-    for n, la in net.adj[a].items():
-        for x, y in zip(la, net.adj[b][n], strict=True):
+    for (_, la), (_, lb) in zip(_up(net, a, failed), _up(net, b, failed), strict=True):
+        for x, y in zip(la, lb, strict=True):
             links[x], links[y] = y, x
     swap = {a: b, b: a}
     hops = {}
@@ -102,31 +114,47 @@ def _swap_maps(
     return links, hops
 
 
+# Damaged fabrics (failed links) whose routing left equal paths out past max-paths: there the
+# router ids decided, which the symmetry of the failure sweep does not keep.
+TRUNCATED: set[frozenset[int]] = set()
 Bicliques = dict[tuple[int, frozenset[Out]], set[int]]  # (switch, out hops) -> ingress links
 
 
-def acyclic(net: Network, extra: dict[Node, set[Node]]) -> bool:
-    """True when the healthy fabric provably has no buffer dependency cycle; False means the
-    full engine must look (a cycle may exist, or the shortcut does not apply). ``extra`` are
-    the edges routing does not explain (VLAN flooding)."""
-    groups = bicliques(net)
+def acyclic(
+    net: Network, extra: dict[Node, set[Node]], failed: frozenset[int] = frozenset()
+) -> bool:
+    """True when the fabric (less the ``failed`` links) provably has no buffer dependency
+    cycle; False means the full engine must look (a cycle may exist, or the shortcut does not
+    apply). ``extra`` are the edges routing does not explain (VLAN flooding)."""
+    groups = bicliques(net, failed)
     return groups is not None and not _has_cycle(net, groups, extra)
 
 
-def bicliques(net: Network) -> Bicliques | None:
-    """The healthy fabric's routed dependency edges as bicliques, or None with static routes."""
+def bicliques(net: Network, failed: frozenset[int] = frozenset()) -> Bicliques | None:
+    """The routed dependency edges of the fabric less the ``failed`` links as bicliques, or
+    None with static routes. Twins are judged on the links still up: swapping two switches
+    with the same live neighbourhood is a symmetry of the damaged fabric too."""
     if any(net.statics):
         return None
     st = State(net)
+    if failed:
+        st.failed = set(failed)
+        for lid in failed:
+            ln = net.links[lid]
+            for here, there in ((ln.a, ln.b), (ln.b, ln.a)):
+                st.dead[here] = st.dead.get(here, frozenset()) | {(there, lid)}
+        st.recut(sorted(failed))
     groups: Bicliques = {}
 
     def add(s: int, ins: set[int], outs: frozenset[Out]) -> None:
         groups.setdefault((s, outs), set()).update(ins)
 
-    for cls in twin_classes(net):
+    for cls in twin_classes(net, failed):
         rep = cls[0]
         st.routes[rep] = {}
         converge(st, rep, [rep], edges=False)
+        if any(r is not None and r.truncated for r in st.routes[rep].values()):
+            TRUNCATED.add(frozenset(failed))  # router ids chose among equal paths (sweep.py)
         flows = _flows(st, rep)
         del st.routes[rep]
         near = set(cls).union(*(net.adj[m] for m in cls))
@@ -138,7 +166,7 @@ def bicliques(net: Network) -> Bicliques | None:
                 for s in near & flows.keys():
                     add(s, *flows[s])
                 continue
-            links, hops = _swap_maps(net, rep, d)
+            links, hops = _swap_maps(net, rep, d, failed)
             for s in near:
                 f = flows.get(rep if s == d else d if s == rep else s)
                 if f is None:
@@ -160,11 +188,17 @@ def _has_cycle(
     extra: dict[Node, set[Node]],
 ) -> bool:
     lossless = net.lossless
+    # Each switch's lossless ingress links: the sources of a group are one set intersection.
+    lossless_in: dict[int, set[int]] = {}
+    for s, lid in lossless:
+        lossless_in.setdefault(s, set()).add(lid)
     succ: dict[Node, list[Node]] = {}
     for k, ((s, outs), ins) in enumerate(groups.items()):
         targets = [o for o in outs if o in lossless]
-        sources = [(s, lid) for lid in ins if (s, lid) in lossless]
-        if targets and sources:
+        if not targets:
+            continue
+        sources = [(s, lid) for lid in ins & lossless_in.get(s, set())]
+        if sources:
             hub = (-1 - k, 0)  # a virtual node: negative ids never name a switch
             succ[hub] = targets
             for u in sources:

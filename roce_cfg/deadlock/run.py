@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from roce_cfg.deadlock import Source
+from roce_cfg.deadlock import Source, orbits
 from roce_cfg.deadlock.analyse import (
     MAX_SAMPLES,
     Report,
@@ -16,6 +16,8 @@ from roce_cfg.deadlock.analyse import (
     single_failures,
 )
 from roce_cfg.deadlock.net import Network, build
+from roce_cfg.deadlock.quick import TRUNCATED, acyclic
+from roce_cfg.deadlock.sweep import Unsymmetric
 from roce_cfg.errors import InputError
 from roce_cfg.model.device import DeviceConfig
 
@@ -26,6 +28,8 @@ class Plan:
     fail_devices: tuple[str, ...] = ()
     max_failures: int = 1
     samples: int = 2000
+    scheduler: str | None = None  # a Dask scheduler's address; None: a local cluster
+    state: str | None = None  # a file the sweep by symmetry keeps its answers in, to resume
 
 
 def links_named(net: Network, spec: str) -> tuple[int, ...]:
@@ -81,11 +85,10 @@ def _up(d: DeviceConfig, port: str) -> bool:
     return any(p.name == port and not p.shutdown for p in d.interfaces)
 
 
-def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = [()]
-    if plan.fail_links == "all-single":
-        out += single_failures(net)
-    elif plan.fail_links:
+def named(net: Network, plan: Plan) -> list[tuple[int, ...]]:
+    """The scenarios named outright (--fail-links with links, --fail-devices)."""
+    out: list[tuple[int, ...]] = []
+    if plan.fail_links and plan.fail_links != "all-single":
         out.append(links_named(net, plan.fail_links))
     if plan.fail_devices:
         unknown = [d for d in plan.fail_devices if d not in net.names]
@@ -96,6 +99,14 @@ def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
         raise InputError("--max-failures: 1 or 2 (larger sets: name them with --fail-links)")
     if not 1 <= plan.samples <= MAX_SAMPLES:
         raise InputError(f"--samples: 1 to {MAX_SAMPLES:,} pairs (got {plan.samples:,})")
+    return out
+
+
+def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    if plan.fail_links == "all-single":
+        out += single_failures(net)
+    out += named(net, plan)
     if plan.max_failures >= 2:
         out += pair_failures(net, plan.samples)
     return list(dict.fromkeys(out))
@@ -103,4 +114,44 @@ def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
 
 def run(src: Source, plan: Plan, progress: Callable[[int, int], None] | None = None) -> Report:
     net = build(src.devices, src.links, src.dscp)
+    singles, pairs = plan.fail_links == "all-single", plan.max_failures >= 2
+    TRUNCATED.clear()
+    if (singles or pairs) and orbits.applies(net) and acyclic(net, {}) and not TRUNCATED:
+        # Every single and pair exactly, by symmetry (needs a healthy fabric without cycles:
+        # the sweep reports what failures open, and there is nothing to survive).
+        try:
+            return by_symmetry(net, plan, progress)
+        except Unsymmetric:
+            pass  # router ids decide somewhere: scenario by scenario (pairs sampled) below
     return analyse(net, scenarios(net, plan), progress)
+
+
+def by_symmetry(
+    net: Network, plan: Plan, progress: Callable[[int, int], None] | None = None
+) -> Report:
+    from roce_cfg.deadlock import cluster, sweep
+
+    extra = named(net, plan)
+    planned = sweep.plan(net, plan.fail_links == "all-single", plan.max_failures >= 2, extra)
+    tick = progress or (lambda i, n: None)
+    answers = cluster.answers(net, planned.todo(), tick, plan.scheduler, plan.state)
+    done = sweep.assemble(net, planned, answers)
+    report = Report(net, classes=done.classes)
+    report.opened = {**done.singles, **done.pairs}
+    for scenario in extra:
+        if answers[scenario]:
+            report.opened[scenario] = answers[scenario]
+    for c in done.classes:
+        if c.cycles and c.scenario not in report.opened:
+            report.opened[c.scenario] = c.cycles  # a class too large to list: its representative
+    report.opened = dict(sorted(report.opened.items()))
+    report.scenarios = 1 + len(planned.sym.net.links) * bool(planned.orbits) + done.pair_total
+    # A named scenario that is a single or a pair the sweep covers is not counted twice.
+    swept = {1} if planned.orbits else set()
+    swept |= {2} if planned.classes or plan.max_failures >= 2 else set()
+    report.scenarios += len({sc for sc in extra if len(sc) not in swept})
+    parts = [f"{done.single_orbits:,} single-failure orbits"] if planned.orbits else []
+    if planned.classes:
+        parts.append(f"{len(done.classes):,} pair classes ({done.pair_total:,} pairs)")
+    report.symmetry = f"by symmetry: {', '.join(parts)}; {len(answers):,} scenarios analysed"
+    return report

@@ -144,9 +144,15 @@ class Tree:
         return out
 
 
+# A value or a list of them ('3 4', '101 to 104', '101 102 to 110'): one setting's values.
+_VALUES = re.compile(r"\d+(?:\s+(?:to\s+)?\d+)*(?![\w.:/-])|\d+")
+
+
 def _key(line: str, neg: str) -> str:
-    """What a line sets, without its values or negation: 'peer # as-number #', 'shutdown'."""
-    return re.sub(r"\d+", "#", line[len(neg) :] if line.startswith(neg) else line)
+    """What a line sets, without its values or negation: 'peer # as-number #', 'shutdown'.
+    A list of values is one value, so a set-valued setting ('priority 3 4', a VLAN list) has
+    the shape of its one-value form ('priority 3') and a new list replaces the old one."""
+    return _VALUES.sub("#", line[len(neg) :] if line.startswith(neg) else line)
 
 
 def remediation(
@@ -221,9 +227,11 @@ def _diff(
     wanted = {c.line for c in want.children}
     single = profile.dialect.single_valued
     replaced = {p for p in single for c in want.children if c.line.startswith(p)}
+    renamed = [] if full else _renamed(have, want, profile, path)
+    dropped, later = _dropped(have, want, profile, path), []
     out: list[str] = []
     for c in list(have.children):
-        if c not in have.children or c.line in wanted or not ours(c.line):
+        if c not in have.children or c.line in wanted or not ours(c.line) or c in renamed:
             continue  # gone with an earlier, wider undo line; wanted; not roce-cfg's
         if c.children and full:
             out += _empty(have, c, grammar.undo_for(view, c.line, neg), profile, path)
@@ -237,10 +245,10 @@ def _diff(
             out.append(positive)
             have.children[have.children.index(c)] = Node(positive)
             continue
-        line = _negation(grammar, view, c.line, neg)
-        out.append(line)
-        if not undo(have, path, line, profile):
-            have.children.remove(c)
+        if c in dropped:
+            later.append(c)
+        else:
+            out += _remove(have, c, grammar, view, path, profile)
     for w in want.children:
         h = have.find(w.line)
         if not w.children:
@@ -252,7 +260,38 @@ def _diff(
         )
         if inner or h is None:
             out += [w.line, *inner, profile.dialect.view_exit]
+    for c in later:  # an object the intent drops goes after its dependents in the views below
+        if c in have.children:
+            out += _remove(have, c, grammar, view, path, profile)
+    for c in renamed:  # the old one goes once the new one is in place
+        out.append(_negation(grammar, view, c.line, neg))
     return out
+
+
+def _remove(
+    have: Node, c: Node, grammar: Grammar, view: str, path: tuple[str, ...], profile: VendorProfile
+) -> list[str]:
+    """The negation of one running line, applied to the working copy as the switch would."""
+    line = _negation(grammar, view, c.line, profile.negation)
+    if not undo(have, path, line, profile):
+        have.children.remove(c)
+    return [line]
+
+
+def _dropped(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...]) -> list[Node]:
+    """Statements naming an object the intended view does not name (a BGP peer --prune
+    removes): removed after the views below, so a peer's address-family lines go first."""
+    neg = profile.negation
+    kinds = _kinds(profile, path)
+    named = {_object(kinds, c.line, neg) for c in want.children}
+    return [
+        c
+        for c in have.children
+        if not c.children
+        and not c.line.startswith(neg)
+        and (name := _object(kinds, c.line, neg)) is not None
+        and name not in named
+    ]
 
 
 def _empty(
@@ -295,6 +334,35 @@ def _owner(
         return prune and kinds[name[0]].prune
 
     return ours
+
+
+def _shape(node: Node, neg: str) -> tuple[str, frozenset[str]]:
+    return _key(node.line, neg), frozenset(_key(c.line, neg) for c in node.children)
+
+
+def _renamed(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...]) -> list[Node]:
+    """Running objects of a kind that renames (data: ``renames`` in managed.objects) that the
+    intent no longer names, while it adds one of the same kind and shape: 'vlan 101' when the
+    rail VLAN becomes 201, with its VLAN interface. An unrelated VLAN (another shape) stays."""
+    neg = profile.negation
+    kinds = _kinds(profile, path)
+    have_names = {_object(kinds, c.line, neg) for c in have.children}
+    want_names = {_object(kinds, c.line, neg) for c in want.children}
+    new = {
+        _shape(w, neg)
+        for w in want.children
+        if (name := _object(kinds, w.line, neg)) is not None
+        and kinds[name[0]].renames
+        and name not in have_names
+    }
+    return [
+        c
+        for c in have.children
+        if (name := _object(kinds, c.line, neg)) is not None
+        and kinds[name[0]].renames
+        and name not in want_names
+        and _shape(c, neg) in new
+    ]
 
 
 def _kinds(profile: VendorProfile, path: tuple[str, ...]) -> list[ManagedObject]:

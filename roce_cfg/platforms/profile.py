@@ -324,6 +324,12 @@ class ManagedObject(_Data):
     prune: bool = Field(
         default=True, description="push --prune may remove objects of this kind not intended"
     )
+    renames: bool = Field(
+        default=False,
+        description="an intent change renames such objects (the rail VLAN and its VLAN "
+        "interface): one the intent no longer names is removed, after the new one is in "
+        "place, when the intent adds one of the same kind with the same shape (issue 29)",
+    )
 
 
 class ManagedScope(_Data):
