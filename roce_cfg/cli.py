@@ -644,15 +644,20 @@ def _deadlock_text(report: DeadlockReport, verbose: bool, result: LintResult) ->
             )
         if len(broken) > 20:
             out.print(f"  ... and {len(broken) - 20} more failures that break some", markup=False)
+    _deadlock_verdict(result, total)
+
+
+def _deadlock_verdict(result: LintResult, total: int) -> None:
+    """The last lines: what could not be verified, and never an all-clear about switches not
+    read (RC001) or a fabric not seen whole (RC311-RC314, issue 26)."""
     unread = sum(f.rule == "RC001" for f in result.findings)
     gaps = [f for f in result.findings if f.rule not in ("RC501", "RC502", "RC001")]
     for f in gaps:
         out.print(f"{f.device}:{f.line or '-'} {f.rule} {f.message}", markup=False)
-    if total == 0 and unread:  # never an all-clear about switches it did not read
+    if total == 0 and unread:
         out.print(f"no deadlock cycle among the switches read; {_n(unread, 'config')} not read "
                   "(RC001); exit 1", markup=False)  # fmt: skip
     elif total == 0 and gaps:
-        # never an all-clear about a fabric the analysis did not see whole (issue 26)
         out.print(f"no deadlock cycle among the links found; {_n(len(gaps), 'gap')} cannot be "
                   "verified; exit 1", markup=False)  # fmt: skip
     elif total == 0:
