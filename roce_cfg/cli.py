@@ -289,6 +289,7 @@ def parse_cmd(
 ) -> None:
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
 
+    from roce_cfg.evidence import topology_roles
     from roce_cfg.inputs import discover
     from roce_cfg.parse import Hints, parse_file
     from roce_cfg.parse.hints import hints_from_fabric
@@ -317,6 +318,7 @@ def parse_cmd(
         err.print(f"roce-cfg: error: {bad}", markup=False)
     if failed and not parsed:
         raise typer.Exit(EXIT_INPUT)
+    parsed = topology_roles(parsed)  # roles from the links between the configs read
     _parse_out(parsed, fmt, verbose)
     if failed:
         raise typer.Exit(EXIT_FINDINGS)
@@ -508,6 +510,8 @@ def _lint_text(result: LintResult, verbose: bool) -> None:
     if verbose:
         for note in result.notes:
             err.print(f"roce-cfg: note: {printable(note)}", markup=False)
+    if result.coverage:
+        out.print(result.coverage, markup=False)
     c = result.counts()
     out.print(
         f"{_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, {c['info']} info"
@@ -586,14 +590,15 @@ def deadlock_cmd(
     for target, draw in ((svg_file, picture.svg), (html_file, picture.html)):
         if target is not None:
             write_file(target, draw(report))
-    unread = sum(f.rule == "RC001" for f in result.findings)
-    _emit(result, fmt, lambda: _deadlock_text(report, verbose, unread), "deadlock")
+    _emit(result, fmt, lambda: _deadlock_text(report, verbose, result), "deadlock")
     if result.failing("error"):
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _deadlock_text(report: DeadlockReport, verbose: bool, unread: int = 0) -> None:
+def _deadlock_text(report: DeadlockReport, verbose: bool, result: LintResult) -> None:
     net = report.net
+    if result.coverage:
+        out.print(result.coverage, markup=False)
     failures = report.scenarios - 1
     with_failures = f" and {failures} with failures" if failures else ""
     out.print(
@@ -639,9 +644,22 @@ def _deadlock_text(report: DeadlockReport, verbose: bool, unread: int = 0) -> No
             )
         if len(broken) > 20:
             out.print(f"  ... and {len(broken) - 20} more failures that break some", markup=False)
-    if total == 0 and unread:  # never an all-clear about switches it did not read
+    _deadlock_verdict(result, total)
+
+
+def _deadlock_verdict(result: LintResult, total: int) -> None:
+    """The last lines: what could not be verified, and never an all-clear about switches not
+    read (RC001) or a fabric not seen whole (RC311-RC314, issue 26)."""
+    unread = sum(f.rule == "RC001" for f in result.findings)
+    gaps = [f for f in result.findings if f.rule not in ("RC501", "RC502", "RC001")]
+    for f in gaps:
+        out.print(f"{f.device}:{f.line or '-'} {f.rule} {f.message}", markup=False)
+    if total == 0 and unread:
         out.print(f"no deadlock cycle among the switches read; {_n(unread, 'config')} not read "
                   "(RC001); exit 1", markup=False)  # fmt: skip
+    elif total == 0 and gaps:
+        out.print(f"no deadlock cycle among the links found; {_n(len(gaps), 'gap')} cannot be "
+                  "verified; exit 1", markup=False)  # fmt: skip
     elif total == 0:
         out.print("no deadlock cycle", markup=False)
     else:

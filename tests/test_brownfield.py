@@ -139,11 +139,18 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
 }
 
 
+UPLINK = {"h3c": "FourHundredGigE1/0/31", "huawei": "400GE1/4/1",
+          "ruijie": "FourHundredGigabitEthernet 0/25", "zte": "cdgei-0/1/0/25"}  # fmt: skip
+
+
 @pytest.mark.parametrize("vendor", sorted(CORPUS))
 def test_brownfield_corpus(vendor: str) -> None:
     from roce_cfg.policy import lossless_dscps
 
     policy, expected = CORPUS[vendor]
+    # One switch's backup alone: its BGP peers and its lossless uplink face configs not read,
+    # which is said, not passed over (issue 26: never a false all-clear).
+    expected = [*expected, ("RC311", "error", None), ("RC313", "error", UPLINK[vendor])]
     result = lint([ROOT / "tests/brownfield" / vendor])
     (view,) = result.views.values()
     assert lossless_dscps(view.device) == policy["lossless"]

@@ -76,7 +76,10 @@ ABSENT: dict[str, list[tuple[str, Absent | str]]] = {
          Absent(_r("RC101", "RC102", "RC103", "RC107", "RC110"), port=_AGG)),
         ("M-LAG dual-active gateway", Absent(_r("RC307"))),
         ("'no headroom configured'", Absent(_r("RC201"), allow=(("leaf-2", "100GE1/0/4"),))),
-        ("no-drop priority missing", Absent(_r("RC101", "RC109", "RC301"))),
+        # (F2's peer-link: leaf-2's members have no PFC, so its ends disagree on no-drop)
+        ("no-drop priority missing", Absent(_r("RC101", "RC109", "RC301"),
+                                            allow=(("leaf-1", "Eth-Trunk0"),
+                                                   ("leaf-2", "Eth-Trunk0")))),
         ("watchdog action missing on the spines", Absent(_r("RC110"), device="spine-.*")),
         ("spines classed as leaves", "roles"),
         ("an MTU mismatch on any l3-lag", Absent(_r("RC304"))),
@@ -161,6 +164,44 @@ XFAIL: dict[str, str] = {
     "hw-v300-mlag:cannot_verify:0": f"spine headroom default unpublished: {_GAP}",
     "h3c-lag:cannot_verify:1": f"headroom in cells of unconfirmed size: {_GAP}",
 }  # fmt: skip
+# Landed with i26-lag (aggregates are links, member and LAG failures, RC311-RC314 gaps, the
+# dual-active gateway, roles from the topology): strict xfail made each fail until taken out.
+for _case in (
+    "hw-v300-mlag:F1",
+    "hw-v300-mlag:F5",
+    "h3c-lag:H5",
+    "hw-v300-mlag:F4:after-0",
+    "hw-v300-mlag:F4:after-1",
+    "hw-v300-mlag:F4:not-after-0",
+    "hw-v300-mlag:F4:not-after-1",
+    "h3c-lag:H3:after-0",
+    "h3c-lag:H3:after-1",
+    "h3c-lag:H3:not-after-0",
+    "h3c-lag:must_not:2",
+    "hw-v300-mlag:roles",
+    "hw-v300-mlag:cannot_verify:2",
+    "h3c-lag:cannot_verify:2",
+    # with i32-ux's per-file degrade and folder discovery merged as well
+    "hw-v200:G1",
+    "hw-v200:G2",
+    "hw-v200:G3",
+    "hw-v200:must_not:1",
+    "hw-v200:must_not:2",
+    "hw-v200:must_not:5",
+    "hw-v200:must_not:3",
+    "hw-v200:roles",
+    "hw-v200:exit-code",
+    "hw-v200:cannot_verify:0",
+    "hw-v200:cannot_verify:2",
+    "hw-v300-mlag:docs",
+    "hw-v300-mlag:report",
+    "hw-v200:docs",
+    "hw-v200:report",
+    "h3c-lag:docs",
+    "h3c-lag:report",
+    "degrade-per-file",
+):
+    del XFAIL[_case]
 
 
 # --- running the tool (once per fabric and command) ---

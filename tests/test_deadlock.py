@@ -480,4 +480,6 @@ def test_an_intent_under_another_suffix_is_read_as_an_intent(tmp_path: Path) -> 
     # A config named without .cfg is still a config.
     cfg = tmp_path / "leaf-1.txt"
     shutil.copyfile(ROOT / "golden/pod-small-h3c/leaf-1.cfg", cfg)
-    assert cli("deadlock", str(cfg)).exit_code == 0
+    alone = cli("deadlock", str(cfg))
+    # read as a config: one switch alone, its uplinks and peers facing configs not read
+    assert alone.exit_code == 1 and "coverage: 1 switch read" in alone.stdout, alone.output

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from roce_cfg import evidence
+
 # The rule modules register their rules with the registry as they are imported.
 from roce_cfg.analysis import (  # noqa: F401
     rules_accounting,
@@ -27,7 +29,7 @@ from roce_cfg.analysis.context import (
     FabricView,
     LinkEnd,
     Options,
-    infer_links,
+    links_of,
 )
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import Hit, Rule, rules
@@ -84,15 +86,19 @@ def lint(
     views = _views(files, parsed, overlay, options, progress, unread)
     if not views:  # nothing usable at all: the input is bad, not the fabric
         raise unread[0].error()
+    devices = [v.device for _, v in sorted(views.items())]
     if planned is not None:
+        facts = evidence.gather(devices, planned.links)
         links = [
             FabricLink(LinkEnd(k.a_device, k.a_port), LinkEnd(k.b_device, k.b_port), k.cable_m)
             for k in planned.links
         ]
     else:
-        links = infer_links(views)
+        facts = evidence.gather(devices)
+        links = links_of(facts)
+    _topology_roles(views, facts)
     options = _agreed_dscp(views, options)
-    fabric_view = FabricView(views, links, options, planned=planned is not None)
+    fabric_view = FabricView(views, links, options, planned=planned is not None, facts=facts)
     iv = _intent_view(loaded, planned, views) if loaded and planned else None
     findings = _run(all_rules, views, fabric_view, iv) + [unread_finding(u) for u in unread]
     per_device = {name: inline(v.text) for name, v in views.items()}
@@ -101,7 +107,17 @@ def lint(
     notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
     result = LintResult(findings, [str(f) for f in files], sorted(views, key=natural), notes, views)
     result.skipped = found.notes
+    result.coverage = facts.coverage.line()
     return result
+
+
+def _topology_roles(views: dict[str, DeviceView], facts: evidence.Evidence) -> None:
+    """Each view's role from the topology where parse only guessed it (evidence.roles)."""
+    for v in views.values():
+        parsed = v.parsed.config
+        device = evidence.with_roles(parsed.device, parsed.role_from == "inferred", facts)
+        if device is not parsed.device:
+            v.parsed.config = parsed.model_copy(update={"device": device})
 
 
 def _planned(

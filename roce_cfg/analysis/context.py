@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from ipaddress import IPv4Network
 from typing import Any
 
+from roce_cfg import evidence
 from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap
@@ -108,10 +108,45 @@ class DeviceView:
     def in_use(self) -> list[Interface]:
         return [i for i in self.device.interfaces if not i.shutdown]
 
+    def _lag_names(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(aggregates that have members, ports that are members)."""
+        if "lag_names" not in self.memo:
+            aggs = self.device.aggregates
+            self.memo["lag_names"] = (
+                frozenset(a.name for a in aggs if a.members),
+                frozenset(m for a in aggs for m in a.members),
+            )
+        names: tuple[frozenset[str], frozenset[str]] = self.memo["lag_names"]
+        return names
+
+    def physical(self, port: Interface) -> list[Interface]:
+        """The ports that carry ``port``'s frames: an aggregate's members in use, else itself."""
+        agg = self.device.aggregate(port.name)
+        if agg is None or not agg.members:
+            return [port]
+        found = (self.interface(m) for m in agg.members)
+        return [m for m in found if m is not None and not m.shutdown]
+
+    def lossless_ports(self) -> list[Interface]:
+        """Ports in use where PFC, headroom and ECN act: plain ports and aggregate members
+        (the switch pauses and buffers per physical port), not the aggregates."""
+        aggs, _ = self._lag_names()
+        return [i for i in self.in_use() if i.name not in aggs]
+
+    def config_ports(self) -> list[Interface]:
+        """Ports in use as the network sees them, where MTU, trust and scheduling are judged:
+        plain ports and aggregates (members carry their aggregate's settings, parse/aggregates)."""
+        _, members = self._lag_names()
+        return [i for i in self.in_use() if i.name not in members]
+
     def carries_roce(self, port: Interface) -> bool:
         """Server-facing access ports and routed point-to-point fabric links carry RoCE."""
-        if port.shutdown:
+        if port.shutdown or evidence.factory_default(port):
             return False
+        agg = self.device.aggregate_of(port.name)
+        parent = self.interface(agg.name) if agg else None
+        if parent is not None:
+            port = parent  # a member carries what its aggregate carries
         if port.qos.pfc or port.mode == "access":
             return True
         return port.ipv4 is not None and port.ipv4.network.prefixlen >= 30
@@ -170,6 +205,7 @@ class FabricLink:
     a: LinkEnd
     b: LinkEnd
     cable_m: float | None = None
+    fact: evidence.LinkFact | None = None  # what the evidence step knows of it (kind, members)
 
 
 @dataclass
@@ -178,6 +214,8 @@ class FabricView:
     links: list[FabricLink]
     options: Options
     planned: bool = False  # links came from fabric.json / the intent rather than addresses
+    # the evidence step's facts: coverage, BGP sessions, what no link explains
+    facts: evidence.Evidence | None = None
     memo: dict[str, Any] = field(default_factory=dict)
 
     def port(self, end: LinkEnd) -> Interface | None:
@@ -188,10 +226,11 @@ class FabricView:
 
 
 def infer_links(devices: dict[str, DeviceView]) -> list[FabricLink]:
-    """Point-to-point links from the addresses: both ends of a /31 (or /30) subnet."""
-    ends: dict[IPv4Network, list[LinkEnd]] = {}
-    for name, view in sorted(devices.items()):
-        for port in view.device.interfaces:
-            if port.ipv4 is not None and port.ipv4.network.prefixlen >= 30 and not port.shutdown:
-                ends.setdefault(port.ipv4.network, []).append(LinkEnd(name, port.name))
-    return [FabricLink(e[0], e[1]) for _, e in sorted(ends.items()) if len(e) == 2]
+    """The links the evidence step finds between the configs (roce_cfg/evidence.py)."""
+    facts = evidence.gather([v.device for _, v in sorted(devices.items())])
+    return links_of(facts)
+
+
+def links_of(facts: evidence.Evidence) -> list[FabricLink]:
+    return [FabricLink(LinkEnd(k.a.device, k.a.port), LinkEnd(k.b.device, k.b.port), None, k)
+            for k in facts.links]  # fmt: skip

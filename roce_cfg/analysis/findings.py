@@ -49,6 +49,8 @@ class LintResult:
     views: dict[str, Any] = field(default_factory=dict)
     # notes on the files of a folder that were skipped (not configs, symlinks)
     skipped: list[str] = field(default_factory=list)
+    # what the analysis saw: switches, links, sessions matched, routes (roce_cfg/evidence.py)
+    coverage: str = ""
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0, "suppressed": 0}

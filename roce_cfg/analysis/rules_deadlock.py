@@ -8,11 +8,12 @@ analyses; the lint engine skips it and ``deadlock_findings`` reports it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from roce_cfg.analysis.context import FabricView
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import RULES, Hit, declare, rule
+from roce_cfg.analysis.rules_fabric import GAP_RULES, gap_hits
 from roce_cfg.analysis.rules_input import unread_finding
 from roce_cfg.deadlock import Source
 from roce_cfg.deadlock.analyse import Cycle, Report, analyse
@@ -96,13 +97,24 @@ def deadlock_findings(src: Source, report: Report) -> LintResult:
         name = report.scenario_name(scenario)
         found += [_finding(src, "RC502", h) for h in hits(report, cycles, name)]
     found += [unread_finding(u) for u in src.unread]  # RC001: files the analysis never saw
-    return LintResult(found, sorted(set(src.files.values())) or [src.origin], report.net.names)
+    # What the configs point at that no link explains: the analysis did not see the fabric
+    # whole, so 'no cycle' is not an all-clear (issue 26).
+    gaps = list(src.facts.gaps) if src.facts is not None else []
+    for kind, rule_id in GAP_RULES.items():
+        found += [_finding(src, rule_id, h) for h in gap_hits(gaps, kind, _text_of(src))]
+    coverage = src.facts.coverage.line() if src.facts is not None else ""
+    files = sorted(set(src.files.values())) or [src.origin]
+    return LintResult(found, files, report.net.names, coverage=coverage)
+
+
+def _text_of(src: Source) -> Callable[[str], str | None]:
+    return lambda device: src.parsed[device].text if device in src.parsed else None
 
 
 def _finding(src: Source, rule_id: str, h: Hit) -> Finding:
     assert h.device is not None
     parsed = src.parsed.get(h.device)
-    line = parsed.source.interface_line(h.port) if parsed and h.port else None
+    line = h.line or (parsed.source.interface_line(h.port) if parsed and h.port else None)
     return Finding(
         rule=rule_id,
         severity=RULES[rule_id].severity,

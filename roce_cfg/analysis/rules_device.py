@@ -24,7 +24,7 @@ RESERVED_PRIORITIES = (0, 6, 7)
     fix="Add the RoCE priority to the port's no-drop list, or turn PFC off on the port.",
 )
 def pfc_without_no_drop(v: DeviceView) -> Iterator[Hit]:
-    for port in v.in_use():
+    for port in v.lossless_ports():
         if port.qos.pfc and not port.qos.no_drop:
             yield Hit("PFC enabled but no no-drop priority", port=port.name, anchor="port.pfc")
 
@@ -44,7 +44,7 @@ def pfc_without_no_drop(v: DeviceView) -> Iterator[Hit]:
 def lossless_port_without_pfc(v: DeviceView) -> Iterator[Hit]:
     if not v.device.qos.no_drop:
         return
-    for port in v.in_use():
+    for port in v.lossless_ports():
         if not port.qos.pfc and (port.qos.no_drop or v.carries_roce(port)):
             yield Hit(
                 f"no-drop priorities {list(v.device.qos.no_drop)} in use but PFC is off",
@@ -71,7 +71,7 @@ def no_drop_queue_without_ecn(v: DeviceView) -> Iterator[Hit]:
         if queue not in ecn_queues:
             yield Hit(f"no-drop priority {prio} (queue {queue}) has no ECN profile", anchor="ecn")
             continue
-        for port in v.in_use():
+        for port in v.lossless_ports():
             if port.qos.pfc and prio in port.qos.no_drop and queue not in port.qos.ecn_queues:
                 yield Hit(
                     f"ECN not applied to queue {queue} of no-drop priority {prio}", port=port.name
@@ -129,7 +129,7 @@ def ecn_probability(v: DeviceView) -> Iterator[Hit]:
 def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
     # thresholds in percent of a queue's buffer cannot be set against a byte count
     kmin = {e.queue: e.min_bytes for e in v.device.qos.ecn if e.unit == "bytes"}
-    for port in v.in_use():
+    for port in v.lossless_ports():
         for x in port.qos.xoff:
             queue = v.queue_of(x.priority)
             if queue in kmin and kmin[queue] >= x.bytes:
@@ -154,7 +154,7 @@ def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
 )
 def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     queue = v.queue_of(v.priority_of(v.cnp_dscp))
-    for port in v.in_use():
+    for port in v.config_ports():
         if v.carries_roce(port) and queue not in port.qos.strict_queues:
             yield Hit(
                 f"CNP (DSCP {v.cnp_dscp}) queue {queue} is not strict priority",
@@ -174,7 +174,7 @@ def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     limits="RoCE ports are inferred (access ports, routed /30-/31 links, PFC ports).",
 )
 def dscp_not_trusted(v: DeviceView) -> Iterator[Hit]:
-    for port in v.in_use():
+    for port in v.config_ports():
         if v.carries_roce(port) and not port.qos.trust_dscp:
             yield Hit("DSCP not trusted on a RoCE port", port=port.name)
 
@@ -215,7 +215,7 @@ def roce_dscp_lossy(v: DeviceView) -> Iterator[Hit]:
     fix="Enable PFC deadlock detection globally (detection and recovery times) and on PFC ports.",
 )
 def watchdog_missing(v: DeviceView) -> Iterator[Hit]:
-    pfc_ports = [p for p in v.in_use() if p.qos.pfc]
+    pfc_ports = [p for p in v.lossless_ports() if p.qos.pfc]
     if pfc_ports and v.device.qos.watchdog is None:
         yield Hit("PFC in use but no watchdog timers configured", anchor="watchdog")
         return
@@ -270,7 +270,7 @@ def no_drop_reserved(v: DeviceView) -> Iterator[Hit]:
     fix="Set jumbo frames (9216 is usual) on every RoCE port and gateway interface.",
 )
 def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
-    for port in v.in_use():
+    for port in v.config_ports():
         if v.carries_roce(port) and port.mtu < ROCE_MIN_MTU:
             yield Hit(f"MTU {port.mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
     for svi in v.device.vlan_interfaces:
@@ -296,7 +296,7 @@ def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
     "where a source gives one (Huawei 9216, H3C S6850 9416); where none does, it is not judged.",
 )
 def frame_below_packet(v: DeviceView) -> Iterator[Hit]:
-    for port in v.in_use():
+    for port in v.config_ports():
         frame = port.frame_bytes or v.model.frame_default_bytes
         if frame is None:
             continue
@@ -360,7 +360,7 @@ def apply_step_missing(v: DeviceView) -> Iterator[Hit]:
 )
 def headroom_pool_missing(v: DeviceView) -> Iterator[Hit]:
     pool_missing = v.model.needs_headroom_pool and v.device.qos.headroom_pool_bytes is None
-    if pool_missing and any(p.qos.pfc for p in v.in_use()):
+    if pool_missing and any(p.qos.pfc for p in v.lossless_ports()):
         yield Hit(f"{v.device.model} needs a headroom pool before PFC", anchor="pfc")
 
 

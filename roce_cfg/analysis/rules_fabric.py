@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from roce_cfg import evidence
 from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.model import numbers
@@ -58,9 +60,13 @@ def _mismatch(
     fix="Use the same no-drop priorities on both ends of every fabric link.",
 )
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(
-        f, "no-drop priorities", lambda v, p: list(p.qos.no_drop) if p.qos.pfc else []
-    )
+    yield from _mismatch(f, "no-drop priorities", _no_drop)
+
+
+def _no_drop(v: DeviceView, port: Interface) -> list[int]:
+    """The no-drop priorities of a link end: of an aggregate, those its PFC members pause (a
+    member without PFC is RC102's and RC306's finding, not a disagreement on priorities)."""
+    return sorted({x for m in v.physical(port) if m.qos.pfc for x in m.qos.no_drop})
 
 
 @rule(
@@ -141,16 +147,20 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
     fix="Enable PFC with the RoCE priority as no-drop on both ends of every fabric link.",
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _pairs(f):
+    pairs = _pairs(f)
+    for a, pa, b, pb, _ in pairs + [(b, pb, a, pa, k) for a, pa, b, pb, k in pairs]:
         prio = a.priority_of(a.roce_dscp)
-        if not (pa.qos.pfc and prio in pa.qos.no_drop):
-            yield Hit(
-                f"RoCE priority {prio} is lossy on this end of the link to {b.name}",
-                device=a.name,
-                port=pa.name,
-                related_device=b.name,
-                related_port=pb.name,
-            )
+        # a LAG is lossy where any member is: the hash puts some flows on that member
+        for m in a.physical(pa):
+            if not (m.qos.pfc and prio in m.qos.no_drop):
+                member = f" (member {m.name} of {pa.name})" if m is not pa else ""
+                yield Hit(
+                    f"RoCE priority {prio} is lossy on this end{member} of the link to {b.name}",
+                    device=a.name,
+                    port=m.name,
+                    related_device=b.name,
+                    related_port=pb.name,
+                )
 
 
 @rule(
@@ -170,7 +180,7 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
 def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     where: dict[int, list[str]] = defaultdict(list)
     for name, v in sorted(f.devices.items()):
-        for vlan in sorted({vlan for p in v.in_use() for vlan in _carried(p)}):
+        for vlan in sorted({vlan for p in v.config_ports() for vlan in _carried(p)}):
             where[vlan].append(name)
     planned = f.options.vlan_switches
     for vlan, switches in sorted(where.items()):
@@ -184,12 +194,16 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
                 for svi in f.devices[s].device.vlan_interfaces:
                     if svi.vlan == vlan:
                         subnets[str(svi.ipv4.network)].append(s)
-            stray = sorted({s for group in subnets.values() if len(group) > 1 for s in group})
+            # an M-LAG pair's dual-active gateway is one gateway on two switches, not a spread
+            pairs = f.facts.mlag_pairs() if f.facts is not None else set()
+            shared = [g for g in subnets.values() if len(g) > 1 and frozenset(g) not in pairs]
+            stray = sorted({s for group in shared for s in group})
             why = "the same gateway subnet on " + ", ".join(stray)
         for name in stray:
             # the first such port by name, not in file order (block order changes no finding)
             port = min(
-                (p for p in f.devices[name].in_use() if vlan in _carried(p)), key=lambda p: p.name
+                (p for p in f.devices[name].config_ports() if vlan in _carried(p)),
+                key=lambda p: p.name,
             )
             how = "carried on a trunk" if port.trunk_vlans else "has server ports"
             yield Hit(f"VLAN {vlan} {how} here; {why}", device=name, port=port.name)
@@ -221,7 +235,7 @@ def _carried(port: Interface) -> tuple[int, ...]:
 )
 def oversubscribed(f: FabricView) -> Iterator[Hit]:
     for name, v in sorted(f.devices.items()):
-        ports = v.in_use()
+        ports = v.config_ports()
         if any(p.mode == "access" and not v.speed_known(p) for p in ports):
             continue
         down = sum(p.speed_gbps for p in ports if p.mode == "access")
@@ -292,3 +306,105 @@ def link_without_bgp(f: FabricView) -> Iterator[Hit]:
                 related_device=b.name,
                 related_port=pb.name,
             )
+
+
+# --- what the configs point at that no link explains (roce_cfg/evidence.py): 'cannot verify'
+# findings at error severity, so a fabric the analysis could not see whole never passes.
+
+
+# the rule of each kind of gap (lint's rules below; deadlock reports the same findings)
+GAP_RULES = {"bgp-peer": "RC311", "description": "RC312", "lossless-port": "RC313",
+             "peer-link": "RC314"}  # fmt: skip
+
+
+def gap_hits(
+    gaps: list[evidence.Gap], kind: str, text_of: Callable[[str], str | None]
+) -> Iterator[Hit]:
+    """One 'cannot verify' hit per switch and kind of gap, however many ports or peers a
+    missing neighbour leaves unexplained (linting one switch alone leaves all of them)."""
+    per: dict[str, list[evidence.Gap]] = defaultdict(list)
+    for g in gaps:
+        if g.kind == kind:
+            per[g.device].append(g)
+    for device, mine in sorted(per.items()):
+        more = f" (and {len(mine) - 1} more)" if len(mine) > 1 else ""
+        text = text_of(device)
+        line = _line_naming(text, mine[0].what.split()[2]) if kind == "bgp-peer" and text else None
+        ports = [g.port for g in mine if g.port]
+        listed = f"; ports: {', '.join(ports)}" if len(ports) > 1 else ""
+        yield Hit(f"cannot verify: {mine[0].what}{more}{listed}", device=device,
+                  port=ports[0] if ports else None, line=line,
+                  detail=tuple(g.what for g in mine))  # fmt: skip
+
+
+def _fabric_gaps(f: FabricView, kind: str) -> Iterator[Hit]:
+    gaps = list(f.facts.gaps) if f.facts is not None else []
+    return gap_hits(gaps, kind, lambda d: f.devices[d].text if d in f.devices else None)
+
+
+@rule(
+    "RC311",
+    "bgp-peer-on-no-link",
+    "error",
+    "fabric",
+    summary="cannot verify: a BGP peer's address is on no link found in the configs read.",
+    rationale="Traffic to that peer crosses a link whose far end, policy and losslessness no "
+    "rule has seen; deadlock analysis routes without it. Reporting the rest as clean would be "
+    "an all-clear about a fabric the analysis did not see whole.",
+    fix="Add the far switch's config (or fabric.json); remove the session if the peer is gone.",
+    limits="Sessions are matched by the far end's interface address (ports, aggregates, VLAN "
+    "interfaces); multihop sessions to loopbacks are reported too.",
+)
+def bgp_peer_on_no_link(f: FabricView) -> Iterator[Hit]:
+    yield from _fabric_gaps(f, "bgp-peer")
+
+
+def _line_naming(text: str, address: str) -> int | None:
+    """The first BGP line naming ``address`` (peer / neighbor)."""
+    word = re.compile(rf"^\s*(peer|neighbor)\s+{re.escape(address)}(?![\d.])")
+    return next((n for n, ln in enumerate(text.splitlines(), 1) if word.match(ln)), None)
+
+
+@rule(
+    "RC312",
+    "described-far-end-unmatched",
+    "error",
+    "fabric",
+    summary="cannot verify: a port's description names a switch of the fabric, but no link to "
+    "that switch was found.",
+    rationale="The description says the port is cabled to a switch whose config was read, yet "
+    "neither addresses nor descriptions join them: a link the analysis does not see.",
+    fix="Correct the description, or the addressing of the two ends, or add fabric.json.",
+)
+def described_far_end_unmatched(f: FabricView) -> Iterator[Hit]:
+    yield from _fabric_gaps(f, "description")
+
+
+@rule(
+    "RC313",
+    "lossless-port-unknown-neighbour",
+    "error",
+    "fabric",
+    summary="cannot verify: a lossless routed port faces a neighbour whose config was not read.",
+    rationale="PFC and the no-drop class must agree at both ends of a lossless link; with the "
+    "far end unread neither that nor the deadlock-freedom of the routes over it can be checked.",
+    fix="Add the neighbour's config (or fabric.json), or turn PFC off on a port that is not "
+    "part of the lossless fabric.",
+)
+def lossless_port_unknown_neighbour(f: FabricView) -> Iterator[Hit]:
+    yield from _fabric_gaps(f, "lossless-port")
+
+
+@rule(
+    "RC314",
+    "mlag-peer-link-unpaired",
+    "error",
+    "fabric",
+    summary="cannot verify: an M-LAG peer-link whose other switch was not found.",
+    rationale="Lossless traffic crosses the peer-link (single-homed hosts, a leaf that lost its "
+    "uplinks); unpaired, its far end's PFC and its place in the buffer graph are unknown.",
+    fix="Add the other M-LAG switch's config; its peer-link pairs by a shared dual-active "
+    "gateway or a description naming this switch.",
+)
+def mlag_peer_link_unpaired(f: FabricView) -> Iterator[Hit]:
+    yield from _fabric_gaps(f, "peer-link")

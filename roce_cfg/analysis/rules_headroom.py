@@ -44,7 +44,7 @@ def _needs(v: DeviceView) -> list[Need]:
     unit = v.profile.unit_bytes(v.profile.headroom_unit_bytes, v.model)
     consts = v.profile.headroom
     out: list[Need] = []
-    for port in v.in_use():
+    for port in v.lossless_ports():
         if not port.qos.pfc or port.speed_gbps not in PAUSE_QUANTA:
             continue
         known, source = v.cable(port)
@@ -230,7 +230,7 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
 def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
     if v.model.headroom_configurable or not v.model.known:
         return
-    for port in v.in_use():
+    for port in v.lossless_ports():
         if port.qos.headroom:
             yield Hit(
                 f"{v.device.model} does not support setting headroom",
@@ -275,7 +275,7 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
         if short:
             text += f" ({len(short)} of them have less)"
         said.append(text)
-    guessed = [p for p in v.in_use() if p.mode == "access" and not v.speed_known(p)]
+    guessed = [p for p in v.lossless_ports() if p.mode == "access" and not v.speed_known(p)]
     if guessed:
         said.append(
             f"speed of {len(guessed)} server port(s) taken from the port names (e.g. "

@@ -6,15 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from ipaddress import IPv4Network
 from pathlib import Path
 
+from roce_cfg import evidence
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import Unread, discover
 from roce_cfg.intent.loader import load_intent
-from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
@@ -36,6 +35,8 @@ class Source:
     parsed: dict[str, Parsed] = field(default_factory=dict)  # for line numbers in findings
     notices: list[str] = field(default_factory=list)  # files of a folder that were skipped
     unread: list[Unread] = field(default_factory=list)  # files that could not be read (RC001)
+    # the evidence step's facts (coverage, gaps); None for an intent (links by design)
+    facts: evidence.Evidence | None = None
 
 
 @bulk_objects()
@@ -118,13 +119,13 @@ def from_parsed(
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two configs for {dup}; one per switch", file=origin)
-    if planned is not None:
-        links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in planned.links]
-    else:
-        links = infer_links(devices)
+    facts = evidence.gather(devices, planned.links if planned is not None else None)
+    inferred = [p.config.role_from == "inferred" for p in parsed]
+    devices = [evidence.with_roles(d, i, facts) for d, i in zip(devices, inferred, strict=True)]
+    links = [k.spec() for k in facts.links]
     files_by_host = {p.config.device.hostname: p.config.source for p in parsed}
     by_host = {p.config.device.hostname: p for p in parsed}
-    return Source(devices, links, dscp, files_by_host, origin, by_host)
+    return Source(devices, links, dscp, files_by_host, origin, by_host, facts=facts)
 
 
 def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:
@@ -134,23 +135,6 @@ def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:
 
 
 def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:
-    """Links from /30-/31 subnets shared by two switches, and from descriptions naming the far
-    end (model/describe.py; layer 2 links have no addresses)."""
-    by_net: dict[IPv4Network, list[tuple[str, str]]] = {}
-    ports = {(d.hostname, i.name) for d in devices for i in d.interfaces if not i.shutdown}
-    found: set[tuple[tuple[str, str], tuple[str, str]]] = set()
-    for d in devices:
-        for i in d.interfaces:
-            if i.shutdown:
-                continue
-            if i.ipv4 is not None and i.ipv4.network.prefixlen >= 30:
-                by_net.setdefault(i.ipv4.network, []).append((d.hostname, i.name))
-            far = describe.far_end(i.description)
-            if far is not None and far in ports and far[0] != d.hostname:
-                a, b = sorted([(d.hostname, i.name), far])
-                found.add((a, b))
-    for ends in by_net.values():
-        if len(ends) == 2:
-            a, b = sorted(ends)
-            found.add((a, b))
-    return [(a[0], a[1], b[0], b[1]) for a, b in sorted(found)]
+    """The links the evidence step finds (roce_cfg/evidence.py): routed ports, aggregates,
+    M-LAG peer-links and the VLAN interfaces that ride them, and described layer 2 links."""
+    return [k.spec() for k in evidence.gather(devices).links]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Network
 
+from roce_cfg import evidence
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.policy import priority_of
@@ -128,7 +129,7 @@ def _links(
         if a_name not in idx or b_name not in idx:
             continue
         a, b = idx[a_name], idx[b_name]
-        pa, pb = ports[a].get(a_port), ports[b].get(b_port)
+        pa, pb = _end(devices[a], ports[a], a_port), _end(devices[b], ports[b], b_port)
         if pa is None or pb is None or pa.shutdown or pb.shutdown:
             continue
         link = Link(len(net.links), a, a_port, b, b_port)
@@ -147,6 +148,19 @@ def _links(
                     if vlan is not None:
                         net.vlan_links[s].setdefault(vlan, []).append(link.id)
         _session(net, peers, link, pa, pb)
+
+
+def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface | None:
+    """A link end as the buffer graph sees it (evidence.end_port: an aggregate lossless where
+    its members are, down below its minimum of members; a VLAN interface on the link it rides),
+    kept in ``ports`` for the static routes' next hops."""
+    port = ports.get(name)
+    if port is not None and d.aggregate(name) is None:
+        return port
+    seen = evidence.end_port(d, name)
+    if seen is not None:
+        ports[name] = seen
+    return seen
 
 
 def _statics(

@@ -19,6 +19,7 @@ from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.quick import TRUNCATED, acyclic
 from roce_cfg.deadlock.sweep import Unsymmetric
 from roce_cfg.errors import InputError
+from roce_cfg.model.device import DeviceConfig
 
 
 @dataclass(frozen=True)
@@ -32,9 +33,13 @@ class Plan:
 
 
 def links_named(net: Network, spec: str) -> tuple[int, ...]:
-    """'leaf-1:HundredGigE1/0/25' (a port) or 'leaf-1:spine-1' (every link between two
-    switches), comma-separated; all of them fail together."""
+    """'leaf-1:HundredGigE1/0/25' (a port or an aggregate), 'leaf-1:spine-1' (every link
+    between two switches) or an aggregate's member port, comma-separated; all of them fail
+    together. A member's failure takes its aggregate down when fewer members than its minimum
+    ('least active-linknumber', 'selected-port minimum') stay up; otherwise it only takes
+    capacity and no route changes."""
     ids: list[int] = []
+    lost: dict[int, int] = {}  # aggregate link -> members failed
     for token in (t.strip() for t in spec.split(",") if t.strip()):
         host, _, rest = token.partition(":")
         if host not in net.names or not rest:
@@ -45,9 +50,39 @@ def links_named(net: Network, spec: str) -> tuple[int, ...]:
         else:
             found = [ln.id for ln in net.links if s in (ln.a, ln.b) and ln.port_at(s) == rest]
         if not found:
-            raise InputError(f"--fail-links: no fabric link at '{token}'")
+            lag = _lag_of_member(net, s, rest)
+            if lag is None:
+                raise InputError(f"--fail-links: no fabric link at '{token}'")
+            lost[lag] = lost.get(lag, 0) + 1
         ids.extend(found)
+    ids += [lid for lid, k in lost.items() if _below_minimum(net, lid, k)]
     return tuple(sorted(set(ids)))
+
+
+def _lag_of_member(net: Network, s: int, port: str) -> int | None:
+    """The fabric link of the aggregate ``port`` is a member of on switch ``s``."""
+    agg = net.devices[s].aggregate_of(port)
+    if agg is None:
+        return None
+    return next(
+        (ln.id for ln in net.links if s in (ln.a, ln.b) and ln.port_at(s) == agg.name), None
+    )
+
+
+def _below_minimum(net: Network, lid: int, lost: int) -> bool:
+    """Whether losing ``lost`` members leaves either end of aggregate link ``lid`` below the
+    members it needs to stay up."""
+    link = net.links[lid]
+    for s in (link.a, link.b):
+        d = net.devices[s]
+        agg = d.aggregate(link.port_at(s))
+        if agg is not None and sum(_up(d, m) for m in agg.members) - lost < agg.min_active:
+            return True
+    return False
+
+
+def _up(d: DeviceConfig, port: str) -> bool:
+    return any(p.name == port and not p.shutdown for p in d.interfaces)
 
 
 def named(net: Network, plan: Plan) -> list[tuple[int, ...]]:

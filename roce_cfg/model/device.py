@@ -9,7 +9,14 @@ from __future__ import annotations
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from roce_cfg.model import numbers
 from roce_cfg.vendor import Vendor
@@ -181,6 +188,21 @@ class StaticRoute(_M):
     line: int | None = None  # where the route is in its file
 
 
+class Aggregate(_M):
+    """A link aggregation (Eth-Trunk, Route-/Bridge-Aggregation, AggregatePort, smartgroup):
+    itself an Interface of the device (its addresses, MTU, trust), with the member ports that
+    carry its frames. Lint judges PFC and headroom on the members, MTU, trust and scheduling
+    on the aggregate; deadlock routes over it as one link."""
+
+    name: str
+    members: tuple[str, ...] = ()
+    # members that must be up for the aggregate to stay up ('least active-linknumber',
+    # 'link-aggregation selected-port minimum'); 1 when not configured
+    min_active: int = Field(default=1, ge=1, le=numbers.PATHS.high)
+    peer_link: bool = False  # the M-LAG / DFS peer-link between the two switches of a pair
+    mlag_group: int | None = None  # the M-LAG id pairing it with the other switch's aggregate
+
+
 class DeviceConfig(_M):
     hostname: str
     vendor: Vendor
@@ -194,3 +216,21 @@ class DeviceConfig(_M):
     qos: Qos = Qos()
     bgp: Bgp | None = None
     static_routes: tuple[StaticRoute, ...] = ()
+    aggregates: tuple[Aggregate, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_no_aggregates(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        # Switches without aggregates serialise as before (generated configs, goldens).
+        out = handler(self)
+        if isinstance(out, dict) and not self.aggregates:
+            out.pop("aggregates", None)
+        return out
+
+    def aggregate_of(self, port: str) -> Aggregate | None:
+        """The aggregate ``port`` is a member of."""
+        return next((a for a in self.aggregates if port in a.members), None)
+
+    def aggregate(self, name: str) -> Aggregate | None:
+        return next((a for a in self.aggregates if a.name == name), None)

@@ -51,6 +51,8 @@ FRAME = Domain("frame size", 64, 65_535)
 BYTES = Domain("byte count", 0, 2**40)
 MILLISECONDS = Domain("time in ms", 0, 3_600_000)
 PATHS = Domain("path count", 1, 1024)
+# aggregate (Eth-Trunk 0-1023 on CE [HW-CR] eth-trunk), M-LAG and peer-link ids
+GROUP = Domain("group id", 0, 65_535)
 SPEED = Domain("speed in Gb/s", 1, 1600)
 SPEED_MBPS = Domain("speed in Mb/s", 10, 1_600_000)
 # Slot, port and lane numbers in an interface name (HundredGigE1/0/49:2).

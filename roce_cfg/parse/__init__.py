@@ -339,7 +339,7 @@ def prepare(
         if head.startswith("interface "):
             name = namer.name(head[len("interface ") :])
             if name.kind == "other":
-                opaque.append(block)  # management ports, LAGs, tunnels: not modelled
+                opaque.append(block)  # management ports, tunnels: not modelled
                 continue
             source.interfaces.setdefault(name.canonical, []).append(block)
             if name.kind == "port":

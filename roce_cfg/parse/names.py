@@ -16,7 +16,7 @@ _NAME = re.compile(
     r"^(?P<type>\d*[A-Za-z][A-Za-z-]*?)[\s-]*(?P<num>\d+(?:/\d+)*(?::\d+)?(?:\.\d+)?)$"
 )
 
-Kind = Literal["port", "vlan", "loopback", "other"]
+Kind = Literal["port", "vlan", "loopback", "aggregate", "other"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,9 @@ class Namer:
         if loop:
             sep = profile.loopback_interface[len(loop["type"]) : loop.start("num")]
             self._types[_key(loop["type"])] = (loop["type"] + sep, "loopback", None)
+        lag = profile.parse.aggregate
+        for type_ in lag.types if lag else ():
+            self._types[_key(type_)] = (type_, "aggregate", None)
         for short, full in profile.parse.interface_aliases.items():
             target = self._types.get(_key(full))
             if target:

@@ -35,7 +35,7 @@ from roce_cfg.model.device import (
     WatchdogCfg,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import statics
+from roce_cfg.parse import aggregates, statics
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
 
@@ -621,6 +621,8 @@ class _Ports:
     ports: list[Interface] = field(default_factory=list)
     svis: list[VlanInterface] = field(default_factory=list)
     ecn: dict[int, Wred] = field(default_factory=dict)
+    # port -> its aggregation lines (group, minimum members, peer-link, M-LAG id)
+    lag_lines: dict[str, Raw] = field(default_factory=dict)
 
 
 def build(
@@ -641,6 +643,7 @@ def build(
     g = _Globals(tables, profiles, global_no_drop, _watchdog(ctx, raw),
                  numbers.of(v.id for v in declared), speeds)  # fmt: skip
     found = _interfaces(raw, ctx, g)
+    found.ports, lags = aggregates.resolve(ctx, found.ports, found.lag_lines)
     qos = _qos(ctx, raw, g, found)
     bgp = _bgp(ctx, raw, found.loopback)
     if role is None:
@@ -660,6 +663,7 @@ def build(
         qos=qos,
         bgp=bgp,
         static_routes=static,
+        aggregates=lags,
     )
 
 
@@ -682,6 +686,9 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
             _svi(ctx, name, item, addr, found)
         else:
             found.ports.append(_port(ctx, g, name, item, addr, found.ecn))
+            lag = {k: item[k] for k in aggregates.KEYS if k in item}
+            if lag or name.kind == "aggregate":
+                found.lag_lines[name.canonical] = lag
     return found
 
 

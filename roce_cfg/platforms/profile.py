@@ -125,6 +125,31 @@ class ParseDefaults(_Data):
     source: str = ""
 
 
+class AggregateSpec(_Data):
+    """Link aggregation: how an aggregate interface is named, and which settings the switch
+    applies from the aggregate to its members (and which live on the members only)."""
+
+    types: tuple[str, ...] = Field(description="interface types that are aggregates (Eth-Trunk)")
+    names: dict[Literal["access", "routed"], str] = Field(
+        description="a member's 'group N' line -> its aggregate, by the member's mode "
+        "('Route-Aggregation{n}')"
+    )
+    modes: dict[str, Literal["access", "routed"]] = Field(
+        default_factory=dict, description="aggregate types of one mode whatever they print"
+    )
+    inherit: tuple[str, ...] = Field(
+        default=(),
+        description="Interface/PortQos fields members take from their aggregate (mtu, trust_dscp)",
+    )
+    gather: tuple[str, ...] = Field(
+        default=(),
+        description="PortQos fields configured on members only: the aggregate has what all of "
+        "its members share (strict_queues on Huawei)",
+    )
+    source: str = ""
+    unsourced: bool = Field(default=False, description="no vendor document confirms the forms")
+
+
 Action = Literal["drop", "forward"]
 
 
@@ -211,6 +236,7 @@ class ParseSpec(_Data):
     """How to read this vendor's saved running-config back (roce_cfg/parse)."""
 
     defaults: ParseDefaults = ParseDefaults()
+    aggregate: AggregateSpec | None = None
     static_route: StaticRouteSpec | None = None
     watchdog_defaults: WatchdogDefaults = WatchdogDefaults()
     version_line: str | None = Field(

@@ -76,6 +76,23 @@ def _policy(d: DeviceConfig) -> str:
     return _table(["setting", "value"], rows)
 
 
+def _policies(devices: Sequence[DeviceConfig]) -> list[str]:
+    """The lossless policy per group of switches that share it, the largest group first; the
+    switches outside it are flagged (issue 26: one switch's map stood for the whole fabric)."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for d in devices:
+        groups[_policy(d)].append(d.hostname)
+    ordered = sorted(groups.items(), key=lambda g: (-len(g[1]), g[1]))
+    if len(ordered) == 1:
+        return [f"All {len(devices)} switches:\n", ordered[0][0]]
+    out = []
+    for n, (table, names) in enumerate(ordered):
+        odd = "" if n == 0 else " — **differs from the most common policy**"
+        out.append(f"{', '.join(names)} ({len(names)}){odd}:\n")
+        out.append(table)
+    return out
+
+
 def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
     """The fabric's page; ``pages`` maps hostnames to their pages' file names."""
     pages = pages if pages is not None else page_names(data)
@@ -94,7 +111,7 @@ def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
         parts += _bom(data.bom)
     if data.devices:
         parts.append("## Lossless policy\n")
-        parts.append(_policy(data.devices[0]))
+        parts += _policies(data.devices)
     parts.append("## Buffer budget per switch\n")
     parts.append(
         _table(

@@ -1,0 +1,522 @@
+"""The evidence step: from parsed switch configs (and a plan, when one is given) to frozen facts
+that lint, deadlock, docs and report all stand on — the links between switches (routed ports,
+link aggregations with their members, M-LAG peer-links and the routed VLANs that ride them),
+the BGP sessions matched to those links, and what the configs point at that no link explains.
+
+One home for link inference (issue 26): lint and deadlock each inferred links their own way and
+both missed aggregates, so a fabric of Eth-Trunk uplinks was "6 switches, 0 links ... no
+deadlock cycle".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from ipaddress import IPv4Address, IPv4Network
+from typing import Literal
+
+from roce_cfg.model import describe, numbers
+from roce_cfg.model.device import DeviceConfig, Interface, PortQos
+from roce_cfg.model.fabric import Link as PlannedLink
+from roce_cfg.parse import ParsedConfig
+from roce_cfg.platforms.profile import load_profile
+
+LinkKind = Literal["l3-port", "l3-lag", "mlag-peer-link", "l3-vlan", "described", "planned"]
+GapKind = Literal["bgp-peer", "description", "lossless-port", "peer-link"]
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class End:
+    device: str
+    port: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkFact:
+    a: End
+    b: End
+    kind: LinkKind
+    # (a member, b member) pairs of an aggregate link; one-sided when the far members are not
+    # known (then paired in order)
+    members: tuple[tuple[str, str], ...] = ()
+    # members that must stay up for the link to stay up (the larger of both ends' minimum)
+    min_active: int = 1
+    # the layer 2 link a routed VLAN interface rides (an M-LAG peer-link), one end per side
+    rides: tuple[End, End] | None = None
+
+    def spec(self) -> tuple[str, str, str, str]:
+        return (self.a.device, self.a.port, self.b.device, self.b.port)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Something a config points at that no link explains: lint and deadlock report it as
+    'cannot verify' (never an all-clear)."""
+
+    kind: GapKind
+    device: str
+    port: str | None
+    what: str
+
+
+@dataclass(frozen=True)
+class Session:
+    device: str
+    peer: IPv4Address
+    remote_as: int
+    link: LinkFact | None  # the link whose far end holds the peer address
+
+
+@dataclass(frozen=True)
+class Coverage:
+    switches: int
+    links: int
+    lags: int
+    peer_links: int
+    sessions: int
+    sessions_matched: int
+    routes: int
+
+    def line(self) -> str:
+        return (
+            f"coverage: {_n(self.switches, 'switch')} read, {_n(self.links, 'link')} found "
+            f"({self.lags} aggregated, {_n(self.peer_links, 'M-LAG peer-link')}), "
+            f"{self.sessions_matched} of {_n(self.sessions, 'BGP session')} matched to links, "
+            f"{_n(self.routes, 'static route')} read"
+        )
+
+
+def _n(count: int, word: str) -> str:
+    return (
+        f"{count} {word}" if count == 1 else f"{count} {word}{'es' if word.endswith('h') else 's'}"
+    )
+
+
+Role = Literal["leaf", "spine", "superspine", "switch"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    devices: tuple[DeviceConfig, ...]
+    links: tuple[LinkFact, ...]
+    sessions: tuple[Session, ...] = ()
+    gaps: tuple[Gap, ...] = ()
+    planned: bool = False
+    coverage: Coverage = field(default_factory=lambda: Coverage(0, 0, 0, 0, 0, 0, 0))
+    # each switch's role from the topology: hosts attached (leaf), links to leaves only
+    # (spine), to spines only (superspine)
+    roles: dict[str, Role] = field(default_factory=dict)
+
+    def mlag_pairs(self) -> set[frozenset[str]]:
+        return {frozenset((k.a.device, k.b.device)) for k in self.links
+                if k.kind == "mlag-peer-link"}  # fmt: skip
+
+
+def gather(
+    devices: Sequence[DeviceConfig], planned: Sequence[PlannedLink] | None = None
+) -> Evidence:
+    """The facts about ``devices``; ``planned`` links (fabric.json, an intent) replace the
+    inferred ones, and their addresses stand for the far ends whose configs were not read."""
+    _INDEX.clear()
+    known: dict[End, IPv4Address] = {}
+    if planned is not None:
+        links = [LinkFact(End(k.a_device, k.a_port), End(k.b_device, k.b_port), "planned")
+                 for k in planned]  # fmt: skip
+        for k in planned:
+            known[End(k.a_device, k.a_port)] = k.a_ip.ip
+            known[End(k.b_device, k.b_port)] = k.b_ip.ip
+    else:
+        links = infer_links(devices)
+    sessions = _sessions(devices, links, known)
+    gaps = _session_gaps(sessions) + _peer_link_gaps(devices, links)
+    if planned is None:
+        gaps += _described_gaps(devices, links) + _lossless_gaps(devices, links)
+    coverage = Coverage(
+        switches=len(devices),
+        links=len(links),
+        lags=sum(1 for k in links if k.kind == "l3-lag"),
+        peer_links=sum(1 for k in links if k.kind == "mlag-peer-link"),
+        sessions=len(sessions),
+        sessions_matched=sum(1 for s in sessions if s.link is not None),
+        routes=sum(len(d.static_routes) for d in devices),
+    )
+    return Evidence(tuple(devices), tuple(links), tuple(sessions), tuple(gaps), bool(planned),
+                    coverage, roles(devices, links))  # fmt: skip
+
+
+def with_roles(device: DeviceConfig, inferred: bool, facts: Evidence) -> DeviceConfig:
+    """``device`` with its role from the topology, where parse only guessed it from port modes
+    (``inferred``) and the topology says more than 'switch'."""
+    role = facts.roles.get(device.hostname)
+    if not inferred or role in (None, "switch", device.role):
+        return device
+    return device.model_copy(update={"role": role})
+
+
+def topology_roles(configs: Sequence[ParsedConfig]) -> list[ParsedConfig]:
+    """Parsed configs read together, each with its role from the topology where parse only
+    guessed it (what 'parse' prints for a folder)."""
+    facts = gather([c.device for c in configs])
+    out = []
+    for c in configs:
+        device = with_roles(c.device, c.role_from == "inferred", facts)
+        out.append(c if device is c.device else c.model_copy(update={"device": device}))
+    return out
+
+
+def factory_default(port: Interface) -> bool:
+    """A switched port left as it came (VLAN 1, no description, no QoS): Comware prints every
+    unused port as ' port link-mode bridge' alone, so such a port is not a server port."""
+    return (
+        port.mode == "access"
+        and port.access_vlan in (None, 1)
+        and not port.trunk_vlans
+        and not port.description
+        and port.qos == PortQos()
+    )
+
+
+def roles(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> dict[str, Role]:
+    """Roles from the topology, not from port modes (issue 26: spines whose unused ports are
+    shut Layer 2 ports were classed as leaves): a switch with a host port in use is a leaf; one
+    without, linked to a leaf, a spine; linked to spines only, a superspine."""
+    linked = _linked_ports(links)
+    far: dict[str, set[str]] = {d.hostname: set() for d in devices}
+    for k in links:
+        if k.kind != "mlag-peer-link" and k.a.device in far and k.b.device in far:
+            far[k.a.device].add(k.b.device)
+            far[k.b.device].add(k.a.device)
+    out: dict[str, Role] = {}
+    for d in devices:
+        members = {m for a in d.aggregates for m in a.members}
+        hosts = [p for p in d.interfaces if p.mode == "access" and not p.shutdown
+                 and not factory_default(p) and p.name not in members
+                 and End(d.hostname, p.name) not in linked]  # fmt: skip
+        out[d.hostname] = "leaf" if hosts else "switch"
+    for d in devices:
+        if out[d.hostname] == "switch" and any(out[n] == "leaf" for n in far[d.hostname]):
+            out[d.hostname] = "spine"
+    for d in devices:
+        if (
+            out[d.hostname] == "switch"
+            and far[d.hostname]
+            and all(out[n] == "spine" for n in far[d.hostname])
+        ):
+            out[d.hostname] = "superspine"
+    return out
+
+
+def infer_links(devices: Sequence[DeviceConfig]) -> list[LinkFact]:
+    """Links from shared /30-/31 subnets (ports, aggregates, VLAN interfaces), M-LAG
+    peer-links, and descriptions naming the far end."""
+    found: dict[tuple[End, End], LinkFact] = {}
+    by_net: dict[IPv4Network, list[tuple[DeviceConfig, str]]] = {}
+    for d in devices:
+        for p in d.interfaces:
+            if p.ipv4 is not None and p.ipv4.network.prefixlen >= 30 and not p.shutdown:
+                by_net.setdefault(p.ipv4.network, []).append((d, p.name))
+    by_name = {d.hostname: d for d in devices}
+    for link in _peer_links(devices):
+        found[(link.a, link.b)] = link
+    for d in devices:
+        for svi in d.vlan_interfaces:
+            if svi.ipv4.network.prefixlen >= 30:
+                by_net.setdefault(svi.ipv4.network, []).append((d, _svi_name(d, svi.vlan)))
+    for ends in by_net.values():
+        if len(ends) == 2 and ends[0][0].hostname != ends[1][0].hostname:
+            (da, pa), (db, pb) = sorted(ends, key=lambda e: (e[0].hostname, e[1]))
+            link = _addressed(da, pa, db, pb, found)
+            found.setdefault((link.a, link.b), link)
+    for link in _described(devices, by_name, found):
+        found.setdefault((link.a, link.b), link)
+    return [found[k] for k in sorted(found)]
+
+
+def _svi_name(d: DeviceConfig, vlan: int) -> str:
+    """A VLAN interface's name as the vendor prints it ('Vlanif4000')."""
+    return f"{load_profile(d.vendor).vlan_interface}{vlan}"
+
+
+def vlan_of(d: DeviceConfig, port: str) -> int | None:
+    """The VLAN of a link end that is one of ``d``'s VLAN interfaces, else None."""
+    if not port.startswith(load_profile(d.vendor).vlan_interface):
+        return None  # most link ends: a port (checked once per link end of a large fabric)
+    return next((s.vlan for s in d.vlan_interfaces if _svi_name(d, s.vlan) == port), None)
+
+
+def _addressed(
+    da: DeviceConfig, pa: str, db: DeviceConfig, pb: str, found: dict[tuple[End, End], LinkFact]
+) -> LinkFact:
+    a, b = End(da.hostname, pa), End(db.hostname, pb)
+    if vlan_of(da, pa) is not None:
+        rides = next(
+            (k for k in found.values() if k.kind == "mlag-peer-link" and {k.a.device, k.b.device}
+             == {a.device, b.device}),
+            None,
+        )  # fmt: skip
+        return LinkFact(a, b, "l3-vlan", rides=(rides.a, rides.b) if rides else None)
+    ga, gb = da.aggregate(pa), db.aggregate(pb)
+    if ga is not None and gb is not None:
+        pairs = _pair_members(da, ga.members, db, gb.members)
+        return LinkFact(a, b, "l3-lag", pairs, max(ga.min_active, gb.min_active))
+    return LinkFact(a, b, "l3-port")
+
+
+def _peer_links(devices: Sequence[DeviceConfig]) -> list[LinkFact]:
+    """M-LAG peer-links: a peer-link aggregate on each of two switches that share a dual-active
+    gateway (the same VLAN interface address) or name each other in the peer-link's
+    description."""
+    ends = [(d, a) for d in devices for a in d.aggregates if a.peer_link and a.members]
+    out: list[LinkFact] = []
+    used: set[str] = set()
+    for i, (da, ga) in enumerate(ends):
+        for db, gb in ends[i + 1 :]:
+            if da.hostname in used or db.hostname in used or da.hostname == db.hostname:
+                continue
+            if not _paired(da, ga.name, db, gb.name):
+                continue
+            used |= {da.hostname, db.hostname}
+            pairs = _pair_members(da, ga.members, db, gb.members)
+            out.append(
+                LinkFact(End(da.hostname, ga.name), End(db.hostname, gb.name), "mlag-peer-link",
+                         pairs, max(ga.min_active, gb.min_active))
+            )  # fmt: skip
+    return out
+
+
+def _paired(da: DeviceConfig, pa: str, db: DeviceConfig, pb: str) -> bool:
+    gateways = {s.ipv4 for s in da.vlan_interfaces} & {s.ipv4 for s in db.vlan_interfaces}
+    if gateways:
+        return True
+    desc_a, desc_b = _description(da, pa), _description(db, pb)
+    return _names(desc_a, db.hostname) or _names(desc_b, da.hostname)
+
+
+# the words of a description, as _names separates them ('to_leaf-2_100GE1/0/1' -> 'leaf-2', ...)
+_WORDS = re.compile(r"[^A-Za-z0-9-]+")
+
+
+def _names(description: str, device: str) -> bool:
+    """The description names ``device`` as a whole word ('to_spine-1_...', 'spine-1:...')."""
+    # '_' separates words in operators' descriptions ('peer-link_to_leaf-2_Eth-Trunk0')
+    return bool(re.search(rf"(?<![A-Za-z0-9-]){re.escape(device)}(?![A-Za-z0-9-])", description))
+
+
+def _description(d: DeviceConfig, name: str) -> str:
+    port = _port(d, name)
+    return port.description if port is not None else ""
+
+
+# id(device) -> (device, its ports by name): link ends are looked up per link and per session,
+# and a scan of 128 ports for each of 160,000 link ends made a large fabric quadratic. The
+# device is held so that its id is not reused while cached; gather() empties the cache.
+_INDEX: dict[int, tuple[DeviceConfig, dict[str, Interface]]] = {}
+
+
+def _port(d: DeviceConfig, name: str) -> Interface | None:
+    hit = _INDEX.get(id(d))
+    if hit is None or hit[0] is not d:
+        hit = _INDEX[id(d)] = (d, {p.name: p for p in d.interfaces})
+    return hit[1].get(name)
+
+
+def _pair_members(
+    da: DeviceConfig, ma: Sequence[str], db: DeviceConfig, mb: Sequence[str]
+) -> tuple[tuple[str, str], ...]:
+    """Members of two aggregates cabled to each other: by the far port a member's description
+    names, the rest in order."""
+    left = list(mb)
+    pairs: list[tuple[str, str]] = []
+    rest: list[str] = []
+    for m in ma:
+        port = _port(da, m)
+        desc = port.description if port else ""
+        hit = next((x for x in left if _names(desc, db.hostname) and _mentions(desc, x)), None)
+        if hit is None:
+            rest.append(m)
+            continue
+        left.remove(hit)
+        pairs.append((m, hit))
+    pairs += list(zip(rest, left, strict=False))
+    return tuple(sorted(pairs))
+
+
+def _mentions(description: str, port: str) -> bool:
+    # '_' separates words ('to_spine-1_100GE1/0/1_5m_AOC'); '1/0/1' is not in '1/0/10' or '1/0/1:1'
+    return bool(re.search(rf"(?<![A-Za-z0-9/:.]){re.escape(port)}(?![A-Za-z0-9/:.])", description))
+
+
+def _described(
+    devices: Sequence[DeviceConfig],
+    by_name: dict[str, DeviceConfig],
+    found: dict[tuple[End, End], LinkFact],
+) -> list[LinkFact]:
+    """Layer 2 links from descriptions naming the far end (model/describe.py forms)."""
+    taken = {e for k in found.values() for e in (k.a, k.b)}
+    taken |= {End(k.a.device, m) for k in found.values() for m, _ in k.members}
+    taken |= {End(k.b.device, m) for k in found.values() for _, m in k.members}
+    out = []
+    for d in devices:
+        for p in d.interfaces:
+            far = describe.far_end(p.description)
+            if p.shutdown or far is None or far[0] == d.hostname or far[0] not in by_name:
+                continue
+            fp = _port(by_name[far[0]], far[1])
+            if fp is None or fp.shutdown:
+                continue
+            a, b = sorted([End(d.hostname, p.name), End(*far)])
+            if a not in taken and b not in taken:
+                out.append(LinkFact(a, b, "described"))
+    return out
+
+
+def _sessions(
+    devices: Sequence[DeviceConfig], links: Sequence[LinkFact], known: dict[End, IPv4Address]
+) -> list[Session]:
+    """Each BGP neighbour, with the link whose far end holds its address."""
+    owner: dict[tuple[str, IPv4Address], LinkFact] = {}
+    by_name = {d.hostname: d for d in devices}
+    for k in links:
+        for near, far in ((k.a, k.b), (k.b, k.a)):
+            ip = address(by_name.get(far.device), far.port) or known.get(far)
+            if ip is not None:
+                owner[(near.device, ip)] = k
+    out = []
+    for d in devices:
+        for n in d.bgp.neighbors if d.bgp else ():
+            out.append(
+                Session(d.hostname, n.address, n.remote_as, owner.get((d.hostname, n.address)))
+            )
+    return out
+
+
+def address(d: DeviceConfig | None, port: str) -> IPv4Address | None:
+    """The address of a link end (a port, an aggregate or a VLAN interface)."""
+    if d is None:
+        return None
+    vlan = vlan_of(d, port)
+    if vlan is not None:
+        return next((s.ipv4.ip for s in d.vlan_interfaces if s.vlan == vlan), None)
+    p = _port(d, port)
+    return p.ipv4.ip if p is not None and p.ipv4 is not None else None
+
+
+def _session_gaps(sessions: Sequence[Session]) -> list[Gap]:
+    return [
+        Gap("bgp-peer", s.device, None,
+            f"BGP peer {s.peer} (AS {s.remote_as}) is on no link found in the configs read")
+        for s in sessions
+        if s.link is None
+    ]  # fmt: skip
+
+
+def _peer_link_gaps(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> list[Gap]:
+    paired = {k.a for k in links if k.kind == "mlag-peer-link"}
+    paired |= {k.b for k in links if k.kind == "mlag-peer-link"}
+    return [
+        Gap("peer-link", d.hostname, a.name, "M-LAG peer-link whose other switch was not found")
+        for d in devices
+        for a in d.aggregates
+        if a.peer_link and a.members and End(d.hostname, a.name) not in paired
+    ]
+
+
+def _linked_ports(links: Sequence[LinkFact]) -> set[End]:
+    ends = {e for k in links for e in (k.a, k.b)}
+    ends |= {End(k.a.device, m) for k in links for m, _ in k.members}
+    ends |= {End(k.b.device, m) for k in links for _, m in k.members}
+    return ends
+
+
+def _described_gaps(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> list[Gap]:
+    """Ports in use, on no link, whose description names another switch that was read."""
+    names = {d.hostname for d in devices}
+    odd = [n for n in names if _WORDS.search(n)]  # hostnames a word split cannot find
+    linked = _linked_ports(links)
+    out = []
+    for d in devices:
+        for p in d.interfaces:
+            if p.shutdown or End(d.hostname, p.name) in linked or not p.description:
+                continue
+            words = set(_WORDS.split(p.description)) | {n for n in odd if _names(p.description, n)}
+            named = sorted(n for n in words & names if n != d.hostname)
+            if named:
+                out.append(
+                    Gap(
+                        "description",
+                        d.hostname,
+                        p.name,
+                        f"the description names {named[0]}, but no link to it was found",
+                    )
+                )
+    return out  # fmt: skip
+
+
+def _lossless_gaps(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> list[Gap]:
+    """Routed lossless ports (point-to-point address, PFC on it or its members) toward a
+    neighbour that is not among the configs read."""
+    linked = _linked_ports(links)
+    out = []
+    for d in devices:
+        for p in d.interfaces:
+            end = End(d.hostname, p.name)
+            if p.shutdown or end in linked or p.ipv4 is None or p.ipv4.network.prefixlen < 30:
+                continue
+            if lossless(d, p):
+                out.append(Gap("lossless-port", d.hostname, p.name,
+                               f"lossless routed port ({p.ipv4}) toward a neighbour whose "
+                               "config was not read"))  # fmt: skip
+    return out
+
+
+def _carrier(d: DeviceConfig, vlan: int) -> str | None:
+    """The port a VLAN interface's traffic leaves by toward the other switch of an M-LAG pair:
+    the peer-link, else the first switched port in use that carries the VLAN."""
+    peer = next((a.name for a in d.aggregates if a.peer_link and a.members), None)
+    if peer is not None:
+        return peer
+    members = {m for a in d.aggregates for m in a.members}
+    for p in d.interfaces:
+        if p.mode == "access" and not p.shutdown and p.name not in members:
+            carried = numbers.expand(p.trunk_vlans) or (p.access_vlan,)
+            if vlan in carried and p.trunk_vlans:
+                return p.name
+    return None
+
+
+def lossless(d: DeviceConfig, port: Interface) -> bool:
+    """PFC on the port, or on any member of the aggregate it is."""
+    return any(m.qos.pfc for m in members(d, port))
+
+
+def members(d: DeviceConfig, port: Interface) -> list[Interface]:
+    """The physical ports that carry ``port``'s frames, in use."""
+    agg = d.aggregate(port.name)
+    if agg is None or not agg.members:
+        return [port]
+    return [p for p in (_port(d, m) for m in agg.members) if p is not None and not p.shutdown]
+
+
+def end_port(d: DeviceConfig, port: str, rides: str | None = None) -> Interface | None:
+    """A link end as the buffer graph sees it: a port as it is; an aggregate with the PFC of
+    its lossless members (a pause on one member stops the frames hashed to it); a VLAN
+    interface as a routed port on the link it rides."""
+    vlan = vlan_of(d, port)
+    if vlan is not None:
+        svi = next((s for s in d.vlan_interfaces if s.vlan == vlan), None)
+        under = end_port(d, rides or _carrier(d, vlan) or "")
+        if svi is None:
+            return None
+        qos = under.qos if under is not None else PortQos()
+        return Interface(name=port, mode="routed", ipv4=svi.ipv4, mtu=svi.mtu, speed_gbps=0,
+                         shutdown=under is None or under.shutdown, qos=qos)  # fmt: skip
+    p = _port(d, port)
+    agg = d.aggregate(port)
+    if p is None or agg is None or not agg.members:
+        return p
+    up = members(d, p)
+    on = [m for m in up if m.qos.pfc]
+    no_drop = tuple(sorted({x for m in on for x in m.qos.no_drop}))
+    qos = p.qos.model_copy(update={"pfc": bool(on), "no_drop": no_drop})
+    return p.model_copy(update={"qos": qos, "shutdown": p.shutdown or len(up) < agg.min_active})
