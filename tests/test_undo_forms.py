@@ -44,10 +44,23 @@ EXTRA = [
     (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "shutdown"),
     # issue 26: read in brownfield configs, never generated
     (Vendor.H3C, "S9855-32D", (), "priority-flow-control poolid 0 headroom 9984"),
+    (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "port link-aggregation group 1"),
+    (
+        Vendor.H3C,
+        "S9855-32D",
+        ("interface Route-Aggregation1",),
+        "link-aggregation selected-port minimum 2",
+    ),
+    (Vendor.H3C, "S9855-32D", ("interface Bridge-Aggregation1",), "port m-lag peer-link 1"),
+    (Vendor.H3C, "S9855-32D", ("interface Bridge-Aggregation2",), "port m-lag group 2"),
     (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "qos wrr cs6 group sp"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "peer 10.1.0.3 password simple s3cret"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "shutdown"),
     # issue 26: VRP forms read in brownfield configs, never generated
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 100GE1/0/1",), "eth-trunk 1"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface Eth-Trunk1",), "least active-linknumber 2"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface Eth-Trunk0",), "peer-link 1"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface Eth-Trunk10",), "dfs-group 1 m-lag 1"),
     (
         Vendor.HUAWEI,
         "CE6885-48YS8CQ",
