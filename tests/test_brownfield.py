@@ -114,6 +114,9 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             # watchdog detects at 100 ms by default [HW-CG Configuring PFC Deadlock Detection],
             # so no RC110 (issue 26: defaults a switch does not print are applied per release)
             # the model guessed from the port layout (CE9860) sets headroom itself
+            # 400GE1/1/1 'dcb pfc enable mode auto' with no 'lldp tlv-enable dcbx': PFC is left
+            # to a negotiation the port never takes part in
+            ("RC122", "error", "400GE1/1/1"),
             ("RC204", "info", "400GE1/4/1"),
             # 'jumboframe enable 9216' under 'mtu 9216' (the uplink, Vlanif102's access ports)
             ("RC116", "error", "400GE1/1/1"),

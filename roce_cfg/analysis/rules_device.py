@@ -441,3 +441,23 @@ def _ecmp_cap(v: DeviceView) -> tuple[int, int | None, str] | None:
 def value_out_of_domain(v: DeviceView) -> Iterator[Hit]:
     for u in v.parsed.config.unread:
         yield Hit(f"not read: {u.reason}", line=u.line)
+
+
+@rule(
+    "RC122",
+    "pfc-auto-without-dcbx",
+    "error",
+    "device",
+    summary="A lossless port leaves PFC to DCBX negotiation but sends no DCBX TLV.",
+    rationale="In negotiation mode the switch enables PFC only once DCBX agrees it with the peer; "
+    "a port that does not speak DCBX never agrees, so the no-drop priority is never paused and "
+    "RoCE traffic is dropped under congestion, though the config reads as PFC-enabled.",
+    fix="Set PFC to manual mode on server and fabric ports, or enable the port's DCBX TLV "
+    "(Huawei: 'lldp tlv-enable dcbx') and DCBX on the server NIC.",
+)
+def pfc_auto_without_dcbx(v: DeviceView) -> Iterator[Hit]:
+    for port in v.lossless_ports():
+        if port.qos.pfc and port.qos.pfc_waits_for_dcbx:
+            yield Hit(
+                "PFC in negotiation (auto) mode, but the port sends no DCBX TLV", port=port.name
+            )

@@ -78,6 +78,9 @@ class PortQos(_M):
     watchdog: bool = False
     ecn_queues: tuple[QueueId, ...] = ()
     strict_queues: tuple[QueueId, ...] = ()
+    # PFC left to DCBX negotiation (Huawei 'dcb pfc enable mode auto') on a port that sends no
+    # DCBX TLV: the switch never agrees PFC with its peer, so the priority is not paused
+    pfc_waits_for_dcbx: bool = False
 
 
 class Interface(_M):

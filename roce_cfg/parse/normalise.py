@@ -102,7 +102,8 @@ class Context:
         found = self._qos.get(fields)
         if found is None:
             names = ("trust_dscp", "pfc", "no_drop", "headroom", "xoff", "watchdog")
-            kwargs = dict(zip((*names, "ecn_queues", "strict_queues"), fields, strict=True))
+            more = ("ecn_queues", "strict_queues", "pfc_waits_for_dcbx")
+            kwargs = dict(zip((*names, *more), fields, strict=True))
             found = self._qos[fields] = PortQos(**kwargs)
         return found
 
@@ -790,6 +791,7 @@ def _port_qos(
         bool(item.get("watchdog")) or implied_wd,
         tuple(sorted(port_ecn)),
         _strict(ctx, item, scope),
+        item.get("pfc_mode") in spec.pfc_negotiated_modes and not item.get("dcbx"),
     )
 
 

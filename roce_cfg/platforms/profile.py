@@ -277,6 +277,11 @@ class ParseSpec(_Data):
         default=False, description="a queue bound to a WRED profile also needs its own 'ecn' line"
     )
     watchdog_actions: dict[str, Action] = Field(default_factory=dict)
+    pfc_negotiated_modes: tuple[str, ...] = Field(
+        default=(),
+        description="PFC modes left to DCBX negotiation (Huawei 'dcb pfc enable mode auto'): "
+        "without the port's DCBX TLV PFC never comes up",
+    )
     routed_trusts_dscp: bool = Field(
         default=False,
         description="a Layer-3 port trusts DSCP with no trust line (Huawei [HW-CR] trust)",
