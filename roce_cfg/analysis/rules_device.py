@@ -271,12 +271,25 @@ def no_drop_reserved(v: DeviceView) -> Iterator[Hit]:
 )
 def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
     for port in v.config_ports():
+        if _frame_unpublished(v, port):
+            continue  # its MTU would be a guess: RC120 says the model is unknown
         if v.carries_roce(port) and port.mtu < ROCE_MIN_MTU:
             yield Hit(f"MTU {port.mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
     for svi in v.device.vlan_interfaces:
         if svi.mtu < ROCE_MIN_MTU:
             name = v.profile.vlan_interface + str(svi.vlan)
             yield Hit(f"gateway MTU {svi.mtu} < {ROCE_MIN_MTU}", port=name)
+
+
+def _frame_unpublished(v: DeviceView, port: Interface) -> bool:
+    """A Layer-2 port with no frame-limit or MTU line on a model the profiles do not know:
+    its MTU is that model's unpublished default, not a value read."""
+    return (
+        not v.model.known
+        and port.mode == "access"
+        and port.frame_bytes is None
+        and v.model.frame_default_bytes is None
+    )
 
 
 @rule(

@@ -115,10 +115,15 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
                 )
             continue
         if n.configured is None or n.configured < n.required:
-            have = "none configured" if n.configured is None else f"{n.configured} B"
+            # no line and no published default: the port's headroom is not known, not zero
+            have = (
+                f"not configured and the {v.device.model} default is not published: cannot "
+                f"verify it against the required {n.required} B"
+                if n.configured is None
+                else f"{n.configured} B < required {n.required} B"
+            )
             yield Hit(
-                f"priority {n.priority}: headroom {have} < required {n.required} B "
-                f"({n.describe()})",
+                f"priority {n.priority}: headroom {have} ({n.describe()})",
                 port=n.port.name,
                 anchor="port.headroom",
                 detail=n.detail,
