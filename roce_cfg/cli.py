@@ -300,7 +300,7 @@ def parse_cmd(
     hints: Hints | dict[str, Hints] = hints_from_fabric(fabric) if fabric else Hints(model=model)
     found = discover(files, vendor, overlay)
     _notes(found.notes)
-    failed: list[RoceCfgError] = [u.error() for u in found.unread]
+    failed: list[RoceCfgError] = [u.as_error() for u in found.unread]
     paths = found.configs
     if not paths and not failed:
         err.print("roce-cfg: error: no config files given", markup=False)
@@ -1284,7 +1284,7 @@ def _plan_out(
         said = (
             f"wrote plan {number} ({chosen.kind}: {advise.plan_row(chosen, number)[2]}) to {write}"
         )
-        (err if fmt == "json" else out).print(said, markup=False)
+        emit(said + "\n", stderr=fmt == "json")
 
 
 def _plan_table(title: str, plans: list[Plan], show_all: bool) -> None:

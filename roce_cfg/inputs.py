@@ -42,7 +42,7 @@ class Unread:
     def of(cls, path: Path, exc: InputError) -> Unread:
         return cls(path, f"{exc.path}: {exc.reason}" if exc.path else exc.reason, exc.line)
 
-    def error(self) -> InputError:
+    def as_error(self) -> InputError:
         return InputError(self.reason, file=str(self.path), line=self.line)
 
 

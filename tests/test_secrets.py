@@ -196,6 +196,17 @@ ALLOWED = {
     ("roce_cfg/lab/server.py", "write"),
     # a NullHandler: paramiko's and netmiko's loggers then write nowhere
     ("roce_cfg/deploy/transport.py", "addHandler"),
+    # print_table draws a rich table on the console its caller passes, one made by console()
+    # (which redacts what it prints)
+    ("roce_cfg/output.py", "print"),
+    # the sweep's state file: scenario names and cycles as lists of interface names, never
+    # config text; it is read back to resume a sweep, so it must hold exactly what was found
+    ("roce_cfg/deadlock/cluster.py", "write"),
+    ("roce_cfg/deadlock/cluster.py", "write_text"),
+    # pipeline keeps what each roce-cfg step printed: that output already left through the
+    # redacting layer in the child process
+    ("roce_cfg/pipeline.py", "write"),
+    ("roce_cfg/pipeline.py", "write_bytes"),
 }
 # Who may write unredacted (redact=False): intended configs rendered from an intent.
 UNREDACTED = {"roce_cfg/generate.py", "roce_cfg/report/data.py"}

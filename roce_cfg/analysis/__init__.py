@@ -85,7 +85,7 @@ def lint(
     parsed = parse_each(files, vendor, hints, overlay)
     views = _views(files, parsed, overlay, options, progress, unread)
     if not views:  # nothing usable at all: the input is bad, not the fabric
-        raise unread[0].error()
+        raise unread[0].as_error()
     devices = [v.device for _, v in sorted(views.items())]
     if planned is not None:
         facts = evidence.gather(devices, planned.links)

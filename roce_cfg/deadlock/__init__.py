@@ -64,7 +64,7 @@ def load(
     unread = list(found.unread)
     parsed = _distinct(parse_each(found.configs, vendor, hints, overlay), unread)
     if not parsed:
-        raise unread[0].error()
+        raise unread[0].as_error()
     source = from_parsed(parsed, planned, dscp, str(path))
     source.notices = found.notes
     source.unread = unread
