@@ -236,6 +236,55 @@ def test_a_negation_the_grammar_does_not_list_is_refused(sample: Sample) -> None
             "undo priority-flow-control no-drop dot1p 3",
             "undo priority-flow-control no-drop dot1p",
         ),
+        # the Comware V7 command references [H3C-CR-CN] print these undo forms without values
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface HundredGigE1/0/1",),
+            "qos wred apply ROCE",
+            "undo qos wred apply ROCE",
+            "undo qos wred apply",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface HundredGigE1/0/1",),
+            "qos wfq cs6 group sp",
+            "undo qos wfq cs6 group sp",
+            "undo qos wfq cs6",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface HundredGigE1/0/1",),
+            "qos trust dscp",
+            "undo qos trust dscp",
+            "undo qos trust",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface HundredGigE1/0/1",),
+            "port access vlan 10",
+            "undo port access vlan 10",
+            "undo port access vlan",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("qos map-table dscp-dot1p",),
+            "import 26 export 3",
+            "undo import 26 export 3",
+            "undo import 26",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface HundredGigE1/0/1",),
+            "port link-aggregation group 1",
+            "undo port link-aggregation group 1",
+            "undo port link-aggregation group",
+        ),
         (
             Vendor.HUAWEI,
             "CE6885-48YS8CQ",
@@ -312,17 +361,46 @@ def test_a_wider_undo_form_types_again_what_it_took() -> None:
 
 
 def test_push_names_the_negations_no_source_documents() -> None:
-    """A changed map entry negates 'import 26 export 3': no Comware page for that undo form was
-    read, so the plan says so; the sourced 'undo priority-flow-control no-drop dot1p' is not
-    listed."""
+    """A changed headroom negates 'priority-flow-control dot1p 3 headroom': no Comware page for
+    that undo form was read, so the plan says so; the sourced 'undo import 26' (the QoS command
+    reference: the undo names the input values only) is not listed."""
     from roce_cfg.deploy.inventory import Target
     from roce_cfg.deploy.push import plan, unsourced_undos
 
     profile = load_profile(Vendor.H3C)
     text = "#\nqos map-table dscp-dot1p\n import 26 export {}\n#\ninterface HundredGigE1/0/1\n"
-    text += " priority-flow-control no-drop dot1p {}\n#\nreturn\n"
+    text += " priority-flow-control dot1p 3 headroom {}\n#\nreturn\n"
     target = Target("leaf-1", "127.0.0.1", 22, profile)
-    commands, _ = plan(target, text.format(3, 4), text.format(4, 3))
-    assert "undo import 26 export 3" in commands
-    assert "undo priority-flow-control no-drop dot1p" in commands
-    assert unsourced_undos(target, commands) == ["import: undo import 26 export 3"]
+    commands, _ = plan(target, text.format(3, 232), text.format(4, 240))
+    assert "undo import 26" in commands and "undo import 26 export 3" not in commands
+    assert "undo priority-flow-control dot1p 3 headroom" in commands
+    assert unsourced_undos(target, commands) == [
+        "priority-flow-control dot1p headroom: undo priority-flow-control dot1p 3 headroom"
+    ]
+
+
+def test_a_full_restore_empties_the_views_comware_does_not_delete() -> None:
+    """The Comware V7 references print no undo form for 'qos map-table' [H3C-CR-CN] or for a
+    physical port's 'interface' [H3C-ETH-CR-CN]: a restore that drops them empties them line by
+    line with the lines' own undo forms; a VLAN, which 'undo vlan' deletes, goes whole."""
+    profile = load_profile(Vendor.H3C)
+    running = Tree.from_text(
+        "#\nqos map-table dscp-dot1p\n import 26 export 3\n#\ninterface HundredGigE1/0/1\n"
+        " port access vlan 10\n stp edged-port\n#\nvlan 10\n name servers\n#\nreturn\n",
+        profile,
+    )
+    intended = Tree.from_text("#\nreturn\n", profile)
+    commands = remediation(running, intended, prune=True, full=True)
+    assert commands == [
+        "qos map-table dscp-dot1p",
+        "undo import 26",
+        "quit",
+        "interface HundredGigE1/0/1",
+        "undo port access vlan",
+        "undo stp edged-port",
+        "quit",
+        "undo vlan 10",
+    ]
+    grammar = load_grammar(Vendor.H3C.value)
+    for line in ("interface HundredGigE1/0/1", "qos map-table dscp-dot1p"):
+        assert grammar.undo_for(grammar.root, line, profile.negation) is None, line
