@@ -67,6 +67,20 @@ def test_generate_renders_the_overlay_and_checks_it(generated: Path, tmp_path: P
     assert not (tmp_path / "o").exists()
 
 
+def test_the_cited_overlay_turns_its_sections_warning_off(tmp_path: Path) -> None:
+    """Issue 33 item 7: without a source Ruijie's PFC is warned about on every run; with the
+    overlay (its own templates, each command cited) that warning is gone and the sections the
+    overlay does not cover are still warned about."""
+    plain = run("generate", str(INTENT), "-o", str(tmp_path / "plain"))
+    cited = run(
+        "generate", str(INTENT), "-o", str(tmp_path / "cited"), "--vendor-dir", str(OVERLAY)
+    )
+    assert plain.exit_code == 0 and cited.exit_code == 0, cited.output
+    assert "ruijie pfc: unverified syntax" in plain.stderr
+    assert "ruijie pfc: unverified syntax" not in cited.stderr
+    assert "ruijie ecn: unverified syntax" in cited.stderr  # not covered by the overlay
+
+
 def test_lint_reads_the_overlay_and_is_blind_without_it(generated: Path) -> None:
     with_overlay = run("lint", str(generated), "--vendor-dir", str(OVERLAY))
     assert with_overlay.exit_code == 0, with_overlay.output
