@@ -360,8 +360,10 @@ def test_a_firewall_peer_not_in_the_intent_is_kept_unless_pruned(vendor: Vendor)
     want = Tree.from_text(_configs(vendor, "new")["leaf-1"], profile)
     assert remediation(have, want) == []
     pruned = remediation(have, want, prune=True)
-    # the grammar's undo form: Huawei deletes a peer by its address ([HW-CR] peer as-number)
-    undo = "undo peer 192.0.2.1" if vendor is Vendor.HUAWEI else profile.negation + peer
+    # the grammar's undo form: Huawei and Comware delete a peer by its address ([HW-CR],
+    # [H3C-CR-CN] peer as-number)
+    by_address = vendor in (Vendor.HUAWEI, Vendor.H3C)
+    undo = "undo peer 192.0.2.1" if by_address else profile.negation + peer
     assert undo in pruned
     have.apply(pruned)
     assert peer not in have.render()
@@ -373,7 +375,8 @@ def test_a_peer_of_the_intent_with_a_wrong_as_is_still_corrected() -> None:
     intended = _configs(Vendor.H3C, "new")["leaf-1"]
     running = intended.replace("peer 10.1.0.2 as-number 65000", "peer 10.1.0.2 as-number 65009")
     commands = remediation(Tree.from_text(running, profile), Tree.from_text(intended, profile))
-    assert "undo peer 10.1.0.2 as-number 65009" in commands
+    # [H3C-CR-CN] peer as-number: the undo deletes the peer by its address
+    assert "undo peer 10.1.0.2" in commands
     assert "peer 10.1.0.2 as-number 65000" in commands
 
 
@@ -399,7 +402,8 @@ def test_push_keeps_the_firewall_peer_and_prune_says_what_it_removes(
         dry = run("push", str(configs), "-i", str(inventory), "--prune")
         assert dry.exit_code == 0, dry.output
         assert "--prune: peers, VLANs and networks" in dry.stdout
-        assert f"1 removed by --prune\n  undo {peer}" in dry.stdout
+        # the grammar's undo form deletes the peer by its address [H3C-CR-CN]
+        assert "1 removed by --prune\n  undo peer 192.0.2.1\n" in dry.stdout
         assert peer in sw.running.render()  # a dry run sends nothing
         applied = run("push", str(configs), "-i", str(inventory), "--apply", "--prune")
         assert applied.exit_code == 0, applied.output

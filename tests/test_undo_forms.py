@@ -404,3 +404,27 @@ def test_a_full_restore_empties_the_views_comware_does_not_delete() -> None:
     grammar = load_grammar(Vendor.H3C.value)
     for line in ("interface HundredGigE1/0/1", "qos map-table dscp-dot1p"):
         assert grammar.undo_for(grammar.root, line, profile.negation) is None, line
+
+
+def test_comware_undo_peer_takes_the_peers_settings() -> None:
+    """[H3C-CR-CN] BGP: 'undo peer <ip>' deletes the peer, and a repeated 'peer as-number' does
+    not change its AS: a changed AS deletes the peer and types its description, password and
+    address-family 'peer enable' again."""
+    profile = load_profile(Vendor.H3C)
+    bgp = (
+        "#\nbgp 65101\n router-id 10.0.0.1\n peer 10.1.0.2 as-number {}\n"
+        " peer 10.1.0.2 description spine-1\n #\n address-family ipv4 unicast\n"
+        "  peer 10.1.0.2 enable\n#\nreturn\n"
+    )
+    running = Tree.from_text(bgp.format(65009), profile)
+    intended = Tree.from_text(bgp.format(65000), profile)
+    commands = remediation(running, intended)
+    assert commands[:4] == [
+        "bgp 65101",
+        "undo peer 10.1.0.2",
+        "peer 10.1.0.2 as-number 65000",
+        "peer 10.1.0.2 description spine-1",
+    ]
+    assert "peer 10.1.0.2 enable" in commands
+    running.apply(commands)
+    assert remediation(running, intended) == []
