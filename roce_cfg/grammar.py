@@ -67,9 +67,7 @@ class Param:
                 allowed = rng
         if not allowed or self.kind not in ("int", "vlans"):
             return None
-        envelope = numbers.Domain(
-            self.name, min(lo for lo, _ in allowed), max(hi for _, hi in allowed)
-        )
+        envelope = _envelope(self.name, allowed)
         for token in raw.split():
             if token == "to":
                 continue
@@ -80,6 +78,12 @@ class Param:
             if not any(lo <= n <= hi for lo, hi in allowed):
                 return f"{self.name} {n} out of range {_show(allowed)}"
         return None
+
+
+@cache
+def _envelope(name: str, allowed: tuple[tuple[int, int], ...]) -> numbers.Domain:
+    """The domain spanning ``allowed``: one per parameter and range, not one per value checked."""
+    return numbers.Domain(name, min(lo for lo, _ in allowed), max(hi for _, hi in allowed))
 
 
 def _show(allowed: tuple[tuple[int, int], ...]) -> str:
@@ -211,6 +215,9 @@ class Grammar:
     _memo: dict[str, dict[tuple[str, str], tuple[Command | None, str | None]]] = field(
         default_factory=dict
     )
+    # model -> (view, line shape) -> what every line of that shape is (see ``_Shape``)
+    _shapes: dict[str, dict[tuple[str, bytes], _Shape]] = field(default_factory=dict)
+    _blind: frozenset[Command] = frozenset()
     _ignore: re.Pattern[str] | None = None
     _by_view: dict[str, list[Command]] = field(default_factory=dict)
     _ranged: frozenset[str] | None = None
@@ -218,6 +225,7 @@ class Grammar:
     def __post_init__(self) -> None:
         if self.ignore:
             self._ignore = re.compile("|".join(f"(?:{p.pattern})" for p in self.ignore))
+        self._blind = frozenset(c for c in self.commands if _digit_blind(c))
         for c in self.commands:
             for v in c.views:
                 self._by_view.setdefault(v, []).append(c)
@@ -300,8 +308,6 @@ class Grammar:
 
     def check_lines(self, lines: Iterable[str], model: str) -> Checked:
         """``check`` over lines already split (a violation's ``line_no`` counts them from 1)."""
-        src_model = self.models.get(model)
-        known_model = model in self.models
         out = Checked()
         # (indent of the opener, view it opened, the once-per-view commands seen in it)
         stack: list[tuple[int, str, set[str]]] = []
@@ -311,6 +317,11 @@ class Grammar:
         cache = self._memo.setdefault(model, {})
         if len(cache) > 500_000:  # parse checks every line of every config it reads
             cache.clear()
+        # Lines that differ only in their numbers (addresses, port names, ASNs) are answered by
+        # their shape: one full check per shape, then only the ranged values (``_lookup``).
+        shapes = self._shapes.setdefault(model, {})
+        if len(shapes) > 100_000:
+            shapes.clear()
         ignore = self._ignore
         separators = self.separators
         root = self.root
@@ -329,13 +340,7 @@ class Grammar:
             key = (view, raw)
             hit = cache.get(key)
             if hit is None:
-                hit = self._one(view, raw, src_model, known_model)
-                if hit[0] is None and popped is not None:
-                    # an exit command ('exit-address-family') sits at its view's own indent
-                    again = self._one(popped, raw, src_model, known_model)
-                    if again[0] is not None and again[0].exits:
-                        hit = again
-                cache[key] = hit
+                hit = self._lookup(view, raw, popped, model, cache, shapes)
             cmd, rule = hit
             if rule is not None:
                 out.violations.append(Violation(no, raw, view, rule))
@@ -355,6 +360,49 @@ class Grammar:
         for cmd in used:
             out.used.setdefault(cmd.section, set()).add(cmd.name)
         return out
+
+    def _lookup(
+        self,
+        view: str,
+        raw: str,
+        popped: str | None,
+        model: str,
+        cache: dict[tuple[str, str], tuple[Command | None, str | None]],
+        shapes: dict[tuple[str, bytes], _Shape],
+    ) -> tuple[Command | None, str | None]:
+        """A line the per-line cache has not seen: answered from its shape when a line of the
+        same shape was accepted (only its ranged values are checked), else in full."""
+        src_model = self.models.get(model)
+        shape = (view, raw.encode().translate(_ZEROS))
+        known = shapes.get(shape)
+        if known is not None:
+            return known.answer(raw, src_model)
+        hit = self._one(view, raw, src_model, model in self.models)
+        if hit[0] is None and popped is not None:
+            # an exit command ('exit-address-family') sits at its view's own indent
+            again = self._one(popped, raw, src_model, model in self.models)
+            if again[0] is not None and again[0].exits:
+                hit = again
+        elif hit[0] is not None and self._same_for_shape(view, raw, hit[0]):
+            learnt = _Shape.of(hit[0], raw)
+            if learnt is not None:
+                shapes[shape] = learnt
+        cache[(view, raw)] = hit
+        return hit
+
+    def _same_for_shape(self, view: str, raw: str, cmd: Command) -> bool:
+        """Whether every line of ``raw``'s shape (its digits changed) in ``view`` is ``cmd``
+        too: its first word has no digit (so the candidates are the same) and neither ``cmd``
+        nor any candidate tried before it tells one digit from another."""
+        first = raw.split(maxsplit=1)[0]
+        if any(ch in _ASCII_DIGITS for ch in first):
+            return False
+        for c in self.candidates(view, raw):
+            if c not in self._blind:
+                return False
+            if c is cmd:
+                return True
+        return False
 
     def judge(
         self, view: str, line: str, model: str, negation: str
@@ -502,6 +550,70 @@ class Grammar:
         if limited and src_model not in (cmd.models or ()):
             return None, f"unsupported on model {src_model}: {cmd.name} ({cmd.source})"
         return cmd, None
+
+
+_ASCII_DIGITS = "0123456789"
+# A line's shape: its UTF-8 bytes with every ASCII digit made '0' (bytes.translate: a tenth of
+# the cost of str.translate). Two lines share a shape when they differ only in which digits
+# stand where digits stand, so a regex that treats all digits alike (``_digit_blind``) matches
+# both or neither, with the same groups; only values compared against ranges can differ.
+_ZEROS = bytes.maketrans(_ASCII_DIGITS.encode(), b"0" * 10)
+
+
+def _digit_blind(cmd: Command) -> bool:
+    """Whether ``cmd``'s regex treats every digit alike: no digit in a literal word (``speed
+    40000``) nor in a parameter's own regex (the built-in types use ``\\d``, ``\\S`` and
+    ``.``, and ``{1,3}`` counts characters; an own regex with no digit at all cannot tell one
+    digit from another either)."""
+    for tok in _TOKEN.findall(cmd.syntax):
+        text = _param(tok).kind if tok.startswith("<") else tok
+        if text not in _TYPES and any(ch in _ASCII_DIGITS for ch in text):
+            return False
+    return True
+
+
+@dataclass
+class _Shape:
+    """What every line of one shape is: ``cmd``, with the ranged parameters' values at
+    ``spans`` of the normalised line (name, start, end: the same for every line of the shape),
+    and the answer per tuple of those values seen so far."""
+
+    cmd: Command
+    spans: tuple[tuple[str, int, int], ...]
+    answers: dict[tuple[str, ...], tuple[Command | None, str | None]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, cmd: Command, raw: str) -> _Shape | None:
+        m = cmd.regex.match(" " + " ".join(raw.split()))
+        if m is None:
+            return None
+        ranged = [
+            (name, *m.span(name))
+            for name in cmd.regex.groupindex
+            if m.group(name) is not None and name in cmd.params
+            if cmd.params[name].kind in ("int", "vlans")
+            if cmd.params[name].allowed or cmd.params[name].by_model
+        ]
+        return cls(cmd, tuple(ranged))
+
+    def answer(self, raw: str, src_model: str | None) -> tuple[Command | None, str | None]:
+        """``raw``'s answer: its ranged values checked as ``Grammar._one`` checks them."""
+        if not self.spans:
+            return self.cmd, None
+        line = " " + " ".join(raw.split())
+        values = tuple(line[a:b].strip() for _, a, b in self.spans)
+        found = self.answers.get(values)
+        if found is None:
+            found = (self.cmd, None)
+            for (name, _, _), value in zip(self.spans, values, strict=True):
+                why = self.cmd.params[name].bad(value, src_model)
+                if why:
+                    found = (None, f"out of range: {why} ({self.cmd.name})")
+                    break
+            if len(self.answers) > 10_000:
+                self.answers.clear()
+            self.answers[values] = found
+        return found
 
 
 def _param(spec: str) -> Param:

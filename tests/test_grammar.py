@@ -190,3 +190,28 @@ def test_a_drop_profile_holds_one_ecn_line() -> None:
     assert [(v.line_no, v.rule.split(":")[0]) for v in bad] == [(3, "repeated")]
     golden = (ROOT / "golden/island-ce6885-two-lossless/switch-1.cfg").read_text()
     assert golden.count(line) == 1 and "qos queue 4 wred ROCE" in golden
+
+
+def test_a_line_shaped_like_an_accepted_one_still_has_its_values_checked() -> None:
+    """Lines that differ only in digits share one check (the shape cache); a value out of
+    range is refused even after an in-range line of the same shape warmed the cache, both
+    within one config and across configs checked with the same grammar."""
+    g = load_grammar("ruijie")
+    model = "generic-32x400G"
+    ok = "vlan 1001\n name rail1\n!\nvlan 2002\n name rail2\n!\n"
+    assert not g.check(ok, model).violations
+    bad = g.check("vlan 4094\n!\nvlan 5000\n!\nvlan 0\n!\nvlan 1234\n!\n", model).violations
+    assert [(v.line_no, v.rule.split(" (")[0]) for v in bad] == [
+        (3, "out of range: id 5000 out of range 1-4094"),
+        (5, "out of range: id 0 out of range 1-4094"),
+    ]
+    # two ranged values on one line: the second is checked though the first agrees
+    line = "interface FourHundredGigabitEthernet 0/1\n mtu {}\n!\n"
+    assert not g.check(line.format(9216), model).violations
+    assert g.check(line.format(9217), model).violations[0].rule.startswith("out of range")
+    # a digit in a command's own words is no placeholder: 'speed 40000' [HW-CR] is a command,
+    # 'speed 50000' (the same shape) is not
+    hw = load_grammar("huawei")
+    port = "interface 100GE1/0/{}\n speed {}\n#\n"
+    assert not hw.check(port.format(1, 40000), "CE8851-32CQ8DQ-P").violations
+    assert hw.check(port.format(2, 50000), "CE8851-32CQ8DQ-P").violations
