@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -218,6 +219,9 @@ class Grammar:
     # model -> (view, line shape) -> what every line of that shape is (see ``_Shape``)
     _shapes: dict[str, dict[tuple[str, bytes], _Shape]] = field(default_factory=dict)
     _blind: frozenset[Command] = frozenset()
+    # model -> block shape -> an accepted block of that shape (see ``_Block``)
+    _blocks: dict[str, dict[bytes, _Block | None]] = field(default_factory=dict)
+    _blocks_blind: bool = False
     _ignore: re.Pattern[str] | None = None
     _by_view: dict[str, list[Command]] = field(default_factory=dict)
     _ranged: frozenset[str] | None = None
@@ -226,6 +230,13 @@ class Grammar:
         if self.ignore:
             self._ignore = re.compile("|".join(f"(?:{p.pattern})" for p in self.ignore))
         self._blind = frozenset(c for c in self.commands if _digit_blind(c))
+        # Blocks are answered by shape only if skipping a line (ignored, a separator) cannot
+        # depend on its digits either.
+        self._blocks_blind = not any(
+            ch in _ASCII_DIGITS
+            for text in (*self.separators, *(p.pattern for p in self.ignore))
+            for ch in text
+        )
         for c in self.commands:
             for v in c.views:
                 self._by_view.setdefault(v, []).append(c)
@@ -303,63 +314,25 @@ class Grammar:
         return {c.name: c.default for c in self.commands if c.default is not None}
 
     def check(self, text: str, model: str) -> Checked:
-        """Every line of ``text`` against this grammar, for ``model`` (our model name)."""
-        return self.check_lines(text.splitlines(), model)
+        """Every line of ``text`` against this grammar, for ``model`` (our model name).
+
+        The text is checked block by block (a line at the left margin and the lines under it):
+        a block shaped like one already accepted (the same text but for its digits) with the
+        same values in its ranged parameters is accepted without a second pass (``_Block``).
+        """
+        walk = _Walk(self, model)
+        if not self._blocks_blind or _ODD_BREAKS.search(text):
+            walk.lines(text.splitlines())  # '\r' and such end lines too: no block split
+        else:
+            for block in _BLOCK_START.split(text):
+                walk.block(block)
+        return walk.done()
 
     def check_lines(self, lines: Iterable[str], model: str) -> Checked:
         """``check`` over lines already split (a violation's ``line_no`` counts them from 1)."""
-        out = Checked()
-        # (indent of the opener, view it opened, the once-per-view commands seen in it)
-        stack: list[tuple[int, str, set[str]]] = []
-        top: set[str] = set()
-        # Lines repeat across ports and switches: one answer per (model, view, line), kept
-        # between calls (generate checks every switch of a fabric with one grammar).
-        cache = self._memo.setdefault(model, {})
-        if len(cache) > 500_000:  # parse checks every line of every config it reads
-            cache.clear()
-        # Lines that differ only in their numbers (addresses, port names, ASNs) are answered by
-        # their shape: one full check per shape, then only the ranged values (``_lookup``).
-        shapes = self._shapes.setdefault(model, {})
-        if len(shapes) > 100_000:
-            shapes.clear()
-        ignore = self._ignore
-        separators = self.separators
-        root = self.root
-        used: set[Command] = set()
-        for no, raw in enumerate(lines, 1):
-            left = raw.lstrip(" ")
-            if not left or left.isspace() or (ignore is not None and ignore.match(raw)):
-                continue
-            indent = len(raw) - len(left)
-            popped: str | None = None
-            while stack and stack[-1][0] >= indent:
-                popped = stack.pop()[1]
-            if left.rstrip() in separators:
-                continue
-            view, once = (stack[-1][1], stack[-1][2]) if stack else (root, top)
-            key = (view, raw)
-            hit = cache.get(key)
-            if hit is None:
-                hit = self._lookup(view, raw, popped, model, cache, shapes)
-            cmd, rule = hit
-            if rule is not None:
-                out.violations.append(Violation(no, raw, view, rule))
-                continue
-            assert cmd is not None
-            if cmd.once and cmd.name in once:
-                why = f"repeated: a view holds one '{cmd.name}' (a second replaces the first)"
-                out.violations.append(Violation(no, raw, view, why))
-                continue
-            if cmd.once:
-                once.add(cmd.name)
-            used.add(cmd)
-            if cmd.opens:
-                stack.append((indent, cmd.opens, set()))
-            elif cmd.sets and stack:
-                stack[-1] = (stack[-1][0], cmd.sets, stack[-1][2])
-        for cmd in used:
-            out.used.setdefault(cmd.section, set()).add(cmd.name)
-        return out
+        walk = _Walk(self, model)
+        walk.lines(lines)
+        return walk.done()
 
     def _lookup(
         self,
@@ -566,8 +539,9 @@ def _digit_blind(cmd: Command) -> bool:
     ``.``, and ``{1,3}`` counts characters; an own regex with no digit at all cannot tell one
     digit from another either)."""
     for tok in _TOKEN.findall(cmd.syntax):
-        text = _param(tok).kind if tok.startswith("<") else tok
-        if text not in _TYPES and any(ch in _ASCII_DIGITS for ch in text):
+        param = tok.startswith("<")
+        text = _param(tok).kind if param else tok  # a literal 'ipv4' is a word, not the type
+        if not (param and text in _TYPES) and any(ch in _ASCII_DIGITS for ch in text):
             return False
     return True
 
@@ -614,6 +588,197 @@ class _Shape:
                 self.answers.clear()
             self.answers[values] = found
         return found
+
+
+# A block starts at every line that begins at the left margin (see ``Grammar.check``); other
+# line ends than '\n' would number lines differently from ``str.splitlines``.
+_BLOCK_START = re.compile(r"\n(?=\S)")
+_ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_WORD = re.compile(r"\S+")
+
+
+class _Walk:
+    """The checker's walk through one config: the CLI's view stack and what it found."""
+
+    def __init__(self, grammar: Grammar, model: str) -> None:
+        self.grammar = grammar
+        self.model = model
+        self.out = Checked()
+        # (indent of the opener, view it opened, the once-per-view commands seen in it)
+        self.stack: list[tuple[int, str, set[str]]] = []
+        self.top: set[str] = set()
+        self.used: set[Command] = set()
+        self.no = 0  # lines walked so far
+        # Lines repeat across ports and switches: one answer per (model, view, line), kept
+        # between calls (generate checks every switch of a fabric with one grammar).
+        self.cache = grammar._memo.setdefault(model, {})
+        if len(self.cache) > 500_000:  # parse checks every line of every config it reads
+            self.cache.clear()
+        # Lines that differ only in their numbers (addresses, port names, ASNs) are answered by
+        # their shape: one full check per shape, then only the ranged values (``_lookup``).
+        self.shapes = grammar._shapes.setdefault(model, {})
+        self.blocks = grammar._blocks.setdefault(model, {})
+        for memo in (self.shapes, self.blocks):
+            if len(memo) > 100_000:
+                memo.clear()
+
+    def lines(self, lines: Iterable[str]) -> list[tuple[int, str, str, Command]]:
+        """Walk ``lines``; the accepted ones as (index in ``lines``, view, line, command)."""
+        g, stack, top, used, cache = self.grammar, self.stack, self.top, self.used, self.cache
+        ignore, separators, root = g._ignore, g.separators, g.root
+        violations = self.out.violations
+        seen: list[tuple[int, str, str, Command]] = []
+        first = self.no + 1
+        for no, raw in enumerate(lines, first):
+            self.no = no
+            left = raw.lstrip(" ")
+            if not left or left.isspace() or (ignore is not None and ignore.match(raw)):
+                continue
+            indent = len(raw) - len(left)
+            popped: str | None = None
+            while stack and stack[-1][0] >= indent:
+                popped = stack.pop()[1]
+            if left.rstrip() in separators:
+                continue
+            view, once = (stack[-1][1], stack[-1][2]) if stack else (root, top)
+            hit = cache.get((view, raw))
+            if hit is None:
+                hit = g._lookup(view, raw, popped, self.model, cache, self.shapes)
+            cmd, rule = hit
+            if rule is not None:
+                violations.append(Violation(no, raw, view, rule))
+                continue
+            assert cmd is not None
+            if cmd.once and cmd.name in once:
+                why = f"repeated: a view holds one '{cmd.name}' (a second replaces the first)"
+                violations.append(Violation(no, raw, view, why))
+                continue
+            if cmd.once:
+                once.add(cmd.name)
+            used.add(cmd)
+            seen.append((no - first, view, raw, cmd))
+            if cmd.opens:
+                stack.append((indent, cmd.opens, set()))
+            elif cmd.sets and stack:
+                stack[-1] = (stack[-1][0], cmd.sets, stack[-1][2])
+        return seen
+
+    def block(self, text: str) -> None:
+        """One block: replayed when a block of its shape and values was accepted, else walked
+        line by line (and learnt when every line of it can be answered by shape)."""
+        shape = text.encode().translate(_ZEROS)
+        met = shape in self.blocks  # with None: a shape known not to replay
+        learnt = self.blocks.get(shape)
+        if learnt is not None and learnt.replay(self, text):
+            return
+        before = len(self.out.violations)
+        lines = text.split("\n")
+        seen = self.lines(lines)
+        if len(self.out.violations) > before:
+            return
+        if not met:
+            self.blocks[shape] = _Block.learn(self, text, lines, seen)
+        elif learnt is not None:
+            learnt.accept(text)
+
+    def done(self) -> Checked:
+        for cmd in self.used:
+            self.out.used.setdefault(cmd.section, set()).add(cmd.name)
+        return self.out
+
+
+@dataclass
+class _Block:
+    """An accepted block, as the walk left it: what it used, the once-per-view commands it
+    typed at the root, the view stack after it, the spans of its ranged values in the block's
+    text, and the value tuples accepted with this shape. A block of the same shape (the same
+    text but for its digits) starts from the same state, since its first line at the left
+    margin closes every open view, and every line of it is a command answered by shape: each
+    line is the same command in the same view, so only the ranged values can change the
+    answer."""
+
+    used: frozenset[Command]
+    root_once: frozenset[str]
+    stack: tuple[tuple[int, str, frozenset[str]], ...]
+    lines: int
+    spans: tuple[tuple[int, int], ...]
+    accepted: set[tuple[str, ...]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        # the ranged values of a text of this shape, by one C call
+        slices = [slice(a, b) for a, b in self.spans] + [slice(0, 0)] * (2 - len(self.spans))
+        self.values = itemgetter(*slices)
+
+    @classmethod
+    def learn(
+        cls, walk: _Walk, text: str, lines: list[str], seen: list[tuple[int, str, str, Command]]
+    ) -> _Block | None:
+        """The block just walked without a violation, or None when it cannot be replayed: its
+        first line is neither a command at the root nor a separator (either closes every open
+        view), or a line's answer was not its shape's."""
+        g = walk.grammar
+        opened = bool(seen) and seen[0][0] == 0 and seen[0][1] == g.root
+        if text[0].isspace() or not (opened or lines[0].rstrip() in g.separators):
+            return None
+        shapes = [
+            walk.shapes.get((view, raw.encode().translate(_ZEROS))) for _, view, raw, _ in seen
+        ]
+        if any(
+            known is None or known.cmd is not c for known, (*_, c) in zip(shapes, seen, strict=True)
+        ):
+            return None
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line) + 1)
+        spans: list[tuple[int, int]] = []
+        for known, (index, _, raw, _) in zip(shapes, seen, strict=True):
+            assert known is not None
+            for a, b in _raw_spans(raw, known.spans):
+                spans.append((offsets[index] + a, offsets[index] + b))
+        root = walk.grammar.root
+        learnt = cls(
+            used=frozenset(cmd for _, _, _, cmd in seen),
+            root_once=frozenset(c.name for _, v, _, c in seen if c.once and v == root),
+            stack=tuple((i, v, frozenset(o)) for i, v, o in walk.stack),
+            lines=len(lines),
+            spans=tuple(spans),
+        )
+        learnt.accept(text)
+        return learnt
+
+    def accept(self, text: str) -> None:
+        if len(self.accepted) > 10_000:
+            self.accepted.clear()
+        self.accepted.add(self.values(text))
+
+    def replay(self, walk: _Walk, text: str) -> bool:
+        """Apply this block to ``walk`` for ``text`` (of this shape); False: walk it instead."""
+        if self.values(text) not in self.accepted:
+            return False
+        if not self.root_once.isdisjoint(walk.top):
+            return False  # a second 'once' line at the root: the walk names it
+        walk.top |= self.root_once
+        walk.used |= self.used
+        walk.stack[:] = [(i, v, set(o)) for i, v, o in self.stack]
+        walk.no += self.lines
+        return True
+
+
+def _raw_spans(raw: str, spans: tuple[tuple[str, int, int], ...]) -> list[tuple[int, int]]:
+    """``spans`` of the normalised line (``' ' + ' '.join(raw.split())``) as spans of ``raw``:
+    a value is whole words, so it runs from its first word's start to its last word's end."""
+    words = [(m.start(), m.end()) for m in _WORD.finditer(raw)]
+    starts, at = [], 1
+    for a, b in words:
+        starts.append(at)
+        at += b - a + 1
+    out = []
+    for _, a, b in spans:
+        inside = [k for k, s in enumerate(starts) if a <= s and s + words[k][1] - words[k][0] <= b]
+        if not inside:
+            continue
+        out.append((words[inside[0]][0], words[inside[-1]][1]))
+    return out
 
 
 def _param(spec: str) -> Param:
