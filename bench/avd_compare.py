@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -144,40 +145,55 @@ class Side:
     lines: int
     seconds: float
     peak_mb: float
+    cpu: float  # user + system seconds: less at the mercy of a shared machine's load
 
     @classmethod
-    def of(cls, name: str, runs: list[tuple[float, float]], lines: int) -> Side:
-        return cls(name, lines, statistics.median(w for w, _ in runs), max(p for _, p in runs))
+    def of(cls, name: str, runs: list[tuple[float, float, float]], lines: int) -> Side:
+        wall = statistics.median(w for w, _, _ in runs)
+        cpu = statistics.median(c for _, _, c in runs)
+        return cls(name, lines, wall, max(p for _, p, _ in runs), cpu)
 
     @property
     def per_s(self) -> float:
         return self.lines / self.seconds
 
     def row(self) -> str:
-        cells = (self.name, f"{self.lines:,}", f"{self.seconds:.2f}", f"{self.peak_mb:,.0f}")
-        return "| " + " | ".join((*cells, f"{self.per_s:,.0f}")) + " |"
+        cells = (self.name, f"{self.lines:,}", f"{self.seconds:.2f}", f"{self.cpu:.2f}")
+        rates = (f"{self.peak_mb:,.0f}", f"{self.per_s:,.0f}", f"{self.lines / self.cpu:,.0f}")
+        return "| " + " | ".join((*cells, *rates)) + " |"
+
+
+def _timed(cmd: list[str], root: Path) -> tuple[float, float, float, str]:
+    """``bench.measure`` of ``cmd`` plus the CPU seconds of the process and its children."""
+    from bench.__main__ import measure
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall, peak, stdout = measure(cmd, root)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, peak, cpu, stdout
 
 
 def compare(avd_python: str, runs: int) -> tuple[Side, Side]:
     """Alternating runs of roce-cfg generate (large) and the AVD worker."""
-    from bench.__main__ import FABRICS, measure
+    from bench.__main__ import FABRICS
 
     root = HERE.parent
-    ours: list[tuple[float, float]] = []
-    theirs: list[tuple[float, float]] = []
+    ours: list[tuple[float, float, float]] = []
+    theirs: list[tuple[float, float, float]] = []
     lines_ours = lines_avd = 0
     with tempfile.TemporaryDirectory(prefix="roce-cfg-avd-") as tmp:
         for n in range(runs):
             out = Path(tmp) / f"roce-{n}"
             generate = [sys.executable, "-m", "roce_cfg", "generate", str(FABRICS["large"])]
-            wall, peak, _ = measure([*generate, "-o", str(out)], root)
-            ours.append((wall, peak))
+            wall, peak, cpu, _ = _timed([*generate, "-o", str(out)], root)
+            ours.append((wall, peak, cpu))
             lines_ours = _lines(out)
             worker = [avd_python, str(HERE / "avd_compare.py"), "--worker", str(Path(tmp) / "avd")]
-            wall, peak, stdout = measure(worker, root)
-            theirs.append((wall, peak))
+            wall, peak, cpu, stdout = _timed(worker, root)
+            theirs.append((wall, peak, cpu))
             lines_avd = int(json.loads(stdout.strip().splitlines()[-1])["lines"])
-            (w0, p0), (w1, p1) = ours[-1], theirs[-1]
+            (w0, p0, _), (w1, p1, _) = ours[-1], theirs[-1]
             print(
                 f"  run {n + 1}: roce-cfg {w0:.2f} s {p0:.0f} MB, AVD {w1:.2f} s {p1:.0f} MB "
                 f"(load {os.getloadavg()[0]:.1f})",
@@ -210,12 +226,16 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"# load average {load:.1f} at the start; median of {args.runs} alternating runs")
     ours, avd = compare(args.avd_python, args.runs)
-    print("| tool | config lines | seconds | peak MB | lines/s |")
-    print("|---|---:|---:|---:|---:|")
+    print("| tool | config lines | seconds | CPU seconds | peak MB | lines/s | lines/CPU s |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     print(ours.row())
     print(avd.row())
     ratio, memory = ours.per_s / avd.per_s, avd.peak_mb / ours.peak_mb
-    print(f"\nlines/s: roce-cfg {ratio:.1f}x AVD; memory: roce-cfg 1/{memory:.1f} of AVD")
+    cpu = (ours.lines / ours.cpu) / (avd.lines / avd.cpu)
+    print(
+        f"\nlines/s: roce-cfg {ratio:.1f}x AVD ({cpu:.1f}x per CPU second); "
+        f"memory: roce-cfg 1/{memory:.1f} of AVD"
+    )
     print(f"# load average {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -8,14 +8,17 @@ renderer records which sections produced text, so the provenance of every emitte
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from ipaddress import IPv4Interface, IPv4Network
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from jinja2 import nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from pydantic import BaseModel
 
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
@@ -56,6 +59,33 @@ def _port_reads(source: str, env: jinja2.Environment) -> tuple[str, ...] | None:
     ]
     names = sum(1 for n in tree.find_all(nodes.Name) if n.name == "iface")
     return tuple(sorted(set(attrs))) if names == len(attrs) else None
+
+
+_PortKey = Callable[[Interface], object]
+# Interface fields holding a frozen model (PortQos): ports of one kind share one object, so a
+# port section's input is told by the object's identity, not by hashing every field of it.
+_BY_IDENTITY = frozenset(
+    name
+    for name, f in Interface.model_fields.items()
+    if isinstance(f.annotation, type) and issubclass(f.annotation, BaseModel)
+)
+
+
+def _port_key(reads: tuple[str, ...] | None) -> _PortKey | None:
+    """What tells one port's input to a section from another's: the attributes it reads."""
+    if reads is None:
+        return None
+    if not reads:
+        return lambda iface: ()
+    if not _BY_IDENTITY.intersection(reads):
+        return attrgetter(*reads)
+    if len(reads) == 1:
+        (attr,) = reads
+        return lambda iface: id(getattr(iface, attr))
+    kinds = [(a, a in _BY_IDENTITY) for a in reads]
+    return lambda iface: tuple(
+        id(getattr(iface, a)) if by_id else getattr(iface, a) for a, by_id in kinds
+    )
 
 
 @dataclass
@@ -101,7 +131,7 @@ class Renderer:
             autoescape=False,
             auto_reload=False,  # templates do not change during a run; skip a stat per section
         )
-        self._templates: dict[str, tuple[jinja2.Template, tuple[str, ...] | None]] = {}
+        self._templates: dict[str, tuple[jinja2.Template, _PortKey | None]] = {}
         self.env.filters["mask"] = _mask
         self.env.filters["units"] = _units
         self.env.filters["ranges"] = _ranges
@@ -121,15 +151,17 @@ class Renderer:
 
         # A 128-port switch renders each port section 128 times with two or three distinct
         # inputs; calling jinja once per distinct input is most of the render time saved.
-        done: dict[tuple[object, ...], str] = {}
+        done: dict[tuple[str, object], str] = {}
+        templates = self._templates
 
         def section(name: str, iface: Interface | None = None) -> str:
-            template, reads = self._template(name)
-            key: tuple[object, ...] | None = None
+            template, reads = templates.get(name) or self._template(name)
+            key: tuple[str, object] | None = None
             if iface is not None and reads is not None:
-                key = (name, *(getattr(iface, a) for a in reads))
-                if key in done:
-                    return done[key]
+                key = (name, reads(iface))
+                found = done.get(key)
+                if found is not None:
+                    return found
             text = template.render({**context, "iface": iface, "section": section})
             if text.strip():
                 emitted.add(name.split(".")[0])
@@ -156,7 +188,7 @@ class Renderer:
             raise InputError("template error: sections include each other endlessly") from None
         return Rendered(text=text, sections=emitted)
 
-    def _template(self, name: str) -> tuple[jinja2.Template, tuple[str, ...] | None]:
+    def _template(self, name: str) -> tuple[jinja2.Template, _PortKey | None]:
         found = self._templates.get(name)
         if found is None:
             path = f"sections/{name}.j2"
@@ -167,5 +199,5 @@ class Renderer:
                 raise InputError(
                     f"template section '{name}' missing for {self.profile.vendor.value}"
                 ) from None
-            found = self._templates[name] = (template, _port_reads(source, self.env))
+            found = self._templates[name] = (template, _port_key(_port_reads(source, self.env)))
         return found
