@@ -718,7 +718,7 @@ class _Block:
         view), or a line's answer was not its shape's."""
         g = walk.grammar
         opened = bool(seen) and seen[0][0] == 0 and seen[0][1] == g.root
-        if text[0].isspace() or not (opened or lines[0].rstrip() in g.separators):
+        if not text or text[0].isspace() or not (opened or lines[0].rstrip() in g.separators):
             return None
         shapes = [
             walk.shapes.get((view, raw.encode().translate(_ZEROS))) for _, view, raw, _ in seen

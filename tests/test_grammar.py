@@ -264,11 +264,17 @@ def test_answers_by_shape_agree_with_a_line_by_line_walk(cfg: Path) -> None:
     text = cfg.read_text()
     fast, ref = load_grammar(vendor), _line_by_line(vendor)
     rng = random.Random(cfg.stem)
-    for _ in range(6):
+    for _ in range(3):
         mutated = "".join(
             rng.choice("0123456789") if ch.isdigit() and rng.random() < 0.05 else ch for ch in text
         )
-        for config in (text, mutated):
+        lines = mutated.split("\n")
+        for _ in range(5):  # a line repeated, dropped, indented, emptied or tabbed in
+            at = rng.randrange(len(lines))
+            lines[at : at + 1] = rng.choice(
+                [[lines[at]] * 2, [], [" " + lines[at]], [""], ["\t" + lines[at]]]
+            )
+        for config in (text, mutated, "\n".join(lines), "", "\n\n"):
             got, want = fast.check(config, model), ref.check(config, model)
             assert [str(v) for v in got.violations] == [str(v) for v in want.violations]
             assert got.used == want.used
