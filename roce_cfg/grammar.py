@@ -715,26 +715,29 @@ class _Block:
     ) -> _Block | None:
         """The block just walked without a violation, or None when it cannot be replayed: its
         first line is neither a command at the root nor a separator (either closes every open
-        view), or a line's answer was not its shape's."""
+        view), or a line is neither answered by its shape nor by its own text in its view.
+        A line answered by its text (a command with a digit in a word, 'address-family ipv4')
+        is replayed only where a block of this shape has that very text: its whole line is
+        one of the block's values."""
         g = walk.grammar
         opened = bool(seen) and seen[0][0] == 0 and seen[0][1] == g.root
         if not text or text[0].isspace() or not (opened or lines[0].rstrip() in g.separators):
-            return None
-        shapes = [
-            walk.shapes.get((view, raw.encode().translate(_ZEROS))) for _, view, raw, _ in seen
-        ]
-        if any(
-            known is None or known.cmd is not c for known, (*_, c) in zip(shapes, seen, strict=True)
-        ):
             return None
         offsets = [0]
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
         spans: list[tuple[int, int]] = []
-        for known, (index, _, raw, _) in zip(shapes, seen, strict=True):
-            assert known is not None
-            for a, b in _raw_spans(raw, known.spans):
-                spans.append((offsets[index] + a, offsets[index] + b))
+        for n, (index, view, raw, cmd) in enumerate(seen):
+            known = walk.shapes.get((view, raw.encode().translate(_ZEROS)))
+            if known is not None and known.cmd is cmd:
+                spans += [
+                    (offsets[index] + a, offsets[index] + b)
+                    for a, b in _raw_spans(raw, known.spans)
+                ]
+            elif n > 0 and g.match(view, raw)[0] is cmd:  # its own answer, whatever came before
+                spans.append((offsets[index], offsets[index] + len(raw)))
+            else:
+                return None
         root = walk.grammar.root
         learnt = cls(
             used=frozenset(cmd for _, _, _, cmd in seen),
