@@ -233,10 +233,8 @@ class Grammar:
         # Blocks are answered by shape only if skipping a line (ignored, a separator) cannot
         # depend on its digits either.
         self._blocks_blind = not any(
-            ch in _ASCII_DIGITS
-            for text in (*self.separators, *(p.pattern for p in self.ignore))
-            for ch in text
-        )
+            ch in _ASCII_DIGITS for text in self.separators for ch in text
+        ) and all(_pattern_blind(p.pattern) for p in self.ignore)
         for c in self.commands:
             for v in c.views:
                 self._by_view.setdefault(v, []).append(c)
@@ -544,6 +542,19 @@ def _digit_blind(cmd: Command) -> bool:
         if not (param and text in _TYPES) and any(ch in _ASCII_DIGITS for ch in text):
             return False
     return True
+
+
+_CLASS = re.compile(r"\[(?:\\.|[^\]\\])*\]")
+
+
+def _pattern_blind(pattern: str) -> bool:
+    """Whether a regex treats every digit alike: no digit in it but in a character class that
+    holds the whole range ``0-9`` and no other digit (ZTE's ``[a-z0-9-]``)."""
+
+    def without(m: re.Match[str]) -> str:
+        return "" if not any(ch in _ASCII_DIGITS for ch in m[0].replace("0-9", "")) else "0"
+
+    return not any(ch in _ASCII_DIGITS for ch in _CLASS.sub(without, pattern))
 
 
 @dataclass

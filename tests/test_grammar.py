@@ -278,3 +278,12 @@ def test_answers_by_shape_agree_with_a_line_by_line_walk(cfg: Path) -> None:
             got, want = fast.check(config, model), ref.check(config, model)
             assert [str(v) for v in got.violations] == [str(v) for v in want.violations]
             assert got.used == want.used
+
+
+def test_a_skip_pattern_that_tells_digits_apart_keeps_blocks_line_by_line() -> None:
+    from roce_cfg.grammar import _pattern_blind
+
+    # ZTE's '!<tag>' lines: a class over the whole of 0-9 treats every digit alike
+    assert _pattern_blind(r"(?:^!</?[a-z0-9-]+>$)") and _pattern_blind("[^0-9]")
+    for pattern in ("[0-5]", "vlan 0-9", r"\d{1,3}", "[0-9]1", r"\x30"):
+        assert not _pattern_blind(pattern), pattern
