@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +68,7 @@ class Param:
                 allowed = rng
         if not allowed or self.kind not in ("int", "vlans"):
             return None
-        envelope = numbers.Domain(
-            self.name, min(lo for lo, _ in allowed), max(hi for _, hi in allowed)
-        )
+        envelope = _envelope(self.name, allowed)
         for token in raw.split():
             if token == "to":
                 continue
@@ -80,6 +79,12 @@ class Param:
             if not any(lo <= n <= hi for lo, hi in allowed):
                 return f"{self.name} {n} out of range {_show(allowed)}"
         return None
+
+
+@cache
+def _envelope(name: str, allowed: tuple[tuple[int, int], ...]) -> numbers.Domain:
+    """The domain spanning ``allowed``: one per parameter and range, not one per value checked."""
+    return numbers.Domain(name, min(lo for lo, _ in allowed), max(hi for _, hi in allowed))
 
 
 def _show(allowed: tuple[tuple[int, int], ...]) -> str:
@@ -211,6 +216,12 @@ class Grammar:
     _memo: dict[str, dict[tuple[str, str], tuple[Command | None, str | None]]] = field(
         default_factory=dict
     )
+    # model -> (view, line shape) -> what every line of that shape is (see ``_Shape``)
+    _shapes: dict[str, dict[tuple[str, bytes], _Shape]] = field(default_factory=dict)
+    _blind: frozenset[Command] = frozenset()
+    # model -> block shape -> an accepted block of that shape (see ``_Block``)
+    _blocks: dict[str, dict[bytes, _Block | None]] = field(default_factory=dict)
+    _blocks_blind: bool = False
     _ignore: re.Pattern[str] | None = None
     _by_view: dict[str, list[Command]] = field(default_factory=dict)
     _ranged: frozenset[str] | None = None
@@ -218,6 +229,12 @@ class Grammar:
     def __post_init__(self) -> None:
         if self.ignore:
             self._ignore = re.compile("|".join(f"(?:{p.pattern})" for p in self.ignore))
+        self._blind = frozenset(c for c in self.commands if _digit_blind(c))
+        # Blocks are answered by shape only if skipping a line (ignored, a separator) cannot
+        # depend on its digits either.
+        self._blocks_blind = not any(
+            ch in _ASCII_DIGITS for text in self.separators for ch in text
+        ) and all(_pattern_blind(p.pattern) for p in self.ignore)
         for c in self.commands:
             for v in c.views:
                 self._by_view.setdefault(v, []).append(c)
@@ -295,66 +312,68 @@ class Grammar:
         return {c.name: c.default for c in self.commands if c.default is not None}
 
     def check(self, text: str, model: str) -> Checked:
-        """Every line of ``text`` against this grammar, for ``model`` (our model name)."""
-        return self.check_lines(text.splitlines(), model)
+        """Every line of ``text`` against this grammar, for ``model`` (our model name).
+
+        The text is checked block by block (a line at the left margin and the lines under it):
+        a block shaped like one already accepted (the same text but for its digits) with the
+        same values in its ranged parameters is accepted without a second pass (``_Block``).
+        """
+        walk = _Walk(self, model)
+        if not self._blocks_blind or _ODD_BREAKS.search(text):
+            walk.lines(text.splitlines())  # '\r' and such end lines too: no block split
+        else:
+            for block in _BLOCK_START.split(text):
+                walk.block(block)
+        return walk.done()
 
     def check_lines(self, lines: Iterable[str], model: str) -> Checked:
         """``check`` over lines already split (a violation's ``line_no`` counts them from 1)."""
+        walk = _Walk(self, model)
+        walk.lines(lines)
+        return walk.done()
+
+    def _lookup(
+        self,
+        view: str,
+        raw: str,
+        popped: str | None,
+        model: str,
+        cache: dict[tuple[str, str], tuple[Command | None, str | None]],
+        shapes: dict[tuple[str, bytes], _Shape],
+    ) -> tuple[Command | None, str | None]:
+        """A line the per-line cache has not seen: answered from its shape when a line of the
+        same shape was accepted (only its ranged values are checked), else in full."""
         src_model = self.models.get(model)
-        known_model = model in self.models
-        out = Checked()
-        # (indent of the opener, view it opened, the once-per-view commands seen in it)
-        stack: list[tuple[int, str, set[str]]] = []
-        top: set[str] = set()
-        # Lines repeat across ports and switches: one answer per (model, view, line), kept
-        # between calls (generate checks every switch of a fabric with one grammar).
-        cache = self._memo.setdefault(model, {})
-        if len(cache) > 500_000:  # parse checks every line of every config it reads
-            cache.clear()
-        ignore = self._ignore
-        separators = self.separators
-        root = self.root
-        used: set[Command] = set()
-        for no, raw in enumerate(lines, 1):
-            left = raw.lstrip(" ")
-            if not left or left.isspace() or (ignore is not None and ignore.match(raw)):
-                continue
-            indent = len(raw) - len(left)
-            popped: str | None = None
-            while stack and stack[-1][0] >= indent:
-                popped = stack.pop()[1]
-            if left.rstrip() in separators:
-                continue
-            view, once = (stack[-1][1], stack[-1][2]) if stack else (root, top)
-            key = (view, raw)
-            hit = cache.get(key)
-            if hit is None:
-                hit = self._one(view, raw, src_model, known_model)
-                if hit[0] is None and popped is not None:
-                    # an exit command ('exit-address-family') sits at its view's own indent
-                    again = self._one(popped, raw, src_model, known_model)
-                    if again[0] is not None and again[0].exits:
-                        hit = again
-                cache[key] = hit
-            cmd, rule = hit
-            if rule is not None:
-                out.violations.append(Violation(no, raw, view, rule))
-                continue
-            assert cmd is not None
-            if cmd.once and cmd.name in once:
-                why = f"repeated: a view holds one '{cmd.name}' (a second replaces the first)"
-                out.violations.append(Violation(no, raw, view, why))
-                continue
-            if cmd.once:
-                once.add(cmd.name)
-            used.add(cmd)
-            if cmd.opens:
-                stack.append((indent, cmd.opens, set()))
-            elif cmd.sets and stack:
-                stack[-1] = (stack[-1][0], cmd.sets, stack[-1][2])
-        for cmd in used:
-            out.used.setdefault(cmd.section, set()).add(cmd.name)
-        return out
+        shape = (view, raw.encode().translate(_ZEROS))
+        known = shapes.get(shape)
+        if known is not None:
+            return known.answer(raw, src_model)
+        hit = self._one(view, raw, src_model, model in self.models)
+        if hit[0] is None and popped is not None:
+            # an exit command ('exit-address-family') sits at its view's own indent
+            again = self._one(popped, raw, src_model, model in self.models)
+            if again[0] is not None and again[0].exits:
+                hit = again
+        elif hit[0] is not None and self._same_for_shape(view, raw, hit[0]):
+            learnt = _Shape.of(hit[0], raw)
+            if learnt is not None:
+                shapes[shape] = learnt
+        cache[(view, raw)] = hit
+        return hit
+
+    def _same_for_shape(self, view: str, raw: str, cmd: Command) -> bool:
+        """Whether every line of ``raw``'s shape (its digits changed) in ``view`` is ``cmd``
+        too: its first word has no digit (so the candidates are the same) and neither ``cmd``
+        nor any candidate tried before it tells one digit from another."""
+        first = raw.split(maxsplit=1)[0]
+        if any(ch in _ASCII_DIGITS for ch in first):
+            return False
+        for c in self.candidates(view, raw):
+            if c not in self._blind:
+                return False
+            if c is cmd:
+                return True
+        return False
 
     def judge(
         self, view: str, line: str, model: str, negation: str
@@ -502,6 +521,278 @@ class Grammar:
         if limited and src_model not in (cmd.models or ()):
             return None, f"unsupported on model {src_model}: {cmd.name} ({cmd.source})"
         return cmd, None
+
+
+_ASCII_DIGITS = "0123456789"
+# A line's shape: its UTF-8 bytes with every ASCII digit made '0' (bytes.translate: a tenth of
+# the cost of str.translate). Two lines share a shape when they differ only in which digits
+# stand where digits stand, so a regex that treats all digits alike (``_digit_blind``) matches
+# both or neither, with the same groups; only values compared against ranges can differ.
+_ZEROS = bytes.maketrans(_ASCII_DIGITS.encode(), b"0" * 10)
+
+
+def _digit_blind(cmd: Command) -> bool:
+    """Whether ``cmd``'s regex treats every digit alike: no digit in a literal word (``speed
+    40000``) nor in a parameter's own regex (the built-in types use ``\\d``, ``\\S`` and
+    ``.``, and ``{1,3}`` counts characters; an own regex with no digit at all cannot tell one
+    digit from another either)."""
+    for tok in _TOKEN.findall(cmd.syntax):
+        param = tok.startswith("<")
+        text = _param(tok).kind if param else tok  # a literal 'ipv4' is a word, not the type
+        if not (param and text in _TYPES) and any(ch in _ASCII_DIGITS for ch in text):
+            return False
+    return True
+
+
+_CLASS = re.compile(r"\[(?:\\.|[^\]\\])*\]")
+
+
+def _pattern_blind(pattern: str) -> bool:
+    """Whether a regex treats every digit alike: no digit in it but in a character class that
+    holds the whole range ``0-9`` and no other digit (ZTE's ``[a-z0-9-]``)."""
+
+    def without(m: re.Match[str]) -> str:
+        return "" if not any(ch in _ASCII_DIGITS for ch in m[0].replace("0-9", "")) else "0"
+
+    return not any(ch in _ASCII_DIGITS for ch in _CLASS.sub(without, pattern))
+
+
+@dataclass
+class _Shape:
+    """What every line of one shape is: ``cmd``, with the ranged parameters' values at
+    ``spans`` of the normalised line (name, start, end: the same for every line of the shape),
+    and the answer per tuple of those values seen so far."""
+
+    cmd: Command
+    spans: tuple[tuple[str, int, int], ...]
+    answers: dict[tuple[str, ...], tuple[Command | None, str | None]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, cmd: Command, raw: str) -> _Shape | None:
+        m = cmd.regex.match(" " + " ".join(raw.split()))
+        if m is None:
+            return None
+        ranged = [
+            (name, *m.span(name))
+            for name in cmd.regex.groupindex
+            if m.group(name) is not None and name in cmd.params
+            if cmd.params[name].kind in ("int", "vlans")
+            if cmd.params[name].allowed or cmd.params[name].by_model
+        ]
+        return cls(cmd, tuple(ranged))
+
+    def answer(self, raw: str, src_model: str | None) -> tuple[Command | None, str | None]:
+        """``raw``'s answer: its ranged values checked as ``Grammar._one`` checks them."""
+        if not self.spans:
+            return self.cmd, None
+        line = " " + " ".join(raw.split())
+        values = tuple(line[a:b].strip() for _, a, b in self.spans)
+        found = self.answers.get(values)
+        if found is None:
+            found = (self.cmd, None)
+            for (name, _, _), value in zip(self.spans, values, strict=True):
+                why = self.cmd.params[name].bad(value, src_model)
+                if why:
+                    found = (None, f"out of range: {why} ({self.cmd.name})")
+                    break
+            if len(self.answers) > 10_000:
+                self.answers.clear()
+            self.answers[values] = found
+        return found
+
+
+# A block starts at every line that begins at the left margin (see ``Grammar.check``); other
+# line ends than '\n' would number lines differently from ``str.splitlines``.
+_BLOCK_START = re.compile(r"\n(?=\S)")
+_ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_WORD = re.compile(r"\S+")
+
+
+class _Walk:
+    """The checker's walk through one config: the CLI's view stack and what it found."""
+
+    def __init__(self, grammar: Grammar, model: str) -> None:
+        self.grammar = grammar
+        self.model = model
+        self.out = Checked()
+        # (indent of the opener, view it opened, the once-per-view commands seen in it)
+        self.stack: list[tuple[int, str, set[str]]] = []
+        self.top: set[str] = set()
+        self.used: set[Command] = set()
+        self.no = 0  # lines walked so far
+        # Lines repeat across ports and switches: one answer per (model, view, line), kept
+        # between calls (generate checks every switch of a fabric with one grammar).
+        self.cache = grammar._memo.setdefault(model, {})
+        if len(self.cache) > 500_000:  # parse checks every line of every config it reads
+            self.cache.clear()
+        # Lines that differ only in their numbers (addresses, port names, ASNs) are answered by
+        # their shape: one full check per shape, then only the ranged values (``_lookup``).
+        self.shapes = grammar._shapes.setdefault(model, {})
+        self.blocks = grammar._blocks.setdefault(model, {})
+        for memo in (self.shapes, self.blocks):
+            if len(memo) > 100_000:
+                memo.clear()
+
+    def lines(self, lines: Iterable[str]) -> list[tuple[int, str, str, Command]]:
+        """Walk ``lines``; the accepted ones as (index in ``lines``, view, line, command)."""
+        g, stack, top, used, cache = self.grammar, self.stack, self.top, self.used, self.cache
+        ignore, separators, root = g._ignore, g.separators, g.root
+        violations = self.out.violations
+        seen: list[tuple[int, str, str, Command]] = []
+        first = self.no + 1
+        for no, raw in enumerate(lines, first):
+            self.no = no
+            left = raw.lstrip(" ")
+            if not left or left.isspace() or (ignore is not None and ignore.match(raw)):
+                continue
+            indent = len(raw) - len(left)
+            popped: str | None = None
+            while stack and stack[-1][0] >= indent:
+                popped = stack.pop()[1]
+            if left.rstrip() in separators:
+                continue
+            view, once = (stack[-1][1], stack[-1][2]) if stack else (root, top)
+            hit = cache.get((view, raw))
+            if hit is None:
+                hit = g._lookup(view, raw, popped, self.model, cache, self.shapes)
+            cmd, rule = hit
+            if rule is not None:
+                violations.append(Violation(no, raw, view, rule))
+                continue
+            assert cmd is not None
+            if cmd.once and cmd.name in once:
+                why = f"repeated: a view holds one '{cmd.name}' (a second replaces the first)"
+                violations.append(Violation(no, raw, view, why))
+                continue
+            if cmd.once:
+                once.add(cmd.name)
+            used.add(cmd)
+            seen.append((no - first, view, raw, cmd))
+            if cmd.opens:
+                stack.append((indent, cmd.opens, set()))
+            elif cmd.sets and stack:
+                stack[-1] = (stack[-1][0], cmd.sets, stack[-1][2])
+        return seen
+
+    def block(self, text: str) -> None:
+        """One block: replayed when a block of its shape and values was accepted, else walked
+        line by line (and learnt when every line of it can be answered by shape)."""
+        shape = text.encode().translate(_ZEROS)
+        met = shape in self.blocks  # with None: a shape known not to replay
+        learnt = self.blocks.get(shape)
+        if learnt is not None and learnt.replay(self, text):
+            return
+        before = len(self.out.violations)
+        lines = text.split("\n")
+        seen = self.lines(lines)
+        if len(self.out.violations) > before:
+            return
+        if not met:
+            self.blocks[shape] = _Block.learn(self, text, lines, seen)
+        elif learnt is not None:
+            learnt.accept(text)
+
+    def done(self) -> Checked:
+        for cmd in self.used:
+            self.out.used.setdefault(cmd.section, set()).add(cmd.name)
+        return self.out
+
+
+@dataclass
+class _Block:
+    """An accepted block, as the walk left it: what it used, the once-per-view commands it
+    typed at the root, the view stack after it, the spans of its ranged values in the block's
+    text, and the value tuples accepted with this shape. A block of the same shape (the same
+    text but for its digits) starts from the same state, since its first line at the left
+    margin closes every open view, and every line of it is a command answered by shape: each
+    line is the same command in the same view, so only the ranged values can change the
+    answer."""
+
+    used: frozenset[Command]
+    root_once: frozenset[str]
+    stack: tuple[tuple[int, str, frozenset[str]], ...]
+    lines: int
+    spans: tuple[tuple[int, int], ...]
+    accepted: set[tuple[str, ...]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        # the ranged values of a text of this shape, by one C call
+        slices = [slice(a, b) for a, b in self.spans] + [slice(0, 0)] * (2 - len(self.spans))
+        self.values = itemgetter(*slices)
+
+    @classmethod
+    def learn(
+        cls, walk: _Walk, text: str, lines: list[str], seen: list[tuple[int, str, str, Command]]
+    ) -> _Block | None:
+        """The block just walked without a violation, or None when it cannot be replayed: its
+        first line is neither a command at the root nor a separator (either closes every open
+        view), or a line is neither answered by its shape nor by its own text in its view.
+        A line answered by its text (a command with a digit in a word, 'address-family ipv4')
+        is replayed only where a block of this shape has that very text: its whole line is
+        one of the block's values."""
+        g = walk.grammar
+        opened = bool(seen) and seen[0][0] == 0 and seen[0][1] == g.root
+        if not text or text[0].isspace() or not (opened or lines[0].rstrip() in g.separators):
+            return None
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line) + 1)
+        spans: list[tuple[int, int]] = []
+        for n, (index, view, raw, cmd) in enumerate(seen):
+            known = walk.shapes.get((view, raw.encode().translate(_ZEROS)))
+            if known is not None and known.cmd is cmd:
+                spans += [
+                    (offsets[index] + a, offsets[index] + b)
+                    for a, b in _raw_spans(raw, known.spans)
+                ]
+            elif n > 0 and g.match(view, raw)[0] is cmd:  # its own answer, whatever came before
+                spans.append((offsets[index], offsets[index] + len(raw)))
+            else:
+                return None
+        root = walk.grammar.root
+        learnt = cls(
+            used=frozenset(cmd for _, _, _, cmd in seen),
+            root_once=frozenset(c.name for _, v, _, c in seen if c.once and v == root),
+            stack=tuple((i, v, frozenset(o)) for i, v, o in walk.stack),
+            lines=len(lines),
+            spans=tuple(spans),
+        )
+        learnt.accept(text)
+        return learnt
+
+    def accept(self, text: str) -> None:
+        if len(self.accepted) > 10_000:
+            self.accepted.clear()
+        self.accepted.add(self.values(text))
+
+    def replay(self, walk: _Walk, text: str) -> bool:
+        """Apply this block to ``walk`` for ``text`` (of this shape); False: walk it instead."""
+        if self.values(text) not in self.accepted:
+            return False
+        if not self.root_once.isdisjoint(walk.top):
+            return False  # a second 'once' line at the root: the walk names it
+        walk.top |= self.root_once
+        walk.used |= self.used
+        walk.stack[:] = [(i, v, set(o)) for i, v, o in self.stack]
+        walk.no += self.lines
+        return True
+
+
+def _raw_spans(raw: str, spans: tuple[tuple[str, int, int], ...]) -> list[tuple[int, int]]:
+    """``spans`` of the normalised line (``' ' + ' '.join(raw.split())``) as spans of ``raw``:
+    a value is whole words, so it runs from its first word's start to its last word's end."""
+    words = [(m.start(), m.end()) for m in _WORD.finditer(raw)]
+    starts, at = [], 1
+    for a, b in words:
+        starts.append(at)
+        at += b - a + 1
+    out = []
+    for _, a, b in spans:
+        inside = [k for k, s in enumerate(starts) if a <= s and s + words[k][1] - words[k][0] <= b]
+        if not inside:
+            continue
+        out.append((words[inside[0]][0], words[inside[-1]][1]))
+    return out
 
 
 def _param(spec: str) -> Param:

@@ -190,3 +190,100 @@ def test_a_drop_profile_holds_one_ecn_line() -> None:
     assert [(v.line_no, v.rule.split(":")[0]) for v in bad] == [(3, "repeated")]
     golden = (ROOT / "golden/island-ce6885-two-lossless/switch-1.cfg").read_text()
     assert golden.count(line) == 1 and "qos queue 4 wred ROCE" in golden
+
+
+def test_a_line_shaped_like_an_accepted_one_still_has_its_values_checked() -> None:
+    """Lines that differ only in digits share one check (the shape cache); a value out of
+    range is refused even after an in-range line of the same shape warmed the cache, both
+    within one config and across configs checked with the same grammar."""
+    g = load_grammar("ruijie")
+    model = "generic-32x400G"
+    ok = "vlan 1001\n name rail1\n!\nvlan 2002\n name rail2\n!\n"
+    assert not g.check(ok, model).violations
+    bad = g.check("vlan 4094\n!\nvlan 5000\n!\nvlan 0\n!\nvlan 1234\n!\n", model).violations
+    assert [(v.line_no, v.rule.split(" (")[0]) for v in bad] == [
+        (3, "out of range: id 5000 out of range 1-4094"),
+        (5, "out of range: id 0 out of range 1-4094"),
+    ]
+    # two ranged values on one line: the second is checked though the first agrees
+    line = "interface FourHundredGigabitEthernet 0/1\n mtu {}\n!\n"
+    assert not g.check(line.format(9216), model).violations
+    assert g.check(line.format(9217), model).violations[0].rule.startswith("out of range")
+    # a digit in a command's own words is no placeholder: 'speed 40000' [HW-CR] is a command,
+    # 'speed 50000' (the same shape) is not
+    hw = load_grammar("huawei")
+    port = "interface 100GE1/0/{}\n speed {}\n#\n"
+    assert not hw.check(port.format(1, 40000), "CE8851-32CQ8DQ-P").violations
+    assert hw.check(port.format(2, 50000), "CE8851-32CQ8DQ-P").violations
+
+
+def test_a_block_shaped_like_an_accepted_one_is_replayed_only_with_its_values() -> None:
+    """Blocks of the same shape (a drop profile with its ECN line) are checked once; another
+    value in a ranged parameter, a per-model range, a repeated once-per-view line and the line
+    numbers after replayed blocks are still those of a line-by-line walk."""
+    g = load_grammar("huawei")
+    block = (
+        "drop-profile ROCE{n}\n ecn buffer-size low-limit {low} high-limit 1500000"
+        " discard-percentage {pct}\n#\n"
+    )
+    lines = block.format(n=1, low=400, pct=100) + block.format(n=2, low=500, pct=90)
+    for model in ("CE6885-48YS8CQ", "CE8851-32CQ8DQ-P"):
+        assert not g.check(lines, model).violations
+        assert not g.check(lines, model).violations  # now replayed
+    bad = g.check(lines + block.format(n=3, low=400, pct=101), "CE6885-48YS8CQ").violations
+    assert [(v.line_no, v.rule.split(" (")[0]) for v in bad] == [
+        (8, "out of range: pct 101 out of range 1-100")
+    ]
+    # 200 bytes: within 128-16000000 on CE8851-32CQ8DQ-P, below 320 on CE6885 [HW-CR ecn]
+    low = block.format(n=4, low=200, pct=100)
+    assert not g.check(lines + low, "CE8851-32CQ8DQ-P").violations
+    assert [v.line_no for v in g.check(lines + low, "CE6885-48YS8CQ").violations] == [8]
+    twice = lines.replace(
+        "#\n", " ecn buffer-size low-limit 400 high-limit 9 discard-percentage 1\n#\n", 1
+    )
+    assert [v.line_no for v in g.check(twice, "CE6885-48YS8CQ").violations] == [3]
+
+
+def _line_by_line(vendor: str) -> Any:
+    """The vendor's grammar read afresh, answering every line on its own (no shape answers)."""
+    from roce_cfg.grammar import _load, grammar_path
+
+    ref = _load.__wrapped__(grammar_path(vendor).resolve())
+    ref._blind, ref._blocks_blind = frozenset(), False
+    return ref
+
+
+@pytest.mark.parametrize("cfg", GOLDEN_CFGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_answers_by_shape_agree_with_a_line_by_line_walk(cfg: Path) -> None:
+    """Golden configs with digits changed at random (values out of range, lines of no command,
+    and the originals before them to warm every cache): the checker that answers lines and
+    blocks by shape finds exactly what a line-by-line walk finds."""
+    import random
+
+    vendor, model = _meta(cfg)
+    text = cfg.read_text()
+    fast, ref = load_grammar(vendor), _line_by_line(vendor)
+    rng = random.Random(cfg.stem)
+    for _ in range(3):
+        mutated = "".join(
+            rng.choice("0123456789") if ch.isdigit() and rng.random() < 0.05 else ch for ch in text
+        )
+        lines = mutated.split("\n")
+        for _ in range(5):  # a line repeated, dropped, indented, emptied or tabbed in
+            at = rng.randrange(len(lines))
+            lines[at : at + 1] = rng.choice(
+                [[lines[at]] * 2, [], [" " + lines[at]], [""], ["\t" + lines[at]]]
+            )
+        for config in (text, mutated, "\n".join(lines), "", "\n\n"):
+            got, want = fast.check(config, model), ref.check(config, model)
+            assert [str(v) for v in got.violations] == [str(v) for v in want.violations]
+            assert got.used == want.used
+
+
+def test_a_skip_pattern_that_tells_digits_apart_keeps_blocks_line_by_line() -> None:
+    from roce_cfg.grammar import _pattern_blind
+
+    # ZTE's '!<tag>' lines: a class over the whole of 0-9 treats every digit alike
+    assert _pattern_blind(r"(?:^!</?[a-z0-9-]+>$)") and _pattern_blind("[^0-9]")
+    for pattern in ("[0-5]", "vlan 0-9", r"\d{1,3}", "[0-9]1", r"\x30"):
+        assert not _pattern_blind(pattern), pattern

@@ -9,7 +9,8 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from roce_cfg.render import _port_reads
+from roce_cfg.model.device import Interface
+from roce_cfg.render import _port_key, _port_reads
 from tests.helpers import ROOT, run
 
 MIXED = ROOT / "examples" / "cluster-mixed.yaml"
@@ -49,3 +50,17 @@ def test_overlay_port_section_sees_each_port(tmp_path: Path, section: str) -> No
     tails = re.findall(r"^ mtu \d+ ! (.+)$", text, re.MULTILINE)
     assert len(tails) == len(ports) > 8
     assert len(set(tails)) == len(tails)  # every port got its own line, none a neighbour's
+
+
+def test_a_port_section_input_is_told_by_the_values_it_reads_and_its_qos_object() -> None:
+    """Ports of one kind share one frozen PortQos: a section reading it is keyed by that
+    object (hashing every field of it per port was a fifth of render time); plain values by
+    value."""
+    a = Interface(name="e1", mode="routed", mtu=9000, speed_gbps=400)
+    b = a.model_copy(update={"name": "e2"})
+    other = a.model_copy(update={"qos": a.qos.model_copy()})
+    by_qos, by_mtu = _port_key(("qos",)), _port_key(("mode", "mtu"))
+    assert by_qos is not None and by_mtu is not None
+    assert by_qos(a) == by_qos(b) and by_qos(a) != by_qos(other)
+    assert by_mtu(a) == by_mtu(other) != by_mtu(a.model_copy(update={"mtu": 1500}))
+    assert _port_key(None) is None

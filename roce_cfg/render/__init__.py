@@ -8,14 +8,19 @@ renderer records which sections produced text, so the provenance of every emitte
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from ipaddress import IPv4Interface, IPv4Network
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 from jinja2 import nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from pydantic import BaseModel
 
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
@@ -29,8 +34,14 @@ from roce_cfg.resources import templates_dir
 def _mask(value: IPv4Interface | IPv4Network) -> str:
     """``10.1.0.1/31`` -> ``10.1.0.1 255.255.255.254`` (a network prints its address)."""
     if isinstance(value, IPv4Network):
-        return f"{value.network_address} {value.netmask}"
-    return f"{value.ip} {value.netmask}"
+        return f"{value.network_address} {_netmask(value.prefixlen)}"
+    return f"{value.ip} {_netmask(value.network.prefixlen)}"
+
+
+@cache
+def _netmask(prefixlen: int) -> str:
+    """The dotted mask of a prefix length, worked out once (not per port)."""
+    return str(IPv4Network(f"0.0.0.0/{prefixlen}").netmask)
 
 
 def _units(value: int, unit: int) -> int:
@@ -58,6 +69,33 @@ def _port_reads(source: str, env: jinja2.Environment) -> tuple[str, ...] | None:
     return tuple(sorted(set(attrs))) if names == len(attrs) else None
 
 
+_PortKey = Callable[[Interface], object]
+# Interface fields holding a frozen model (PortQos): ports of one kind share one object, so a
+# port section's input is told by the object's identity, not by hashing every field of it.
+_BY_IDENTITY = frozenset(
+    name
+    for name, f in Interface.model_fields.items()
+    if isinstance(f.annotation, type) and issubclass(f.annotation, BaseModel)
+)
+
+
+def _port_key(reads: tuple[str, ...] | None) -> _PortKey | None:
+    """What tells one port's input to a section from another's: the attributes it reads."""
+    if reads is None:
+        return None
+    if not reads:
+        return lambda iface: ()
+    if not _BY_IDENTITY.intersection(reads):
+        return attrgetter(*reads)
+    if len(reads) == 1:
+        (attr,) = reads
+        return lambda iface: id(getattr(iface, attr))
+    kinds = [(a, a in _BY_IDENTITY) for a in reads]
+    return lambda iface: tuple(
+        id(getattr(iface, a)) if by_id else getattr(iface, a) for a, by_id in kinds
+    )
+
+
 @dataclass
 class Rendered:
     text: str
@@ -74,6 +112,47 @@ def _template_frame(exc: BaseException) -> str:
             where = f"{name}:{tb.tb_lineno}: "
         tb = tb.tb_next
     return where
+
+
+class _Sections:
+    """``section(name, iface)`` as one switch's templates call it. A 128-port switch renders
+    each port section 128 times with two or three distinct inputs; calling jinja once per
+    distinct input is most of the render time saved."""
+
+    def __init__(self, renderer: Renderer, context: dict[str, Any]) -> None:
+        self.renderer = renderer
+        self.templates = renderer._templates
+        self.context = context
+        self.done: dict[tuple[str, object], str] = {}
+        self.emitted: set[str] = set()
+
+    def __call__(self, name: str, iface: Interface | None = None) -> str:
+        template, reads = self.templates.get(name) or self.renderer._template(name)
+        key: tuple[str, object] | None = None
+        if iface is not None and reads is not None:
+            key = (name, reads(iface))
+            found = self.done.get(key)
+            if found is not None:
+                return found
+        text = template.render({**self.context, "iface": iface, "section": self})
+        if text.strip():
+            self.emitted.add(name.split(".")[0])
+        if key is not None:
+            self.done[key] = text
+        return text
+
+
+class _Context(jinja2.runtime.Context):
+    """Our templates' calls of ``section`` skip jinja's inspection of every callable for a
+    context or environment to pass (a million calls on xl, a fifth of render time); anything
+    else is called as jinja calls it. Not for overlay templates: those run sandboxed."""
+
+    def call(__self, __obj: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if __obj.__class__ is _Sections:
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+            return __obj(*args, **kwargs)
+        return super().call(__obj, *args, **kwargs)
 
 
 class Renderer:
@@ -101,14 +180,15 @@ class Renderer:
             autoescape=False,
             auto_reload=False,  # templates do not change during a run; skip a stat per section
         )
-        self._templates: dict[str, tuple[jinja2.Template, tuple[str, ...] | None]] = {}
+        if not foreign:
+            self.env.context_class = _Context
+        self._templates: dict[str, tuple[jinja2.Template, _PortKey | None]] = {}
         self.env.filters["mask"] = _mask
         self.env.filters["units"] = _units
         self.env.filters["ranges"] = _ranges
         self.env.globals["watchdog_steps"] = watchdog_steps
 
     def render(self, device: DeviceConfig, model: ModelSpec) -> Rendered:
-        emitted: set[str] = set()
         context: dict[str, Any] = {
             "d": device,
             "p": self.profile,
@@ -119,25 +199,7 @@ class Renderer:
             "supports": lambda name, named=False: self.grammar.supports(name, device.model, named),
         }
 
-        # A 128-port switch renders each port section 128 times with two or three distinct
-        # inputs; calling jinja once per distinct input is most of the render time saved.
-        done: dict[tuple[object, ...], str] = {}
-
-        def section(name: str, iface: Interface | None = None) -> str:
-            template, reads = self._template(name)
-            key: tuple[object, ...] | None = None
-            if iface is not None and reads is not None:
-                key = (name, *(getattr(iface, a) for a in reads))
-                if key in done:
-                    return done[key]
-            text = template.render({**context, "iface": iface, "section": section})
-            if text.strip():
-                emitted.add(name.split(".")[0])
-            if key is not None:
-                done[key] = text
-            return text
-
-        context["section"] = section
+        sections = context["section"] = _Sections(self, context)
         try:
             text = self.env.get_template("device.j2").render(context)
         except jinja2.TemplateError as exc:
@@ -154,9 +216,9 @@ class Renderer:
             raise InputError(f"template error {frame}{type(exc).__name__}: {exc}") from None
         except RecursionError:
             raise InputError("template error: sections include each other endlessly") from None
-        return Rendered(text=text, sections=emitted)
+        return Rendered(text=text, sections=sections.emitted)
 
-    def _template(self, name: str) -> tuple[jinja2.Template, tuple[str, ...] | None]:
+    def _template(self, name: str) -> tuple[jinja2.Template, _PortKey | None]:
         found = self._templates.get(name)
         if found is None:
             path = f"sections/{name}.j2"
@@ -167,5 +229,5 @@ class Renderer:
                 raise InputError(
                     f"template section '{name}' missing for {self.profile.vendor.value}"
                 ) from None
-            found = self._templates[name] = (template, _port_reads(source, self.env))
+            found = self._templates[name] = (template, _port_key(_port_reads(source, self.env)))
         return found
