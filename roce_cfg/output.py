@@ -158,21 +158,87 @@ def ascii_json(text: str) -> str:
 def emit_models(head: dict[str, str], key: str, models: Sequence[BaseModel]) -> None:
     """``{**head, key: [each model's JSON form]}`` on stdout: the text ``json.dumps(doc,
     indent=2)`` writes of it, every string redacted. Each model is serialised by pydantic and
-    written in turn, so a config of 100,000 ports is never a tree of Python objects (the tree
-    and its redacted copy took 10 s and 400 MB)."""
+    written in turn, its long tuples of models element by element (``json_chunks``), so a
+    config of 100,000 ports is never a tree of Python objects (the tree and its redacted copy
+    took 10 s and 400 MB) nor one 70 MB string (three copies of it were half the peak)."""
     out = sys.stdout
     out.write("{\n" + "".join(f"  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in head.items()))
     out.write(f"  {json.dumps(key)}: [" + ("" if models else "]\n}\n"))
     for n, model in enumerate(models):
-        text = redact_json(ascii_json(model.model_dump_json(indent=2)))
         out.write("\n    ")
-        at = 0
-        while at < len(text):  # indented a MiB at a time, not copied whole
-            end = text.find("\n", at + (1 << 20))
-            end = len(text) if end < 0 else end
-            out.write(text[at:end].replace("\n", "\n    "))
-            at = end
+        for chunk in json_chunks(model):
+            text = redact_json(ascii_json(chunk))
+            at = 0
+            while at < len(text):  # indented a MiB at a time, not copied whole
+                end = text.find("\n", at + (1 << 20))
+                end = len(text) if end < 0 else end
+                out.write(text[at:end].replace("\n", "\n    "))
+                at = end
         out.write("," if n + 1 < len(models) else "\n  ]\n}\n")
+
+
+# A tuple of more models than this is written one element at a time.
+STREAM_MIN = 256
+
+
+def json_chunks(model: BaseModel) -> Iterator[str]:
+    """``model.model_dump_json(indent=2)`` in pieces whose concatenation is that text: each
+    tuple of at least ``STREAM_MIN`` models (a device's ports) is written element by element
+    into the JSON of the model with those tuples emptied. Pieces split only between JSON
+    values, never inside a string, so redacting them line by line is redacting the whole."""
+    spots = list(_long_tuples(model, ()))
+    if not spots:
+        yield model.model_dump_json(indent=2)
+        return
+    text = _emptied(model, [path for path, _ in spots]).model_dump_json(indent=2)
+    marks = []
+    for path, items in spots:
+        # an emptied tuple is '"key": []' at its depth; anything else (a serializer that
+        # drops an empty field, the same key emptied twice at one depth) is written whole
+        mark = "\n" + "  " * len(path) + json.dumps(path[-1]) + ": []"
+        if text.count(mark) != 1:
+            yield model.model_dump_json(indent=2)
+            return
+        marks.append((text.index(mark), mark, len(path), items))
+    at = 0
+    for pos, mark, depth, items in sorted(marks, key=lambda m: m[0]):
+        yield text[at : pos + len(mark) - 1]  # up to and including '['
+        pad = "\n" + "  " * (depth + 1)
+        for n, item in enumerate(items):
+            yield pad
+            for chunk in json_chunks(item):
+                yield chunk.replace("\n", pad)
+            if n + 1 < len(items):
+                yield ","
+        yield "\n" + "  " * depth + "]"
+        at = pos + len(mark)
+    yield text[at:]
+
+
+def _long_tuples(
+    model: BaseModel, path: tuple[str, ...]
+) -> Iterator[tuple[tuple[str, ...], tuple[BaseModel, ...]]]:
+    from pydantic import BaseModel as Model  # imported here: not at every command's start-up
+
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        if isinstance(value, Model):
+            yield from _long_tuples(value, (*path, name))
+        elif (
+            isinstance(value, tuple)
+            and len(value) >= STREAM_MIN
+            and all(isinstance(v, Model) for v in value)
+        ):
+            yield (*path, name), value
+
+
+def _emptied(model: BaseModel, paths: list[tuple[str, ...]]) -> BaseModel:
+    """``model`` with the tuples at ``paths`` empty (not validated again: the rest is as read)."""
+    update: dict[str, Any] = {}
+    for name in dict.fromkeys(p[0] for p in paths):
+        inner = [p[1:] for p in paths if p[0] == name and len(p) > 1]
+        update[name] = _emptied(getattr(model, name), inner) if inner else ()
+    return model.model_copy(update=update)
 
 
 def redact_tracebacks() -> None:

@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,3 +129,32 @@ def test_lint_json_is_the_text_the_tree_path_wrote() -> None:
             "findings": [f.model_dump(mode="json") for f in r.findings],
         }
         assert report.to_json(r) == json.dumps(doc, indent=2) + "\n"
+
+
+def test_long_tuples_are_written_element_by_element(monkeypatch: Any) -> None:
+    """A device's ports are streamed (issue 27, cause 9: one 70 MB string of 100,000 ports and
+    its copies were half of parse's peak): pieces, each one port or less, whose text is the
+    whole model's; every fixture through that path is still what the tree path wrote."""
+    from roce_cfg import output
+
+    config = max(PARSED, key=lambda c: len(c.device.interfaces))
+    ports = config.device.interfaces
+    many = tuple(
+        p.model_copy(update={"name": f"{p.name}.{n}"})
+        for n in range(4000 // len(ports))
+        for p in ports
+    )
+    big = config.model_copy(
+        update={"device": config.device.model_copy(update={"interfaces": many})}
+    )
+    pieces = list(output.json_chunks(big))
+    whole = big.model_dump_json(indent=2)
+    assert "".join(pieces) == whole
+    assert len(pieces) > 2 * len(many)
+    # no piece grows with the port count: the largest is the device without its ports
+    assert max(len(p) for p in pieces) < len(config.model_dump_json(indent=2))
+    monkeypatch.setattr(output, "STREAM_MIN", 2)  # every fixture's tuples streamed
+    old, new = _both(PARSED)
+    assert new == old
+    monkeypatch.setattr(output, "STREAM_MIN", 10**9)
+    assert list(output.json_chunks(big)) == [whole]
