@@ -33,6 +33,7 @@ from roce_cfg.model.device import (
     Vlan,
     VlanInterface,
     WatchdogCfg,
+    lean,
 )
 from roce_cfg.model.numbers import Domain, NumberError
 from roce_cfg.parse import aggregates, statics
@@ -729,25 +730,27 @@ def _port(
     description = str(item.get("description", ""))
     scope = name.canonical
     access = mode == "access"
-    return Interface(
-        name=scope,
-        description=description,
-        mode=mode,
-        access_vlan=ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope)
-        if access
-        else None,
-        trunk_vlans=_trunk(ctx, item, g.every_vlan, scope) if access else (),
-        ipv4=addr,
-        mtu=_ip_mtu(ctx, item, mode, frame, scope),
-        frame_bytes=frame,
-        speed_gbps=g.speeds.get(name.canonical)
-        or _configured_speed(ctx, item, scope)
-        or describe.speed(description)
-        or name.speed
-        or 0,
-        breakout_of=_breakout_parent(ctx, name),
-        shutdown=bool(item.get("shutdown")),
-        qos=_port_qos(ctx, g, item, mode, ecn, scope),
+    return lean(
+        Interface(
+            name=scope,
+            description=description,
+            mode=mode,
+            access_vlan=ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope)
+            if access
+            else None,
+            trunk_vlans=_trunk(ctx, item, g.every_vlan, scope) if access else (),
+            ipv4=addr,
+            mtu=_ip_mtu(ctx, item, mode, frame, scope),
+            frame_bytes=frame,
+            speed_gbps=g.speeds.get(name.canonical)
+            or _configured_speed(ctx, item, scope)
+            or describe.speed(description)
+            or name.speed
+            or 0,
+            breakout_of=_breakout_parent(ctx, name),
+            shutdown=bool(item.get("shutdown")),
+            qos=_port_qos(ctx, g, item, mode, ecn, scope),
+        )
     )
 
 
