@@ -100,6 +100,14 @@ def emit(text: str, *, stderr: bool = False, kind: Kind = "text") -> None:
     (sys.stderr if stderr else sys.stdout).write(scrub(text, kind))
 
 
+def emit_chunks(chunks: Iterable[str], *, kind: Kind = "text") -> None:
+    """Print pieces of one document to stdout as they come, each redacted: for documents
+    split only between values (lint's JSON, finding by finding), never inside a string or,
+    for text, a line."""
+    for chunk in chunks:
+        sys.stdout.write(scrub(chunk, kind))
+
+
 def print_table(
     con: Console,
     title: str,

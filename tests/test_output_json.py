@@ -170,3 +170,21 @@ def test_parsed_ports_share_their_set_of_given_fields() -> None:
     assert "description" in changed.model_fields_set
     assert all(p.model_fields_set == ports[1].model_fields_set for p in ports[1:2])
     assert ports[0].description != "x" and changed.model_copy() == changed
+
+
+def test_lint_json_is_streamed_a_batch_of_findings_at_a_time(monkeypatch: Any) -> None:
+    """lint's JSON leaves as pieces of at most ``BATCH`` findings (issue 27, cause 9: 35 MB of
+    100,000 findings and its redacted copies), whose text is ``to_json``'s, which is the tree's."""
+    import inspect
+
+    from roce_cfg.analysis import lint, report
+
+    result = lint([p for p in sorted((ROOT / "examples" / "backups").glob("*")) if p.is_dir()])
+    whole = report.to_json(result)
+    assert inspect.isgenerator(report.json_chunks(result))
+    monkeypatch.setattr(report, "BATCH", 1)
+    pieces = list(report.json_chunks(result))
+    assert len(result.findings) > 3 and len(pieces) == len(result.findings) + 2
+    assert "".join(pieces) == whole
+    monkeypatch.setattr(report, "BATCH", 2)
+    assert "".join(report.json_chunks(result)) == whole
