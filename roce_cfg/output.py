@@ -25,6 +25,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -185,59 +186,76 @@ def emit_models(head: dict[str, str], key: str, models: Sequence[BaseModel]) -> 
         out.write("," if n + 1 < len(models) else "\n  ]\n}\n")
 
 
-# A tuple of more models than this is written one element at a time.
+# A tuple of at least this many models is written ``BATCH`` elements at a time.
 STREAM_MIN = 256
+BATCH = 1000
 
 
 def json_chunks(model: BaseModel) -> Iterator[str]:
     """``model.model_dump_json(indent=2)`` in pieces whose concatenation is that text: each
-    tuple of at least ``STREAM_MIN`` models (a device's ports) is written element by element
-    into the JSON of the model with those tuples emptied. Pieces split only between JSON
-    values, never inside a string, so redacting them line by line is redacting the whole."""
+    tuple of at least ``STREAM_MIN`` models of its declared type (a device's ports) is
+    written ``BATCH`` elements at a time into the JSON of the model with those tuples emptied.
+    Pieces split only between JSON values, never inside a string, so redacting them line by
+    line is redacting the whole."""
     spots = list(_long_tuples(model, ()))
     if not spots:
         yield model.model_dump_json(indent=2)
         return
-    text = _emptied(model, [path for path, _ in spots]).model_dump_json(indent=2)
+    text = _emptied(model, [path for path, _, _ in spots]).model_dump_json(indent=2)
     marks = []
-    for path, items in spots:
+    for path, kind, items in spots:
         # an emptied tuple is '"key": []' at its depth; anything else (a serializer that
         # drops an empty field, the same key emptied twice at one depth) is written whole
         mark = "\n" + "  " * len(path) + json.dumps(path[-1]) + ": []"
         if text.count(mark) != 1:
             yield model.model_dump_json(indent=2)
             return
-        marks.append((text.index(mark), mark, len(path), items))
+        marks.append((text.index(mark), mark, len(path), kind, items))
     at = 0
-    for pos, mark, depth, items in sorted(marks, key=lambda m: m[0]):
+    for pos, mark, depth, kind, items in sorted(marks, key=lambda m: m[0]):
         yield text[at : pos + len(mark) - 1]  # up to and including '['
-        pad = "\n" + "  " * (depth + 1)
-        for n, item in enumerate(items):
-            yield pad
-            for chunk in json_chunks(item):
-                yield chunk.replace("\n", pad)
-            if n + 1 < len(items):
-                yield ","
-        yield "\n" + "  " * depth + "]"
+        pad = "\n" + "  " * depth
+        for start in range(0, len(items), BATCH):
+            # '[\n  {...},\n  {...}\n]': the items at indent 2, as in the whole list
+            batch = _list_of(kind).dump_json(items[start : start + BATCH], indent=2).decode()
+            yield ("," if start else "") + batch[1:-2].replace("\n", pad)
+        yield pad + "]"
         at = pos + len(mark)
     yield text[at:]
 
 
+@cache
+def _list_of(kind: type[BaseModel]) -> Any:
+    from pydantic import TypeAdapter  # imported here: not at every command's start-up
+
+    return TypeAdapter(tuple[kind, ...])  # type: ignore[valid-type]
+
+
 def _long_tuples(
     model: BaseModel, path: tuple[str, ...]
-) -> Iterator[tuple[tuple[str, ...], tuple[BaseModel, ...]]]:
+) -> Iterator[tuple[tuple[str, ...], type[BaseModel], tuple[BaseModel, ...]]]:
+    """(path, element type, elements) of each long tuple whose elements are all of the type
+    the field declares (a subclass would serialise as the declared type: written whole)."""
+    from typing import get_args
+
     from pydantic import BaseModel as Model  # imported here: not at every command's start-up
 
-    for name in type(model).model_fields:
+    for name, info in type(model).model_fields.items():
         value = getattr(model, name)
         if isinstance(value, Model):
             yield from _long_tuples(value, (*path, name))
-        elif (
+            continue
+        kind = get_args(info.annotation)
+        if (
             isinstance(value, tuple)
             and len(value) >= STREAM_MIN
-            and all(isinstance(v, Model) for v in value)
+            and len(kind) == 2
+            and kind[1] is Ellipsis
+            and isinstance(kind[0], type)
+            and issubclass(kind[0], Model)
+            and all(type(v) is kind[0] for v in value)
         ):
-            yield (*path, name), value
+            yield (*path, name), kind[0], value
 
 
 def _emptied(model: BaseModel, paths: list[tuple[str, ...]]) -> BaseModel:

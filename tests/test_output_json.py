@@ -147,10 +147,13 @@ def test_long_tuples_are_written_element_by_element(monkeypatch: Any) -> None:
     big = config.model_copy(
         update={"device": config.device.model_copy(update={"interfaces": many})}
     )
-    pieces = list(output.json_chunks(big))
     whole = big.model_dump_json(indent=2)
-    assert "".join(pieces) == whole
-    assert len(pieces) > 2 * len(many)
+    assert "".join(output.json_chunks(big)) == whole
+    monkeypatch.setattr(output, "BATCH", 7)
+    assert "".join(output.json_chunks(big)) == whole
+    monkeypatch.setattr(output, "BATCH", 1)
+    pieces = list(output.json_chunks(big))
+    assert "".join(pieces) == whole and len(pieces) > len(many)
     # no piece grows with the port count: the largest is the device without its ports
     assert max(len(p) for p in pieces) < len(config.model_dump_json(indent=2))
     monkeypatch.setattr(output, "STREAM_MIN", 2)  # every fixture's tuples streamed
