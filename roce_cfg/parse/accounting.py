@@ -140,6 +140,11 @@ def template_lines(texts: Iterable[str]) -> list[str]:
     return out
 
 
+# Distinct lines judged and remembered (per vendor, for the process): repeated lines are the
+# hits; unique ones (100,000 interface headers) would otherwise stay 27 MB after the parse.
+MEMO_LINES = 20_000
+
+
 @dataclass
 class Judge:
     """Per vendor (and overlay): which reader accepts a line, with the answers memoised."""
@@ -175,7 +180,7 @@ class Judge:
         hit = self._memo.get(key)
         if hit is None:
             hit = self._memo[key] = self._judge(flat, readers)
-            if len(self._memo) > 200_000:
+            if len(self._memo) > MEMO_LINES:
                 self._memo.clear()
         return hit
 
