@@ -630,7 +630,8 @@ class _Ports:
 def build(
     raw: Raw, ctx: Context, hostname: str, role: Role | None, speeds: dict[str, int]
 ) -> DeviceConfig:
-    """One device from its sections: system, interfaces, QoS, VLANs, BGP, static routes."""
+    """One device from its sections: system, interfaces, QoS, VLANs, BGP, static routes.
+    ``raw``'s interfaces are consumed."""
     systems = as_list(raw.get("system"))
     if systems and systems[0].get("hostname"):
         hostname = str(systems[0]["hostname"])
@@ -673,7 +674,11 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
     """Loopback, VLAN interfaces and ports, in the config's order."""
     found = _Ports()
     loop_name = ctx.namer.name(ctx.profile.loopback_interface).canonical
-    for name, item in merge_interfaces(as_list(raw.get("interfaces")), ctx.namer).values():
+    # Taken out of ``raw`` and dropped as their ports are built: the templates' items and the
+    # models of 100,000 ports are not all held at once (issue 27, cause 9).
+    merged = merge_interfaces(as_list(raw.pop("interfaces", None)), ctx.namer)
+    for key in list(merged):
+        name, item = merged.pop(key)
         addr = _iface_addr(item["ip"], item["mask"]) if "ip" in item and "mask" in item else None
         if name.kind == "loopback":
             if addr is None:
