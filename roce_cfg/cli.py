@@ -23,6 +23,7 @@ from roce_cfg.errors import InputError, IntentErrors, RoceCfgError, printable
 from roce_cfg.output import (
     console,
     emit,
+    emit_chunks,
     emit_doc,
     emit_models,
     print_table,
@@ -467,7 +468,7 @@ def _emit(result: LintResult, fmt: str, text: Callable[[], None], command: str =
     from roce_cfg.analysis.registry import rules
 
     if fmt == "json":
-        emit(report_fmt.to_json(result), kind="json")
+        emit_chunks(report_fmt.json_chunks(result), kind="json")
     elif fmt == "sarif":
         emit(report_fmt.to_sarif(result, rules(), Path.cwd()), kind="json")
     elif fmt == "junit":

@@ -25,6 +25,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -100,6 +101,14 @@ def emit(text: str, *, stderr: bool = False, kind: Kind = "text") -> None:
     (sys.stderr if stderr else sys.stdout).write(scrub(text, kind))
 
 
+def emit_chunks(chunks: Iterable[str], *, kind: Kind = "text") -> None:
+    """Print pieces of one document to stdout as they come, each redacted: for documents
+    split only between values (lint's JSON, finding by finding), never inside a string or,
+    for text, a line."""
+    for chunk in chunks:
+        sys.stdout.write(scrub(chunk, kind))
+
+
 def print_table(
     con: Console,
     title: str,
@@ -158,21 +167,104 @@ def ascii_json(text: str) -> str:
 def emit_models(head: dict[str, str], key: str, models: Sequence[BaseModel]) -> None:
     """``{**head, key: [each model's JSON form]}`` on stdout: the text ``json.dumps(doc,
     indent=2)`` writes of it, every string redacted. Each model is serialised by pydantic and
-    written in turn, so a config of 100,000 ports is never a tree of Python objects (the tree
-    and its redacted copy took 10 s and 400 MB)."""
+    written in turn, its long tuples of models element by element (``json_chunks``), so a
+    config of 100,000 ports is never a tree of Python objects (the tree and its redacted copy
+    took 10 s and 400 MB) nor one 70 MB string (three copies of it were half the peak)."""
     out = sys.stdout
     out.write("{\n" + "".join(f"  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in head.items()))
     out.write(f"  {json.dumps(key)}: [" + ("" if models else "]\n}\n"))
     for n, model in enumerate(models):
-        text = redact_json(ascii_json(model.model_dump_json(indent=2)))
         out.write("\n    ")
-        at = 0
-        while at < len(text):  # indented a MiB at a time, not copied whole
-            end = text.find("\n", at + (1 << 20))
-            end = len(text) if end < 0 else end
-            out.write(text[at:end].replace("\n", "\n    "))
-            at = end
+        for chunk in json_chunks(model):
+            text = redact_json(ascii_json(chunk))
+            at = 0
+            while at < len(text):  # indented a MiB at a time, not copied whole
+                end = text.find("\n", at + (1 << 20))
+                end = len(text) if end < 0 else end
+                out.write(text[at:end].replace("\n", "\n    "))
+                at = end
         out.write("," if n + 1 < len(models) else "\n  ]\n}\n")
+
+
+# A tuple of at least this many models is written ``BATCH`` elements at a time.
+STREAM_MIN = 256
+BATCH = 1000
+
+
+def json_chunks(model: BaseModel) -> Iterator[str]:
+    """``model.model_dump_json(indent=2)`` in pieces whose concatenation is that text: each
+    tuple of at least ``STREAM_MIN`` models of its declared type (a device's ports) is
+    written ``BATCH`` elements at a time into the JSON of the model with those tuples emptied.
+    Pieces split only between JSON values, never inside a string, so redacting them line by
+    line is redacting the whole."""
+    spots = list(_long_tuples(model, ()))
+    if not spots:
+        yield model.model_dump_json(indent=2)
+        return
+    text = _emptied(model, [path for path, _, _ in spots]).model_dump_json(indent=2)
+    marks = []
+    for path, kind, items in spots:
+        # an emptied tuple is '"key": []' at its depth; anything else (a serializer that
+        # drops an empty field, the same key emptied twice at one depth) is written whole
+        mark = "\n" + "  " * len(path) + json.dumps(path[-1]) + ": []"
+        if text.count(mark) != 1:
+            yield model.model_dump_json(indent=2)
+            return
+        marks.append((text.index(mark), mark, len(path), kind, items))
+    at = 0
+    for pos, mark, depth, kind, items in sorted(marks, key=lambda m: m[0]):
+        yield text[at : pos + len(mark) - 1]  # up to and including '['
+        pad = "\n" + "  " * depth
+        for start in range(0, len(items), BATCH):
+            # '[\n  {...},\n  {...}\n]': the items at indent 2, as in the whole list
+            batch = _list_of(kind).dump_json(items[start : start + BATCH], indent=2).decode()
+            yield ("," if start else "") + batch[1:-2].replace("\n", pad)
+        yield pad + "]"
+        at = pos + len(mark)
+    yield text[at:]
+
+
+@cache
+def _list_of(kind: type[BaseModel]) -> Any:
+    from pydantic import TypeAdapter  # imported here: not at every command's start-up
+
+    return TypeAdapter(tuple[kind, ...])  # type: ignore[valid-type]
+
+
+def _long_tuples(
+    model: BaseModel, path: tuple[str, ...]
+) -> Iterator[tuple[tuple[str, ...], type[BaseModel], tuple[BaseModel, ...]]]:
+    """(path, element type, elements) of each long tuple whose elements are all of the type
+    the field declares (a subclass would serialise as the declared type: written whole)."""
+    from typing import get_args
+
+    from pydantic import BaseModel as Model  # imported here: not at every command's start-up
+
+    for name, info in type(model).model_fields.items():
+        value = getattr(model, name)
+        if isinstance(value, Model):
+            yield from _long_tuples(value, (*path, name))
+            continue
+        kind = get_args(info.annotation)
+        if (
+            isinstance(value, tuple)
+            and len(value) >= STREAM_MIN
+            and len(kind) == 2
+            and kind[1] is Ellipsis
+            and isinstance(kind[0], type)
+            and issubclass(kind[0], Model)
+            and all(type(v) is kind[0] for v in value)
+        ):
+            yield (*path, name), kind[0], value
+
+
+def _emptied(model: BaseModel, paths: list[tuple[str, ...]]) -> BaseModel:
+    """``model`` with the tuples at ``paths`` empty (not validated again: the rest is as read)."""
+    update: dict[str, Any] = {}
+    for name in dict.fromkeys(p[0] for p in paths):
+        inner = [p[1:] for p in paths if p[0] == name and len(p) > 1]
+        update[name] = _emptied(getattr(model, name), inner) if inner else ()
+    return model.model_copy(update=update)
 
 
 def redact_tracebacks() -> None:

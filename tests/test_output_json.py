@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,3 +129,65 @@ def test_lint_json_is_the_text_the_tree_path_wrote() -> None:
             "findings": [f.model_dump(mode="json") for f in r.findings],
         }
         assert report.to_json(r) == json.dumps(doc, indent=2) + "\n"
+
+
+def test_long_tuples_are_written_element_by_element(monkeypatch: Any) -> None:
+    """A device's ports are streamed (issue 27, cause 9: one 70 MB string of 100,000 ports and
+    its copies were half of parse's peak): pieces, each one port or less, whose text is the
+    whole model's; every fixture through that path is still what the tree path wrote."""
+    from roce_cfg import output
+
+    config = max(PARSED, key=lambda c: len(c.device.interfaces))
+    ports = config.device.interfaces
+    many = tuple(
+        p.model_copy(update={"name": f"{p.name}.{n}"})
+        for n in range(4000 // len(ports))
+        for p in ports
+    )
+    big = config.model_copy(
+        update={"device": config.device.model_copy(update={"interfaces": many})}
+    )
+    whole = big.model_dump_json(indent=2)
+    assert "".join(output.json_chunks(big)) == whole
+    monkeypatch.setattr(output, "BATCH", 7)
+    assert "".join(output.json_chunks(big)) == whole
+    monkeypatch.setattr(output, "BATCH", 1)
+    pieces = list(output.json_chunks(big))
+    assert "".join(pieces) == whole and len(pieces) > len(many)
+    # no piece grows with the port count: the largest is the device without its ports
+    assert max(len(p) for p in pieces) < len(config.model_dump_json(indent=2))
+    monkeypatch.setattr(output, "STREAM_MIN", 2)  # every fixture's tuples streamed
+    old, new = _both(PARSED)
+    assert new == old
+    monkeypatch.setattr(output, "STREAM_MIN", 10**9)
+    assert list(output.json_chunks(big)) == [whole]
+
+
+def test_parsed_ports_share_their_set_of_given_fields() -> None:
+    """``lean`` (issue 27, cause 9: the set was 728 of a port's 1,272 bytes): ports given the
+    same fields share one set, and a copy of one with changes leaves the others as they were."""
+    ports = [p for c in PARSED for p in c.device.interfaces]
+    sets = {id(p.__pydantic_fields_set__) for p in ports}
+    assert len(ports) > 50 and len(sets) < len(ports) // 4
+    changed = ports[0].model_copy(update={"description": "x"})
+    assert "description" in changed.model_fields_set
+    assert all(p.model_fields_set == ports[1].model_fields_set for p in ports[1:2])
+    assert ports[0].description != "x" and changed.model_copy() == changed
+
+
+def test_lint_json_is_streamed_a_batch_of_findings_at_a_time(monkeypatch: Any) -> None:
+    """lint's JSON leaves as pieces of at most ``BATCH`` findings (issue 27, cause 9: 35 MB of
+    100,000 findings and its redacted copies), whose text is ``to_json``'s, which is the tree's."""
+    import inspect
+
+    from roce_cfg.analysis import lint, report
+
+    result = lint([p for p in sorted((ROOT / "examples" / "backups").glob("*")) if p.is_dir()])
+    whole = report.to_json(result)
+    assert inspect.isgenerator(report.json_chunks(result))
+    monkeypatch.setattr(report, "BATCH", 1)
+    pieces = list(report.json_chunks(result))
+    assert len(result.findings) > 3 and len(pieces) == len(result.findings) + 2
+    assert "".join(pieces) == whole
+    monkeypatch.setattr(report, "BATCH", 2)
+    assert "".join(report.json_chunks(result)) == whole

@@ -41,6 +41,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import Found, Unread, discover
 from roce_cfg.intent.loader import LoadedIntent, load_intent
+from roce_cfg.model.device import lean
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Parsed
@@ -250,15 +251,18 @@ def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None 
             line = line or view.source.interface_line(hit.port)
         elif anchor is not None:
             line = view.source.line_of(anchor)
-    return Finding(
-        rule=r.id,
-        severity=r.severity,
-        device=name,
-        file=view.file if view else None,
-        line=line,
-        port=hit.port,
-        message=hit.message,
-        related_device=hit.related_device,
-        related_port=hit.related_port,
-        detail=hit.detail,
+    # lean: a config of 100,000 ports has hundreds of thousands of findings (issue 27)
+    return lean(
+        Finding(
+            rule=r.id,
+            severity=r.severity,
+            device=name,
+            file=view.file if view else None,
+            line=line,
+            port=hit.port,
+            message=hit.message,
+            related_device=hit.related_device,
+            related_port=hit.related_port,
+            detail=hit.detail,
+        )
     )

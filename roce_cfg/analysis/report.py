@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -28,6 +29,17 @@ def to_json(result: LintResult) -> str:
     """The text ``json.dumps(doc, indent=2)`` writes, the findings serialised by pydantic: a
     config of 100,000 ports has some 400,000 findings, and a tree of Python objects of them
     took 1.8 GB."""
+    return "".join(json_chunks(result))
+
+
+# findings serialised at a time: a few hundred KB of text, whatever the number of findings
+BATCH = 1000
+
+
+def json_chunks(result: LintResult) -> Iterator[str]:
+    """``to_json``'s text in pieces of at most ``BATCH`` findings each, split between findings
+    (never inside a string, so each piece is redacted as the whole would be): written as they
+    are made, the JSON of 100,000 findings is never one string (nor its redacted copies)."""
     doc = {
         "format": FORMAT,
         "summary": {**result.counts(), "devices": len(result.devices), "files": len(result.files)},
@@ -35,9 +47,15 @@ def to_json(result: LintResult) -> str:
     }
     head = json.dumps(doc, indent=2)
     if not result.findings:
-        return head + "\n"
-    found = ascii_json(_FINDINGS.dump_json(result.findings, indent=2).decode())
-    return head.removesuffix("[]\n}") + found.replace("\n", "\n  ") + "\n}\n"
+        yield head + "\n"
+        return
+    yield head.removesuffix("[]\n}") + "["
+    found = result.findings
+    for at in range(0, len(found), BATCH):
+        # a list's items at indent 2 are what the whole list's are: '[\n  {...},\n  {...}\n]'
+        items = _FINDINGS.dump_json(found[at : at + BATCH], indent=2).decode()[1:-2]
+        yield ascii_json(("," if at else "") + items).replace("\n", "\n  ")
+    yield "\n  ]\n}\n"
 
 
 def _uri(file: str | None, base: Path) -> str | None:

@@ -44,12 +44,20 @@ def _needs(v: DeviceView) -> list[Need]:
     unit = v.profile.unit_bytes(v.profile.headroom_unit_bytes, v.model)
     consts = v.profile.headroom
     out: list[Need] = []
+    done: dict[tuple[int, float, int], tuple[int, tuple[str, ...]]] = {}
     for port in v.lossless_ports():
         if not port.qos.pfc or port.speed_gbps not in PAUSE_QUANTA:
             continue
         known, source = v.cable(port)
 
         def need(cable_m: float, port: Interface = port) -> tuple[int, tuple[str, ...]]:
+            # ports mostly share speed, cable and MTU: one computation each (issue 27)
+            key = (port.speed_gbps, cable_m, port.mtu)
+            if key not in done:
+                done[key] = _need(cable_m, port)
+            return done[key]
+
+        def _need(cable_m: float, port: Interface) -> tuple[int, tuple[str, ...]]:
             required, terms = required_headroom(
                 speed_gbps=port.speed_gbps,
                 cable_m=cable_m,

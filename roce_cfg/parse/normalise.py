@@ -33,6 +33,7 @@ from roce_cfg.model.device import (
     Vlan,
     VlanInterface,
     WatchdogCfg,
+    lean,
 )
 from roce_cfg.model.numbers import Domain, NumberError
 from roce_cfg.parse import aggregates, statics
@@ -629,7 +630,8 @@ class _Ports:
 def build(
     raw: Raw, ctx: Context, hostname: str, role: Role | None, speeds: dict[str, int]
 ) -> DeviceConfig:
-    """One device from its sections: system, interfaces, QoS, VLANs, BGP, static routes."""
+    """One device from its sections: system, interfaces, QoS, VLANs, BGP, static routes.
+    ``raw``'s interfaces are consumed."""
     systems = as_list(raw.get("system"))
     if systems and systems[0].get("hostname"):
         hostname = str(systems[0]["hostname"])
@@ -672,7 +674,11 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
     """Loopback, VLAN interfaces and ports, in the config's order."""
     found = _Ports()
     loop_name = ctx.namer.name(ctx.profile.loopback_interface).canonical
-    for name, item in merge_interfaces(as_list(raw.get("interfaces")), ctx.namer).values():
+    # Taken out of ``raw`` and dropped as their ports are built: the templates' items and the
+    # models of 100,000 ports are not all held at once (issue 27, cause 9).
+    merged = merge_interfaces(as_list(raw.pop("interfaces", None)), ctx.namer)
+    for key in list(merged):
+        name, item = merged.pop(key)
         addr = _iface_addr(item["ip"], item["mask"]) if "ip" in item and "mask" in item else None
         if name.kind == "loopback":
             if addr is None:
@@ -729,25 +735,27 @@ def _port(
     description = str(item.get("description", ""))
     scope = name.canonical
     access = mode == "access"
-    return Interface(
-        name=scope,
-        description=description,
-        mode=mode,
-        access_vlan=ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope)
-        if access
-        else None,
-        trunk_vlans=_trunk(ctx, item, g.every_vlan, scope) if access else (),
-        ipv4=addr,
-        mtu=_ip_mtu(ctx, item, mode, frame, scope),
-        frame_bytes=frame,
-        speed_gbps=g.speeds.get(name.canonical)
-        or _configured_speed(ctx, item, scope)
-        or describe.speed(description)
-        or name.speed
-        or 0,
-        breakout_of=_breakout_parent(ctx, name),
-        shutdown=bool(item.get("shutdown")),
-        qos=_port_qos(ctx, g, item, mode, ecn, scope),
+    return lean(
+        Interface(
+            name=scope,
+            description=description,
+            mode=mode,
+            access_vlan=ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope)
+            if access
+            else None,
+            trunk_vlans=_trunk(ctx, item, g.every_vlan, scope) if access else (),
+            ipv4=addr,
+            mtu=_ip_mtu(ctx, item, mode, frame, scope),
+            frame_bytes=frame,
+            speed_gbps=g.speeds.get(name.canonical)
+            or _configured_speed(ctx, item, scope)
+            or describe.speed(description)
+            or name.speed
+            or 0,
+            breakout_of=_breakout_parent(ctx, name),
+            shutdown=bool(item.get("shutdown")),
+            qos=_port_qos(ctx, g, item, mode, ecn, scope),
+        )
     )
 
 

@@ -81,13 +81,17 @@ class Runner:
                 raise InputError(
                     f"the {self._vendor} parse templates failed: {type(exc).__name__}: {exc}"
                 ) from None
-        merged: dict[str, Any] = {}
-        if not isinstance(result, dict):
-            return merged
-        for per_template in result.values():
-            for item in per_template if isinstance(per_template, list) else [per_template]:
-                if isinstance(item, dict):
-                    merged.update(item)
+            finally:
+                # the parser would keep the input (a copy per template) and its results until
+                # the next config: 45 MB of a config of 100,000 ports
+                self._parser.clear_input()
+            merged: dict[str, Any] = {}
+            for per_template in result.values() if isinstance(result, dict) else ():
+                for item in per_template if isinstance(per_template, list) else [per_template]:
+                    if isinstance(item, dict):
+                        merged.update(item)
+            # after merging: the parser's result lists are emptied in place, not their items
+            self._parser.clear_result()
         return merged
 
 
