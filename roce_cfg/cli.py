@@ -421,9 +421,12 @@ def lint_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock)
-    found = discover(paths, vendor, overlay_dir(vendor_dir))
+    # Whether a folder's file is a config is judged by the parse that reads it (one read).
+    found = discover(paths, vendor, overlay_dir(vendor_dir), screen=False)
     _notes(found.notes)  # before anything can fail: why a folder's files were not read
-    with _progress("linting") as tick:
+    shown = len(found.notes)
+    with _progress("linting") as tick, contextlib.ExitStack() as later:
+        later.callback(lambda: _notes(found.notes[shown:]))  # the files the parse skipped
         result = lint(
             paths,
             found=found,
