@@ -44,7 +44,7 @@ from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Parsed
-from roce_cfg.parse.hints import hints_from_plan, load_fabric
+from roce_cfg.parse.hints import LintPlan, hints_from_plan, load_lint_plan
 from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import fabric_roce_dscp
@@ -103,7 +103,7 @@ def lint(
     _topology_roles(views, facts)
     options = _agreed_dscp(views, options)
     fabric_view = FabricView(views, links, options, planned=planned is not None, facts=facts)
-    iv = _intent_view(loaded, planned, views) if loaded and planned else None
+    iv = _intent_view(loaded, planned, views) if loaded and isinstance(planned, Fabric) else None
     findings = _run(all_rules, views, fabric_view, iv) + [unread_finding(u) for u in unread]
     per_device = {name: inline(v.text) for name, v in views.items()}
     findings = apply(findings, lint_config, per_device)
@@ -126,14 +126,17 @@ def _topology_roles(views: dict[str, DeviceView], facts: evidence.Evidence) -> N
 
 def _planned(
     loaded: LoadedIntent | None, fabric: Path | None, designed: Fabric | None, overlay: Path | None
-) -> Fabric | None:
-    """The plan the configs are checked against: the intent's design, or a fabric.json."""
+) -> Fabric | LintPlan | None:
+    """The plan the configs are checked against: the intent's design, or a fabric.json (only
+    what lint reads of it: 40 MB at xl, parse/hints.py)."""
     if loaded is not None:
         return designed if designed is not None else plan(loaded, overlay)[0]
-    return load_fabric(fabric) if fabric is not None else None
+    return load_lint_plan(fabric) if fabric is not None else None
 
 
-def _with_plan(options: Options, loaded: LoadedIntent | None, planned: Fabric | None) -> Options:
+def _with_plan(
+    options: Options, loaded: LoadedIntent | None, planned: Fabric | LintPlan | None
+) -> Options:
     """The intent's DSCPs; the plan's cable lengths (the user's win) and rail VLANs."""
     if loaded is not None:
         pol = loaded.intent.lossless
