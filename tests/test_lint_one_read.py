@@ -78,3 +78,26 @@ def test_a_folder_of_no_configs_is_bad_input(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("nothing here\n")
     with pytest.raises(InputError, match="no config files to lint"):
         lint([tmp_path])
+
+
+def test_the_worker_pool_screens_as_the_parent_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Enough files for the pool (parse.many.PARALLEL_FROM): the workers' verdicts and parses
+    are the ones one process reaches."""
+    folder = tmp_path / "cluster"
+    configs = sorted((ROOT / "golden/cluster-mixed").glob("*.cfg"))
+    assert len(configs) >= many.PARALLEL_FROM
+    folder.mkdir()
+    for cfg in configs:
+        (folder / cfg.name).write_bytes(cfg.read_bytes())
+    (folder / "notes.txt").write_text("nightly backups\n")
+    (folder / "dump.bin").write_bytes(b"\x00\x01binary")
+    monkeypatch.setattr(many, "workers", lambda: 2)
+    pooled = lint([folder])
+    monkeypatch.setattr(many, "workers", lambda: 1)
+    alone = lint([folder])
+    assert len(pooled.views) == len(configs)
+    assert pooled.findings == alone.findings and pooled.files == alone.files
+    assert sorted(pooled.skipped) == sorted(alone.skipped)
+    assert sum("skipped, not a switch config" in n for n in pooled.skipped) == 2

@@ -11,6 +11,7 @@ by a serial pass over every file before the workers start (issue 30: 15 % of an 
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -115,10 +116,18 @@ def _each(files: list[Path], job: _Job) -> Iterator[tuple[Path, Parsed | InputEr
         for path in files:
             yield path, _outcome(path, job)
         return
-    with ProcessPoolExecutor(n, initializer=_init, initargs=(job,)) as pool:
-        chunk = max(1, min(16, len(files) // (n * 4)))
-        for path, parsed in zip(files, pool.map(_parse, files, chunksize=chunk), strict=True):
-            yield path, parsed or _outcome(path, job)
+    # The workers are forked: what the parent holds (at 1,280 switches 'report' holds the
+    # designed fabric and its configs, a GB) is shared with them until written to. A cyclic
+    # collection in a worker writes to every object it scans, copying those pages; frozen
+    # objects are never scanned (and not by the parent's own collections meanwhile either).
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(n, initializer=_init, initargs=(job,)) as pool:
+            chunk = max(1, min(16, len(files) // (n * 4)))
+            for path, parsed in zip(files, pool.map(_parse, files, chunksize=chunk), strict=True):
+                yield path, parsed or _outcome(path, job)
+    finally:
+        gc.unfreeze()
 
 
 def _outcome(path: Path, job: _Job) -> Parsed | InputError | Skipped:
