@@ -270,6 +270,18 @@ def _notes(notes: list[str]) -> None:
         err.print(f"roce-cfg: note: {printable(note)}", markup=False)
 
 
+@contextmanager
+def _notes_around(notes: list[str]) -> Iterator[None]:
+    """``notes`` now, before anything can fail (why a folder's files were not read), and the
+    ones added inside the block (files the parse found to be no config) as it ends."""
+    _notes(notes)
+    shown = len(notes)
+    try:
+        yield
+    finally:
+        _notes(notes[shown:])
+
+
 @app.command("parse")
 def parse_cmd(
     files: Annotated[list[Path], typer.Argument(help="Saved running-configs, or directories.")],
@@ -423,10 +435,7 @@ def lint_cmd(
     options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock)
     # Whether a folder's file is a config is judged by the parse that reads it (one read).
     found = discover(paths, vendor, overlay_dir(vendor_dir), screen=False)
-    _notes(found.notes)  # before anything can fail: why a folder's files were not read
-    shown = len(found.notes)
-    with _progress("linting") as tick, contextlib.ExitStack() as later:
-        later.callback(lambda: _notes(found.notes[shown:]))  # the files the parse skipped
+    with _notes_around(found.notes), _progress("linting") as tick:
         result = lint(
             paths,
             found=found,
