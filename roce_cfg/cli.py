@@ -271,6 +271,18 @@ def _notes(notes: list[str]) -> None:
         err.print(f"roce-cfg: note: {printable(note)}", markup=False)
 
 
+@contextmanager
+def _notes_around(notes: list[str]) -> Iterator[None]:
+    """``notes`` now, before anything can fail (why a folder's files were not read), and the
+    ones added inside the block (files the parse found to be no config) as it ends."""
+    _notes(notes)
+    shown = len(notes)
+    try:
+        yield
+    finally:
+        _notes(notes[shown:])
+
+
 @app.command("parse")
 def parse_cmd(
     files: Annotated[list[Path], typer.Argument(help="Saved running-configs, or directories.")],
@@ -422,9 +434,9 @@ def lint_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock)
-    found = discover(paths, vendor, overlay_dir(vendor_dir))
-    _notes(found.notes)  # before anything can fail: why a folder's files were not read
-    with _progress("linting") as tick:
+    # Whether a folder's file is a config is judged by the parse that reads it (one read).
+    found = discover(paths, vendor, overlay_dir(vendor_dir), screen=False)
+    with _notes_around(found.notes), _progress("linting") as tick:
         result = lint(
             paths,
             found=found,

@@ -18,8 +18,9 @@ from typing import Literal
 
 from roce_cfg.model import describe, numbers
 from roce_cfg.model.device import DeviceConfig, Interface, PortQos
-from roce_cfg.model.fabric import Link as PlannedLink
+from roce_cfg.model.fabric import Link
 from roce_cfg.parse import ParsedConfig
+from roce_cfg.parse.hints import PlanLink
 from roce_cfg.platforms.profile import load_profile
 
 LinkKind = Literal["l3-port", "l3-lag", "mlag-peer-link", "l3-vlan", "described", "planned"]
@@ -114,7 +115,7 @@ class Evidence:
 
 
 def gather(
-    devices: Sequence[DeviceConfig], planned: Sequence[PlannedLink] | None = None
+    devices: Sequence[DeviceConfig], planned: Sequence[Link] | Sequence[PlanLink] | None = None
 ) -> Evidence:
     """The facts about ``devices``; ``planned`` links (fabric.json, an intent) replace the
     inferred ones, and their addresses stand for the far ends whose configs were not read."""

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from roce_cfg.errors import InputError
@@ -55,18 +56,32 @@ class Found:
     fabric: Path | None = None
     notes: list[str] = field(default_factory=list)
     unread: list[Unread] = field(default_factory=list)
+    # Files of a folder not read yet (``discover(screen=False)``): the parse that reads them
+    # says whether each is a config (``not_a_config``), and ``skip`` notes those that are not.
+    unscreened: set[Path] = field(default_factory=set)
+
+    def skip(self, path: Path, why: str) -> None:
+        """``path``, listed in ``configs`` unscreened, is not a switch config after all."""
+        self.configs.remove(path)
+        self.unscreened.discard(path)
+        self.notes.append(skip_note(path, why))
 
 
 def discover(
-    paths: Iterable[Path], vendor: Vendor | None = None, overlay: Path | None = None
+    paths: Iterable[Path],
+    vendor: Vendor | None = None,
+    overlay: Path | None = None,
+    *,
+    screen: bool = True,
 ) -> Found:
     """Files as given; a directory stands for the switch configs under it and the first
-    fabric.json found (the shallowest)."""
+    fabric.json found (the shallowest). ``screen=False`` leaves the "is it a switch config"
+    read of a folder's files to the parse (``Found.unscreened``): one read per file."""
     found = Found()
     for path in paths:
         if path.is_dir():
             for entry in _walk(path, found.notes):
-                _classify(entry, found, vendor, overlay)
+                _classify(entry, found, vendor, overlay, screen)
         elif path.name == "fabric.json":
             found.fabric = found.fabric or path
         else:
@@ -98,7 +113,9 @@ def _walk(top: Path, notes: list[str]) -> Iterable[Path]:
             yield p
 
 
-def _classify(p: Path, found: Found, vendor: Vendor | None, overlay: Path | None) -> None:
+def _classify(
+    p: Path, found: Found, vendor: Vendor | None, overlay: Path | None, screen: bool = True
+) -> None:
     if p.name == "fabric.json":
         _regular(p)
         found.fabric = found.fabric or p
@@ -108,23 +125,37 @@ def _classify(p: Path, found: Found, vendor: Vendor | None, overlay: Path | None
     if not p.is_file():
         found.notes.append(f"{p}: skipped, not a regular file")
         return
+    if not screen:
+        found.configs.append(p)
+        found.unscreened.add(p)
+        return
     try:
         data = read_capped(p)
     except InputError as exc:  # permissions, size: may well be a config, so never silent
         found.unread.append(Unread.of(p, exc))
         return
     try:
-        why = _not_a_config(p, data, vendor, overlay)
+        why = not_a_config(p, data, vendor, overlay)
     except InputError as exc:  # a config past a per-line cap: a finding, never silence
         found.unread.append(Unread.of(p, exc))
         return
     if why is None:
         found.configs.append(p)
     else:
-        found.notes.append(f"{p}: skipped, not a switch config ({why})")
+        found.notes.append(skip_note(p, why))
 
 
-def _not_a_config(
+def skip_note(path: Path, why: str) -> str:
+    return f"{path}: skipped, not a switch config ({why})"
+
+
+def screener(vendor: Vendor | None, overlay: Path | None) -> Callable[[Path, bytes], str | None]:
+    """``not_a_config`` for the vendor and overlay given, as the parse workers call it (a
+    partial of a module function: it travels to a worker process by name)."""
+    return partial(not_a_config, vendor=vendor, overlay=overlay)
+
+
+def not_a_config(
     path: Path, data: bytes, vendor: Vendor | None, overlay: Path | None
 ) -> str | None:
     """Why ``path`` is not a switch config, or None when it looks like one: some vendor's
@@ -143,10 +174,15 @@ def _not_a_config(
 def _signed(body: str | bytes, vendor: Vendor | None, overlay: Path | None) -> bool:
     if isinstance(body, bytes):
         body = body.decode("utf-8", "replace")
-    for v, profile in load_profiles(overlay).items():
-        score = sum(bool(re.search(p, body, re.MULTILINE)) for p in profile.parse.detect)
-        if score >= SIGNATURES or (v is vendor and score >= 1):
-            return True
+    # The vendor given first, and each count stops at its threshold: a config answers after a
+    # few searches instead of every vendor's every pattern over its whole text.
+    profiles = sorted(load_profiles(overlay).items(), key=lambda vp: vp[0] is not vendor)
+    for v, profile in profiles:
+        need, score = (1 if v is vendor else SIGNATURES), 0
+        for pattern in profile.parse.detect:
+            score += bool(re.search(pattern, body, re.MULTILINE))
+            if score >= need:
+                return True
     return False
 
 

@@ -39,14 +39,14 @@ from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, 
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
-from roce_cfg.inputs import Found, Unread, discover
+from roce_cfg.inputs import Found, Unread, discover, screener
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.device import lean
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Parsed
-from roce_cfg.parse.hints import hints_from_plan, load_fabric
-from roce_cfg.parse.many import parse_each
+from roce_cfg.parse.hints import LintPlan, hints_from_plan, load_lint_plan
+from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.vendor import Vendor
@@ -72,9 +72,8 @@ def lint(
     """``designed`` is ``intent``'s fabric when the caller has designed it already; ``found``
     is ``paths`` discovered when the caller has done that (and printed its notes)."""
     all_rules = rules()
-    found = found or discover(paths, vendor, overlay)
-    files = found.configs
-    if not files and not found.unread:
+    found = found or discover(paths, vendor, overlay, screen=False)
+    if not found.configs and not found.unread:
         raise InputError("no config files to lint")
     fabric = fabric or (found.fabric if intent is None else None)
     lint_config = _lint_config(config, {r.id for r in all_rules})
@@ -83,8 +82,13 @@ def lint(
     options = _with_plan(options or Options(), loaded, planned)
     hints = hints_from_plan(planned) if planned is not None else {}
     unread = list(found.unread)
-    parsed = parse_each(files, vendor, hints, overlay)
-    views = _views(files, parsed, overlay, options, progress, unread)
+    screen = screener(vendor, overlay)
+    pending = frozenset(found.unscreened)
+    parsed = screen_each(list(found.configs), vendor, hints, overlay, screen, pending)
+    views = _views(found, parsed, overlay, options, progress, unread)
+    files = found.configs  # the configs among them: what the parse did not skip
+    if not views and not unread:  # a folder of notes, READMEs, dumps: no config at all
+        raise InputError("no config files to lint")
     if not views:  # nothing usable at all: the input is bad, not the fabric
         raise unread[0].as_error()
     devices = [v.device for _, v in sorted(views.items())]
@@ -100,7 +104,7 @@ def lint(
     _topology_roles(views, facts)
     options = _agreed_dscp(views, options)
     fabric_view = FabricView(views, links, options, planned=planned is not None, facts=facts)
-    iv = _intent_view(loaded, planned, views) if loaded and planned else None
+    iv = _intent_view(loaded, planned, views) if loaded and isinstance(planned, Fabric) else None
     findings = _run(all_rules, views, fabric_view, iv) + [unread_finding(u) for u in unread]
     per_device = {name: inline(v.text) for name, v in views.items()}
     findings = apply(findings, lint_config, per_device)
@@ -123,14 +127,17 @@ def _topology_roles(views: dict[str, DeviceView], facts: evidence.Evidence) -> N
 
 def _planned(
     loaded: LoadedIntent | None, fabric: Path | None, designed: Fabric | None, overlay: Path | None
-) -> Fabric | None:
-    """The plan the configs are checked against: the intent's design, or a fabric.json."""
+) -> Fabric | LintPlan | None:
+    """The plan the configs are checked against: the intent's design, or a fabric.json (only
+    what lint reads of it: 40 MB at xl, parse/hints.py)."""
     if loaded is not None:
         return designed if designed is not None else plan(loaded, overlay)[0]
-    return load_fabric(fabric) if fabric is not None else None
+    return load_lint_plan(fabric) if fabric is not None else None
 
 
-def _with_plan(options: Options, loaded: LoadedIntent | None, planned: Fabric | None) -> Options:
+def _with_plan(
+    options: Options, loaded: LoadedIntent | None, planned: Fabric | LintPlan | None
+) -> Options:
     """The intent's DSCPs; the plan's cable lengths (the user's win) and rail VLANs."""
     if loaded is not None:
         pol = loaded.intent.lossless
@@ -152,19 +159,24 @@ def _with_plan(options: Options, loaded: LoadedIntent | None, planned: Fabric | 
 
 
 def _views(
-    files: list[Path],
-    parsed: Iterable[tuple[Path, Parsed | InputError]],
+    found: Found,
+    parsed: Iterable[tuple[Path, Parsed | InputError | Skipped]],
     overlay: Path | None,
     options: Options,
     progress: Callable[[int, int], None] | None,
     unread: list[Unread],
 ) -> dict[str, DeviceView]:
     """One view per parsed config; a file that cannot be parsed, or a second config of one
-    hostname, goes to ``unread`` (a finding on that file) and the others are still read."""
+    hostname, goes to ``unread`` (a finding on that file) and the others are still read; a
+    file of a folder that is no switch config at all is a note of ``found``."""
     views: dict[str, DeviceView] = {}
+    total = len(found.configs)
     for n, (path, one) in enumerate(parsed, 1):
         if progress is not None:
-            progress(n, len(files))
+            progress(n, total)
+        if isinstance(one, Skipped):
+            found.skip(path, one.reason)
+            continue
         if isinstance(one, InputError):
             unread.append(Unread.of(path, one))
             continue

@@ -50,6 +50,8 @@ def load(path: Path, known_rules: set[str]) -> LintConfig:
 def inline(text: str) -> dict[str, str]:
     """Rule -> reason from comment lines such as '# roce-cfg: ignore RC204 default is enough'."""
     out: dict[str, str] = {}
+    if "roce-cfg:" not in text:  # most configs: one scan instead of splitting 100 KB into lines
+        return out
     for line in text.splitlines():
         if "roce-cfg:" not in line:
             continue

@@ -17,6 +17,7 @@ from roce_cfg.deadlock.analyse import Report as DeadlockReport
 from roce_cfg.deadlock.run import Plan
 from roce_cfg.deadlock.run import run as run_deadlock
 from roce_cfg.generate import generate
+from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
@@ -78,6 +79,7 @@ class ReportData:
         return vlans[0] if vlans else None
 
 
+@bulk_objects()  # millions of models alive at xl: default thresholds rescan them (issue 30)
 def gather(source: Path, deadlock_plan: Plan | None = None) -> ReportData:
     """From an intent (designed and rendered here) or a folder of configs (with fabric.json
     when it has one)."""

@@ -1,0 +1,63 @@
+"""Issue 30 item 4: lint reads of fabric.json only what it checks configs against
+(parse/hints.py LintPlan), the same hints and addresses as the whole plan, bounded as before."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from roce_cfg.errors import InputError
+from roce_cfg.parse.hints import hints_from_plan, load_fabric, load_lint_plan
+from tests.helpers import ROOT, run
+
+
+@pytest.fixture(scope="module")
+def fabric_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("plan") / "out"
+    assert run("generate", str(ROOT / "examples/pod-small.yaml"), "-o", str(out)).exit_code == 0
+    return out / "fabric.json"
+
+
+def test_the_lint_plan_holds_what_the_whole_plan_holds(fabric_json: Path) -> None:
+    whole, lint = load_fabric(fabric_json), load_lint_plan(fabric_json)
+    assert hints_from_plan(lint) == hints_from_plan(whole)
+    assert [(k.a_device, k.a_port, k.a_ip.ip, k.b_device, k.b_port, k.b_ip.ip, k.cable_m)
+            for k in lint.links] == [
+        (k.a_device, k.a_port, k.a_ip.ip, k.b_device, k.b_port, k.b_ip.ip, k.cable_m)
+        for k in whole.links
+    ]  # fmt: skip
+    assert [(n.switch, n.port, n.cable_m) for n in lint.nics] == [
+        (n.switch, n.port, n.cable_m) for n in whole.nics
+    ]
+    assert [(r.vlan, r.switch) for r in lint.rails] == [(r.vlan, r.switch) for r in whole.rails]
+
+
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        ("10.0.0.300/31", "links.0.a_ip"),
+        ("10.0.0.1/33", "links.0.a_ip"),
+        (31, "links.0.a_ip"),
+    ],
+)
+def test_a_bad_link_address_is_refused(
+    fabric_json: Path, tmp_path: Path, address: object, reason: str
+) -> None:
+    doc = json.loads(fabric_json.read_text())
+    doc["links"][0]["a_ip"] = address
+    bad = tmp_path / "fabric.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=re.escape(f"not a roce-cfg fabric.json: {reason}")):
+        load_lint_plan(bad)
+
+
+def test_a_netmask_address_reads_as_its_address(fabric_json: Path, tmp_path: Path) -> None:
+    doc = json.loads(fabric_json.read_text())
+    ip = doc["links"][0]["a_ip"].split("/")[0]
+    doc["links"][0]["a_ip"] = f"{ip}/255.255.255.254"
+    other = tmp_path / "fabric.json"
+    other.write_text(json.dumps(doc))
+    assert str(load_lint_plan(other).links[0].a_ip.ip) == ip
