@@ -1391,6 +1391,10 @@ def _plan_out(
             f"wrote plan {number} ({chosen.kind}: {advise.plan_row(chosen, number)[2]}) to {write}"
         )
         emit(said + "\n", stderr=fmt == "json" or quiet)
+    if not any(p.feasible for p in plans):  # a negative answer, as lint's finding is: exit 1
+        err.print("roce-cfg: plan: no feasible plan (--all says why)"
+                  + ("; nothing written" if write is not None else ""), markup=False)  # fmt: skip
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _plan_table(title: str, plans: list[Plan], show_all: bool) -> None:
