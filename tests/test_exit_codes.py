@@ -3,6 +3,7 @@ success, a finding and a bad input (and push's failures), run and compared with 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -103,9 +104,15 @@ def _push_finding(lab: tuple[Path, Path, Any]) -> int:
     port = next(k.a_port for k in load_plan(H3C).links if k.a_device == "leaf-1")
     world.fault("leaf-1").down.add(port)
     try:
-        return cli("push", out, "-i", inv, "--apply", "--verify", "live")
+        res = CliRunner().invoke(app, ["push", str(out), "-i", str(inv), "--apply", "--verify",
+                                       "live", "--format", "json"], env=CREDS)  # fmt: skip
     finally:
         world.faults.clear()
+    doc = json.loads(res.stdout)  # verify's document inside push's, stdout one document
+    assert doc["format"] == "roce-cfg/push/v1" and doc["verify"]["format"] == "roce-cfg/verify/v1"
+    assert doc["counts"] == {"changed": 1, "no changes": 11}, doc["counts"]
+    assert "RV111" in {f["rule"] for f in doc["verify"]["findings"]}
+    return int(res.exit_code)
 
 
 Case = Callable[[Path, tuple[Path, Path, Any]], int]
