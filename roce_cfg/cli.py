@@ -21,10 +21,12 @@ from typer.core import TyperGroup
 from roce_cfg import __version__
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError, printable
 from roce_cfg.output import (
+    Shown,
     console,
     emit,
     emit_chunks,
     emit_doc,
+    emit_json,
     emit_models,
     print_table,
     redact_tracebacks,
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from roce_cfg.deploy.push import Credentials, Outcome
     from roce_cfg.generate import Written
     from roce_cfg.parse import ParsedConfig
+    from roce_cfg.verify.run import Verified
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
 EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
@@ -97,8 +100,18 @@ VendorOption = Annotated[
     Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
 ]
 FindingsFormat = Annotated[Literal["text", "json", "sarif", "junit"], typer.Option("--format")]
+# --format and --quiet, one meaning on every command (Shown in roce_cfg/output.py; docs/cli.md).
+TextOrJson = Annotated[
+    Literal["text", "json"],
+    typer.Option("--format", help="text, or one JSON document on stdout (docs/cli.md)."),
+]
 Quiet = Annotated[
-    bool, typer.Option("--quiet", "-q", help="Print no table or findings; the exit code says.")
+    bool,
+    typer.Option(
+        "--quiet",
+        "-q",
+        help="No text on stdout and no notes; errors and warnings on stderr; the exit code says.",
+    ),
 ]
 FailLinks = Annotated[
     str | None,
@@ -181,7 +194,10 @@ def generate_cmd(
     output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
     only: Annotated[str | None, typer.Option("--only", help="Render one switch.")] = None,
     fmt: Annotated[
-        Literal["cfg", "json"], typer.Option("--format", help="CLI text or the model as JSON.")
+        Literal["cfg", "json"],
+        typer.Option(
+            "--format", help="CLI text, or the model as JSON (and stdout one JSON document)."
+        ),
     ] = "cfg",
     strict_syntax: Annotated[
         bool, typer.Option("--strict-syntax", help="Refuse vendor syntax that has no source.")
@@ -191,10 +207,12 @@ def generate_cmd(
         typer.Option("--force", help="Replace an output folder that holds other files, whole."),
     ] = False,
     vendor_dir: VendorDir = None,
+    quiet: Quiet = False,
 ) -> None:
     """Write every switch's configuration and fabric.json from one intent."""
     from roce_cfg.generate import write_generated
     from roce_cfg.platforms.profile import overlay_dir
+    from roce_cfg.results import generate_doc
 
     with _progress() as tick:
         result = write_generated(
@@ -214,7 +232,8 @@ def generate_cmd(
             f"{w.note or 'check it before pushing'}",
             markup=False,
         )
-    _summary(result, output)
+    shown = Shown("json" if fmt == "json" else "text", quiet)
+    shown.result(lambda: generate_doc(result, output, fmt), lambda: _summary(result, output))
 
 
 @contextmanager
@@ -238,19 +257,11 @@ def _progress(what: str = "rendering") -> Iterator[Callable[[int, int], None]]:
 
 
 def _summary(result: Written, output: Path) -> None:
-    fabric = result.fabric
-    title = f"{fabric.name}: {_n(result.files, 'switch config')} in {output}"
-    columns = ("role", "vendor", "model", "switches", "ports", "links", "VLANs")
-    role_of = {s.hostname: s.role for s in fabric.switches}
-    links_of: Counter[str] = Counter()
-    for k in fabric.links:
-        for role in {role_of[k.a_device], role_of[k.b_device]}:
-            links_of[role] += 1
-    rows = [
-        (*key, str(c["switches"]), str(c["ports"]), str(links_of[key[0]]), str(c["VLANs"]))
-        for key, c in sorted(result.kinds.items())
-    ]
-    print_table(out, title, columns, rows, right=columns[3:])
+    from roce_cfg.results import GENERATE_COLUMNS, generate_kinds
+
+    title = f"{result.fabric.name}: {_n(result.files, 'switch config')} in {output}"
+    rows = [tuple(str(v) for v in kind.values()) for kind in generate_kinds(result)]
+    print_table(out, title, GENERATE_COLUMNS, rows, right=GENERATE_COLUMNS[3:])
 
 
 def _config_files(
@@ -265,22 +276,23 @@ def _config_files(
     return files
 
 
-def _notes(notes: list[str]) -> None:
-    """Discovery's notes on stderr: what a folder held that was not read, and why."""
-    for note in notes:
+def _notes(notes: list[str], quiet: bool = False) -> None:
+    """Discovery's notes on stderr: what a folder held that was not read, and why (not when
+    ``quiet``)."""
+    for note in [] if quiet else notes:
         err.print(f"roce-cfg: note: {printable(note)}", markup=False)
 
 
 @contextmanager
-def _notes_around(notes: list[str]) -> Iterator[None]:
+def _notes_around(notes: list[str], quiet: bool = False) -> Iterator[None]:
     """``notes`` now, before anything can fail (why a folder's files were not read), and the
     ones added inside the block (files the parse found to be no config) as it ends."""
-    _notes(notes)
+    _notes(notes, quiet)
     shown = len(notes)
     try:
         yield
     finally:
-        _notes(notes[shown:])
+        _notes(notes[shown:], quiet)
 
 
 @app.command("parse")
@@ -299,6 +311,9 @@ def parse_cmd(
         bool, typer.Option("--verbose", "-v", help="List opaque blocks and notes on stderr.")
     ] = False,
     vendor_dir: VendorDir = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Only check that the files parse: errors only.")
+    ] = False,
 ) -> None:
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
 
@@ -312,7 +327,7 @@ def parse_cmd(
     parsed: list[ParsedConfig] = []
     hints: Hints | dict[str, Hints] = hints_from_fabric(fabric) if fabric else Hints(model=model)
     found = discover(files, vendor, overlay)
-    _notes(found.notes)
+    _notes(found.notes, quiet)
     failed: list[RoceCfgError] = [u.as_error() for u in found.unread]
     paths = found.configs
     if not paths and not failed:
@@ -332,7 +347,8 @@ def parse_cmd(
     if failed and not parsed:
         raise typer.Exit(EXIT_INPUT)
     parsed = topology_roles(parsed)  # roles from the links between the configs read
-    _parse_out(parsed, fmt, verbose)
+    if not quiet:
+        _parse_out(parsed, fmt, verbose)
     if failed:
         raise typer.Exit(EXIT_FINDINGS)
 
@@ -427,6 +443,7 @@ def lint_cmd(
         bool, typer.Option("--deadlock", help="Also look for deadlock cycles (RC501).")
     ] = False,
     vendor_dir: VendorDir = None,
+    quiet: Quiet = False,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
     from roce_cfg.analysis import lint
@@ -436,20 +453,14 @@ def lint_cmd(
     options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock)
     # Whether a folder's file is a config is judged by the parse that reads it (one read).
     found = discover(paths, vendor, overlay_dir(vendor_dir), screen=False)
-    with _notes_around(found.notes), _progress("linting") as tick:
-        result = lint(
-            paths,
-            found=found,
-            intent=intent,
-            fabric=fabric,
-            options=options,
-            vendor=vendor,
-            overlay=overlay_dir(vendor_dir),
-            config=config,
-            progress=tick,
-        )
-    _emit(result, fmt, lambda: _lint_text(result, verbose))
+    with _notes_around(found.notes, quiet), _progress("linting") as tick:
+        result = lint(paths, found=found, intent=intent, fabric=fabric, options=options,
+                      vendor=vendor, overlay=overlay_dir(vendor_dir), config=config,
+                      progress=tick)  # fmt: skip
+    shown = Shown(fmt, quiet)
+    _emit(result, shown, lambda: _lint_text(result, verbose))
     if result.failing(fail_on):
+        _quiet_verdict(shown, "lint", _counts_line(result))
         raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -474,19 +485,43 @@ def _lint_options(
                    deadlock=deadlock)  # fmt: skip
 
 
-def _emit(result: LintResult, fmt: str, text: Callable[[], None], command: str = "lint") -> None:
-    """Findings in the machine formats lint and deadlock share, or the command's own text."""
+def _emit(
+    result: LintResult,
+    shown: Shown,
+    text: Callable[[], None],
+    command: str = "lint",
+    doc: Callable[[], dict[str, Any]] | None = None,
+) -> None:
+    """Findings in the machine formats lint and deadlock share (``doc``: the command's own
+    JSON document), or the command's own text (none when quiet)."""
     from roce_cfg.analysis import report as report_fmt
     from roce_cfg.analysis.registry import rules
 
-    if fmt == "json":
+    fmt = shown.fmt
+    if fmt == "json" and doc is not None:
+        emit_json(doc())
+    elif fmt == "json":
         emit_chunks(report_fmt.json_chunks(result), kind="json")
     elif fmt == "sarif":
         emit(report_fmt.to_sarif(result, rules(), Path.cwd()), kind="json")
     elif fmt == "junit":
         emit(report_fmt.to_junit(result, command), kind="markup")
-    else:
+    elif shown.text:
         text()
+
+
+def _quiet_verdict(shown: Shown, command: str, line: str) -> None:
+    """--quiet's one line on a failing exit, on stderr, so a CI log says why it stopped."""
+    if shown.quiet and shown.fmt == "text":
+        err.print(f"roce-cfg: {command}: {line}", markup=False)
+
+
+def _counts_line(result: LintResult) -> str:
+    c = result.counts()
+    return (
+        f"{_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, {c['info']} info"
+        f" ({c['suppressed']} suppressed) in {_n(len(result.devices), 'config')}"
+    )
 
 
 def _lint_text(result: LintResult, verbose: bool) -> None:
@@ -525,12 +560,7 @@ def _lint_text(result: LintResult, verbose: bool) -> None:
             err.print(f"roce-cfg: note: {printable(note)}", markup=False)
     if result.coverage:
         out.print(result.coverage, markup=False)
-    c = result.counts()
-    out.print(
-        f"{_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, {c['info']} info"
-        f" ({c['suppressed']} suppressed) in {_n(len(result.devices), 'config')}",
-        markup=False,
-    )
+    out.print(_counts_line(result), markup=False)
 
 
 def _finding_text(f: Finding, verbose: bool) -> str:
@@ -578,34 +608,43 @@ def deadlock_cmd(
     vendor_dir: VendorDir = None,
     scheduler: Scheduler = None,
     state: SweepState = None,
+    quiet: Quiet = False,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
     from roce_cfg.analysis.rules_deadlock import deadlock_findings
     from roce_cfg.deadlock import load as load_deadlock_source
-    from roce_cfg.deadlock import picture
     from roce_cfg.deadlock.run import Plan as DeadlockPlan
     from roce_cfg.deadlock.run import run as run_deadlock
-    from roce_cfg.output import write_file
     from roce_cfg.platforms.profile import overlay_dir
+    from roce_cfg.results import deadlock_doc
 
     devices = tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip())
-    kept = str(state) if state else None
-    plan = DeadlockPlan(fail_links, devices, max_failures, samples, scheduler, kept)
+    plan = DeadlockPlan(fail_links, devices, max_failures, samples, scheduler,
+                        str(state) if state else None)  # fmt: skip
     overlay = overlay_dir(vendor_dir)
     src = load_deadlock_source(source, dscp=roce_dscp, vendor=vendor, overlay=overlay)
-    for notice in src.notices:
-        err.print(f"roce-cfg: note: {printable(notice)}", markup=False)
+    _notes(src.notices, quiet)
     with _progress("failure scenarios") as tick:
         report = run_deadlock(src, plan, tick)
     result = deadlock_findings(src, report)
+    shown = Shown(fmt, quiet)
     if fmt == "text":
         _say_unread(result.findings)  # said before the verdict, which covers only the rest
+    _pictures(report, svg_file, html_file)
+    _emit(result, shown, lambda: _deadlock_text(report, verbose, result), "deadlock",
+          lambda: deadlock_doc(report, result))  # fmt: skip
+    if result.failing("error"):
+        _quiet_verdict(shown, "deadlock", _n(result.counts()["error"], "error finding"))
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _pictures(report: DeadlockReport, svg_file: Path | None, html_file: Path | None) -> None:
+    """deadlock --svg and --html: the fabric and the first cycle drawn."""
+    from roce_cfg.deadlock import picture
+
     for target, draw in ((svg_file, picture.svg), (html_file, picture.html)):
         if target is not None:
             write_file(target, draw(report))
-    _emit(result, fmt, lambda: _deadlock_text(report, verbose, result), "deadlock")
-    if result.failing("error"):
-        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _deadlock_text(report: DeadlockReport, verbose: bool, result: LintResult) -> None:
@@ -683,22 +722,32 @@ def _deadlock_verdict(result: LintResult, total: int) -> None:
 def docs_cmd(
     intent: Annotated[Path, typer.Argument(help="Intent YAML (or a generated folder).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
+    fmt: TextOrJson = "text",
+    quiet: Quiet = False,
 ) -> None:
     """Hand-over documents: fabric and per-switch Markdown, and the cabling plan as CSV."""
     from roce_cfg.report import markdown as markdown_docs
     from roce_cfg.report.data import gather as gather_report
+    from roce_cfg.results import docs_doc
 
     data = gather_report(intent)
     files = markdown_docs.documents(data)
     write_all(output, files)
-    out.print(f"{len(files)} files in {output} (index.md, cabling.csv, one page per switch)")
-    _unread_exit(data.notes, data.findings)
+    shown = Shown(fmt, quiet)
+    shown.result(
+        lambda: docs_doc(output, list(files), data.findings),
+        lambda: out.print(
+            f"{len(files)} files in {output} (index.md, cabling.csv, one page per switch)",
+            markup=False,
+        ),
+    )
+    _unread_exit(data.notes, data.findings, shown)
 
 
-def _unread_exit(notes: list[str], findings: list[Finding]) -> None:
+def _unread_exit(notes: list[str], findings: list[Finding], shown: Shown) -> None:
     """docs and report of a folder: the skipped files' notes, and exit 1 when a config could
     not be read (RC001: the documents leave that switch out)."""
-    _notes(notes)
+    _notes(notes, shown.quiet)
     if _say_unread(findings):
         raise typer.Exit(EXIT_FINDINGS)
 
@@ -723,12 +772,15 @@ def report_cmd(
     verify_result: Annotated[
         Path | None, typer.Option("--verify", help="A 'verify --format json' result to show.")
     ] = None,
+    fmt: TextOrJson = "text",
+    quiet: Quiet = False,
 ) -> None:
     """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
     from roce_cfg.deadlock.run import Plan as DeadlockPlan
     from roce_cfg.output import write_file
     from roce_cfg.report import html as html_report
     from roce_cfg.report.data import gather as gather_report
+    from roce_cfg.results import report_doc
     from roce_cfg.verify.report import load_result
 
     live = load_result(verify_result) if verify_result is not None else []
@@ -737,8 +789,12 @@ def report_cmd(
         data = gather_report(source, DeadlockPlan(fail_links=fail_links))
         data.findings.extend(live)  # verify's findings flag their switches and links too
         write_file(output, html_report.render(data))
-    out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False)
-    _unread_exit(data.notes, data.findings)
+    shown = Shown(fmt, quiet)
+    shown.result(
+        lambda: report_doc(output, data),
+        lambda: out.print(f"wrote {output} ({output.stat().st_size / 1024:.0f} KB)", markup=False),
+    )
+    _unread_exit(data.notes, data.findings, shown)
 
 
 def _credentials() -> Credentials:
@@ -801,12 +857,12 @@ def push_cmd(
     verify_after: VerifyAfter = "off",
     vendor_dir: VendorDir = None,
     confirm_timeout: ConfirmTimeout = None,
-    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+    fmt: TextOrJson = "text",
+    quiet: Quiet = False,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
     from roce_cfg.deploy import fanout
     from roce_cfg.deploy.inventory import load as load_inventory
-    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
     from roce_cfg.deploy.transport import Timeouts
     from roce_cfg.platforms.profile import overlay_dir
 
@@ -819,29 +875,50 @@ def push_cmd(
             prune=prune, progress=tick, timeouts=steps, confirm=confirm_timeout,
             on_batch=_batch_line if batch != "100%" else None,
         )  # fmt: skip
-    skipped = len(targets) - len(outcomes)
-    _push_output(outcomes, skipped, apply, prune, fmt)
-    if any(o.status == "rollback-failed" for o in outcomes):
-        raise typer.Exit(EXIT_ROLLBACK_FAILED)
-    if any(o.status in PUSH_FAILED for o in outcomes) or skipped:
-        raise typer.Exit(EXIT_PUSH)
-    _verify_live(verify_after == "live" and apply, configs, targets, outcomes, creds, steps)
+    shown = Shown(fmt, quiet)
+    live = verify_after == "live" and apply
+    _push_finish(shown, outcomes, len(targets) - len(outcomes), apply, prune,
+                 lambda: _verify_live(live, configs, targets, outcomes, creds, steps))  # fmt: skip
 
 
-def _push_output(outcomes: list[Outcome], skipped: int, apply: bool, prune: bool, fmt: str) -> None:
-    """What push prints: the JSON document, or the text report and what was not attempted."""
-    if fmt == "json":
-        from roce_cfg.deploy.report import document
-        from roce_cfg.output import emit_doc
+def _push_finish(
+    shown: Shown,
+    outcomes: list[Outcome],
+    skipped: int,
+    apply: bool,
+    prune: bool,
+    verify: Callable[[], Verified | None],
+) -> None:
+    """push's output (the text report as soon as the push ends; the JSON document after
+    --verify live, which it includes) and exit code: 4 a rollback failed, 3 a switch failed
+    or was not attempted, 1 verify found something after a clean push."""
+    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
+    from roce_cfg.deploy.report import document
+    from roce_cfg.verify.report import render, text_report
 
-        emit_doc(document(outcomes, apply, prune, skipped), "json")
-        return
-    _push_report(outcomes, apply, prune)
-    if skipped:
-        out.print(
-            f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
-            markup=False,
-        )
+    if shown.text:
+        _push_report(outcomes, apply, prune)
+        if skipped:
+            out.print(f"{_n(skipped, 'switch', 'switches')} not attempted: an earlier batch "
+                      "failed", markup=False)  # fmt: skip
+    code = EXIT_ROLLBACK_FAILED if any(o.status == "rollback-failed" for o in outcomes) else 0
+    if not code and (skipped or any(o.status in PUSH_FAILED for o in outcomes)):
+        code = EXIT_PUSH
+    verified = None if code else verify()
+    if shown.json:
+        doc = document(outcomes, apply, prune, skipped)
+        if verified is not None:
+            doc["verify"] = json.loads(render(verified, "json", Path.cwd())[0])
+        emit_json(doc)
+    elif verified is not None and shown.text:
+        out.print("# verify (live) of the changed switches:", markup=False)
+        emit(text_report(verified))
+    if not code and verified is not None and verified.result.failing("error"):
+        code = EXIT_FINDINGS
+    if code:
+        counts = Counter(o.status for o in outcomes)
+        _quiet_verdict(shown, "push", ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+        raise typer.Exit(code)
 
 
 def _verify_live(
@@ -851,22 +928,15 @@ def _verify_live(
     outcomes: list[Outcome],
     creds: Credentials,
     steps: Any,
-) -> None:
+) -> Verified | None:
     """push --verify live (after --apply): verify's checks, sourced display data only, on the
-    switches push changed; exit 1 when they find something."""
-    from roce_cfg.verify.report import text_report
+    switches push changed."""
     from roce_cfg.verify.run import Settings, after_push
 
+    if not wanted:
+        return None
     changed = {o.host for o in outcomes if o.status == "changed"}
-    verified = (
-        after_push(configs, targets, changed, creds, Settings(steps=steps)) if wanted else None
-    )
-    if verified is None:
-        return
-    out.print("# verify (live) of the changed switches:", markup=False)
-    emit(text_report(verified))
-    if verified.result.failing("error"):
-        raise typer.Exit(EXIT_FINDINGS)
+    return after_push(configs, targets, changed, creds, Settings(steps=steps))
 
 
 def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
@@ -951,6 +1021,7 @@ def verify_cmd(
     fmt: FindingsFormat = "text",
     fail_on: FailOn = "error",
     vendor_dir: VendorDir = None,
+    quiet: Quiet = False,
 ) -> None:
     """Check what the switches report (LLDP, links, BGP, PFC, ECN, counters) against the plan;
     read-only: display commands only."""
@@ -971,9 +1042,12 @@ def verify_cmd(
     creds = _credentials()
     with _progress("verifying") as tick:
         verified = verify_run.verify(plan, targets, creds, settings, progress=tick)
+    shown = Shown(fmt, quiet)
     text, kind = render(verified, fmt, Path.cwd())
-    emit(text, kind=kind)
+    if not shown.quiet or fmt != "text":
+        emit(text, kind=kind)
     if verified.result.failing(fail_on):
+        _quiet_verdict(shown, "verify", _counts_line(verified.result))
         raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -1024,6 +1098,7 @@ def lab_cmd(
     strict_syntax: LabStrict = False,
     vendor_dir: VendorDir = None,
     fault: LabFault = None,
+    fmt: TextOrJson = "text",
 ) -> None:
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C, SIGINT or
     SIGTERM). With --vendor-dir the emulators accept your overlay's syntax."""
@@ -1036,7 +1111,6 @@ def lab_cmd(
             markup=False,
         )
         raise typer.Exit(EXIT_INPUT) from None
-    from roce_cfg.output import write_file
     from roce_cfg.platforms.profile import overlay_dir
 
     creds = _credentials()
@@ -1053,14 +1127,21 @@ def lab_cmd(
 
     def ready() -> None:
         write_file(inventory_out, text)
+        notes = [n for n in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None,
+                             *lab.notes) if n]  # fmt: skip
+        if fmt == "json":  # one document when the emulators listen, for a script to wait on
+            from roce_cfg.results import lab_doc
+
+            emit_json(lab_doc(lab, inventory_out, notes))
+            sys.stdout.flush()
+            return
         out.print(
             f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
             "Ctrl-C stops them.",
             markup=False,
         )
-        for note in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes):
-            if note:
-                out.print(note, markup=False)
+        for note in notes:
+            out.print(note, markup=False)
 
     from roce_cfg.lab.run import serve
 
@@ -1068,27 +1149,35 @@ def lab_cmd(
 
 
 @app.command("rules")
-def rules_cmd(fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text") -> None:
+def rules_cmd(fmt: TextOrJson = "text") -> None:
     """List the lint rules: ID, name, severity, scope."""
     from roce_cfg import rulebook
+    from roce_cfg.results import rules_doc
 
     all_rules = rulebook.load()
     if fmt == "json":
-        emit(json.dumps(all_rules, indent=2) + "\n", kind="json")
+        emit_json(rules_doc(all_rules))
         return
     rows = [(r["id"], r["name"], r["severity"], r["scope"], r["summary"]) for r in all_rules]
     print_table(out, "roce-cfg lint rules", ("ID", "name", "severity", "scope", "what"), rows)
 
 
 @app.command("explain")
-def explain_cmd(rule_id: Annotated[str, typer.Argument(help="A rule ID such as RC201.")]) -> None:
+def explain_cmd(
+    rule_id: Annotated[str, typer.Argument(help="A rule ID such as RC201.")],
+    fmt: TextOrJson = "text",
+) -> None:
     """Explain one lint rule: why it matters, how to fix it, what it cannot check."""
     from roce_cfg import rulebook
+    from roce_cfg.results import explain_doc
 
     found = {r["id"]: r for r in rulebook.load()}.get(rule_id.upper())
     if found is None:
         err.print(f"roce-cfg: error: no rule {rule_id} (see roce-cfg rules)", markup=False)
         raise typer.Exit(EXIT_INPUT)
+    if fmt == "json":
+        emit_json(explain_doc(found))
+        return
     out.print(
         f"{found['id']} {found['name']} ({found['severity']}, {found['scope']})", markup=False
     )
@@ -1143,7 +1232,9 @@ def vendors_cmd(
 
     rows, totals = provenance(overlay_dir(vendor_dir))
     if fmt == "json":
-        emit(json.dumps(rows, indent=2) + "\n", kind="json")
+        from roce_cfg.results import vendors_doc
+
+        emit_json(vendors_doc(rows, totals))
         return
     if fmt == "markdown":
         out.print(markdown(rows, totals), markup=False, soft_wrap=True)
@@ -1168,7 +1259,7 @@ def vendors_cmd(
 @app.command("models")
 def models_cmd(
     vendor: Annotated[str | None, typer.Option("--vendor", help="Only this vendor.")] = None,
-    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+    fmt: TextOrJson = "text",
     vendor_dir: VendorDir = None,
 ) -> None:
     """Every switch model in the vendor profiles (and overlay): ports, buffer, no-drop, source."""
@@ -1181,7 +1272,9 @@ def models_cmd(
         if not rows:
             raise InputError(f"no models for vendor '{vendor}'", path="--vendor")
     if fmt == "json":
-        emit(json.dumps(rows, indent=2) + "\n", kind="json")
+        from roce_cfg.results import models_doc
+
+        emit_json(models_doc(rows))
         return
     cells = []
     for r in rows:
@@ -1206,13 +1299,23 @@ def pipeline_cmd(
     batch: Annotated[
         str, typer.Option("--batch", envvar="ROCE_CFG_BATCH", help="apply's canary batches.")
     ] = "1,10%,100%",
+    fmt: TextOrJson = "text",
+    quiet: Quiet = False,
 ) -> None:
     """A config repository's CI, one stage per call: generate, lint (lint.sarif), deadlock
     what-ifs (deadlock.xml), push dry run (push-plan.txt), approved apply (docs/pipeline.md)."""
     from roce_cfg import pipeline
+    from roce_cfg.results import pipeline_doc
 
-    job = pipeline.Job(intent, inventory, work, batch, say=lambda s: out.print(s, markup=False))
-    rc = pipeline.run(stage, job)
+    shown = Shown(fmt, quiet)
+    # its stage line on stdout as text; beside a JSON document or quiet, on stderr
+    say = (out if shown.text else err).print
+    job = pipeline.Job(intent, inventory, work, batch, say=lambda s: say(s, markup=False),
+                       echo=shown.text)  # fmt: skip
+    ran: list[tuple[str, int]] = []
+    rc = pipeline.run(stage, job, ran)
+    if shown.json:
+        emit_json(pipeline_doc(stage, work, ran))
     if rc:
         raise typer.Exit(rc)
 
@@ -1243,7 +1346,7 @@ def plan_cmd(
     write: Annotated[
         Path | None, typer.Option("--write", help="Write the best feasible plan as an intent.")
     ] = None,
-    fmt: Annotated[Literal["text", "json"], typer.Option("--format")] = "text",
+    fmt: TextOrJson = "text",
     show_all: Annotated[
         bool, typer.Option("--all", help="Also list the infeasible plans, with the reason.")
     ] = False,
@@ -1288,7 +1391,10 @@ def _plan_out(
 
         write_file(write, yaml.safe_dump(advise.intent_for(demand, chosen), sort_keys=False))
     if fmt == "json":
-        emit(json.dumps([p.as_dict() for p in plans], indent=2) + "\n", kind="json")
+        from roce_cfg.results import plan_doc
+
+        wrote = (plans.index(chosen) + 1, write) if chosen is not None and write else None
+        emit_json(plan_doc(demand, plans, wrote))
     elif not quiet:
         title = f"Plans for {demand.servers} servers x {demand.nics} x {demand.nic_speed}G"
         _plan_table(title, plans, show_all)
@@ -1297,7 +1403,11 @@ def _plan_out(
         said = (
             f"wrote plan {number} ({chosen.kind}: {advise.plan_row(chosen, number)[2]}) to {write}"
         )
-        emit(said + "\n", stderr=fmt == "json")
+        emit(said + "\n", stderr=fmt == "json" or quiet)
+    if not any(p.feasible for p in plans):  # a negative answer, as lint's finding is: exit 1
+        err.print("roce-cfg: plan: no feasible plan (--all says why)"
+                  + ("; nothing written" if write is not None else ""), markup=False)  # fmt: skip
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _plan_table(title: str, plans: list[Plan], show_all: bool) -> None:

@@ -23,8 +23,9 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -107,6 +108,53 @@ def emit_chunks(chunks: Iterable[str], *, kind: Kind = "text") -> None:
     for text, a line."""
     for chunk in chunks:
         sys.stdout.write(scrub(chunk, kind))
+
+
+def emit_json(doc: Mapping[str, Any]) -> None:
+    """One JSON document on stdout (``json.dumps(doc, indent=2)``), redacted string by string."""
+    emit(json.dumps(doc, indent=2) + "\n", kind="json")
+
+
+def doc_format(command: str) -> str:
+    """The ``format`` field of a command's JSON document: ``roce-cfg/<command>/v1``. A change
+    of shape that drops or renames a key gets a new version (docs/cli.md)."""
+    return f"roce-cfg/{command}/v1"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How a command shows its result: ``--format`` and ``--quiet``, the same on every command.
+
+    ``text``: the command's own text on stdout (tables, findings, a summary line). ``json``: one
+    JSON document on stdout and nothing else there; notes and progress stay on stderr. ``quiet``
+    silences the text format and the notes: stdout stays empty, errors and warnings still go to
+    stderr and the exit code is unchanged. A machine format asked for (json, sarif, junit) is
+    printed even when quiet: asking for it says the output is wanted.
+    """
+
+    fmt: str = "text"
+    quiet: bool = False
+
+    @property
+    def json(self) -> bool:
+        return self.fmt == "json"
+
+    @property
+    def text(self) -> bool:
+        """Whether the command prints its text on stdout."""
+        return self.fmt == "text" and not self.quiet
+
+    @property
+    def notes(self) -> bool:
+        """Whether notes (what was skipped and why, per-file summaries) go to stderr."""
+        return not self.quiet
+
+    def result(self, doc: Callable[[], Mapping[str, Any]], text: Callable[[], None]) -> None:
+        """The JSON document ``doc()`` or the ``text()``, as asked; neither when quiet."""
+        if self.json:
+            emit_json(doc())
+        elif self.text:
+            text()
 
 
 def print_table(

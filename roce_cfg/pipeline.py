@@ -29,6 +29,7 @@ class Job:
     work: Path
     batch: str = DEFAULT_BATCH
     say: Callable[[str], None] = print
+    echo: bool = True  # apply's push output also on stdout (else on stderr: stdout is JSON)
 
     @property
     def configs(self) -> Path:
@@ -42,8 +43,9 @@ class Job:
         done = subprocess.run(cmd, check=False, stdout=subprocess.PIPE)
         out.write_bytes(done.stdout)
         if echo:
-            sys.stdout.buffer.write(done.stdout)
-            sys.stdout.flush()
+            stream = sys.stdout if self.echo else sys.stderr
+            stream.buffer.write(done.stdout)
+            stream.flush()
         return done.returncode
 
 
@@ -81,11 +83,14 @@ RUNNERS: dict[str, Callable[[Job], int]] = {
 }  # fmt: skip
 
 
-def run(stage: str, job: Job) -> int:
-    """Run ``stage`` (or ``all``); the first non-zero exit code stops it and is returned."""
+def run(stage: str, job: Job, ran: list[tuple[str, int]] | None = None) -> int:
+    """Run ``stage`` (or ``all``); the first non-zero exit code stops it and is returned.
+    Each stage run and its exit code is appended to ``ran``."""
     job.work.mkdir(parents=True, exist_ok=True)
     for name in ALL if stage == "all" else (stage,):
         rc = RUNNERS[name](job)
+        if ran is not None:
+            ran.append((name, rc))
         if rc:
             job.say(f"pipeline: {name} failed (exit {rc}; outputs in {job.work})")
             return rc

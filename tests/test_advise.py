@@ -118,7 +118,7 @@ def test_plan_write_generates_and_lints_clean(tmp_path) -> None:  # type: ignore
     r = run("plan", "--servers", "64", "--leaf", "h3c", "--spine", "h3c", "--write", str(intent),
             "--format", "json")  # fmt: skip
     assert r.exit_code == 0, r.output
-    best = json.loads(r.stdout)[0]
+    best = json.loads(r.stdout)["plans"][0]
     assert best["feasible"] and best["kind"] == "two-tier"
     r = run("generate", str(intent), "-o", str(tmp_path / "out"))
     assert r.exit_code == 0, r.output
@@ -129,7 +129,7 @@ def test_plan_write_generates_and_lints_clean(tmp_path) -> None:  # type: ignore
 
 def test_models_lists_every_profile_model() -> None:
     r = run("models", "--format", "json")
-    rows = json.loads(r.stdout)
+    rows = json.loads(r.stdout)["models"]
     want = {(v.value, n) for v, p in PROFILES.items() for n in p.models}
     assert {(x["vendor"], x["model"]) for x in rows} == want
     assert all(x["source"] for x in rows)
@@ -197,7 +197,7 @@ def test_three_tier_plan_writes_an_intent_that_generates_and_lints_clean(tmp_pat
     r = run("plan", "--servers", "128", "--leaf", "huawei", "--spine", "huawei", "--write",
             str(intent), "--format", "json")  # fmt: skip
     assert r.exit_code == 0, r.output
-    best = json.loads(r.stdout)[0]
+    best = json.loads(r.stdout)["plans"][0]
     assert best["feasible"] and best["kind"] == "three-tier"
     r = run("generate", str(intent), "-o", str(tmp_path / "out"))
     assert r.exit_code == 0, r.output

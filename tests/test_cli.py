@@ -144,7 +144,7 @@ def test_schema_is_json_schema() -> None:
 def test_vendors_matrix() -> None:
     result = run("vendors", "--format", "json")
     assert result.exit_code == 0
-    rows = json.loads(result.stdout)
+    rows = json.loads(result.stdout)["sections"]
     h3c_pfc = next(r for r in rows if r["vendor"] == "h3c" and r["section"] == "pfc")
     assert h3c_pfc["status"] in ("verified", "partial") and "[H3C-PFC-CG]" in h3c_pfc["source"]
 

@@ -40,7 +40,7 @@ def test_plan_ranks_sourced_before_unsourced_of_similar_size() -> None:
     assert body[0][-1] == "sourced" and "h3c" in body[0][2]
     ruijie = [r for r in body if "ruijie" in r[2]]
     assert ruijie and all(r[-1].startswith("UNSOURCED ruijie: ") for r in ruijie)
-    plans = json.loads(run("plan", "--gpus", "512", "--format", "json").stdout)
+    plans = json.loads(run("plan", "--gpus", "512", "--format", "json").stdout)["plans"]
     assert any(p["unsourced"] for p in plans) and not plans[0]["unsourced"]
 
 
@@ -48,19 +48,20 @@ def test_plan_says_which_plan_it_wrote_and_where(tmp_path: Path) -> None:
     target = tmp_path / "intent.yaml"
     res = run("plan", "--gpus", "64", "--write", str(target), "--quiet")
     assert res.exit_code == 0, res.output
-    assert res.stdout.startswith("wrote plan 1 (")
-    assert res.stdout.rstrip().endswith(f"to {target}")
-    assert len(res.stdout.splitlines()) == 1  # --quiet: no table
+    assert res.stderr.startswith("wrote plan 1 (")
+    assert res.stderr.rstrip().endswith(f"to {target}")
+    assert res.stdout == ""  # --quiet: nothing on stdout, the one line on stderr
     as_json = run("plan", "--gpus", "64", "--write", str(target), "--format", "json")
     assert "wrote plan 1" in as_json.stderr
-    json.loads(as_json.stdout)  # stdout stays one JSON document
+    doc = json.loads(as_json.stdout)  # stdout stays one JSON document
+    assert doc["wrote"] == {"plan": 1, "path": str(target)}
 
 
 @pytest.mark.parametrize("speed", ["400G", "400g", "400Gb", "400"])
 def test_nic_speed_takes_the_intents_forms(speed: str) -> None:
     res = run("plan", "--gpus", "64", "--nic-speed", speed, "--format", "json")
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)[0]["feasible"]
+    assert json.loads(res.stdout)["plans"][0]["feasible"]
 
 
 def test_a_bad_nic_speed_is_one_line() -> None:

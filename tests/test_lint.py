@@ -204,7 +204,7 @@ def test_suppression_by_file_and_by_comment(broken: Path, tmp_path: Path) -> Non
 
 
 def test_rules_and_explain() -> None:
-    listed = json.loads(run("rules", "--format", "json").stdout)
+    listed = json.loads(run("rules", "--format", "json").stdout)["rules"]
     assert [r["id"] for r in listed] == sorted(r["id"] for r in listed)
     assert all(r["rationale"] and r["fix"] and r["severity"] for r in listed)
     result = run("explain", "rc201")

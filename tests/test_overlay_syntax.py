@@ -42,7 +42,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_vendors_counts_the_cited_commands() -> None:
-    rows = json.loads(run("vendors", "--vendor-dir", str(OVERLAY), "--format", "json").stdout)
+    doc = json.loads(run("vendors", "--vendor-dir", str(OVERLAY), "--format", "json").stdout)
+    rows = doc["sections"]
     pfc = next(r for r in rows if r["vendor"] == "ruijie" and r["section"] == "pfc")
     assert pfc["status"] == "user"
     assert pfc["commands"] == {"sourced": 2, "partial": 0, "unsourced": 1}

@@ -93,7 +93,8 @@ def test_overlay_from_environment_and_new_model(
 
 
 def test_vendors_matrix_shows_user_sections() -> None:
-    rows = json.loads(run("vendors", "--format", "json", "--vendor-dir", str(OVERLAY)).stdout)
+    doc = json.loads(run("vendors", "--format", "json", "--vendor-dir", str(OVERLAY)).stdout)
+    rows = doc["sections"]
     status = {(r["vendor"], r["section"]): r["status"] for r in rows}
     assert status[("ruijie", "pfc")] == "user"
     assert status[("zte", "pfc")] == "unverified"

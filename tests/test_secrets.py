@@ -339,7 +339,7 @@ def test_any_secret_in_any_form_is_redacted_whole(
 def test_vendors_lists_the_secrets_tables_with_their_sources() -> None:
     result = run("vendors", "--format", "json")
     assert result.exit_code == 0
-    rows = json.loads(result.stdout)  # valid JSON: redaction never cuts a string open
+    rows = json.loads(result.stdout)["sections"]  # valid JSON: redaction never cuts a string open
     secrets = [r for r in rows if r["section"].startswith("secrets: ")]
     assert {r["vendor"] for r in secrets} == {v.value for v in VENDORS}
     assert all(r["status"] == ("verified" if r["source"] else "unverified") for r in secrets)

@@ -9,7 +9,7 @@ from typing import Any
 
 from roce_cfg.deploy.push import FAILED, Outcome
 
-FORMAT = "roce-cfg-push/1"
+FORMAT = "roce-cfg/push/v1"
 
 
 def document(outcomes: list[Outcome], apply: bool, prune: bool, skipped: int) -> dict[str, Any]:
