@@ -408,3 +408,21 @@ def test_push_keeps_the_firewall_peer_and_prune_says_what_it_removes(
         applied = run("push", str(configs), "-i", str(inventory), "--apply", "--prune")
         assert applied.exit_code == 0, applied.output
         assert peer not in sw.running.render()
+
+
+# -- additive lists: Huawei 'vlan batch' adds VLANs beside those there ---------------------------
+def test_a_vlan_batch_line_roce_cfg_does_not_own_stays_and_ours_is_added() -> None:
+    """Found by the property above (seed=0, picks=[7], drops=[2]): a running 'vlan batch 200
+    201' was taken for the old form of the intent's 'vlan batch 101' and undone, deleting two
+    VLANs roce-cfg does not manage. Huawei prints every VLAN in one line, so a list holding
+    ours among others needs no command at all."""
+    profile = load_profile(Vendor.HUAWEI)
+    intended = _configs(Vendor.HUAWEI, "new")["leaf-1"]
+    want = Tree.from_text(intended, profile)
+    assert "\nvlan batch 101\n" in intended
+    apart = intended.replace("\nvlan batch 101\n", "\nvlan batch 200 201\n")
+    assert remediation(Tree.from_text(apart, profile), want) == ["vlan batch 101"]
+    merged = intended.replace("\nvlan batch 101\n", "\nvlan batch 100 to 102 200\n")
+    assert remediation(Tree.from_text(merged, profile), want) == []
+    short = intended.replace("\nvlan batch 101\n", "\nvlan batch 100 102\n")
+    assert remediation(Tree.from_text(short, profile), want) == ["vlan batch 101"]

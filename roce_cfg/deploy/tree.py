@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from roce_cfg.grammar import Command, Grammar, load_grammar
+from roce_cfg.model import numbers
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean
 from roce_cfg.platforms.profile import ManagedObject, VendorProfile
@@ -240,6 +241,8 @@ def _diff(
             continue  # a view of the same shape under another name (another VLAN): not ours
         if any(c.line.startswith(p) for p in replaced):
             continue  # the new value replaces it; 'undo mtu 9000' is not even valid Comware
+        if not (prune or full) and _additive(c.line, profile) is not None:
+            continue  # its other members (VLANs) may serve what roce-cfg does not manage
         if c.line.startswith(neg):
             positive = c.line[len(neg) :]
             out.append(positive)
@@ -252,7 +255,7 @@ def _diff(
     for w in want.children:
         h = have.find(w.line)
         if not w.children:
-            if h is None:
+            if h is None and not _covered(w.line, have, profile):
                 out.append(w.line)
             continue
         inner = _diff(
@@ -266,6 +269,34 @@ def _diff(
     for c in renamed:  # the old one goes once the new one is in place
         out.append(_negation(grammar, view, c.line, neg))
     return out
+
+
+# What an additive line lists (VLANs today); its own domain is the grammar's business.
+_MEMBERS = numbers.Domain("member", 0, 4_294_967_295)
+
+
+def _additive(line: str, profile: VendorProfile) -> str | None:
+    """The additive prefix ('vlan batch ') a line starts with, if any."""
+    return next((p for p in profile.dialect.additive if line.startswith(p)), None)
+
+
+def _covered(line: str, have: Node, profile: VendorProfile) -> bool:
+    """Whether the members an additive line adds are all in the view's lines of its kind
+    already (Huawei prints every VLAN in one 'vlan batch' line, ours among them)."""
+    prefix = _additive(line, profile)
+    if prefix is None:
+        return False
+    try:
+        there = numbers.merge(
+            r
+            for c in have.children
+            if c.line.startswith(prefix) and not c.children
+            for r in numbers.parse(c.line[len(prefix) :], _MEMBERS)
+        )
+        wanted = numbers.parse(line[len(prefix) :], _MEMBERS)
+    except numbers.NumberError:
+        return False  # a list we cannot read: type the line (adding a member twice is harmless)
+    return all(any(lo <= a and b <= hi for lo, hi in there) for a, b in wanted)
 
 
 def _remove(
@@ -355,7 +386,7 @@ def _renamed(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ..
         and kinds[name[0]].renames
         and name not in have_names
     }
-    return [
+    gone = [
         c
         for c in have.children
         if (name := _object(kinds, c.line, neg)) is not None
@@ -363,6 +394,38 @@ def _renamed(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ..
         and name not in want_names
         and _shape(c, neg) in new
     ]
+    return _ours_to_rename(gone, profile, neg, kinds)
+
+
+def _ours_to_rename(
+    gone: list[Node], profile: VendorProfile, neg: str, kinds: list[ManagedObject]
+) -> list[Node]:
+    """An additive line ('vlan batch 200 201') renames only when every member it lists is the
+    number of another object renamed with it (the VLAN interface of a moved rail VLAN): a list
+    of VLANs nothing else of ours names serves what roce-cfg does not manage."""
+    plain = [c for c in gone if _additive(c.line, profile) is None]
+    named = {
+        int(n)
+        for c in plain
+        if (name := _object(kinds, c.line, neg)) is not None
+        for n in re.findall(r"\d+", name[1])
+    }
+    kept = []
+    for c in gone:
+        prefix = _additive(c.line, profile)
+        if prefix is None or _within(c.line[len(prefix) :], named):
+            kept.append(c)
+    return kept
+
+
+def _within(listed: str, named: set[int]) -> bool:
+    try:
+        ranges = numbers.parse(listed, _MEMBERS)
+    except numbers.NumberError:
+        return False
+    if sum(b - a + 1 for a, b in ranges) > len(named):
+        return False  # more members than objects renamed: some are not ours
+    return all(n in named for a, b in ranges for n in range(a, b + 1))
 
 
 def _kinds(profile: VendorProfile, path: tuple[str, ...]) -> list[ManagedObject]:

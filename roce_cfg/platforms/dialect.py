@@ -176,6 +176,12 @@ class Dialect(_Data):
     single_valued: tuple[str, ...] = Field(
         default=(), description="prefixes of settings a new value replaces (mtu 9000 over 9216)"
     )
+    additive: tuple[str, ...] = Field(
+        default=(),
+        description="prefixes of commands each line of which adds members to a set ('vlan batch"
+        " 200 201' creates VLANs beside those there): a running line of one is never replaced by"
+        " an intended one, since its other members may serve what roce-cfg does not manage",
+    )
     error: str = Field(description="what the CLI prints for a command it rejects")
     prompts: Prompts
     commit: Commit = Commit()
