@@ -19,7 +19,6 @@ from roce_cfg.deploy.rollback import Progress, Restorer, RollbackError, how, sav
 from roce_cfg.deploy.session import Cli, PushError, show
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
-from roce_cfg.grammar import load_grammar
 from roce_cfg.redact import redact
 
 Status = Literal["no changes", "planned", "changed", "rolled back", "rollback-failed", "failed"]
@@ -84,7 +83,7 @@ def pruned(target: Target, running: str, intended: str, commands: list[str]) -> 
 def unsourced_undos(target: Target, commands: list[str]) -> list[str]:
     """The negations in ``commands`` whose undo form the vendor grammar cannot vouch for."""
     p = target.profile
-    grammar = load_grammar(p.vendor.value)
+    grammar = p.grammar()
     return grammar.unsourced_undos(commands, "", p.dialect.view_exit, p.negation)
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from roce_cfg.grammar import Command, Grammar, load_grammar
+from roce_cfg.grammar import Command, Grammar
 from roce_cfg.model import numbers
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean
@@ -178,7 +178,7 @@ def undo(node: Node, path: tuple[str, ...], line: str, profile: VendorProfile) -
     """Apply an undo line typed in the view ``node`` (at ``path``): remove what the grammar's
     undo form removes there and in the views below. False when the grammar knows no undo form
     for the line (a setting in its own right such as 'undo shutdown', or an unknown line)."""
-    grammar = load_grammar(profile.vendor.value)
+    grammar = profile.grammar()
     view = grammar.view_of(path, [c.line for c in node.children])
     taken = grammar.removes(view, line, profile.negation)
     if taken is None:
@@ -222,7 +222,7 @@ def _diff(
     """``have`` is the working copy of the running view: it is changed as the commands would
     change the switch, so the additions see what the removals took."""
     neg = profile.negation
-    grammar = load_grammar(profile.vendor.value)
+    grammar = profile.grammar()
     view = grammar.view_of(path, [c.line for c in have.children])
     ours = (lambda _line: True) if full else _owner(want, profile, path, prune)
     wanted = {c.line for c in want.children}
