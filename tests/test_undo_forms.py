@@ -81,6 +81,7 @@ EXTRA = [
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "dcb pfc deadlock-recovery timer 100"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("vlan 10",), "name servers"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "vlan 10"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "lldp tlv-enable dcbx"),
     (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
     (Vendor.ZTE, "generic-32x400G", (), "hostname sw"),
 ]
