@@ -461,12 +461,21 @@ class Grammar:
     def unsourced_undos(
         self, commands: list[str], model: str, exit_word: str, negation: str
     ) -> list[str]:
-        """The negations among ``commands`` whose undo form no source documents."""
-        return [
-            c.name.removesuffix(" (undo)") + ": " + commands[i].strip()
-            for i, (_, c) in enumerate(self._session(commands, model, exit_word, negation))
-            if c is not None and id(c) in self._undone and c.status == "unsourced"
-        ]
+        """The negations among ``commands`` no source documents: an undo form graded unsourced
+        ('<command>: <line>'), or the negation word before a line whose command has no undo
+        form at all, remediation's last resort ('<command> (no undo form): <line>')."""
+        out = []
+        for line, (why, c) in zip(
+            commands, self._session(commands, model, exit_word, negation), strict=True
+        ):
+            body = line.strip()
+            if c is not None and id(c) in self._undone and c.status == "unsourced":
+                out.append(c.name.removesuffix(" (undo)") + ": " + body)
+            elif why is not None and body.startswith(negation):
+                positive, _ = self.match(why.view, body[len(negation) :])
+                if positive is not None and positive.undo is None:
+                    out.append(f"{positive.name} (no undo form): {body}")
+        return out
 
     def _session(
         self, commands: list[str], model: str, exit_word: str, negation: str

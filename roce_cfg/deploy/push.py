@@ -112,10 +112,12 @@ def push(
     prune: bool = False,
     timeouts: Timeouts | None = None,
     confirm: int | None = None,
+    strict: bool = False,
 ) -> Outcome:
     """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all.
     ``timeouts`` bounds each step (``timeout``: each answer, when ``timeouts`` is not given);
-    ``confirm`` (seconds) arms the switch's own confirm timer for the change (issue 29)."""
+    ``confirm`` (seconds) arms the switch's own confirm timer for the change (issue 29);
+    ``strict`` sends nothing when the change would type a negation no source documents."""
     steps = timeouts if timeouts is not None else Timeouts(command=timeout)
     start = time.perf_counter()
     outcome = Outcome(target.name, "failed")
@@ -133,6 +135,12 @@ def push(
         outcome.unsourced = unsourced_undos(target, outcome.commands)
         if not outcome.commands:
             outcome.status = "no changes"
+        elif strict and outcome.unsourced:
+            outcome.kind = "unsourced-undo"
+            outcome.error = (
+                f"--strict-syntax: {len(outcome.unsourced)} negation(s) no source documents; "
+                "nothing sent"
+            )
         elif not apply:
             outcome.status = "planned"
         else:
