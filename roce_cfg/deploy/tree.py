@@ -231,6 +231,9 @@ def _diff(
     renamed = [] if full else _renamed(have, want, profile, path)
     dropped, later = _dropped(have, want, profile, path), []
     out: list[str] = []
+    # A negated running line comes back as its positive ('switchport', 'portswitch') after the
+    # other removals: it can switch the view, and a Layer-3 line is not undone in Layer 2.
+    flips: list[str] = []
     for c in list(have.children):
         if c not in have.children or c.line in wanted or not ours(c.line) or c in renamed:
             continue  # gone with an earlier, wider undo line; wanted; not roce-cfg's
@@ -245,13 +248,14 @@ def _diff(
             continue  # its other members (VLANs) may serve what roce-cfg does not manage
         if c.line.startswith(neg):
             positive = c.line[len(neg) :]
-            out.append(positive)
+            flips.append(positive)
             have.children[have.children.index(c)] = Node(positive)
             continue
         if c in dropped:
             later.append(c)
         else:
             out += _remove(have, c, grammar, view, path, profile)
+    out += flips
     for w in want.children:
         h = have.find(w.line)
         if not w.children:
