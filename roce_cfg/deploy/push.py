@@ -87,6 +87,18 @@ def unsourced_undos(target: Target, commands: list[str]) -> list[str]:
     return grammar.unsourced_undos(commands, "", p.dialect.view_exit, p.negation)
 
 
+def rollback_unsourced(target: Target, running: str, commands: list[str]) -> list[str]:
+    """For a vendor whose rollback is a full-config restore (no restore point of its own): the
+    negations that undoing ``commands`` would type and no source documents ('rollback: ...')."""
+    p = target.profile
+    if p.dialect.restore.commands:
+        return []  # the switch's own restore point goes back, no negation is typed
+    after = Tree.from_text(running, p)
+    after.apply(commands)
+    back = remediation(after, Tree.from_text(running, p), prune=True, full=True)
+    return [f"rollback: {u}" for u in unsourced_undos(target, back)]
+
+
 def _errors(target: Target) -> str:
     p = target.profile
     return "|".join(re.escape(e) for e in (*p.error_patterns, p.dialect.error))
@@ -133,6 +145,8 @@ def push(
         if prune:
             outcome.pruned = pruned(target, before, intended, outcome.commands)
         outcome.unsourced = unsourced_undos(target, outcome.commands)
+        if strict:  # a failed push would be undone with these
+            outcome.unsourced += rollback_unsourced(target, before, outcome.commands)
         if not outcome.commands:
             outcome.status = "no changes"
         elif strict and outcome.unsourced:
