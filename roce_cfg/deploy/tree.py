@@ -231,9 +231,7 @@ def _diff(
     renamed = [] if full else _renamed(have, want, profile, path)
     dropped, later = _dropped(have, want, profile, path), []
     out: list[str] = []
-    # A negated running line comes back as its positive ('switchport', 'portswitch') after the
-    # other removals: it can switch the view, and a Layer-3 line is not undone in Layer 2.
-    flips: list[str] = []
+    flips: list[str] = []  # negated running lines, typed back positive ('switchport')
     for c in list(have.children):
         if c not in have.children or c.line in wanted or not ours(c.line) or c in renamed:
             continue  # gone with an earlier, wider undo line; wanted; not roce-cfg's
@@ -255,7 +253,7 @@ def _diff(
             later.append(c)
         else:
             out += _remove(have, c, grammar, view, path, profile)
-    out += flips
+    out += flips  # after the removals: 'switchport' ends the Layer 3 view they are typed in
     for w in want.children:
         h = have.find(w.line)
         if not w.children:
