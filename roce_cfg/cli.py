@@ -857,6 +857,14 @@ def push_cmd(
     verify_after: VerifyAfter = "off",
     vendor_dir: VendorDir = None,
     confirm_timeout: ConfirmTimeout = None,
+    strict_syntax: Annotated[
+        bool,
+        typer.Option(
+            "--strict-syntax",
+            help="Send nothing to a switch whose change would type a negation no source "
+            "documents (an unsourced undo form, or none at all): it fails as unsourced-undo.",
+        ),
+    ] = False,
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
 ) -> None:
@@ -873,7 +881,7 @@ def push_cmd(
         outcomes = fanout.run(
             targets, configs, creds, apply=apply, workers=workers, batch=batch,
             prune=prune, progress=tick, timeouts=steps, confirm=confirm_timeout,
-            on_batch=_batch_line if batch != "100%" else None,
+            on_batch=_batch_line if batch != "100%" else None, strict=strict_syntax,
         )  # fmt: skip
     shown = Shown(fmt, quiet)
     live = verify_after == "live" and apply
@@ -971,8 +979,8 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
                 out.print(f"  {c}", markup=False)
         if o.unsourced:
             out.print(
-                f"# {o.host}: {len(o.unsourced)} negations use an undo form no source documents "
-                "('undo'/'no' before the whole line; vendors/<vendor>.grammar.yaml):",
+                f"# {o.host}: {len(o.unsourced)} negations no source documents (an undo form "
+                "graded unsourced, or none at all; vendors/<vendor>.grammar.yaml):",
                 markup=False,
             )
             for c in o.unsourced:

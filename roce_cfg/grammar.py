@@ -448,7 +448,18 @@ class Grammar:
         """The line that undoes ``line`` of ``view``, from the grammar's undo form (None: the
         grammar knows no undo form for it)."""
         cmd, values = self.match(view, line)
+        if cmd is None:  # a line that made this view ('port link-mode route', Layer 3)
+            cmd, values = self._setter(view, line)
         return cmd.negate(values, line, negation) if cmd is not None else None
+
+    def _setter(self, view: str, line: str) -> tuple[Command | None, dict[str, str]]:
+        """The command that switched the current view to ``view``, if ``line`` is one."""
+        for c in self.commands:
+            for typed_in in c.views if c.sets == view else ():
+                cmd, values = self.match(typed_in, line)
+                if cmd is c:
+                    return cmd, values
+        return None, {}
 
     def check_session(
         self, commands: list[str], model: str, exit_word: str, negation: str
@@ -461,12 +472,30 @@ class Grammar:
     def unsourced_undos(
         self, commands: list[str], model: str, exit_word: str, negation: str
     ) -> list[str]:
-        """The negations among ``commands`` whose undo form no source documents."""
-        return [
-            c.name.removesuffix(" (undo)") + ": " + commands[i].strip()
-            for i, (_, c) in enumerate(self._session(commands, model, exit_word, negation))
-            if c is not None and id(c) in self._undone and c.status == "unsourced"
-        ]
+        """The negations among ``commands`` no source documents: an undo form graded unsourced
+        ('<command>: <line>'), or the negation word before a line whose command has no undo
+        form at all, remediation's last resort ('<command> (no undo form): <line>')."""
+        out = []
+        for line, (why, c) in zip(
+            commands, self._session(commands, model, exit_word, negation), strict=True
+        ):
+            body = line.strip()
+            if c is not None and id(c) in self._undone and c.status == "unsourced":
+                out.append(c.name.removesuffix(" (undo)") + ": " + body)
+            elif why is not None and body.startswith(negation):
+                # the session may not know the view the switch is in (a port made Layer 3
+                # before the push): judge the line by the command it negates, in any view
+                positive = self._anywhere(why.view, body[len(negation) :])
+                undo = positive.undo if positive is not None else None
+                if positive is not None and (undo is None or undo.status == "unsourced"):
+                    gap = " (no undo form)" if undo is None else ""
+                    out.append(f"{positive.name}{gap}: {body}")
+        return out
+
+    def _anywhere(self, view: str, line: str) -> Command | None:
+        """The command ``line`` is in ``view``, else in the first other view that takes it."""
+        views = [view, *sorted({v for c in self.commands for v in c.views} - {view})]
+        return next((c for v in views if (c := self.match(v, line)[0]) is not None), None)
 
     def _session(
         self, commands: list[str], model: str, exit_word: str, negation: str

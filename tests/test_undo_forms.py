@@ -81,6 +81,7 @@ EXTRA = [
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "dcb pfc deadlock-recovery timer 100"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("vlan 10",), "name servers"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "vlan 10"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "lldp tlv-enable dcbx"),
     (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
     (Vendor.ZTE, "generic-32x400G", (), "hostname sw"),
 ]
@@ -428,3 +429,95 @@ def test_comware_undo_peer_takes_the_peers_settings() -> None:
     assert "peer 10.1.0.2 enable" in commands
     running.apply(commands)
     assert remediation(running, intended) == []
+
+
+# View openers with an undo form that no golden leaf opens: a line each, under its parent view.
+EXTRA_OPENERS = [
+    (Vendor.H3C, "S9855-32D", (), "interface Route-Aggregation1"),
+    (Vendor.H3C, "S9855-32D", (), "interface Bridge-Aggregation1"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "interface Eth-Trunk1"),
+    (Vendor.ZTE, "generic-32x400G", ("router bgp 65101",), "address-family ipv4"),
+]
+
+
+def _openers(
+    grammar: Grammar, node: Node, path: tuple[str, ...]
+) -> list[tuple[tuple[str, ...], str, str]]:
+    """(parent path, opener line, command) of every view a saved config tree opens."""
+    view = grammar.view_of(path, [c.line for c in node.children])
+    out = []
+    for c in node.children:
+        if not c.children:
+            continue
+        cmd, _ = grammar.match(view, c.line)
+        if cmd is not None and cmd.opens:
+            out.append((path, c.line, cmd.name))
+        out += _openers(grammar, c, (*path, c.line))
+    return out
+
+
+def opener_samples() -> list[Sample]:
+    found: dict[tuple[Vendor, str], Sample] = {}
+    for cfg in sorted((ROOT / "golden").glob("*/*.cfg")):
+        meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
+        vendor = Vendor(meta["vendor"])
+        grammar = load_grammar(vendor.value)
+        tree = Tree.from_text(cfg.read_text(), load_profile(vendor))
+        for path, line, name in _openers(grammar, tree.root, ()):
+            found.setdefault((vendor, name), Sample(vendor, meta["model"], path, line, name))
+    for vendor, model, path, line in EXTRA_OPENERS:
+        grammar = load_grammar(vendor.value)
+        cmd, _ = grammar.match(grammar.view_of(path, []), line)
+        assert cmd is not None and cmd.opens, line
+        found.setdefault((vendor, cmd.name), Sample(vendor, model, path, line, cmd.name))
+    return sorted(found.values(), key=str)
+
+
+OPENERS = opener_samples()
+
+
+def test_every_view_with_an_undo_form_has_a_sample() -> None:
+    have = {(s.vendor, s.command) for s in OPENERS}
+    for vendor in Vendor:
+        grammar = load_grammar(vendor.value)
+        missing = [
+            c.name
+            for c in grammar.commands
+            if c.opens and c.undo is not None and (vendor, c.name) not in have
+        ]
+        assert not missing, f"{vendor.value}: no sample view for {missing}"
+
+
+@pytest.mark.parametrize("sample", OPENERS, ids=str)
+def test_a_views_undo_form_is_accepted_and_removes_the_view(sample: Sample) -> None:
+    """A view opener's undo form, rendered from the grammar with the opener's values, is typed
+    where the opener was and takes the whole view away; a view with no undo form (a physical
+    port, Comware's 'qos map-table') stays and is emptied line by line instead."""
+    grammar = load_grammar(sample.vendor.value)
+    s, view = _session(sample)
+    assert _holds(s, sample.line)
+    undo = grammar.undo_for(view, sample.line, load_profile(sample.vendor).negation)
+    if undo is None:
+        cmd, _ = grammar.match(view, sample.line)
+        assert cmd is not None and cmd.undo is None
+        return
+    answer = s.feed(undo)
+    assert "rror" not in answer and "%" not in answer, (undo, answer)
+    assert not _holds(s, sample.line), f"{undo!r} left {sample.line!r}"
+
+
+@pytest.mark.parametrize("sample", [*SAMPLES, *OPENERS], ids=str)
+def test_an_undo_form_with_a_word_too_many_is_refused(sample: Sample) -> None:
+    """The emulator takes the undo form as the grammar writes it, not with a word appended
+    (Comware answers 'Too many parameters' to 'undo port link-aggregation group 1')."""
+    grammar = load_grammar(sample.vendor.value)
+    s, view = _session(sample)
+    undo = grammar.undo_for(view, sample.line, load_profile(sample.vendor).negation)
+    cmd, _ = grammar.match(view, sample.line)
+    assert cmd is not None
+    forms = cmd.undo.commands if cmd.undo is not None else ()
+    if undo is None or any(f.syntax.endswith(":text>") for f in forms):
+        return  # no undo form, or one that ends in free text
+    answer = s.feed(undo + " surplus-word")
+    assert "rror" in answer or "%" in answer, (undo, answer)
+    assert _holds(s, sample.line)

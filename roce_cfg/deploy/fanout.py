@@ -59,13 +59,15 @@ def run(
     timeouts: Timeouts | None = None,
     on_batch: Callable[[int, int, list[Outcome]], None] | None = None,
     confirm: int | None = None,
+    strict: bool = False,
 ) -> list[Outcome]:
     """Push every target's ``<name>.cfg`` from ``configs``; stop after a batch that failed.
 
     ``on_batch(number, of, outcomes)`` is told where each batch ends and how its switches went,
     so an operator watching a canary sees the boundary before the next batch starts.
     ``confirm`` (seconds): each switch is changed under its own confirm timer and confirmed
-    once verified; a batch with a failure stops the rollout before the next batch."""
+    once verified; a batch with a failure stops the rollout before the next batch. ``strict``:
+    a switch whose change would type a negation no source documents is not touched."""
     intended = {}
     # Host names come from the inventory: '../../x' or '/abs/x' must not pick the config.
     names = file_names([t.name for t in targets], ".cfg", what="inventory host")
@@ -80,7 +82,7 @@ def run(
 
     def task(task: Task) -> Result:
         t = by_name[task.host.name]
-        outcome = push(t, intended[t.name], creds, apply, timeout, prune, timeouts, confirm)
+        outcome = push(t, intended[t.name], creds, apply, timeout, prune, timeouts, confirm, strict)
         outcomes.append(outcome)
         if progress is not None:
             progress(len(outcomes), len(targets))

@@ -19,7 +19,6 @@ from roce_cfg.deploy.rollback import Progress, Restorer, RollbackError, how, sav
 from roce_cfg.deploy.session import Cli, PushError, show
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
-from roce_cfg.grammar import load_grammar
 from roce_cfg.redact import redact
 
 Status = Literal["no changes", "planned", "changed", "rolled back", "rollback-failed", "failed"]
@@ -84,8 +83,20 @@ def pruned(target: Target, running: str, intended: str, commands: list[str]) -> 
 def unsourced_undos(target: Target, commands: list[str]) -> list[str]:
     """The negations in ``commands`` whose undo form the vendor grammar cannot vouch for."""
     p = target.profile
-    grammar = load_grammar(p.vendor.value)
+    grammar = p.grammar()
     return grammar.unsourced_undos(commands, "", p.dialect.view_exit, p.negation)
+
+
+def rollback_unsourced(target: Target, running: str, commands: list[str]) -> list[str]:
+    """For a vendor whose rollback is a full-config restore (no restore point of its own): the
+    negations that undoing ``commands`` would type and no source documents ('rollback: ...')."""
+    p = target.profile
+    if p.dialect.restore.commands:
+        return []  # the switch's own restore point goes back, no negation is typed
+    after = Tree.from_text(running, p)
+    after.apply(commands)
+    back = remediation(after, Tree.from_text(running, p), prune=True, full=True)
+    return [f"rollback: {u}" for u in unsourced_undos(target, back)]
 
 
 def _errors(target: Target) -> str:
@@ -113,10 +124,12 @@ def push(
     prune: bool = False,
     timeouts: Timeouts | None = None,
     confirm: int | None = None,
+    strict: bool = False,
 ) -> Outcome:
     """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all.
     ``timeouts`` bounds each step (``timeout``: each answer, when ``timeouts`` is not given);
-    ``confirm`` (seconds) arms the switch's own confirm timer for the change (issue 29)."""
+    ``confirm`` (seconds) arms the switch's own confirm timer for the change (issue 29);
+    ``strict`` sends nothing when the change would type a negation no source documents."""
     steps = timeouts if timeouts is not None else Timeouts(command=timeout)
     start = time.perf_counter()
     outcome = Outcome(target.name, "failed")
@@ -132,8 +145,16 @@ def push(
         if prune:
             outcome.pruned = pruned(target, before, intended, outcome.commands)
         outcome.unsourced = unsourced_undos(target, outcome.commands)
+        if strict:  # a failed push would be undone with these
+            outcome.unsourced += rollback_unsourced(target, before, outcome.commands)
         if not outcome.commands:
             outcome.status = "no changes"
+        elif strict and outcome.unsourced:
+            outcome.kind = "unsourced-undo"
+            outcome.error = (
+                f"--strict-syntax: {len(outcome.unsourced)} negation(s) no source documents; "
+                "nothing sent"
+            )
         elif not apply:
             outcome.status = "planned"
         else:

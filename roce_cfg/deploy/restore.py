@@ -19,7 +19,6 @@ from collections import Counter
 from dataclasses import dataclass
 
 from roce_cfg.deploy.tree import Node, Tree
-from roce_cfg.grammar import load_grammar
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -45,7 +44,7 @@ def _paths(node: Node, path: tuple[str, ...], keep: set[tuple[str, ...]]) -> lis
 def _objects(tree: Tree) -> set[tuple[str, ...]]:
     """Views whose presence matters on their own: those the grammar can remove (undo form)."""
     profile = tree.profile
-    grammar = load_grammar(profile.vendor.value)
+    grammar = profile.grammar()
     out: set[tuple[str, ...]] = set()
 
     def walk(node: Node, path: tuple[str, ...]) -> None:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from roce_cfg.grammar import Command, Grammar, load_grammar
+from roce_cfg.grammar import Command, Grammar
 from roce_cfg.model import numbers
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean
@@ -178,7 +178,7 @@ def undo(node: Node, path: tuple[str, ...], line: str, profile: VendorProfile) -
     """Apply an undo line typed in the view ``node`` (at ``path``): remove what the grammar's
     undo form removes there and in the views below. False when the grammar knows no undo form
     for the line (a setting in its own right such as 'undo shutdown', or an unknown line)."""
-    grammar = load_grammar(profile.vendor.value)
+    grammar = profile.grammar()
     view = grammar.view_of(path, [c.line for c in node.children])
     taken = grammar.removes(view, line, profile.negation)
     if taken is None:
@@ -222,7 +222,7 @@ def _diff(
     """``have`` is the working copy of the running view: it is changed as the commands would
     change the switch, so the additions see what the removals took."""
     neg = profile.negation
-    grammar = load_grammar(profile.vendor.value)
+    grammar = profile.grammar()
     view = grammar.view_of(path, [c.line for c in have.children])
     ours = (lambda _line: True) if full else _owner(want, profile, path, prune)
     wanted = {c.line for c in want.children}
@@ -231,6 +231,7 @@ def _diff(
     renamed = [] if full else _renamed(have, want, profile, path)
     dropped, later = _dropped(have, want, profile, path), []
     out: list[str] = []
+    flips: list[str] = []  # negated running lines, typed back positive ('switchport')
     for c in list(have.children):
         if c not in have.children or c.line in wanted or not ours(c.line) or c in renamed:
             continue  # gone with an earlier, wider undo line; wanted; not roce-cfg's
@@ -245,13 +246,14 @@ def _diff(
             continue  # its other members (VLANs) may serve what roce-cfg does not manage
         if c.line.startswith(neg):
             positive = c.line[len(neg) :]
-            out.append(positive)
+            flips.append(positive)
             have.children[have.children.index(c)] = Node(positive)
             continue
         if c in dropped:
             later.append(c)
         else:
             out += _remove(have, c, grammar, view, path, profile)
+    out += flips  # after the removals: 'switchport' ends the Layer 3 view they are typed in
     for w in want.children:
         h = have.find(w.line)
         if not w.children:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from roce_cfg.design.headroom import required_headroom, round_up
 from roce_cfg.design.topology import Switch
 from roce_cfg.errors import PlanError
-from roce_cfg.grammar import load_grammar
 from roce_cfg.intent.models import Ecn, Intent
 from roce_cfg.model.device import (
     DscpMap,
@@ -92,7 +91,7 @@ def _watchdog(intent: Intent, sw: Switch) -> WatchdogCfg | None:
     if wd is None:
         return None
     spec, model = sw.profile.watchdog_timer, sw.plan.model
-    grammar = load_grammar(sw.profile.vendor.value)
+    grammar = sw.profile.grammar()
     restore = wd.restore_ms
     if "restore_ms" not in wd.model_fields_set:
         restore = default_restore(spec, grammar, model, wd.detect_ms)

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.errors import InputError
+from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
@@ -370,6 +371,13 @@ class VendorProfile(_Data):
     ecmp_limit: EcmpLimit | None = None
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")
+    # The overlay folder the profile was loaded with (never read from YAML): its grammar, merged
+    # over ours, is the one push, remediation and rollback type and check against.
+    overlay: Path | None = Field(default=None, exclude=True)
+
+    def grammar(self) -> Grammar:
+        """The CLI grammar of this profile: the bundled one with the overlay's merged over it."""
+        return load_grammar(self.vendor.value, self.overlay)
 
     def model_spec(self, name: str | None) -> tuple[str, ModelSpec]:
         key = name or self.default_model
@@ -447,7 +455,7 @@ def load_profile(vendor: Vendor, overlay: Path | None = None) -> VendorProfile:
             "source": f"overlay {overlay}",
         }
     try:
-        return VendorProfile.model_validate(data)
+        return VendorProfile.model_validate(data).model_copy(update={"overlay": overlay})
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
