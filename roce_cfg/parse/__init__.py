@@ -43,6 +43,7 @@ from roce_cfg.parse.text import (
     clean,
     count_lines,
     decode,
+    ends,
     unwrap,
 )
 from roce_cfg.platforms.profile import (
@@ -225,6 +226,11 @@ def _patterns(profile: VendorProfile) -> tuple[list[re.Pattern[str]], ...]:
     return hit[1]
 
 
+# Raw lines of a large file ``other_vendor`` cleans: room for the blank, separator and prompt
+# lines around the 400 and 100 lines ``detect`` samples.
+SAMPLE_HEAD, SAMPLE_TAIL = 1_000, 300
+
+
 def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: str) -> Vendor:
     """The vendor whose layout and command words the text matches best, or a clear refusal."""
     # Layout signatures sit at the top (sysname, tags) and the end (return, end): read those.
@@ -252,8 +258,11 @@ def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: st
 def other_vendor(
     text: str, given: Vendor, overlay: Path | None = None, file: str = "<text>"
 ) -> Vendor | None:
-    """The vendor the text clearly reads as, when that is not ``given`` (a --vendor mistake)."""
-    lines = [ln for ln in clean(text) if not _PROMPT.match(ln.text)]
+    """The vendor the text clearly reads as, when that is not ``given`` (a --vendor mistake).
+    Only the ends of a large file are cleaned: ``detect`` reads its first 400 and last 100
+    lines, and the last hold the closing line ('return', 'end') that tells most vendors apart."""
+    sample = ends(text, SAMPLE_HEAD, SAMPLE_TAIL)
+    lines = [ln for ln in clean(sample) if not _PROMPT.match(ln.text)]
     try:
         found = detect(lines, load_profiles(overlay), file)
     except InputError:
