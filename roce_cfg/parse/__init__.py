@@ -447,8 +447,7 @@ def finish(
     accounting: Accounting,
     overlay: Path | None = None,
 ) -> Parsed:
-    """Normalise the templates' output into the model, with notes, opaque blocks, source map.
-    ``raw`` is consumed: its parts are dropped as they are read."""
+    """The templates' output (consumed) normalised into the model, notes, opaque blocks."""
     file, vendor, profile = prep.file, prep.vendor, prep.profile
     if isinstance(hints, Hints) or hints is None:
         hint = hints or Hints()
