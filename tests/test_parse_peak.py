@@ -151,8 +151,11 @@ def _old_split(lines: list[Line]) -> list[tuple[Line, list[Line], int]]:
     return out
 
 
+_LINES = ["interface X1", " mtu 9000", "  a", "#", " #", "b", "!", "$", " $1", "\u3000# x", "!<t>"]
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["interface X1", " mtu 9000", "  a", "#", " #", "b", "!"])))
+@given(st.lists(st.sampled_from(_LINES)))
 def test_split_shares_headers_and_gives_the_old_blocks(texts: list[str]) -> None:
     lines = [Line(n, t) for n, t in enumerate(texts, 1)]
     blocks = split(lines)

@@ -38,14 +38,18 @@ def split(lines: list[Line]) -> list[Block]:
     current: Block | None = None
     body: list[Line] = []  # the body of ``current``, once it has one
     for line in lines:
-        if SEPARATOR.match(line.text):
-            if line.indent == 0:
+        text = line.text
+        head = text.lstrip(" ")
+        indent = len(text) - len(head)
+        # only a line whose first word starts with '#', '!' or '$' (or with other blank
+        # characters) can be a separator: the regex is not tried on 100,000 port headers
+        if (head[:1] in "#!$" or head[:1].isspace()) and SEPARATOR.match(text):
+            if indent == 0:
                 current = None
             continue
-        if current is None or line.indent <= current.indent:
-            head = line.text.lstrip(" ")
+        if current is None or indent <= current.indent:
             # a line at column 0 is its own header: no second Line (100,000 of them, issue 27)
-            current = Block(line if head is line.text else Line(line.no, head), indent=line.indent)
+            current = Block(line if head is text else Line(line.no, head), indent=indent)
             blocks.append(current)
         elif current.body:
             body.append(line)
