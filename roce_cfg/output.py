@@ -209,7 +209,9 @@ def ascii_json(text: str) -> str:
         n -= 0x10000
         return f"\\u{0xD800 | (n >> 10):04x}\\u{0xDC00 | (n & 0x3FF):04x}"
 
-    return _NOT_ASCII.sub(esc, text) if _NOT_ASCII.search(text) else text
+    if text.isascii() and "\x7f" not in text:
+        return text  # the common case, at C speed: the regex scanned a 66 MB parse in 0.2 s
+    return _NOT_ASCII.sub(esc, text)
 
 
 def emit_models(head: dict[str, str], key: str, models: Sequence[BaseModel]) -> None:

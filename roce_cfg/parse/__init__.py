@@ -7,6 +7,7 @@ rest as opaque text, then normalises units, names and ranges with the vendor pro
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,7 +37,15 @@ from roce_cfg.parse.normalise import (
     port_number,
 )
 from roce_cfg.parse.templates import runner
-from roce_cfg.parse.text import MAX_CONFIG_BYTES, Line, clean, decode, unwrap
+from roce_cfg.parse.text import (
+    MAX_CONFIG_BYTES,
+    Line,
+    clean,
+    count_lines,
+    decode,
+    ends,
+    unwrap,
+)
 from roce_cfg.platforms.profile import (
     ModelSpec,
     ParseSpec,
@@ -95,12 +104,26 @@ class ParsedConfig(_M):
     accounting: Accounting = Accounting()
 
 
-@dataclass
 class SourceMap:
-    """Where things are in the original file, for findings that point at a line."""
+    """Where things are in the original file, for findings that point at a line.
 
-    blocks: list[Block] = field(default_factory=list)
-    interfaces: dict[str, list[Block]] = field(default_factory=dict)
+    The per-interface index is built on its first use: a parse that no finding or refused
+    value asks about (most) never holds it (100,000 ports: 12 MB at the parse's peak).
+    """
+
+    __slots__ = ("_interfaces", "_namer", "blocks")
+
+    def __init__(self, blocks: list[Block], namer: Namer) -> None:
+        self.blocks = blocks
+        self._namer = namer
+        self._interfaces: dict[str, list[Block]] | None = None
+
+    @property
+    def interfaces(self) -> dict[str, list[Block]]:
+        """Interface name -> its blocks, and the 'interface X' lines inside other blocks."""
+        if self._interfaces is None:
+            self._interfaces = _interface_index(self.blocks, self._namer)
+        return self._interfaces
 
     def line_of(self, header: str, child: str | None = None) -> int | None:
         """First line of the block whose header starts with ``header``, or of its first child
@@ -203,6 +226,11 @@ def _patterns(profile: VendorProfile) -> tuple[list[re.Pattern[str]], ...]:
     return hit[1]
 
 
+# Raw lines of a large file ``other_vendor`` cleans: room for the blank, separator and prompt
+# lines around the 400 and 100 lines ``detect`` samples.
+SAMPLE_HEAD, SAMPLE_TAIL = 1_000, 300
+
+
 def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: str) -> Vendor:
     """The vendor whose layout and command words the text matches best, or a clear refusal."""
     # Layout signatures sit at the top (sysname, tags) and the end (return, end): read those.
@@ -230,8 +258,11 @@ def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: st
 def other_vendor(
     text: str, given: Vendor, overlay: Path | None = None, file: str = "<text>"
 ) -> Vendor | None:
-    """The vendor the text clearly reads as, when that is not ``given`` (a --vendor mistake)."""
-    lines = [ln for ln in clean(text) if not _PROMPT.match(ln.text)]
+    """The vendor the text clearly reads as, when that is not ``given`` (a --vendor mistake).
+    Only the ends of a large file are cleaned: ``detect`` reads its first 400 and last 100
+    lines, and the last hold the closing line ('return', 'end') that tells most vendors apart."""
+    sample = ends(text, SAMPLE_HEAD, SAMPLE_TAIL)
+    lines = [ln for ln in clean(sample) if not _PROMPT.match(ln.text)]
     try:
         found = detect(lines, load_profiles(overlay), file)
     except InputError:
@@ -331,28 +362,18 @@ def prepare(
     sorted_blocks = classify(split(lines), known, layout)
     namer = Namer(profile)
 
-    source = SourceMap(blocks=sorted_blocks.known)
+    source = SourceMap(sorted_blocks.known, namer)
     feed: list[Block] = []
     opaque = list(sorted_blocks.opaque)
     ports: list[Name] = []
     for block in sorted_blocks.known:
-        head = block.header.text
-        if head.startswith("interface "):
-            name = namer.name(head[len("interface ") :])
-            if name.kind == "other":
-                opaque.append(block)  # management ports, tunnels: not modelled
-                continue
-            source.interfaces.setdefault(name.canonical, []).append(block)
-            if name.kind == "port":
-                ports.append(name)
+        name = _interface(block, namer)
+        if name is not None and name.kind == "other":
+            opaque.append(block)  # management ports, tunnels: not modelled
+            continue
+        if name is not None and name.kind == "port":
+            ports.append(name)
         feed.append(block)
-        for child in block.body:
-            stripped = child.text.lstrip()
-            if stripped.startswith("interface "):
-                name = namer.name(stripped[len("interface ") :])
-                source.interfaces.setdefault(name.canonical, []).append(
-                    Block(Line(child.no, stripped))
-                )
     # Lines with a value outside the grammar's range are not read (reported as unread).
     fed = feed
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
@@ -361,6 +382,30 @@ def prepare(
         text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
         fed, len(sorted_blocks.layout),
     )  # fmt: skip
+
+
+def _interface(block: Block, namer: Namer) -> Name | None:
+    """The interface a block's header opens, if it opens one."""
+    head = block.header.text
+    return namer.name(head[len("interface ") :]) if head.startswith("interface ") else None
+
+
+def _interface_index(blocks: list[Block], namer: Namer) -> dict[str, list[Block]]:
+    """Each modelled interface's blocks, with the 'interface X' lines nested in other blocks
+    (ZXROS lists its ports again under 'switchvlan-configuration'), in file order."""
+    index: dict[str, list[Block]] = {}
+    for block in blocks:
+        name = _interface(block, namer)
+        if name is not None:
+            if name.kind == "other":
+                continue  # opaque: neither it nor its lines are indexed
+            index.setdefault(name.canonical, []).append(block)
+        for child in block.body:
+            stripped = child.text.lstrip()
+            if stripped.startswith("interface "):
+                name = namer.name(stripped[len("interface ") :])
+                index.setdefault(name.canonical, []).append(Block(Line(child.no, stripped)))
+    return index
 
 
 def read_templates(prep: Prepared, overlay: Path | None = None) -> dict[str, Any]:
@@ -379,16 +424,30 @@ def parse_text(
 ) -> Parsed:
     """Parse one saved config. ``hints`` is one Hints, or Hints per hostname (fabric.json)."""
     prep = prepare(text, file=file, vendor=vendor, overlay=overlay)
-    return finish(prep, read_templates(prep, overlay), hints, overlay)
+    # The lines are accounted for before the templates run: the accounting's working set is
+    # gone before ttp's results and the models are built (issue 27: the peak of 100,000 ports).
+    accounting = _accounted(prep, overlay)
+    raw = read_templates(prep, overlay)
+    if len(text) > GC_AFTER_TEMPLATES:
+        # ttp leaves cycles behind (its parsers and match results); the bulk thresholds would
+        # let them ride into the models' peak, so they are freed here, once
+        gc.collect()
+    return finish(prep, raw, hints, accounting, overlay)
+
+
+# Inputs past this many characters are collected after the templates ran (one full collection
+# costs ~0.1 s there, and gives back tens of MB before the models are built).
+GC_AFTER_TEMPLATES = 1 << 20
 
 
 def finish(
     prep: Prepared,
     raw: dict[str, Any],
     hints: Hints | Mapping[str, Hints] | None,
+    accounting: Accounting,
     overlay: Path | None = None,
 ) -> Parsed:
-    """Normalise the templates' output into the model, with notes, opaque blocks, source map."""
+    """The templates' output (consumed) normalised into the model, notes, opaque blocks."""
     file, vendor, profile = prep.file, prep.vendor, prep.profile
     if isinstance(hints, Hints) or hints is None:
         hint = hints or Hints()
@@ -414,10 +473,11 @@ def finish(
         raise InputError(
             f"cannot read the {vendor.value} config: {_reason(exc, prep.text)}", file=file
         ) from None
+    raw.clear()  # what the model did not take is not kept through its peak
     opaque = sorted(prep.opaque, key=lambda b: b.header.no)
     config = ParsedConfig(
         source=file,
-        lines=len(prep.text.splitlines()),
+        lines=count_lines(prep.text),
         vendor=vendor,
         vendor_from=prep.vendor_from,
         model_from=model_from,
@@ -437,7 +497,7 @@ def finish(
             UnreadLine(line=u.line, text=redact(u.text, vendor.value), reason=u.reason)
             for u in sorted(ctx.unread, key=lambda u: (u.line or 0, u.reason))
         ),
-        accounting=_accounted(prep, overlay),
+        accounting=accounting,
     )
     return Parsed(config, prep.source, prep.text, overlay)
 
@@ -450,9 +510,7 @@ def _context(prep: Prepared, model_name: str, board: str | None, notes: list[str
     ctx = Context(profile, model_name, spec, prep.namer, notes)
     ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
     ctx.board, (ctx.version_text, ctx.version) = board, _release(prep.text, profile.parse)
-    for block in prep.source.blocks:
-        for line in block.lines:
-            ctx.lines.setdefault(" ".join(line.text.split()), []).append(line.no)
+    ctx.blocks = prep.source.blocks
     return ctx
 
 

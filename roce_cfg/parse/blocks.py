@@ -8,8 +8,8 @@ file is silently dropped and later diffs can leave it alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from roce_cfg.parse.text import SEPARATOR, Line
 
@@ -17,7 +17,8 @@ from roce_cfg.parse.text import SEPARATOR, Line
 @dataclass(slots=True)
 class Block:
     header: Line
-    body: list[Line] = field(default_factory=list)
+    # most blocks of a large config are a bare 'interface X': they share the empty body
+    body: Sequence[Line] = ()
     indent: int = 0
 
     @property
@@ -35,16 +36,25 @@ def split(lines: list[Line]) -> list[Block]:
     so those are blocks of their own, each sibling a new block."""
     blocks: list[Block] = []
     current: Block | None = None
+    body: list[Line] = []  # the body of ``current``, once it has one
     for line in lines:
-        if SEPARATOR.match(line.text):
-            if line.indent == 0:
+        text = line.text
+        head = text.lstrip(" ")
+        indent = len(text) - len(head)
+        # only a line whose first word starts with '#', '!' or '$' (or with other blank
+        # characters) can be a separator: the regex is not tried on 100,000 port headers
+        if (head[:1] in "#!$" or head[:1].isspace()) and SEPARATOR.match(text):
+            if indent == 0:
                 current = None
             continue
-        if current is None or line.indent <= current.indent:
-            current = Block(Line(line.no, line.text.lstrip(" ")), indent=line.indent)
+        if current is None or indent <= current.indent:
+            # a line at column 0 is its own header: no second Line (100,000 of them, issue 27)
+            current = Block(line if head is text else Line(line.no, head), indent=indent)
             blocks.append(current)
+        elif current.body:
+            body.append(line)
         else:
-            current.body.append(line)
+            current.body = body = [line]
     return blocks
 
 

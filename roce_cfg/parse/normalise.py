@@ -37,6 +37,7 @@ from roce_cfg.model.device import (
 )
 from roce_cfg.model.numbers import Domain, NumberError
 from roce_cfg.parse import aggregates, statics
+from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
 
@@ -81,11 +82,19 @@ class Context:
     version: VersionForm | None = None  # the release line its header names
     version_text: str = ""
     action_printed: bool = True
-    lines: dict[str, list[int]] = field(default_factory=dict)  # line text -> its numbers, unread
+    blocks: list[Block] = field(default_factory=list)  # the config's, for ``line_of``
+    # line text -> its numbers not yet claimed; built on the first question (static routes):
+    # 100,000 entries a config of 100,000 ports held through the model's peak (issue 27)
+    _lines: dict[str, list[int]] | None = None
 
     def line_of(self, text: str) -> int | None:
         """The number of the first line not yet claimed whose words are ``text``."""
-        found = self.lines.get(text)
+        if self._lines is None:
+            self._lines = {}
+            for block in self.blocks:
+                for line in block.lines:
+                    self._lines.setdefault(" ".join(line.text.split()), []).append(line.no)
+        found = self._lines.get(text)
         return found.pop(0) if found else None
 
     def refuse(self, line: int | None, text: str, reason: str) -> None:
