@@ -222,14 +222,26 @@ def ranks(net: Network) -> dict[Node, int]:
     return out
 
 
+# The last fabric's ranks, as a dict and per switch by ingress link: ranks do not depend on
+# which links failed, and a sweep asks once per scenario.
+_last: list[tuple[Network, dict[Node, int], list[dict[int, int]]]] = []
+
+
+def _ranks_of(net: Network) -> tuple[dict[Node, int], list[dict[int, int]]]:
+    if not _last or _last[0][0] is not net:
+        rank = ranks(net)
+        by_switch: list[dict[int, int]] = [{} for _ in net.names]
+        for (s, lid), r in rank.items():
+            by_switch[s][lid] = r
+        _last[:] = [(net, rank, by_switch)]
+    return _last[0][1], _last[0][2]
+
+
 def _ranked(net: Network, groups: Bicliques, extra: dict[Node, set[Node]]) -> bool:
     """True when the rank of ``ranks`` rises along every dependency edge: then there is no
     cycle and no graph search is needed. False proves nothing (a valley route, a link between
     switches of one level, a VLAN flooding back up: the search decides)."""
-    rank = ranks(net)
-    by_switch: list[dict[int, int]] = [{} for _ in net.names]
-    for (s, lid), r in rank.items():
-        by_switch[s][lid] = r
+    rank, by_switch = _ranks_of(net)
     lossy_in, lossy_out = -1, 1 << 30  # a lossy buffer is no node: it bounds nothing
     for (s, outs), ins in groups.items():
         # Max over the ways in, min over the ways out: C-level maps, the groups are many.
