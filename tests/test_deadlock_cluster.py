@@ -11,6 +11,7 @@ import pytest
 
 from roce_cfg.deadlock import cluster, load, sweep
 from roce_cfg.deadlock.analyse import Report
+from roce_cfg.deadlock.net import build
 from roce_cfg.deadlock.run import Plan, run
 from roce_cfg.errors import InputError
 from tests.helpers import ROOT
@@ -45,11 +46,28 @@ def test_a_local_cluster_gives_the_serial_answer(monkeypatch: pytest.MonkeyPatch
     pytest.importorskip("dask.distributed")
     expected = _answer(_serial(monkeypatch))
     seen: list[int] = []
-    monkeypatch.setattr(cluster, "DASK_FROM_LINKS", 0)  # this small fabric on a cluster too
+    monkeypatch.setattr(cluster, "DASK_FROM_LINKS", 0)  # this small fabric on a cluster too,
+    monkeypatch.setattr(cluster, "LOCAL_FROM_SCENARIOS", 2)  # its four scenarios too
     monkeypatch.setattr(cluster, "_serial", None)  # and never in turn
     report = run(load(VALLEY), PLAN, lambda i, n: seen.append(i))
     assert _answer(report) == expected
     assert seen[-1] == 4  # one single orbit and three pair classes, each reported back
+
+
+def test_a_local_cluster_starts_only_for_enough_scenarios_on_a_large_fabric(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("dask.distributed")
+    expected = _answer(_serial(monkeypatch))
+    monkeypatch.setattr(cluster, "DASK_FROM_LINKS", 0)
+    monkeypatch.setattr(cluster, "_dask", None)  # a cluster would fail: four scenarios are few
+    assert _answer(run(load(VALLEY), PLAN)) == expected
+    src = load(VALLEY)
+    net = build(src.devices, src.links, src.dscp)
+    assert not cluster.local_pays(net, cluster.LOCAL_FROM_SCENARIOS - 1)
+    assert cluster.local_pays(net, cluster.LOCAL_FROM_SCENARIOS)
+    monkeypatch.setattr(cluster, "DASK_FROM_LINKS", len(net.links) + 1)
+    assert not cluster.local_pays(net, 1000)  # a small fabric: in this process however many
 
 
 def test_an_explicit_scheduler_address_gives_the_serial_answer(

@@ -23,9 +23,11 @@ from roce_cfg.errors import InputError
 from roce_cfg.parse.many import workers
 
 Tick = Callable[[int, int], None]
-# A local cluster takes seconds to start: worth it from this many links with several
-# scenarios to analyse (an explicit --scheduler is always used).
+# A local cluster takes seconds to start and to receive the fabric, about what one xl
+# scenario takes to analyse: worth it from this many links and this many scenarios (an
+# explicit --scheduler is always used).
 DASK_FROM_LINKS = 2048
+LOCAL_FROM_SCENARIOS = 8
 
 
 def have_dask() -> bool:
@@ -45,7 +47,7 @@ def answers(
     path = Path(state) if state else None
     done = _load(path, net) if path else {}
     rest = [sc for sc in todo if sc not in done]
-    use_dask = have_dask() and (scheduler or (len(net.links) >= DASK_FROM_LINKS and len(rest) > 1))
+    use_dask = have_dask() and (bool(scheduler) or local_pays(net, len(rest)))
     stream = _dask(net, rest, scheduler) if use_dask and rest else _serial(net, rest)
     with path.open("a", encoding="utf-8") if path else _Null() as fh:
         for i, (scenario, cycles) in enumerate(stream, 1):
@@ -54,6 +56,12 @@ def answers(
             fh.flush()
             tick(len(todo) - len(rest) + i, len(todo))
     return {sc: done[sc] for sc in todo}
+
+
+def local_pays(net: Network, scenarios: int) -> bool:
+    """Whether starting a local cluster for ``scenarios`` saves time: the xl single sweep's two
+    representatives run faster in this process than a cluster starts."""
+    return len(net.links) >= DASK_FROM_LINKS and scenarios >= LOCAL_FROM_SCENARIOS
 
 
 class _Null:
@@ -105,7 +113,8 @@ def _dask(
         )
     try:
         with Client(scheduler or cluster) as client:  # type: ignore[no-untyped-call]
-            [shared] = client.scatter([slim(net)], broadcast=True)
+            # hash=False: Dask would otherwise tokenize the whole fabric to name it.
+            [shared] = client.scatter([slim(net)], broadcast=True, hash=False)
             futures = [client.submit(_opens, shared, sc, pure=False) for sc in todo]
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield future.result()

@@ -18,6 +18,12 @@ reductions make the healthy question cheap:
    link points to and that points to every ``outs`` hop. A path ``u -> virtual -> v`` exists
    exactly when the full engine has the edge ``u -> v``, so the cycles are the same.
 
+3. **A rank proves most answers without a search.** Ranking each buffer by its switch's level,
+   up-going buffers below down-going ones, up*/down* routing only ever waits on a higher rank,
+   so where the rank rises along every biclique there is no cycle (a check of each group's
+   highest way in against its lowest way out, no graph built). Only where it does not rise
+   (valley routes, links within one level, flooding) is the compressed graph searched.
+
 If the compressed graph has any cycle, or the fabric has static routes (which are not
 symmetric per destination), the answer is "ask the full engine", which also explains the
 cycle hop by hop.
@@ -25,7 +31,8 @@ cycle hop by hop.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
+from itertools import repeat
 
 from roce_cfg.deadlock.cycles import sccs
 from roce_cfg.deadlock.net import Network
@@ -127,7 +134,9 @@ def acyclic(
     cycle; False means the full engine must look (a cycle may exist, or the shortcut does not
     apply). ``extra`` are the edges routing does not explain (VLAN flooding)."""
     groups = bicliques(net, failed)
-    return groups is not None and not _has_cycle(net, groups, extra)
+    if groups is None:
+        return False
+    return _ranked(net, groups, extra) or not _has_cycle(net, groups, extra)
 
 
 def bicliques(net: Network, failed: frozenset[int] = frozenset()) -> Bicliques | None:
@@ -180,6 +189,71 @@ def bicliques(net: Network, failed: frozenset[int] = frozenset()) -> Bicliques |
                     outs = (outs - turned) | {hops[x] for x in turned}
                 add(s, ins, outs)
     return groups
+
+
+def levels(net: Network) -> list[int]:
+    """Each switch's hop distance from the nearest switch with servers (a Clos: leaf 0, spine
+    1, super-spine 2); switches no such switch reaches are level 0."""
+    level = [0 if h else -1 for h in net.hosts]
+    todo = deque(s for s, h in enumerate(net.hosts) if h)
+    while todo:
+        s = todo.popleft()
+        for n in net.adj[s]:
+            if level[n] < 0:
+                level[n] = level[s] + 1
+                todo.append(n)
+    return [max(x, 0) for x in level]
+
+
+def ranks(net: Network) -> dict[Node, int]:
+    """The rank of each lossless buffer (switch, ingress link).
+
+    A buffer filled from below (the packet is going up) ranks by its switch's level; one
+    filled from the same level or above (going down) ranks above every up-going buffer, the
+    lower the switch the higher. Up*/down* routing only ever waits on a higher rank."""
+    level = levels(net)
+    top = 2 * max(level, default=0) + 1
+    out: dict[Node, int] = {}
+    for ln in net.links:
+        for s in (ln.a, ln.b):
+            if (s, ln.id) in net.lossless:
+                up = level[ln.far(s)] < level[s]
+                out[(s, ln.id)] = level[s] if up else top - level[s]
+    return out
+
+
+# The last fabric's ranks, as a dict and per switch by ingress link: ranks do not depend on
+# which links failed, and a sweep asks once per scenario.
+_last: list[tuple[Network, dict[Node, int], list[dict[int, int]]]] = []
+
+
+def _ranks_of(net: Network) -> tuple[dict[Node, int], list[dict[int, int]]]:
+    if not _last or _last[0][0] is not net:
+        rank = ranks(net)
+        by_switch: list[dict[int, int]] = [{} for _ in net.names]
+        for (s, lid), r in rank.items():
+            by_switch[s][lid] = r
+        _last[:] = [(net, rank, by_switch)]
+    return _last[0][1], _last[0][2]
+
+
+def _ranked(net: Network, groups: Bicliques, extra: dict[Node, set[Node]]) -> bool:
+    """True when the rank of ``ranks`` rises along every dependency edge: then there is no
+    cycle and no graph search is needed. False proves nothing (a valley route, a link between
+    switches of one level, a VLAN flooding back up: the search decides)."""
+    rank, by_switch = _ranks_of(net)
+    lossy_in, lossy_out = -1, 1 << 30  # a lossy buffer is no node: it bounds nothing
+    for (s, outs), ins in groups.items():
+        # Max over the ways in, min over the ways out: C-level maps, the groups are many.
+        here = max(map(by_switch[s].get, ins, repeat(lossy_in)), default=lossy_in)
+        if (
+            here > lossy_in
+            and min(map(rank.get, outs, repeat(lossy_out)), default=lossy_out) <= here
+        ):
+            return False
+    return all(
+        rank.get(u, lossy_out) < rank.get(v, lossy_in) for u, vs in extra.items() for v in vs
+    )
 
 
 def _has_cycle(

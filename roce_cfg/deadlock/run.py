@@ -19,6 +19,7 @@ from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.quick import TRUNCATED, acyclic
 from roce_cfg.deadlock.sweep import Unsymmetric
 from roce_cfg.errors import InputError
+from roce_cfg.heap import bulk_objects
 from roce_cfg.model.device import DeviceConfig
 
 
@@ -112,6 +113,7 @@ def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(out))
 
 
+@bulk_objects()  # the fabric, its symmetry and the healthy routes stay alive throughout
 def run(src: Source, plan: Plan, progress: Callable[[int, int], None] | None = None) -> Report:
     net = build(src.devices, src.links, src.dscp)
     singles, pairs = plan.fail_links == "all-single", plan.max_failures >= 2

@@ -17,6 +17,7 @@ from roce_cfg.deadlock.net import Network
 from roce_cfg.deadlock.orbits import Mapping, Symmetry
 from roce_cfg.deadlock.quick import TRUNCATED, acyclic
 from roce_cfg.deadlock.routing import State, baseline
+from roce_cfg.heap import bulk_objects
 
 Scenario = tuple[int, ...]
 # Concrete pair scenarios listed at most; past that a pair class is reported by its
@@ -37,6 +38,7 @@ class Engine:
     st: State | None = None
     analysed: int = 0
 
+    @bulk_objects()  # the damaged fabric's routes and groups: millions of small objects on xl
     def opens(self, scenario: Scenario) -> list[Cycle]:
         self.analysed += 1
         clear = acyclic(self.net, {}, frozenset(scenario))
