@@ -772,6 +772,14 @@ def report_cmd(
     verify_result: Annotated[
         Path | None, typer.Option("--verify", help="A 'verify --format json' result to show.")
     ] = None,
+    round_trip: Annotated[
+        bool,
+        typer.Option(
+            "--round-trip",
+            help="An intent's configs: parse the rendered text back and lint that, instead of "
+            "the switches as designed (a self-check; much slower at scale).",
+        ),
+    ] = False,
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
 ) -> None:
@@ -784,9 +792,9 @@ def report_cmd(
     from roce_cfg.verify.report import load_result
 
     live = load_result(verify_result) if verify_result is not None else []
-    # one indeterminate spinner: gathering is parse + lint + deadlock in one call
+    # one indeterminate spinner: gathering is design or parse + lint + deadlock in one call
     with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
-        data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+        data = gather_report(source, DeadlockPlan(fail_links=fail_links), round_trip=round_trip)
         data.findings.extend(live)  # verify's findings flag their switches and links too
         write_file(output, html_report.render(data))
     shown = Shown(fmt, quiet)
