@@ -38,7 +38,7 @@ from roce_cfg.analysis.rules_intent import IntentView
 from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, load
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
-from roce_cfg.heap import bulk_objects
+from roce_cfg.heap import bulk_objects, long_lived
 from roce_cfg.inputs import Found, Unread, discover, screener
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.device import DeviceConfig, lean
@@ -141,6 +141,7 @@ def _as_parsed(device: DeviceConfig, text: str, hint: Hints, overlay: Path | Non
     return Parsed(config, None, text, overlay)
 
 
+@long_lived()  # the views and the plan: the rules' allocations need not rescan them
 def _judge(
     all_rules: list[Rule],
     views: dict[str, DeviceView],

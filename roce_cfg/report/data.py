@@ -18,7 +18,7 @@ from roce_cfg.deadlock.analyse import Report as DeadlockReport
 from roce_cfg.deadlock.run import Plan
 from roce_cfg.deadlock.run import run as run_deadlock
 from roce_cfg.generate import Generated, generate
-from roce_cfg.heap import bulk_objects
+from roce_cfg.heap import bulk_objects, long_lived
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
@@ -118,14 +118,15 @@ def gather(
 
 def _of_intent(source: Path, plan: Plan, round_trip: bool) -> ReportData:
     generated = generate(source)  # rendered, and every line checked against the grammar
-    if round_trip:
-        views, findings = _parsed_back(source, generated)
-    else:
-        result = lint_designed(generated.fabric, generated.configs, source)
-        views, findings = result.views, result.findings
-    dscp = load_intent(source).intent.lossless.roce.dscp
-    src = from_plan(generated.fabric, dscp, str(source))
-    data = _data(generated.fabric.name, str(source), views, findings, src, plan)
+    with long_lived():  # the design lives to the end: lint and deadlock need not rescan it
+        if round_trip:
+            views, findings = _parsed_back(source, generated)
+        else:
+            result = lint_designed(generated.fabric, generated.configs, source)
+            views, findings = result.views, result.findings
+        dscp = load_intent(source).intent.lossless.roce.dscp
+        src = from_plan(generated.fabric, dscp, str(source))
+        data = _data(generated.fabric.name, str(source), views, findings, src, plan)
     data.checked = "parsed" if round_trip else "designed"
     data.plan = generated.fabric
     data.configs = dict(generated.configs)
