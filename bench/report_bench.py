@@ -6,6 +6,7 @@ size; then the page alone (``report.html.render`` on data gathered once), which 
 report owns. Prints one JSON line per fabric. Run it beside ``uptime``: the machine is shared.
 
     .venv/bin/python -m bench.report_bench --fabrics small,xl --repeats 1
+    .venv/bin/python -m bench.report_bench --fabrics xl --round-trip   # the parse-back path
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ def main() -> None:
     ap.add_argument("--fabrics", default="small,large,xl")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--split", action="store_true", help="also time gather and render apart")
+    ap.add_argument(
+        "--round-trip",
+        action="store_true",
+        help="lint the rendered configs parsed back (report --round-trip), not as designed",
+    )
     args = ap.parse_args()
     for name in [n.strip() for n in args.fabrics.split(",") if n.strip()]:
         intent = FABRICS[name]
@@ -47,6 +53,7 @@ def main() -> None:
             out = Path(tmp) / "report.html"
             for _ in range(args.repeats):
                 cmd = [sys.executable, "-m", "roce_cfg", "report", str(intent), "-o", str(out)]
+                cmd += ["--round-trip"] if args.round_trip else []
                 wall, peak, _ = measure(cmd, HERE.parent)
                 times.append(wall)
                 peaks.append(peak)
@@ -56,6 +63,7 @@ def main() -> None:
             "seconds": round(statistics.median(times), 2),
             "peak_mb": round(max(peaks)),
             "html_mb": round(size / 2**20, 2),
+            "checked": "parsed" if args.round_trip else "designed",
         }
         if args.split:
             row.update({k: round(v, 2) for k, v in page_only(intent).items()})

@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 
 from roce_cfg import __version__
 from roce_cfg.errors import InputError, IntentErrors, RoceCfgError, printable
+from roce_cfg.heap import before_exit, keep_until_exit, long_lived
 from roce_cfg.output import (
     Shown,
     console,
@@ -457,6 +458,7 @@ def lint_cmd(
         result = lint(paths, found=found, intent=intent, fabric=fabric, options=options,
                       vendor=vendor, overlay=overlay_dir(vendor_dir), config=config,
                       progress=tick)  # fmt: skip
+    keep_until_exit(result)  # thousands of parsed configs: not torn down one by one at exit
     shown = Shown(fmt, quiet)
     _emit(result, shown, lambda: _lint_text(result, verbose))
     if result.failing(fail_on):
@@ -772,6 +774,14 @@ def report_cmd(
     verify_result: Annotated[
         Path | None, typer.Option("--verify", help="A 'verify --format json' result to show.")
     ] = None,
+    round_trip: Annotated[
+        bool,
+        typer.Option(
+            "--round-trip",
+            help="An intent's configs: parse the rendered text back and lint that, instead of "
+            "the switches as designed (a self-check; much slower at scale).",
+        ),
+    ] = False,
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
 ) -> None:
@@ -784,11 +794,13 @@ def report_cmd(
     from roce_cfg.verify.report import load_result
 
     live = load_result(verify_result) if verify_result is not None else []
-    # one indeterminate spinner: gathering is parse + lint + deadlock in one call
+    # one indeterminate spinner: gathering is design or parse + lint + deadlock in one call
     with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
-        data = gather_report(source, DeadlockPlan(fail_links=fail_links))
+        data = gather_report(source, DeadlockPlan(fail_links=fail_links), round_trip=round_trip)
         data.findings.extend(live)  # verify's findings flag their switches and links too
-        write_file(output, html_report.render(data))
+        with long_lived():
+            write_file(output, html_report.render(data))
+    keep_until_exit(data)
     shown = Shown(fmt, quiet)
     shown.result(
         lambda: report_doc(output, data),
@@ -1467,7 +1479,7 @@ def main() -> None:
     except typer.Abort:
         err.print("roce-cfg: aborted", markup=False)
         sys.exit(130)
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+    before_exit(code if isinstance(code, int) else EXIT_OK)
 
 
 __all__ = ["EXIT_FINDINGS", "EXIT_INPUT", "EXIT_OK", "EXIT_PUSH", "app", "main"]

@@ -96,6 +96,7 @@ def report_doc(output: Path, data: ReportData) -> dict[str, Any]:
         "output": str(output),
         "bytes": output.stat().st_size,
         "fabric": data.name,
+        "checked": data.checked,  # what the findings were judged on: 'designed' or 'parsed'
         "switches": len(data.devices),
         "links": len(data.links),
         "findings": {k: counts[k] for k in ("error", "warning", "info")},

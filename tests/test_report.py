@@ -482,3 +482,68 @@ def test_port_settings_ship_once_per_profile_and_every_end_keeps_its_address() -
     assert len(wire["profiles"]) <= 4  # 128 link ends, a few distinct settings
     assert all("address" not in p for p in wire["profiles"])
     assert wire["addresses"][:2] == wire["addresses"][-2:] and "-" not in wire["addresses"][:2]
+
+
+def _findings(data: Any) -> list[str]:
+    return [f.model_dump_json() for f in data.findings]
+
+
+@pytest.fixture(scope="module")
+def both_ways() -> dict[str, tuple[Any, Any]]:
+    """Every shipped intent reported both ways: as designed, and rendered then parsed back."""
+    sources = {**SCENARIOS, "valley": VALLEY}
+    return {n: (gather(p), gather(p, round_trip=True)) for n, p in sources.items()}
+
+
+def test_designed_and_parsed_back_findings_agree_on_every_intent(
+    both_ways: dict[str, tuple[Any, Any]],
+) -> None:
+    """The designed path skips the parse; it must judge exactly what the parse would give."""
+    assert len(both_ways) == 12
+    for name, (designed, parsed) in both_ways.items():
+        assert (designed.checked, parsed.checked) == ("designed", "parsed")
+        # what the rules judge: the design is what parsing its rendered text gives back
+        assert designed.devices == parsed.devices, name
+        assert _findings(designed) == _findings(parsed), name
+        assert designed.budgets == parsed.budgets and designed.headroom == parsed.headroom, name
+    every = [f for d, _ in both_ways.values() for f in d.findings]
+    # not agreement on nothing: findings, and the lines they cite in the rendered configs
+    assert len(every) >= 50 and sum(f.line is not None for f in every) >= 20
+
+
+def test_an_intent_is_linted_without_parsing_its_configs_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import roce_cfg.analysis as analysis
+
+    def no_parse(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the designed path parsed a config")
+
+    monkeypatch.setattr(analysis, "screen_each", no_parse)
+    data = gather(SCENARIOS["pod-small"])
+    assert data.checked == "designed" and len(data.findings) > 0
+    with pytest.raises(AssertionError, match="parsed a config"):
+        gather(SCENARIOS["pod-small"], round_trip=True)
+
+
+def test_the_report_says_what_was_linted(tmp_path: Path) -> None:
+    import json
+
+    folder = tmp_path / "cfg"
+    assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(folder)).exit_code == 0
+    said = {}
+    for name, args in {
+        "intent": [str(SCENARIOS["pod-small"])],
+        "round-trip": [str(SCENARIOS["pod-small"]), "--round-trip"],
+        "folder": [str(folder)],
+    }.items():
+        page = tmp_path / f"{name}.html"
+        result = run("report", *args, "-o", str(page), "--format", "json")
+        assert result.exit_code == 0, result.output
+        checked = json.loads(result.output)["checked"]
+        assert f"Linted: {html_report.CHECKED[checked]}" in page.read_text()
+        said[name] = checked
+    assert said == {"intent": "designed", "round-trip": "parsed", "folder": "parsed"}
+    out = tmp_path / "docs"
+    assert run("docs", str(folder), "-o", str(out)).exit_code == 0
+    assert "Linted: the configs as parsed" in (out / "index.md").read_text()

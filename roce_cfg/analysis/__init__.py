@@ -6,7 +6,7 @@ every registered rule and returns located findings, suppressions applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,21 +38,22 @@ from roce_cfg.analysis.rules_intent import IntentView
 from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, load
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
-from roce_cfg.heap import bulk_objects
+from roce_cfg.heap import bulk_objects, long_lived
 from roce_cfg.inputs import Found, Unread, discover, screener
 from roce_cfg.intent.loader import LoadedIntent, load_intent
-from roce_cfg.model.device import lean
+from roce_cfg.model.device import DeviceConfig, lean
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.model.order import natural
-from roce_cfg.parse import Parsed
+from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
 from roce_cfg.parse.hints import LintPlan, hints_from_plan, load_lint_plan
 from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import fabric_roce_dscp
+from roce_cfg.safepath import file_name
 from roce_cfg.vendor import Vendor
 from roce_cfg.yamlsrc import line_of
 
-__all__ = ["Finding", "LintResult", "Options", "lint"]
+__all__ = ["Finding", "LintResult", "Options", "lint", "lint_designed"]
 
 
 @bulk_objects()
@@ -86,11 +87,72 @@ def lint(
     pending = frozenset(found.unscreened)
     parsed = screen_each(list(found.configs), vendor, hints, overlay, screen, pending)
     views = _views(found, parsed, overlay, options, progress, unread)
-    files = found.configs  # the configs among them: what the parse did not skip
     if not views and not unread:  # a folder of notes, READMEs, dumps: no config at all
         raise InputError("no config files to lint")
     if not views:  # nothing usable at all: the input is bad, not the fabric
         raise unread[0].as_error()
+    return _judge(all_rules, views, planned, options, loaded, lint_config, unread, found)
+
+
+@bulk_objects()
+def lint_designed(
+    designed: Fabric,
+    configs: Mapping[str, str],
+    intent: Path,
+    *,
+    overlay: Path | None = None,
+    config: Path | None = None,
+) -> LintResult:
+    """Lint the switches of ``configs`` (hostname -> rendered text) as designed: the model they
+    were rendered from, judged by the rules a parsed config meets, without parsing the text back
+    (most of the time of an xl report, issue 30). The text stays for the lines findings cite
+    (read on demand, only for devices with findings) and for RC404's count, which a rendered
+    config meets by construction. ``report --round-trip`` checks that both ways agree."""
+    all_rules = rules()
+    lint_config = _lint_config(config, {r.id for r in all_rules})
+    loaded = load_intent(intent)
+    options = _with_plan(Options(), loaded, designed)
+    hints = hints_from_plan(designed)
+    views: dict[str, DeviceView] = {}
+    for device in designed.devices:
+        text = configs.get(device.hostname)
+        if text is not None:
+            parsed = _as_parsed(device, text, hints.get(device.hostname, Hints()), overlay)
+            views[device.hostname] = _view(parsed, overlay, options)
+    if not views:
+        raise InputError("no switch to lint")
+    found = Found(configs=[Path(v.file) for v in views.values()])
+    return _judge(all_rules, views, designed, options, loaded, lint_config, [], found)
+
+
+def _as_parsed(device: DeviceConfig, text: str, hint: Hints, overlay: Path | None) -> Parsed:
+    """The designed ``device`` as the parse of its rendered ``text`` would give it, named as
+    generate names its file."""
+    file = file_name(device.hostname, ".cfg", what="hostname")
+    config = ParsedConfig(
+        source=file,
+        lines=len(text.splitlines()),
+        vendor=device.vendor,
+        vendor_from="detected",
+        model_from="given" if hint.model else "config",
+        role_from="given" if hint.role else "inferred",
+        device=redacted(device, device.vendor.value),
+    )
+    return Parsed(config, None, text, overlay)
+
+
+@long_lived()  # the views and the plan: the rules' allocations need not rescan them
+def _judge(
+    all_rules: list[Rule],
+    views: dict[str, DeviceView],
+    planned: Fabric | LintPlan | None,
+    options: Options,
+    loaded: LoadedIntent | None,
+    lint_config: LintConfig,
+    unread: list[Unread],
+    found: Found,
+) -> LintResult:
+    """Every rule over ``views``, parsed or designed alike: located, suppressed, sorted."""
     devices = [v.device for _, v in sorted(views.items())]
     if planned is not None:
         facts = evidence.gather(devices, planned.links)
@@ -110,7 +172,8 @@ def lint(
     findings = apply(findings, lint_config, per_device)
     findings.sort(key=Finding.sort_key)
     notes = [f"{v.file}: {note}" for v in views.values() for note in v.parsed.config.notes]
-    result = LintResult(findings, [str(f) for f in files], sorted(views, key=natural), notes, views)
+    files = [str(f) for f in found.configs]  # the configs among them: what the parse kept
+    result = LintResult(findings, files, sorted(views, key=natural), notes, views)
     result.skipped = found.notes
     result.coverage = facts.coverage.line()
     return result

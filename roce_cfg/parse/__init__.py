@@ -482,7 +482,7 @@ def finish(
         vendor_from=prep.vendor_from,
         model_from=model_from,
         role_from="given" if hint.role else "inferred",
-        device=_redacted(device, vendor.value),
+        device=redacted(device, vendor.value),
         opaque=tuple(
             OpaqueBlock(
                 line=b.header.no,
@@ -631,7 +631,7 @@ def _check_complete(lines: list[Line], profile: VendorProfile, file: str) -> Non
         )
 
 
-def _redacted(device: DeviceConfig, vendor: str) -> DeviceConfig:
+def redacted(device: DeviceConfig, vendor: str) -> DeviceConfig:
     """Descriptions are free text; an operator may have pasted a key into one."""
     changed = False
     ifaces = list(device.interfaces)

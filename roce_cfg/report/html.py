@@ -22,7 +22,7 @@ from typing import Any
 
 import jinja2
 
-from roce_cfg.report.data import Budget, ReportData
+from roce_cfg.report.data import CHECKED, Budget, ReportData
 from roce_cfg.resources import templates_dir
 
 PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
@@ -392,6 +392,7 @@ def render(data: ReportData) -> str:
     return env.get_template("report.html.j2").render(
         name=escape(data.name),
         source=escape(data.source),
+        checked=escape(CHECKED[data.checked]),
         summary=escape(summary),
         bars=_bars(data),
         scatter=_scatter(data),

@@ -12,7 +12,7 @@ from roce_cfg.advise import BillOfMaterials
 from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric
-from roce_cfg.report.data import HeadroomPoint, ReportData
+from roce_cfg.report.data import CHECKED, HeadroomPoint, ReportData
 from roce_cfg.safepath import file_names
 
 FIXED = ("index.md", "cabling.csv")
@@ -96,7 +96,12 @@ def _policies(devices: Sequence[DeviceConfig]) -> list[str]:
 def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
     """The fabric's page; ``pages`` maps hostnames to their pages' file names."""
     pages = pages if pages is not None else page_names(data)
-    parts = [f"# Fabric {data.name}\n", f"Source: `{data.source}`.\n", *_switches(data, pages)]
+    parts = [
+        f"# Fabric {data.name}\n",
+        f"Source: `{data.source}`.\n",
+        f"Linted: {CHECKED[data.checked]}.\n",
+        *_switches(data, pages),
+    ]
     if data.plan is not None and data.plan.rails:
         parts.append("## Rails\n")
         parts.append(
