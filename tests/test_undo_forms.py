@@ -5,6 +5,7 @@ the form without them) is refused."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -106,17 +107,22 @@ def _walk(
     return out
 
 
-def samples() -> list[Sample]:
-    found: dict[tuple[Vendor, str], Sample] = {}
+def _golden_trees() -> Iterator[tuple[Vendor, str, Grammar, Node]]:
+    """(vendor, model, grammar, saved-config tree) of every golden config."""
     for cfg in sorted((ROOT / "golden").glob("*/*.cfg")):
         meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
         vendor = Vendor(meta["vendor"])
-        grammar = load_grammar(vendor.value)
         tree = Tree.from_text(cfg.read_text(), load_profile(vendor))
-        for path, line, name in _walk(grammar, tree.root, (), ()):
+        yield vendor, meta["model"], load_grammar(vendor.value), tree.root
+
+
+def samples() -> list[Sample]:
+    found: dict[tuple[Vendor, str], Sample] = {}
+    for vendor, model, grammar, root in _golden_trees():
+        for path, line, name in _walk(grammar, root, (), ()):
             key = (vendor, name)
             if key not in found and not (set(path) & {line}):
-                found[key] = Sample(vendor, meta["model"], path, line, name)
+                found[key] = Sample(vendor, model, path, line, name)
     for vendor, model, path, line in EXTRA:
         grammar = load_grammar(vendor.value)
         view = grammar.root
@@ -458,13 +464,9 @@ def _openers(
 
 def opener_samples() -> list[Sample]:
     found: dict[tuple[Vendor, str], Sample] = {}
-    for cfg in sorted((ROOT / "golden").glob("*/*.cfg")):
-        meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
-        vendor = Vendor(meta["vendor"])
-        grammar = load_grammar(vendor.value)
-        tree = Tree.from_text(cfg.read_text(), load_profile(vendor))
-        for path, line, name in _openers(grammar, tree.root, ()):
-            found.setdefault((vendor, name), Sample(vendor, meta["model"], path, line, name))
+    for vendor, model, grammar, root in _golden_trees():
+        for path, line, name in _openers(grammar, root, ()):
+            found.setdefault((vendor, name), Sample(vendor, model, path, line, name))
     for vendor, model, path, line in EXTRA_OPENERS:
         grammar = load_grammar(vendor.value)
         cmd, _ = grammar.match(grammar.view_of(path, []), line)
