@@ -23,3 +23,11 @@ SCENARIOS = {
 
 def run(*args: str):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(app, list(args))
+
+
+def lab_inventory(path: Path, port: int, vendor: str) -> Path:
+    """A push inventory of one lab switch, leaf-1 on 127.0.0.1:port."""
+    path.write_text(
+        f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, data: {{vendor: {vendor}}}}}\n"
+    )
+    return path

@@ -14,7 +14,7 @@ from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, lab_inventory, run
 
 OVERLAY = ROOT / "examples/ruijie-overlay"
 INTENT = ROOT / "tests/scenarios/pod-small-ruijie.yaml"
@@ -125,11 +125,8 @@ def test_push_into_the_overlay_lab_converges(
     monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
     monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
     with Lab([sw], USER, PASSWORD) as lab:
-        inventory = tmp_path / "inv-rj.yaml"
         port = lab.endpoints["leaf-1"].port
-        inventory.write_text(
-            f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, data: {{vendor: ruijie}}}}\n"
-        )
+        inventory = lab_inventory(tmp_path / "inv-rj.yaml", port, "ruijie")
         args = ("push", str(configs), "-i", str(inventory), "--vendor-dir", str(OVERLAY))
         applied = run(*args, "--apply")
         assert applied.exit_code == 0, applied.output

@@ -14,7 +14,7 @@ from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import SCENARIOS, run
+from tests.helpers import SCENARIOS, lab_inventory, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
@@ -84,10 +84,8 @@ def test_push_exits_4_and_prints_what_is_left(
     sw = Switch.start("leaf-1", profile, running)
     sw.faults = Faults(reject=r"description (far:server-2:nic0|spare$)")
     with Lab([sw], USER, PASSWORD) as lab:
-        inventory = tmp_path / "inv.yaml"
         port = lab.endpoints["leaf-1"].port
-        inventory.write_text(f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, "
-                             "data: {vendor: zte}}\n")  # fmt: skip
+        inventory = lab_inventory(tmp_path / "inv.yaml", port, "zte")
         monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
         monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
         result = run("push", str(configs), "-i", str(inventory), "--apply")

@@ -29,7 +29,7 @@ from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import VendorProfile, load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import SCENARIOS, run
+from tests.helpers import SCENARIOS, lab_inventory, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
@@ -389,10 +389,8 @@ def test_push_keeps_the_firewall_peer_and_prune_says_what_it_removes(
     (configs / "leaf-1.cfg").write_text(_configs(Vendor.H3C, "new")["leaf-1"])
     sw = Switch.start("leaf-1", profile, running)
     with Lab([sw], USER, PASSWORD) as lab:
-        inventory = tmp_path / "inv.yaml"
         port = lab.endpoints["leaf-1"].port
-        inventory.write_text(f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, "
-                             "data: {vendor: h3c}}\n")  # fmt: skip
+        inventory = lab_inventory(tmp_path / "inv.yaml", port, "h3c")
         monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
         monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
         result = run("push", str(configs), "-i", str(inventory), "--apply")

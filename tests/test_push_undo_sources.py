@@ -19,7 +19,7 @@ from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, lab_inventory, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
@@ -95,11 +95,8 @@ def test_push_cli_strict_syntax_exits_3_and_names_each_line(
     monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
     monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
     with Lab([sw], USER, PASSWORD) as lab:
-        inventory = tmp_path / "inv.yaml"
         port = lab.endpoints["leaf-1"].port
-        inventory.write_text(
-            f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, data: {{vendor: h3c}}}}\n"
-        )
+        inventory = lab_inventory(tmp_path / "inv.yaml", port, "h3c")
         text = run("push", str(configs), "-i", str(inventory), "--apply", "--strict-syntax")
         doc = run(
             "push", str(configs), "-i", str(inventory), "--apply", "--strict-syntax",

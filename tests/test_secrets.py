@@ -23,7 +23,7 @@ from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.redact import REDACTED, redact, redact_tree, rules
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, lab_inventory, run
 
 DATA = ROOT / "tests" / "data" / "secrets"
 MARK = "PLANTED"
@@ -148,12 +148,8 @@ def test_push_diffs_and_errors_hold_no_planted_secret(
     monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
     monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
     with Lab([sw], USER, PASSWORD) as lab:
-        inventory = tmp_path / "inv.yaml"
         port = lab.endpoints["leaf-1"].port
-        inventory.write_text(
-            f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, "
-            f"data: {{vendor: {vendor.value}}}}}\n"
-        )
+        inventory = lab_inventory(tmp_path / "inv.yaml", port, vendor.value)
         dry = run("push", str(configs), "-i", str(inventory))
         assert dry.exit_code == 0, dry.output
         assert "description spine-one" in dry.stdout
@@ -455,12 +451,8 @@ def test_a_lenient_lab_typed_the_secrets_still_prints_none(
     monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
     monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
     with Lab([sw], USER, PASSWORD) as lab:
-        inventory = tmp_path / "inv.yaml"
         port = lab.endpoints["leaf-1"].port
-        inventory.write_text(
-            f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, "
-            f"data: {{vendor: {vendor.value}}}}}\n"
-        )
+        inventory = lab_inventory(tmp_path / "inv.yaml", port, vendor.value)
         results = [
             run("push", str(configs), "-i", str(inventory), *extra) for extra in ([], ["--prune"])
         ]
