@@ -292,6 +292,23 @@ def test_a_negation_the_grammar_does_not_list_is_refused(sample: Sample) -> None
             "undo port link-aggregation group 1",
             "undo port link-aggregation group",
         ),
+        # issue 33, second reading: the BGP view page of [H3C-CR-CN] and [H3C-MLAG-CG]
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("bgp 65101",),
+            "router-id 10.0.0.1",
+            "undo router-id 10.0.0.1",
+            "undo router-id",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface Bridge-Aggregation2",),
+            "port m-lag group 2",
+            "undo port m-lag group 2",
+            "undo port m-lag group",
+        ),
         (
             Vendor.HUAWEI,
             "CE6885-48YS8CQ",
