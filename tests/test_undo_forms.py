@@ -5,6 +5,7 @@ the form without them) is refused."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -161,6 +162,20 @@ def _holds(s: Session, line: str) -> bool:
     for opener in s.views:
         node = node.find(opener) if node is not None else None
     return node is not None and node.find(line) is not None
+
+
+def test_an_undo_form_graded_above_unsourced_cites_its_page() -> None:
+    """The grade is the citation's: a sourced or partial undo form names a tag in its
+    undo_source, or (Huawei: each [HW-CR] page prints the undo beside the command) in the
+    command's own source where the grammar says the undo forms are in it."""
+    tag = re.compile(r"\[[A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+\]")
+    for vendor in Vendor:
+        raw = yaml.safe_load((ROOT / "vendors" / f"{vendor.value}.grammar.yaml").read_text())
+        for c in load_grammar(vendor.value).commands:
+            if c.undo is None or c.undo.status == "unsourced":
+                continue
+            cited = c.undo.source or (c.source if raw.get("undo_in_source") else "")
+            assert tag.search(cited), f"{vendor.value}: {c.name} undo {c.undo.status}, no tag"
 
 
 def test_every_negatable_command_has_a_sample() -> None:
