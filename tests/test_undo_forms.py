@@ -5,6 +5,7 @@ the form without them) is refused."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -163,6 +164,20 @@ def _holds(s: Session, line: str) -> bool:
     return node is not None and node.find(line) is not None
 
 
+def test_an_undo_form_graded_above_unsourced_cites_its_page() -> None:
+    """The grade is the citation's: a sourced or partial undo form names a tag in its
+    undo_source, or (Huawei: each [HW-CR] page prints the undo beside the command) in the
+    command's own source where the grammar says the undo forms are in it."""
+    tag = re.compile(r"\[[A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+\]")
+    for vendor in Vendor:
+        raw = yaml.safe_load((ROOT / "vendors" / f"{vendor.value}.grammar.yaml").read_text())
+        for c in load_grammar(vendor.value).commands:
+            if c.undo is None or c.undo.status == "unsourced":
+                continue
+            cited = c.undo.source or (c.source if raw.get("undo_in_source") else "")
+            assert tag.search(cited), f"{vendor.value}: {c.name} undo {c.undo.status}, no tag"
+
+
 def test_every_negatable_command_has_a_sample() -> None:
     """So the next two tests see every undo form the remediation can type."""
     have = {(s.vendor, s.command) for s in SAMPLES}
@@ -291,6 +306,23 @@ def test_a_negation_the_grammar_does_not_list_is_refused(sample: Sample) -> None
             "port link-aggregation group 1",
             "undo port link-aggregation group 1",
             "undo port link-aggregation group",
+        ),
+        # issue 33, second reading: the BGP view page of [H3C-CR-CN] and [H3C-MLAG-CG]
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("bgp 65101",),
+            "router-id 10.0.0.1",
+            "undo router-id 10.0.0.1",
+            "undo router-id",
+        ),
+        (
+            Vendor.H3C,
+            "S9855-32D",
+            ("interface Bridge-Aggregation2",),
+            "port m-lag group 2",
+            "undo port m-lag group 2",
+            "undo port m-lag group",
         ),
         (
             Vendor.HUAWEI,
