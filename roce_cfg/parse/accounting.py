@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from roce_cfg.grammar import Grammar, load_grammar
+from roce_cfg.grammar import Grammar, load_grammar, pattern_blind, shape
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.templates import template_files
 from roce_cfg.redact import redact
@@ -143,6 +143,20 @@ def template_lines(texts: Iterable[str]) -> list[str]:
 # Distinct lines judged and remembered (per vendor, for the process): repeated lines are the
 # hits; unique ones (100,000 interface headers) would otherwise stay 27 MB after the parse.
 MEMO_LINES = 20_000
+# Distinct block shapes remembered (per vendor, for the process): a fabric's configs repeat a
+# few dozen; a hostile file of unique blocks is walked line by line, as without the memo.
+MEMO_BLOCKS = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """What became of a block's lines: counts, and its unread lines (index in the block,
+    section) in order."""
+
+    understood: int
+    refused: int
+    unmanaged: tuple[tuple[str, int], ...]
+    unread: tuple[tuple[int, str], ...]
 
 
 @dataclass
@@ -172,6 +186,30 @@ class Judge:
             ]
             for w in firsts
         }
+        # Blocks that differ only in their digits (a fabric's ports, addresses, peers) are
+        # judged once per shape when no reader tells one digit from another (``tally``).
+        self._by_shape = all(
+            pattern_blind(p.pattern)
+            for p in [self.templates, *(p for p, _ in (*self.unmanaged, *self.areas))]
+        )
+        self._blocks: dict[tuple[bool, bool, int, bytes], _Tally | None] = {}
+
+    def tally(self, block: Block, fed: bool, refused: set[int]) -> _Tally:
+        """A block's tally, from the block of its shape judged before when every line of it
+        is judged alike whatever its digits (none refused: the shape does not say which)."""
+        lines = block.lines
+        if not self._by_shape or (refused and any(line.no in refused for line in lines)):
+            return _tally(_walk(block, fed, refused, self))
+        key = (fed, not block.body, block.indent, shape("\n".join([ln.text for ln in lines])))
+        hit = self._blocks.get(key)
+        if hit is None:
+            hit = _tally(_walk(block, fed, refused, self))
+            if key not in self._blocks:  # None: a shape whose lines are not judged alike
+                if len(self._blocks) >= MEMO_BLOCKS:
+                    self._blocks.clear()
+                safe = all(self.grammar.shape_safe(line.text) for line in lines)
+                self._blocks[key] = hit if safe else None
+        return hit
 
     def line(self, flat: str, readers: str) -> _Verdict:
         """``readers``: 'all' in a block the templates read, 'grammar' for a one-line block they
@@ -251,6 +289,22 @@ def _walk(
         yield line.no, flat, verdict
 
 
+def _tally(walked: Iterable[tuple[int, str, _Verdict]]) -> _Tally:
+    understood = refused = 0
+    kinds: Counter[str] = Counter()
+    unread: list[tuple[int, str]] = []
+    for n, (_, _, verdict) in enumerate(walked):
+        if verdict.status == "understood":
+            understood += 1
+        elif verdict.status == "unmanaged":
+            kinds[verdict.label] += 1
+        elif verdict.status == "refused":
+            refused += 1
+        else:
+            unread.append((n, verdict.label))
+    return _Tally(understood, refused, tuple(kinds.items()), tuple(unread))
+
+
 def account(
     vendor: Vendor,
     fed: list[Block],
@@ -268,18 +322,18 @@ def account(
     understood, refused_lines = layout, 0
     walks = [(b, True) for b in fed] + [(b, False) for b in opaque]
     for block, is_fed in sorted(walks, key=lambda bf: bf[0].header.no):
-        for no, text, verdict in _walk(block, is_fed, bad, j):
-            if verdict.status == "understood":
-                understood += 1
-            elif verdict.status == "unmanaged":
-                kinds[verdict.label] += 1
-            elif verdict.status == "refused":
-                refused_lines += 1
-            else:
-                sections[verdict.label] += 1
-                if len(listed) < MAX_LISTED:
-                    shown = redact(text, vendor.value)
-                    listed.append(AccountedLine(line=no, section=verdict.label, text=shown))
+        tally = j.tally(block, is_fed, bad)
+        understood += tally.understood
+        refused_lines += tally.refused
+        for kind, n in tally.unmanaged:
+            kinds[kind] += n
+        lines = block.lines if tally.unread else []
+        for index, section in tally.unread:
+            sections[section] += 1
+            if len(listed) < MAX_LISTED:
+                line = lines[index]
+                shown = redact(" ".join(line.text.split()), vendor.value)
+                listed.append(AccountedLine(line=line.no, section=section, text=shown))
     unmanaged, unread = sum(kinds.values()), sum(sections.values())
     return Accounting(
         lines=understood + unmanaged + unread + refused_lines,
