@@ -193,6 +193,7 @@ class Judge:
             for p in [self.templates, *(p for p, _ in (*self.unmanaged, *self.areas))]
         )
         self._blocks: dict[tuple[bool, bool, int, bytes], _Tally | None] = {}
+        self._line_shapes: dict[tuple[bytes, str], _Verdict | None] = {}
 
     def tally(self, block: Block, fed: bool, refused: set[int]) -> _Tally:
         """A block's tally, from the block of its shape judged before when every line of it
@@ -217,9 +218,24 @@ class Judge:
         key = (flat, readers)
         hit = self._memo.get(key)
         if hit is None:
-            hit = self._memo[key] = self._judge(flat, readers)
+            hit = self._memo[key] = self._by_line_shape(flat, readers)
             if len(self._memo) > MEMO_LINES:
                 self._memo.clear()
+        return hit
+
+    def _by_line_shape(self, flat: str, readers: str) -> _Verdict:
+        """A line not seen before, judged as the line of its shape before it when lines of that
+        shape are judged alike (a BGP block's peers: the block's shape is the config's own)."""
+        if not self._by_shape:
+            return self._judge(flat, readers)
+        key = (shape(flat), readers)
+        hit = self._line_shapes.get(key)
+        if hit is None:
+            hit = self._judge(flat, readers)
+            if key not in self._line_shapes:  # None: a shape whose lines are not judged alike
+                if len(self._line_shapes) > MEMO_LINES:
+                    self._line_shapes.clear()
+                self._line_shapes[key] = hit if self.grammar.shape_safe(flat) else None
         return hit
 
     def _judge(self, flat: str, readers: str) -> _Verdict:
