@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -195,21 +195,23 @@ class Judge:
         self._blocks: dict[tuple[bool, bool, int, bytes], _Tally | None] = {}
         self._line_shapes: dict[tuple[bytes, str], _Verdict | None] = {}
 
-    def tally(self, block: Block, fed: bool, refused: set[int]) -> _Tally:
+    def tally(self, block: Block, fed: bool, refused: set[int]) -> _Tally | None:
         """A block's tally, from the block of its shape judged before when every line of it
-        is judged alike whatever its digits (none refused: the shape does not say which)."""
+        is judged alike whatever its digits; None: walk it line by line (a vendor whose readers
+        tell digits apart, a shape whose lines are not judged alike, a refused line in it)."""
+        if not self._by_shape:
+            return None
         lines = block.lines
-        if not self._by_shape or (refused and any(line.no in refused for line in lines)):
-            return _tally(_walk(block, fed, refused, self))
+        if refused and any(line.no in refused for line in lines):
+            return None  # the shape does not say which line is refused
         key = (fed, not block.body, block.indent, shape("\n".join([ln.text for ln in lines])))
         hit = self._blocks.get(key)
-        if hit is None:
+        if hit is None and key not in self._blocks:
             hit = _tally(_walk(block, fed, refused, self))
-            if key not in self._blocks:  # None: a shape whose lines are not judged alike
-                if len(self._blocks) >= MEMO_BLOCKS:
-                    self._blocks.clear()
-                safe = all(self.grammar.shape_safe(line.text) for line in lines)
-                self._blocks[key] = hit if safe else None
+            if len(self._blocks) >= MEMO_BLOCKS:
+                self._blocks.clear()
+            safe = all(self.grammar.shape_safe(line.text) for line in lines)
+            self._blocks[key] = hit if safe else None
         return hit
 
     def line(self, flat: str, readers: str) -> _Verdict:
@@ -307,18 +309,70 @@ def _walk(
 
 def _tally(walked: Iterable[tuple[int, str, _Verdict]]) -> _Tally:
     understood = refused = 0
-    kinds: Counter[str] = Counter()
+    kinds: dict[str, int] = {}
     unread: list[tuple[int, str]] = []
     for n, (_, _, verdict) in enumerate(walked):
         if verdict.status == "understood":
             understood += 1
         elif verdict.status == "unmanaged":
-            kinds[verdict.label] += 1
+            kinds[verdict.label] = kinds.get(verdict.label, 0) + 1
         elif verdict.status == "refused":
             refused += 1
         else:
             unread.append((n, verdict.label))
     return _Tally(understood, refused, tuple(kinds.items()), tuple(unread))
+
+
+@dataclass
+class _Sum:
+    """``account``'s counts, as its blocks are walked or tallied."""
+
+    vendor: str
+    understood: int
+    refused: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    sections: Counter[str] = field(default_factory=Counter)
+    listed: list[AccountedLine] = field(default_factory=list)
+
+    def walked(self, walk: Iterable[tuple[int, str, _Verdict]]) -> None:
+        for no, text, verdict in walk:
+            if verdict.status == "understood":
+                self.understood += 1
+            elif verdict.status == "unmanaged":
+                self.kinds[verdict.label] += 1
+            elif verdict.status == "refused":
+                self.refused += 1
+            else:
+                self.unread(no, text, verdict.label)
+
+    def tallied(self, tally: _Tally, block: Block) -> None:
+        self.understood += tally.understood
+        self.refused += tally.refused
+        for kind, n in tally.unmanaged:
+            self.kinds[kind] += n
+        lines = block.lines if tally.unread else []
+        for index, section in tally.unread:
+            line = lines[index]
+            self.unread(line.no, " ".join(line.text.split()), section)
+
+    def unread(self, no: int, text: str, section: str) -> None:
+        self.sections[section] += 1
+        if len(self.listed) < MAX_LISTED:
+            shown = redact(text, self.vendor)
+            self.listed.append(AccountedLine(line=no, section=section, text=shown))
+
+    def accounting(self) -> Accounting:
+        unmanaged, unread = sum(self.kinds.values()), sum(self.sections.values())
+        return Accounting(
+            lines=self.understood + unmanaged + unread + self.refused,
+            understood=self.understood,
+            unmanaged=unmanaged,
+            unread=unread,
+            out_of_domain=self.refused,
+            unmanaged_by_kind=dict(sorted(self.kinds.items())),
+            unread_by_section=dict(sorted(self.sections.items())),
+            unread_lines=tuple(self.listed),
+        )
 
 
 def account(
@@ -332,35 +386,15 @@ def account(
     """Count every line of the config's blocks; ``layout`` lines (a closing 'return') are read."""
     j = judge(vendor, overlay)
     bad = set(refused)
-    kinds: Counter[str] = Counter()
-    sections: Counter[str] = Counter()
-    listed: list[AccountedLine] = []
-    understood, refused_lines = layout, 0
+    total = _Sum(vendor.value, understood=layout)
     walks = [(b, True) for b in fed] + [(b, False) for b in opaque]
     for block, is_fed in sorted(walks, key=lambda bf: bf[0].header.no):
         tally = j.tally(block, is_fed, bad)
-        understood += tally.understood
-        refused_lines += tally.refused
-        for kind, n in tally.unmanaged:
-            kinds[kind] += n
-        lines = block.lines if tally.unread else []
-        for index, section in tally.unread:
-            sections[section] += 1
-            if len(listed) < MAX_LISTED:
-                line = lines[index]
-                shown = redact(" ".join(line.text.split()), vendor.value)
-                listed.append(AccountedLine(line=line.no, section=section, text=shown))
-    unmanaged, unread = sum(kinds.values()), sum(sections.values())
-    return Accounting(
-        lines=understood + unmanaged + unread + refused_lines,
-        understood=understood,
-        unmanaged=unmanaged,
-        unread=unread,
-        out_of_domain=refused_lines,
-        unmanaged_by_kind=dict(sorted(kinds.items())),
-        unread_by_section=dict(sorted(sections.items())),
-        unread_lines=tuple(listed),
-    )
+        if tally is None:
+            total.walked(_walk(block, is_fed, bad, j))
+        else:
+            total.tallied(tally, block)
+    return total.accounting()
 
 
 def describe(a: Accounting, listed: bool) -> list[str]:
