@@ -31,7 +31,9 @@ MAX_CONFIG_BYTES = 16 << 20
 MAX_CONFIG_LINES = 100_000
 MAX_LINE_CHARS = 16_384
 MAX_INDENT = 128
-_DEEP = re.compile(rf"^[ \t]{{{MAX_INDENT + 1},}}", re.MULTILINE)
+# searched in '\n' + the text: a newline is found by a fast scan, where '^' (multi-line) is
+# tried at every character of the text
+_DEEP = re.compile(rf"\n([ \t]{{{MAX_INDENT + 1},}})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +63,12 @@ def decode(data: bytes, file: str) -> str:
         raise InputError("not UTF-8 or GB18030 text", file=file)
     _check_shape(text, file)
     sample = text[:65536]
-    junk = len(_CONTROL.findall(_ANSI.sub("", sample).replace("\b", "")))
+    # no control character at all (a saved file): no junk, whatever the ANSI sequences hold
+    junk = (
+        len(_CONTROL.findall(_ANSI.sub("", sample).replace("\b", "")))
+        if _has_control(sample)
+        else 0
+    )
     if junk > 8:
         raise InputError("binary or garbled file, not a saved running-config", file=file)
     if not sample.isascii():
@@ -91,13 +98,13 @@ def _check_shape(text: str, file: str) -> None:
             file=file,
             line=at,
         )
-    deep = _DEEP.search(text)
+    deep = _DEEP.search("\n" + text)
     if deep:
         raise InputError(
-            f"indented {len(deep.group()):,} columns; no config block nests that deep "
+            f"indented {len(deep[1]):,} columns; no config block nests that deep "
             f"(limit {MAX_INDENT})",
             file=file,
-            line=text.count("\n", 0, deep.start()) + 1,
+            line=text.count("\n", 0, deep.start()) + 1,  # its newline is the line's start
         )
 
 
