@@ -360,7 +360,9 @@ class Grammar:
         near-identical port blocks each."""
         walk = _Walk(self, model)
         for text in blocks:
-            if self._blocks_blind:
+            if self._blocks_blind and len(text) <= REPLAY_CHARS:
+                if len(walk.blocks) > REPLAY_BLOCKS:
+                    walk.blocks.clear()
                 walk.block(text)
             else:
                 walk.lines(text.split("\n"))
@@ -586,6 +588,11 @@ class Grammar:
         return cmd, None
 
 
+# What the parse keeps of the blocks it replays (``check_blocks``): a fabric's port block is a
+# few hundred characters and its configs repeat a few dozen shapes; a hostile file's unique or
+# huge blocks (up to 16 MiB) are walked line by line instead of held for the process's life.
+REPLAY_CHARS = 4_096
+REPLAY_BLOCKS = 2_000
 _ASCII_DIGITS = "0123456789"
 # A line's shape: its UTF-8 bytes with every ASCII digit made '0' (bytes.translate: a tenth of
 # the cost of str.translate). Two lines share a shape when they differ only in which digits

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from roce_cfg.grammar import Grammar, load_grammar, pattern_blind, shape
+from roce_cfg.grammar import REPLAY_CHARS, Grammar, load_grammar, pattern_blind, shape
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.templates import template_files
 from roce_cfg.redact import redact
@@ -146,6 +146,7 @@ MEMO_LINES = 20_000
 # Distinct block shapes remembered (per vendor, for the process): a fabric's configs repeat a
 # few dozen; a hostile file of unique blocks is walked line by line, as without the memo.
 MEMO_BLOCKS = 2_000
+MEMO_SHAPE_CHARS = 256  # lines remembered by shape: config lines are short, a hostile one not
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +205,10 @@ class Judge:
         lines = block.lines
         if refused and any(line.no in refused for line in lines):
             return None  # the shape does not say which line is refused
-        key = (fed, not block.body, block.indent, shape("\n".join([ln.text for ln in lines])))
+        text = "\n".join([ln.text for ln in lines])
+        if len(text) > REPLAY_CHARS:
+            return None  # a huge block is not held for the process's life (grammar.py)
+        key = (fed, not block.body, block.indent, shape(text))
         hit = self._blocks.get(key)
         if hit is None and key not in self._blocks:
             hit = _tally(_walk(block, fed, refused, self))
@@ -228,7 +232,7 @@ class Judge:
     def _by_line_shape(self, flat: str, readers: str) -> _Verdict:
         """A line not seen before, judged as the line of its shape before it when lines of that
         shape are judged alike (a BGP block's peers: the block's shape is the config's own)."""
-        if not self._by_shape:
+        if not self._by_shape or len(flat) > MEMO_SHAPE_CHARS:
             return self._judge(flat, readers)
         key = (shape(flat), readers)
         hit = self._line_shapes.get(key)
