@@ -646,7 +646,10 @@ def shape(text: str) -> bytes:
 
 def pattern_blind(pattern: str) -> bool:
     """Whether a regex treats every digit alike: no digit in it but in a character class that
-    holds the whole range ``0-9`` and no other digit (ZTE's ``[a-z0-9-]``)."""
+    holds the whole range ``0-9`` and no other digit (ZTE's ``[a-z0-9-]``), nor a character
+    named (``\\N{DIGIT FIVE}``)."""
+    if "\\N{" in pattern:
+        return False
 
     def without(m: re.Match[str]) -> str:
         return "" if not any(ch in _ASCII_DIGITS for ch in m[0].replace("0-9", "")) else "0"

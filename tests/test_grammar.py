@@ -285,7 +285,7 @@ def test_a_skip_pattern_that_tells_digits_apart_keeps_blocks_line_by_line() -> N
 
     # ZTE's '!<tag>' lines: a class over the whole of 0-9 treats every digit alike
     assert pattern_blind(r"(?:^!</?[a-z0-9-]+>$)") and pattern_blind("[^0-9]")
-    for pattern in ("[0-5]", "vlan 0-9", r"\d{1,3}", "[0-9]1", r"\x30"):
+    for pattern in ("[0-5]", "vlan 0-9", r"\d{1,3}", "[0-9]1", r"\x30", r"[\N{DIGIT FIVE}]"):
         assert not pattern_blind(pattern), pattern
 
 
