@@ -225,6 +225,9 @@ class Grammar:
     _ignore: re.Pattern[str] | None = None
     _by_view: dict[str, list[Command]] = field(default_factory=dict)
     _ranged: frozenset[str] | None = None
+    # first word -> a digit-blind superset of each command or undo form starting with it that
+    # tells one digit from another (``shape_safe``)
+    _general: dict[str, list[re.Pattern[str]]] | None = None
 
     def __post_init__(self) -> None:
         if self.ignore:
@@ -234,7 +237,7 @@ class Grammar:
         # depend on its digits either.
         self._blocks_blind = not any(
             ch in _ASCII_DIGITS for text in self.separators for ch in text
-        ) and all(_pattern_blind(p.pattern) for p in self.ignore)
+        ) and all(pattern_blind(p.pattern) for p in self.ignore)
         for c in self.commands:
             for v in c.views:
                 self._by_view.setdefault(v, []).append(c)
@@ -256,6 +259,24 @@ class Grammar:
                 for word in c.first
             )
         return self._ranged
+
+    def shape_safe(self, flat: str) -> bool:
+        """Whether every line of ``flat``'s shape (its digits changed) is the same command as
+        ``flat`` in every view, undo forms included: its first word has no digit, and no command
+        that tells one digit from another matches a line of that shape (its digit-blind superset
+        does not match ``flat``)."""
+        words = flat.split()
+        if not words or any(ch in _ASCII_DIGITS for ch in words[0]):
+            return False
+        if self._general is None:
+            self._general = {}
+            undos = [u for c in self.commands if c.undo is not None for u in c.undo.commands]
+            for c in [*self.commands, *undos]:
+                if not _digit_blind(c):
+                    for first in c.first:
+                        self._general.setdefault(first, []).append(_digit_general(c))
+        line = " " + " ".join(words)
+        return not any(g.match(line) for g in self._general.get(words[0], ()))
 
     def source_model(self, model: str) -> str | None:
         return self.models.get(model)
@@ -330,6 +351,21 @@ class Grammar:
         """``check`` over lines already split (a violation's ``line_no`` counts them from 1)."""
         walk = _Walk(self, model)
         walk.lines(lines)
+        return walk.done()
+
+    def check_blocks(self, blocks: Iterable[str], model: str) -> Checked:
+        """``check_lines`` over the lines of ``blocks`` (each a top-level block's lines joined
+        by '\\n', its first line at the left margin), with ``check``'s replay of blocks shaped
+        like one already accepted: the parse checks every config it reads, a thousand
+        near-identical port blocks each."""
+        walk = _Walk(self, model)
+        for text in blocks:
+            if self._blocks_blind and len(text) <= REPLAY_CHARS:
+                if len(walk.blocks) > REPLAY_BLOCKS:
+                    walk.blocks.clear()
+                walk.block(text)
+            else:
+                walk.lines(text.split("\n"))
         return walk.done()
 
     def _lookup(
@@ -552,6 +588,11 @@ class Grammar:
         return cmd, None
 
 
+# What the parse keeps of the blocks it replays (``check_blocks``): a fabric's port block is a
+# few hundred characters and its configs repeat a few dozen shapes; a hostile file's unique or
+# huge blocks (up to 16 MiB) are walked line by line instead of held for the process's life.
+REPLAY_CHARS = 4_096
+REPLAY_BLOCKS = 2_000
 _ASCII_DIGITS = "0123456789"
 # A line's shape: its UTF-8 bytes with every ASCII digit made '0' (bytes.translate: a tenth of
 # the cost of str.translate). Two lines share a shape when they differ only in which digits
@@ -576,9 +617,39 @@ def _digit_blind(cmd: Command) -> bool:
 _CLASS = re.compile(r"\[(?:\\.|[^\]\\])*\]")
 
 
-def _pattern_blind(pattern: str) -> bool:
+# a literal digit of a syntax while it is made a pattern that takes any digit there
+_ANY_DIGIT = "\ue000"
+_EVERYTHING = re.compile("")
+
+
+def _digit_general(cmd: Command) -> re.Pattern[str]:
+    """A digit-blind pattern matching every line ``cmd`` matches (each literal digit of its
+    syntax taken as any digit; a parameter of its own regex with a digit, as anything)."""
+    tokens = _TOKEN.findall(cmd.syntax)
+    if any(
+        t.startswith("<") and _param(t).kind not in _TYPES and any(d in t for d in _ASCII_DIGITS)
+        for t in tokens
+    ):
+        return _EVERYTHING
+    general = " ".join(t if t.startswith("<") else t.translate(_TO_ANY_DIGIT) for t in tokens)
+    return re.compile(compile_syntax(general)[0].pattern.replace(_ANY_DIGIT, r"\d"))
+
+
+_TO_ANY_DIGIT = str.maketrans(dict.fromkeys(_ASCII_DIGITS, _ANY_DIGIT))
+
+
+def shape(text: str) -> bytes:
+    """``text`` with every ASCII digit made '0' (see ``_ZEROS``): texts of one shape are told
+    apart only by a pattern that tells one digit from another (``pattern_blind``)."""
+    return text.encode().translate(_ZEROS)
+
+
+def pattern_blind(pattern: str) -> bool:
     """Whether a regex treats every digit alike: no digit in it but in a character class that
-    holds the whole range ``0-9`` and no other digit (ZTE's ``[a-z0-9-]``)."""
+    holds the whole range ``0-9`` and no other digit (ZTE's ``[a-z0-9-]``), nor a character
+    named (``\\N{DIGIT FIVE}``)."""
+    if "\\N{" in pattern:
+        return False
 
     def without(m: re.Match[str]) -> str:
         return "" if not any(ch in _ASCII_DIGITS for ch in m[0].replace("0-9", "")) else "0"

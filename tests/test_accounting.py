@@ -131,3 +131,54 @@ def test_lint_counts_and_warns_per_lossless_section() -> None:
     warned = {f["message"].split("'")[1]: f["line"] for f in findings if f["rule"] == "RC405"}
     assert warned["aggregates"] == 48
     assert set(warned) <= LOSSLESS_SECTIONS
+
+
+RUIJIE_LEAF = ROOT / "golden/pod-small-ruijie/leaf-1.cfg"
+
+
+def test_blocks_of_one_shape_list_their_own_unread_lines() -> None:
+    """Port blocks that differ only in their digits are judged once (parse/accounting.py
+    ``Judge.tally``), yet each lists its own unread line, number and text."""
+    text = RUIJIE_LEAF.read_text("utf-8")
+    for port in (1, 2, 3):
+        head = f"interface FourHundredGigabitEthernet 0/{port}\n"
+        text = text.replace(head, f"{head} lacp port-priority {port}00\n", 1)
+    a = parse_text(text, file="leaf-1.cfg").config.accounting
+    assert [(u.line, u.text) for u in a.unread_lines] == [
+        (22, "lacp port-priority 100"),
+        (36, "lacp port-priority 200"),
+        (50, "lacp port-priority 300"),
+    ]
+    assert a.unread == 3 and a.lines == a.understood + 3
+
+
+def test_a_line_whose_digits_a_command_tells_apart_is_judged_by_its_text() -> None:
+    """Ruijie 'address-family ipv4' is read and 'address-family ipv6' is not, though the two
+    lines share a shape: after the first, the second is still unread (and then the first is
+    still read)."""
+    text = RUIJIE_LEAF.read_text("utf-8")
+    v6 = text.replace(" address-family ipv4 unicast", " address-family ipv6 unicast")
+    assert v6 != text
+    for source, unread in ((text, []), (v6, [(367, "address-family ipv6 unicast")]), (text, [])):
+        a = parse_text(source, file="leaf-1.cfg").config.accounting
+        assert [(u.line, u.text) for u in a.unread_lines][:1] == unread
+
+
+def test_the_shape_memos_keep_no_huge_block() -> None:
+    """A block past REPLAY_CHARS is walked line by line, not kept as a memo key for the
+    process's life (a hostile file's block may be megabytes); it is checked and accounted all
+    the same."""
+    from roce_cfg.grammar import REPLAY_CHARS, load_grammar
+    from roce_cfg.parse.accounting import judge
+
+    head = "interface FourHundredGigabitEthernet 0/1\n"
+    text = RUIJIE_LEAF.read_text("utf-8")
+    # valid lines with a ranged value: the out-of-range check would learn the block
+    big = "".join(f" priority-queue {n % 8}\n" for n in range(REPLAY_CHARS // 10))
+    before = parse_text(text, file="leaf-1.cfg").config.accounting
+    a = parse_text(text.replace(head, head + big, 1), file="leaf-1.cfg").config.accounting
+    assert a.understood == before.understood + REPLAY_CHARS // 10 and a.all_read()
+    keys = [k[3] for k in judge(Vendor.RUIJIE, None)._blocks] + list(
+        load_grammar("ruijie")._blocks[""]
+    )
+    assert keys and max(map(len, keys)) <= REPLAY_CHARS

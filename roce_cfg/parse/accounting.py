@@ -18,13 +18,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from roce_cfg.grammar import Grammar, load_grammar
+from roce_cfg.grammar import REPLAY_CHARS, Grammar, load_grammar, pattern_blind, shape
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.templates import template_files
 from roce_cfg.redact import redact
@@ -143,6 +143,21 @@ def template_lines(texts: Iterable[str]) -> list[str]:
 # Distinct lines judged and remembered (per vendor, for the process): repeated lines are the
 # hits; unique ones (100,000 interface headers) would otherwise stay 27 MB after the parse.
 MEMO_LINES = 20_000
+# Distinct block shapes remembered (per vendor, for the process): a fabric's configs repeat a
+# few dozen; a hostile file of unique blocks is walked line by line, as without the memo.
+MEMO_BLOCKS = 2_000
+MEMO_SHAPE_CHARS = 256  # lines remembered by shape: config lines are short, a hostile one not
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """What became of a block's lines: counts, and its unread lines (index in the block,
+    section) in order."""
+
+    understood: int
+    refused: int
+    unmanaged: tuple[tuple[str, int], ...]
+    unread: tuple[tuple[int, str], ...]
 
 
 @dataclass
@@ -172,6 +187,36 @@ class Judge:
             ]
             for w in firsts
         }
+        # Blocks that differ only in their digits (a fabric's ports, addresses, peers) are
+        # judged once per shape when no reader tells one digit from another (``tally``).
+        self._by_shape = all(
+            pattern_blind(p.pattern)
+            for p in [self.templates, *(p for p, _ in (*self.unmanaged, *self.areas))]
+        )
+        self._blocks: dict[tuple[bool, bool, int, bytes], _Tally | None] = {}
+        self._line_shapes: dict[tuple[bytes, str], _Verdict | None] = {}
+
+    def tally(self, block: Block, fed: bool, refused: set[int]) -> _Tally | None:
+        """A block's tally, from the block of its shape judged before when every line of it
+        is judged alike whatever its digits; None: walk it line by line (a vendor whose readers
+        tell digits apart, a shape whose lines are not judged alike, a refused line in it)."""
+        if not self._by_shape:
+            return None
+        lines = block.lines
+        if refused and any(line.no in refused for line in lines):
+            return None  # the shape does not say which line is refused
+        text = "\n".join([ln.text for ln in lines])
+        if len(text) > REPLAY_CHARS:
+            return None  # a huge block is not held for the process's life (grammar.py)
+        key = (fed, not block.body, block.indent, shape(text))
+        hit = self._blocks.get(key)
+        if hit is None and key not in self._blocks:
+            hit = _tally(_walk(block, fed, refused, self))
+            if len(self._blocks) >= MEMO_BLOCKS:
+                self._blocks.clear()
+            safe = all(self.grammar.shape_safe(line.text) for line in lines)
+            self._blocks[key] = hit if safe else None
+        return hit
 
     def line(self, flat: str, readers: str) -> _Verdict:
         """``readers``: 'all' in a block the templates read, 'grammar' for a one-line block they
@@ -179,9 +224,24 @@ class Judge:
         key = (flat, readers)
         hit = self._memo.get(key)
         if hit is None:
-            hit = self._memo[key] = self._judge(flat, readers)
+            hit = self._memo[key] = self._by_line_shape(flat, readers)
             if len(self._memo) > MEMO_LINES:
                 self._memo.clear()
+        return hit
+
+    def _by_line_shape(self, flat: str, readers: str) -> _Verdict:
+        """A line not seen before, judged as the line of its shape before it when lines of that
+        shape are judged alike (a BGP block's peers: the block's shape is the config's own)."""
+        if not self._by_shape or len(flat) > MEMO_SHAPE_CHARS:
+            return self._judge(flat, readers)
+        key = (shape(flat), readers)
+        hit = self._line_shapes.get(key)
+        if hit is None:
+            hit = self._judge(flat, readers)
+            if key not in self._line_shapes:  # None: a shape whose lines are not judged alike
+                if len(self._line_shapes) > MEMO_LINES:
+                    self._line_shapes.clear()
+                self._line_shapes[key] = hit if self.grammar.shape_safe(flat) else None
         return hit
 
     def _judge(self, flat: str, readers: str) -> _Verdict:
@@ -251,6 +311,74 @@ def _walk(
         yield line.no, flat, verdict
 
 
+def _tally(walked: Iterable[tuple[int, str, _Verdict]]) -> _Tally:
+    understood = refused = 0
+    kinds: dict[str, int] = {}
+    unread: list[tuple[int, str]] = []
+    for n, (_, _, verdict) in enumerate(walked):
+        if verdict.status == "understood":
+            understood += 1
+        elif verdict.status == "unmanaged":
+            kinds[verdict.label] = kinds.get(verdict.label, 0) + 1
+        elif verdict.status == "refused":
+            refused += 1
+        else:
+            unread.append((n, verdict.label))
+    return _Tally(understood, refused, tuple(kinds.items()), tuple(unread))
+
+
+@dataclass
+class _Sum:
+    """``account``'s counts, as its blocks are walked or tallied."""
+
+    vendor: str
+    understood: int
+    refused: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    sections: Counter[str] = field(default_factory=Counter)
+    listed: list[AccountedLine] = field(default_factory=list)
+
+    def walked(self, walk: Iterable[tuple[int, str, _Verdict]]) -> None:
+        for no, text, verdict in walk:
+            if verdict.status == "understood":
+                self.understood += 1
+            elif verdict.status == "unmanaged":
+                self.kinds[verdict.label] += 1
+            elif verdict.status == "refused":
+                self.refused += 1
+            else:
+                self.unread(no, text, verdict.label)
+
+    def tallied(self, tally: _Tally, block: Block) -> None:
+        self.understood += tally.understood
+        self.refused += tally.refused
+        for kind, n in tally.unmanaged:
+            self.kinds[kind] += n
+        lines = block.lines if tally.unread else []
+        for index, section in tally.unread:
+            line = lines[index]
+            self.unread(line.no, " ".join(line.text.split()), section)
+
+    def unread(self, no: int, text: str, section: str) -> None:
+        self.sections[section] += 1
+        if len(self.listed) < MAX_LISTED:
+            shown = redact(text, self.vendor)
+            self.listed.append(AccountedLine(line=no, section=section, text=shown))
+
+    def accounting(self) -> Accounting:
+        unmanaged, unread = sum(self.kinds.values()), sum(self.sections.values())
+        return Accounting(
+            lines=self.understood + unmanaged + unread + self.refused,
+            understood=self.understood,
+            unmanaged=unmanaged,
+            unread=unread,
+            out_of_domain=self.refused,
+            unmanaged_by_kind=dict(sorted(self.kinds.items())),
+            unread_by_section=dict(sorted(self.sections.items())),
+            unread_lines=tuple(self.listed),
+        )
+
+
 def account(
     vendor: Vendor,
     fed: list[Block],
@@ -262,35 +390,15 @@ def account(
     """Count every line of the config's blocks; ``layout`` lines (a closing 'return') are read."""
     j = judge(vendor, overlay)
     bad = set(refused)
-    kinds: Counter[str] = Counter()
-    sections: Counter[str] = Counter()
-    listed: list[AccountedLine] = []
-    understood, refused_lines = layout, 0
+    total = _Sum(vendor.value, understood=layout)
     walks = [(b, True) for b in fed] + [(b, False) for b in opaque]
     for block, is_fed in sorted(walks, key=lambda bf: bf[0].header.no):
-        for no, text, verdict in _walk(block, is_fed, bad, j):
-            if verdict.status == "understood":
-                understood += 1
-            elif verdict.status == "unmanaged":
-                kinds[verdict.label] += 1
-            elif verdict.status == "refused":
-                refused_lines += 1
-            else:
-                sections[verdict.label] += 1
-                if len(listed) < MAX_LISTED:
-                    shown = redact(text, vendor.value)
-                    listed.append(AccountedLine(line=no, section=verdict.label, text=shown))
-    unmanaged, unread = sum(kinds.values()), sum(sections.values())
-    return Accounting(
-        lines=understood + unmanaged + unread + refused_lines,
-        understood=understood,
-        unmanaged=unmanaged,
-        unread=unread,
-        out_of_domain=refused_lines,
-        unmanaged_by_kind=dict(sorted(kinds.items())),
-        unread_by_section=dict(sorted(sections.items())),
-        unread_lines=tuple(listed),
-    )
+        tally = j.tally(block, is_fed, bad)
+        if tally is None:
+            total.walked(_walk(block, is_fed, bad, j))
+        else:
+            total.tallied(tally, block)
+    return total.accounting()
 
 
 def describe(a: Accounting, listed: bool) -> list[str]:

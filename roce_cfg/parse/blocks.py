@@ -30,28 +30,34 @@ class Block:
         return (self.body[-1] if self.body else self.header).no
 
 
+_NO_BLOCK = 1 << 62  # deeper than any line: the next line opens a block
+
+
 def split(lines: list[Line]) -> list[Block]:
     """Blocks in file order. A line belongs to the block above it when it is indented deeper
     than that block's first line. Comware indents global commands one space under a '#' line,
     so those are blocks of their own, each sibling a new block."""
     blocks: list[Block] = []
-    current: Block | None = None
-    body: list[Line] = []  # the body of ``current``, once it has one
-    for line in lines:
+    current = Block(Line(0, ""))  # a placeholder until the first header
+    opened = _NO_BLOCK  # the indent of ``current``'s first line; deeper lines are its body
+    body: list[Line] | None = None  # the body of ``current``, once it has one
+    for line in lines:  # locals only: this loop sees every line of the file
         text = line.text
         head = text.lstrip(" ")
         indent = len(text) - len(head)
         # only a line whose first word starts with '#', '!' or '$' (or with other blank
         # characters) can be a separator: the regex is not tried on 100,000 port headers
-        if (head[:1] in "#!$" or head[:1].isspace()) and SEPARATOR.match(text):
+        first = head[:1]
+        if (first in "#!$" or first.isspace()) and SEPARATOR.match(text):
             if indent == 0:
-                current = None
+                opened = _NO_BLOCK
             continue
-        if current is None or indent <= current.indent:
+        if indent <= opened:
             # a line at column 0 is its own header: no second Line (100,000 of them, issue 27)
             current = Block(line if head is text else Line(line.no, head), indent=indent)
             blocks.append(current)
-        elif current.body:
+            opened, body = indent, None
+        elif body is not None:
             body.append(line)
         else:
             current.body = body = [line]

@@ -26,13 +26,15 @@ def refused(grammar: Grammar, blocks: list[Block]) -> dict[int, str]:
     # Only blocks holding a command with a ranged parameter need the walk (a port block of
     # nothing but its header does not): blocks are top level, so each is walked on its own.
     ranged = grammar.ranged_words()
-    lines = [
-        line
-        for block in blocks
-        if any(_first(line.text) in ranged for line in block.lines)
-        for line in block.lines
+    checked_blocks = [
+        block for block in blocks if any(_first(line.text) in ranged for line in block.lines)
     ]
-    checked = grammar.check_lines((line.text for line in lines), "")
+    checked = grammar.check_blocks(
+        ("\n".join([line.text for line in block.lines]) for block in checked_blocks), ""
+    )
+    if not checked.violations:
+        return {}
+    lines = [line for block in checked_blocks for line in block.lines]
     out: dict[int, str] = {}
     for v in checked.violations:
         if rule_kind(v.rule) == "range":
