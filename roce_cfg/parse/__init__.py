@@ -272,19 +272,52 @@ def other_vendor(
 
 def _fits(model: ModelSpec, ports: list[Name]) -> bool:
     """Every port's label and speed exist on the model (breakout names at a breakout speed)."""
-    pats = [
-        (re.compile(re.escape(g.label).replace(re.escape("{n}"), r"(\d+)")), g) for g in model.ports
-    ]
-    for port in ports:
+    layout = _layout(model)
+    return all(layout.holds(port) for port in ports)
+
+
+class _Layout:
+    """A model's port groups as patterns, and the answer for each port asked about already:
+    the same port names recur in every config of a fabric (asked twice per config)."""
+
+    MAX_SEEN = 10_000  # ports remembered (2 MB); a fabric has far fewer names, a hostile file more
+
+    def __init__(self, model: ModelSpec) -> None:
+        self.model = model
+        self.groups = [
+            (re.compile(re.escape(g.label).replace(re.escape("{n}"), r"(\d+)")), g)
+            for g in model.ports
+        ]
+        self.seen: dict[tuple[str, int | None], bool] = {}
+
+    def holds(self, port: Name) -> bool:
+        key = (port.number, port.speed)
+        hit = self.seen.get(key)
+        if hit is None:
+            if len(self.seen) >= self.MAX_SEEN:
+                self.seen.clear()
+            hit = self.seen[key] = self._holds(port)
+        return hit
+
+    def _holds(self, port: Name) -> bool:
         base, lane = port.number.partition(":")[::2]
-        if not any(
+        return any(
             (m := pat.fullmatch(base))
             and g.first <= port_number(m[1]) < g.first + g.count
             and (port.speed in g.breakout if lane else port.speed == g.speed)
-            for pat, g in pats
-        ):
-            return False
-    return True
+            for pat, g in self.groups
+        )
+
+
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def _layout(model: ModelSpec) -> _Layout:
+    # Models live as long as their cached profile; identity guards against a reused id.
+    hit = _LAYOUTS.get(id(model))
+    if hit is None or hit.model is not model:
+        hit = _LAYOUTS[id(model)] = _Layout(model)
+    return hit
 
 
 def _choose_model(
