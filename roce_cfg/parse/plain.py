@@ -184,6 +184,7 @@ class _Unplain(Exception):
 # (regex, matched line) -> its result: a config repeats most of its port lines on every port,
 # a fabric in every config. Bounded: a hostile config has as many lines as it likes.
 _SEEN: dict[tuple[_Regex, str], Result | None] = {}
+_UNSEEN: Result = {}
 MAX_SEEN = 1_000  # 20,000 held 20 MB through the model of a 100,000-port config
 
 
@@ -191,9 +192,8 @@ def _result(r: _Regex, match: re.Match[str]) -> Result | None:
     """What ttp's check_matches makes of a match (a fresh dict: results are merged into);
     None where a set line is not the exact line (ttp's result False)."""
     key = (r, match.group())
-    if key in _SEEN:
-        hit = _SEEN[key]
-    else:
+    hit = _SEEN.get(key, _UNSEEN)  # one lookup: another thread's runner may clear it meanwhile
+    if hit is _UNSEEN:
         hit = _converted(r, match)
         if len(_SEEN) >= MAX_SEEN:
             _SEEN.clear()
