@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ttp import ttp
 
 from roce_cfg.parse import parse_text, prepare
 from roce_cfg.parse.plain import plain
@@ -153,6 +154,16 @@ def test_a_template_of_another_shape_is_read_by_ttp() -> None:
     names = dict(_plain_templates(Vendor.RUIJIE))
     assert "qos_maps" not in names  # its groups set a default table name
     assert "pfc" not in dict(_plain_templates(Vendor.HUAWEI))  # a group started by _start_
+    parser = ttp()
+    for name, text in (
+        ("nameless", "<group>\nhostname {{ hostname }}\n</group>"),  # results come unnamed
+        ("lines", "hostname {{ hostname }}"),  # lines outside any group
+        ("joined", '<group name="g">\nx {{ a | _start_ }}\ny {{ b | joinmatches }}\n</group>'),
+        ("macro", '<macro>\ndef m(d):\n    return d\n</macro>\n'
+         '<group name="g" macro="m">\nx {{ a }}\n</group>'),
+    ):  # fmt: skip
+        parser.add_template(text, template_name=name)
+    assert [plain(t) for t in parser._templates] == [None] * 4
 
 
 def test_an_overlay_may_put_a_group_in_any_area_file(tmp_path: Path) -> None:

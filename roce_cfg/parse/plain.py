@@ -149,7 +149,8 @@ def _bare(group: Any) -> bool:
 def _path_item(item: str) -> tuple[str | None, bool]:
     name = item.removesuffix("*")
     listed = item.endswith("*") and not name.endswith("*")
-    return (name if _NAME.fullmatch(name) and name != "_" else None), listed
+    # ttp names a group without a name '_anonymous_' and returns its results unnamed
+    return (name if _NAME.fullmatch(name) and not name.startswith("_") else None), listed
 
 
 def _regex(r: dict[str, Any], start: bool, owner: int) -> _Regex | None:
