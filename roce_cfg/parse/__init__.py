@@ -7,10 +7,14 @@ rest as opaque text, then normalises units, names and ranges with the vendor pro
 
 from __future__ import annotations
 
+import copyreg
 import gc
+import io
+import pickle
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from ipaddress import IPv4Interface, IPv4Network
 from pathlib import Path
 from typing import Any, Literal
 
@@ -200,12 +204,41 @@ class Parsed:
             ).source
         return self._source
 
-    def __getstate__(self) -> tuple[ParsedConfig, str, Path | None]:
-        return self.config, self.text, self.overlay
+    def __getstate__(self) -> tuple[bytes, str, Path | None]:
+        return _dumps(self.config), self.text, self.overlay
 
-    def __setstate__(self, state: tuple[ParsedConfig, str, Path | None]) -> None:
-        self.config, self.text, self.overlay = state
+    def __setstate__(self, state: tuple[bytes, str, Path | None]) -> None:
+        config, self.text, self.overlay = state
+        self.config = pickle.loads(config)  # what __getstate__ wrote, in a worker of ours
         self._source = None
+
+
+def _dumps(config: ParsedConfig) -> bytes:
+    """The model pickled with its addresses as numbers: ipaddress pickles an interface or a
+    network as its text, parsed again on loading (half of what unpickling an xl leaf cost the
+    lint parent, 1,280 times)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _AS_NUMBERS
+    pickler.dump(config)
+    return out.getvalue()
+
+
+def _interface_numbers(
+    value: IPv4Interface,
+) -> tuple[type[IPv4Interface], tuple[tuple[int, int]]]:
+    return IPv4Interface, ((int(value.ip), value.network.prefixlen),)
+
+
+def _network_numbers(value: IPv4Network) -> tuple[type[IPv4Network], tuple[tuple[int, int]]]:
+    return IPv4Network, ((int(value.network_address), value.prefixlen),)
+
+
+_AS_NUMBERS: dict[type, Callable[[Any], Any]] = {
+    **copyreg.dispatch_table,
+    IPv4Interface: _interface_numbers,
+    IPv4Network: _network_numbers,
+}
 
 
 @dataclass(frozen=True)
@@ -319,19 +352,52 @@ def other_vendor(
 
 def _fits(model: ModelSpec, ports: list[Name]) -> bool:
     """Every port's label and speed exist on the model (breakout names at a breakout speed)."""
-    pats = [
-        (re.compile(re.escape(g.label).replace(re.escape("{n}"), r"(\d+)")), g) for g in model.ports
-    ]
-    for port in ports:
+    layout = _layout(model)
+    return all(layout.holds(port) for port in ports)
+
+
+class _Layout:
+    """A model's port groups as patterns, and the answer for each port asked about already:
+    the same port names recur in every config of a fabric (asked twice per config)."""
+
+    MAX_SEEN = 10_000  # ports remembered (2 MB); a fabric has far fewer names, a hostile file more
+
+    def __init__(self, model: ModelSpec) -> None:
+        self.model = model
+        self.groups = [
+            (re.compile(re.escape(g.label).replace(re.escape("{n}"), r"(\d+)")), g)
+            for g in model.ports
+        ]
+        self.seen: dict[tuple[str, int | None], bool] = {}
+
+    def holds(self, port: Name) -> bool:
+        key = (port.number, port.speed)
+        hit = self.seen.get(key)
+        if hit is None:
+            if len(self.seen) >= self.MAX_SEEN:
+                self.seen.clear()
+            hit = self.seen[key] = self._holds(port)
+        return hit
+
+    def _holds(self, port: Name) -> bool:
         base, lane = port.number.partition(":")[::2]
-        if not any(
+        return any(
             (m := pat.fullmatch(base))
             and g.first <= port_number(m[1]) < g.first + g.count
             and (port.speed in g.breakout if lane else port.speed == g.speed)
-            for pat, g in pats
-        ):
-            return False
-    return True
+            for pat, g in self.groups
+        )
+
+
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def _layout(model: ModelSpec) -> _Layout:
+    # Models live as long as their cached profile; identity guards against a reused id.
+    hit = _LAYOUTS.get(id(model))
+    if hit is None or hit.model is not model:
+        hit = _LAYOUTS[id(model)] = _Layout(model)
+    return hit
 
 
 def _choose_model(

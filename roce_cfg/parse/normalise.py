@@ -99,12 +99,20 @@ class Context:
 
     def refuse(self, line: int | None, text: str, reason: str) -> None:
         """A line that cannot be read at all: reported unread (lint: RC119), never dropped."""
+        self.reports += 1
         if len(self.unread) >= MAX_UNREAD:
             self.more_unread += 1
         else:
             self.unread.append(Unread(line, text, reason))
 
     _qos: dict[tuple[Any, ...], PortQos] = field(default_factory=dict)
+    # lines refused or values skipped so far: a result computed while none was is a pure
+    # function of its raw lines, and may be reused for the next port that has the same ones
+    reports: int = 0
+    # a port's QoS lines (as the templates read them) -> its PortQos and ECN queues
+    port_qos_seen: dict[tuple[str, str], tuple[PortQos, dict[int, Wred]]] = field(
+        default_factory=dict
+    )
 
     def port_qos(self, *fields: Any) -> PortQos:
         """One PortQos per distinct setting (it is frozen): ports mostly agree, and a config
@@ -120,6 +128,7 @@ class Context:
     def skip(self, exc: NumberError, scope: str | None = None) -> None:
         """The line holding ``exc``'s value is not read (as if it were absent): recorded with
         its number, found by the value (in ``scope``'s interface blocks when given)."""
+        self.reports += 1
         found = self.locate(exc.text, scope) if exc.text else None
         entry = Unread(found[0] if found else None, found[1] if found else "", str(exc))
         if entry in self.unread:
@@ -786,19 +795,42 @@ def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None, sc
     return _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
 
 
+# Every key of a port's template output that its QoS is read from (``_port_qos_read``).
+_QOS_KEYS = (
+    "pfc", "pfc_mode", "dcbx", "trust_dscp", "watchdog", "wred_table", "queue_profiles",
+    "ecn_flags", "no_drop", "headroom", "xoff", "strict", "drr_last",
+)  # fmt: skip
+
+
 def _port_qos(
     ctx: Context, g: _Globals, item: dict[str, Any], mode: str, ecn: dict[int, Wred], scope: str
 ) -> PortQos:
+    """The port's QoS; its ECN queues join ``ecn``. Ports mostly repeat the same QoS lines
+    (an xl leaf: 128 ports, one set of lines), so a set read without a refused value is read
+    once per config (a refused value is reported per port, with that port's line)."""
+    key = (mode, repr([item.get(k) for k in _QOS_KEYS]))
+    seen = ctx.port_qos_seen.get(key)
+    if seen is None:
+        reports = ctx.reports
+        seen = _port_qos_read(ctx, g, item, mode, scope)
+        if ctx.reports == reports:
+            ctx.port_qos_seen[key] = seen
+    ecn.update(seen[1])
+    return seen[0]
+
+
+def _port_qos_read(
+    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, scope: str
+) -> tuple[PortQos, dict[int, Wred]]:
     spec = ctx.profile.parse
     pfc = bool(item.get("pfc") or item.get("pfc_mode"))
     port_ecn = _ecn_queues(ctx, item, g.tables, g.profiles, scope)
-    ecn.update(port_ecn)
     no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope)
     if pfc and not no_drop:
         # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
         no_drop = g.no_drop or spec.defaults.pfc_no_drop
     implied_wd = spec.port_watchdog_implied and pfc and g.watchdog is not None
-    return ctx.port_qos(
+    qos = ctx.port_qos(
         # a routed port may trust DSCP without saying so (Huawei Layer-3 ports)
         bool(item.get("trust_dscp")) or (mode == "routed" and spec.routed_trusts_dscp),
         pfc,
@@ -810,6 +842,7 @@ def _port_qos(
         _strict(ctx, item, scope),
         item.get("pfc_mode") in spec.pfc_negotiated_modes and not item.get("dcbx"),
     )
+    return qos, port_ecn
 
 
 def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:

@@ -11,6 +11,7 @@ from typing import Any
 from ttp import ttp
 
 from roce_cfg.errors import InputError
+from roce_cfg.parse.plain import plain
 from roce_cfg.resources import templates_dir
 from roce_cfg.vendor import Vendor
 
@@ -67,35 +68,51 @@ class Runner:
                     f"cannot load the parse template: {reason}", file=str(path)
                 ) from None
 
+        # the templates of the plain shape, read without ttp's result engine (parse/plain.py)
+        self._plain = [plain(t) for t in self._parser._templates]
+
     def run(self, text: str) -> dict[str, Any]:
         with self._lock:
-            self._parser.clear_input()
-            self._parser.clear_result()
-            self._parser.add_input(text, template_name="_all_")
-            try:
-                self._parser.parse(one=True)
-                result = self._parser.result(structure="dictionary")
-            except Exception as exc:
-                # ttp runs a template's <macro> code as is (an overlay's templates are code,
-                # docs/parse.md); its failure is the template's, named as one line.
-                raise InputError(
-                    f"the {self._vendor} parse templates failed: {type(exc).__name__}: {exc}"
-                ) from None
-            finally:
-                # the parser would keep the input (a copy per template) and its results until
-                # the next config: 45 MB of a config of 100,000 ports
-                self._parser.clear_input()
-                # and its last template's reader, which holds yet another copy of the input
-                # (7.7 MB at 100,000 ports) through the model's peak
-                getattr(self._parser, "_ttp_", {}).pop("parser_object", None)
+            templates = self._parser._templates
+            read = [None if p is None else p.read(text) for p in self._plain]
+            rest = [t.name for t, own in zip(templates, read, strict=True) if own is None]
+            by_ttp = self._ttp(text, rest) if rest else {}
             merged: dict[str, Any] = {}
-            for per_template in result.values() if isinstance(result, dict) else ():
-                for item in per_template if isinstance(per_template, list) else [per_template]:
+            for template, own in zip(templates, read, strict=True):
+                for item in [own] if own is not None else by_ttp.get(template.name, []):
                     if isinstance(item, dict):
                         merged.update(item)
-            # after merging: the parser's result lists are emptied in place, not their items
-            self._parser.clear_result()
         return merged
+
+    def _ttp(self, text: str, names: list[str]) -> dict[str, list[Any]]:
+        """ttp's results of the templates ``names`` over ``text``, per template."""
+        self._parser.clear_input()
+        self._parser.clear_result()
+        for name in names:
+            self._parser.add_input(text, template_name=name)
+        try:
+            self._parser.parse(one=True)
+            result = self._parser.result(structure="dictionary")
+        except Exception as exc:
+            # ttp runs a template's <macro> code as is (an overlay's templates are code,
+            # docs/parse.md); its failure is the template's, named as one line.
+            raise InputError(
+                f"the {self._vendor} parse templates failed: {type(exc).__name__}: {exc}"
+            ) from None
+        finally:
+            # the parser would keep the input (a copy per template) and its results until
+            # the next config: 45 MB of a config of 100,000 ports
+            self._parser.clear_input()
+            # and its last template's reader, which holds yet another copy of the input
+            # (7.7 MB at 100,000 ports) through the model's peak
+            getattr(self._parser, "_ttp_", {}).pop("parser_object", None)
+        out = {
+            name: list(found) if isinstance(found, list) else [found]
+            for name, found in (result.items() if isinstance(result, dict) else ())
+        }
+        # after copying: the parser's result lists are emptied in place, not their items
+        self._parser.clear_result()
+        return out
 
 
 @cache

@@ -1,0 +1,184 @@
+"""parse/plain.py reads a plain-shaped template exactly as ttp does, or hands it back to ttp.
+
+Each reader is held to ttp itself on the same text: the same result, keys in the same order,
+over every config in the repository, over configs mangled at random (lines repeated, moved,
+dropped, respaced, their words replaced), and on the cases where ttp's rules are subtle (a value
+repeated around a child line, a set line that is not the exact line).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ttp import ttp
+
+from roce_cfg.parse import parse_text, prepare
+from roce_cfg.parse.plain import plain
+from roce_cfg.parse.templates import runner
+from roce_cfg.vendor import Vendor
+from tests.helpers import ROOT
+
+CONFIGS = sorted(
+    [*(ROOT / "golden").glob("*/*.cfg"), *(ROOT / "tests/parse").glob("*/*.cfg")],
+    key=str,
+)
+
+
+def _by_ttp(vendor: Vendor, name: str, feed: str) -> dict[str, Any]:
+    """ttp's own result of one of the vendor's bundled templates over ``feed``."""
+    parser = runner(vendor, None)._parser
+    parser.clear_input()
+    parser.clear_result()
+    parser.add_input(feed, template_name=name)
+    parser.parse(one=True)
+    result = parser.result(structure="dictionary")
+    parser.clear_input()
+    merged: dict[str, Any] = {}
+    for item in result.get(name, []):
+        if isinstance(item, dict):
+            merged.update(item)
+    parser.clear_result()
+    return merged
+
+
+def _plain_templates(vendor: Vendor) -> list[tuple[str, Any]]:
+    found = [(t.name, plain(t)) for t in runner(vendor, None)._parser._templates]
+    return [(name, reader) for name, reader in found if reader is not None]
+
+
+def _same(vendor: Vendor, feed: str) -> int:
+    """How many templates read ``feed`` without ttp; fails where a reading differs."""
+    read = 0
+    for name, reader in _plain_templates(vendor):
+        mine = reader.read(feed)
+        if mine is None:
+            continue  # ttp reads it
+        read += 1
+        assert json.dumps(mine, default=repr) == json.dumps(
+            _by_ttp(vendor, name, feed), default=repr
+        ), f"{vendor.value} {name}"
+    return read
+
+
+def test_the_port_templates_of_every_vendor_are_plain() -> None:
+    # the templates that hold most matches: a change that makes them fall to ttp is a
+    # slowdown of the whole parse, not a failure anywhere else
+    for vendor in Vendor:
+        names = [name for name, _ in _plain_templates(vendor)]
+        assert {"interfaces", "bgp"} <= set(names), vendor
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_config_reads_as_ttp_reads_it(path: Path) -> None:
+    prep = prepare(path.read_text(encoding="utf-8"), file=str(path))
+    assert _same(prep.vendor, prep.feed) >= 1
+
+
+_WORDS = ["3", "x", "-1", "007", "10.0.0.1", "enable", "  ", "\t", "9" * 30, "a b", ""]
+
+
+def _mangled(lines: list[str], rng: random.Random) -> list[str]:
+    lines = list(lines)
+    for _ in range(rng.randint(1, 12)):
+        i, op = rng.randrange(len(lines)), rng.random()
+        if op < 0.2:
+            lines.insert(rng.randrange(len(lines) + 1), lines[i])
+        elif op < 0.35:
+            lines.insert(i + 1, lines[i])
+        elif op < 0.5 and len(lines) > 1:
+            del lines[i]
+        elif op < 0.6:
+            lines[i] = lines[i].replace(" ", "  ", 1)
+        elif op < 0.7:
+            lines[i] += rng.choice(["", " ", "\t", " x"])
+        elif op < 0.8:
+            words = lines[i].split(" ")
+            words[rng.randrange(len(words))] = rng.choice(_WORDS)
+            lines[i] = " ".join(words)
+        elif op < 0.9:
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            lines.insert(0, lines[i])
+    return lines
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_mangled_configs_read_as_ttp_reads_them(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(10):
+        path = rng.choice(CONFIGS)
+        lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines()]
+        feed = "\n".join(_mangled([ln for ln in lines if ln], rng))
+        for vendor in Vendor:  # each vendor's templates over any vendor's lines
+            _same(vendor, feed)
+
+
+_PORT = """interface FourHundredGigabitEthernet 0/1
+mtu 9216
+priority-queue 6
+mtu 1500
+description after a child line
+mtu 4000
+interface FourHundredGigabitEthernet 0/2
+mtu 9000
+mtu 1500
+priority-queue 7
+queue 3 wred-profile ROCE-Q3
+"""
+
+
+def test_values_repeated_around_child_lines_read_as_ttp_reads_them() -> None:
+    # before a child line the first value stays; after one the later lines are merged into
+    # the port and win (ttp's tail matches)
+    reader = dict(_plain_templates(Vendor.RUIJIE))["interfaces"]
+    mine = reader.read(_PORT)
+    assert mine is not None and json.dumps(mine) == json.dumps(
+        _by_ttp(Vendor.RUIJIE, "interfaces", _PORT)
+    )
+    assert [p["mtu"] for p in mine["interfaces"]] == [1500, 9000]
+
+
+def test_a_start_line_whose_set_fails_is_left_to_ttp() -> None:
+    reader = dict(_plain_templates(Vendor.RUIJIE))["pfc"]
+    assert reader.read("priority-flow-control enable") is not None
+    # the regex takes two spaces, ttp's set does not: ttp ends the group, read by ttp
+    assert reader.read("priority-flow-control  enable") is None
+
+
+def test_a_template_of_another_shape_is_read_by_ttp() -> None:
+    names = dict(_plain_templates(Vendor.RUIJIE))
+    assert "qos_maps" not in names  # its groups set a default table name
+    assert "pfc" not in dict(_plain_templates(Vendor.HUAWEI))  # a group started by _start_
+    parser = ttp()
+    for name, text in (
+        ("nameless", "<group>\nhostname {{ hostname }}\n</group>"),  # results come unnamed
+        ("lines", "hostname {{ hostname }}"),  # lines outside any group
+        ("joined", '<group name="g">\nx {{ a | _start_ }}\ny {{ b | joinmatches }}\n</group>'),
+        ("macro", '<macro>\ndef m(d):\n    return d\n</macro>\n'
+         '<group name="g" macro="m">\nx {{ a }}\n</group>'),
+    ):  # fmt: skip
+        parser.add_template(text, template_name=name)
+    assert [plain(t) for t in parser._templates] == [None] * 4
+
+
+def test_an_overlay_may_put_a_group_in_any_area_file(tmp_path: Path) -> None:
+    """The port group moved into the system area file (and the port area file holding
+    something else) reads the ports as the bundled files do."""
+    bundled = ROOT / "templates" / "ruijie" / "parse"
+    own = tmp_path / "templates" / "ruijie" / "parse"
+    own.mkdir(parents=True)
+    ports = (bundled / "interfaces.ttp").read_text(encoding="utf-8")
+    system = (bundled / "system.ttp").read_text(encoding="utf-8")
+    (own / "system.ttp").write_text(system + "\n" + ports, encoding="utf-8")
+    (own / "interfaces.ttp").write_text(
+        '<group name="unused">\nnever printed {{ word }}\n</group>\n', encoding="utf-8"
+    )
+    text = (ROOT / "golden" / "pod-small-ruijie" / "leaf-1.cfg").read_text(encoding="utf-8")
+    moved = parse_text(text, file="leaf-1.cfg", overlay=tmp_path).config.device
+    assert moved == parse_text(text, file="leaf-1.cfg").config.device
+    assert len(moved.interfaces) > 1
