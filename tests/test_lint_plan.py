@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from ipaddress import IPv4Address
 from pathlib import Path
 
 import pytest
 
 from roce_cfg.errors import InputError
-from roce_cfg.parse.hints import hints_from_plan, load_fabric, load_lint_plan
+from roce_cfg.parse.hints import _ipv4, hints_from_plan, load_fabric, load_lint_plan
 from tests.helpers import ROOT, run
 
 
@@ -61,3 +63,22 @@ def test_a_netmask_address_reads_as_its_address(fabric_json: Path, tmp_path: Pat
     other = tmp_path / "fabric.json"
     other.write_text(json.dumps(doc))
     assert str(load_lint_plan(other).links[0].a_ip.ip) == ip
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["0.0.0.0", "255.255.255.255", "10.64.0.1", "199.249.230.9", "01.2.3.4", "1.2.3.04",
+     "256.1.1.1", "1.2.3", "1.2.3.4.5", "1..3.4", "", " 1.2.3.4", "1.2.3.4\n", "1.2.3.\u0664",
+     "0x1.2.3.4", "1.2.3.+4", "1.2.3.1000", "250.249.200.199"],
+)  # fmt: skip
+def test_link_addresses_read_as_ipaddress_reads_them(text: str) -> None:
+    # _ipv4 reads the common dotted quad itself (the cost of 131,072 of them at xl): it must
+    # accept, refuse and give the message ipaddress gives, leading zeros and non-ASCII digits
+    # included.
+    def outcome(parse: Callable[[str], IPv4Address]) -> tuple[IPv4Address | None, str | None]:
+        try:
+            return parse(text), None
+        except ValueError as exc:
+            return None, str(exc)
+
+    assert outcome(_ipv4) == outcome(IPv4Address)
