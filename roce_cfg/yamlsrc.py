@@ -293,21 +293,26 @@ def load_json(path: Path, limits: Limits = FABRIC_JSON) -> Any:
     text = read_text(path, limits.what, limits.max_bytes)
     file = str(path)
 
+    # Both hooks run for every integer and object of the file (hundreds of thousands in an xl
+    # fabric.json): the common case takes one test.
     def bounded_int(s: str) -> int:
-        digits = len(s) - s.startswith("-")
-        if digits > limits.max_int_digits:
-            raise InputError(
-                f"integer of {digits:,} digits (limit {limits.max_int_digits})", file=file
-            )
+        if len(s) > limits.max_int_digits:
+            digits = len(s) - s.startswith("-")
+            if digits > limits.max_int_digits:
+                raise InputError(
+                    f"integer of {digits:,} digits (limit {limits.max_int_digits})", file=file
+                )
         return int(s)
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         # As for YAML: a key given twice is a mistake whichever copy would win.
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise InputError(f"duplicate key '{key[:40]}'", file=file)
-            out[key] = value
+        out = dict(pairs)
+        if len(out) < len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise InputError(f"duplicate key '{key[:40]}'", file=file)
+                seen.add(key)
         return out
 
     try:
@@ -322,19 +327,25 @@ def load_json(path: Path, limits: Limits = FABRIC_JSON) -> Any:
 
 
 def _check_shape(data: Any, limits: Limits, file: str) -> None:
-    todo: list[tuple[Any, int]] = [(data, 1)] if isinstance(data, list | dict) else []
-    while todo:
-        item, depth = todo.pop()
+    # Level by level, and by exact type (json.loads makes plain dicts and lists): this walks
+    # every value of the file, 0.3 s of one core for an xl fabric.json the other way (issue 30).
+    level = [data] if type(data) is list or type(data) is dict else []
+    depth = 1
+    while level:
         if depth > limits.max_depth:
             raise InputError(f"nested deeper than {limits.max_depth} levels", file=file)
-        values = item.values() if isinstance(item, dict) else item
-        if len(values) > limits.max_items:
-            raise InputError(
-                f"{'object' if isinstance(item, dict) else 'list'} of {len(values):,} entries "
-                f"(limit {limits.max_items:,})",
-                file=file,
-            )
-        todo.extend((x, depth + 1) for x in values if isinstance(x, list | dict))
+        inner: list[Any] = []
+        for item in level:
+            values = item.values() if type(item) is dict else item
+            if len(values) > limits.max_items:
+                raise InputError(
+                    f"{'object' if type(item) is dict else 'list'} of {len(values):,} entries "
+                    f"(limit {limits.max_items:,})",
+                    file=file,
+                )
+            inner += [x for x in values if type(x) is list or type(x) is dict]
+        level = inner
+        depth += 1
 
 
 def line_of(lines: dict[Loc, int], loc: Loc) -> int | None:

@@ -89,6 +89,9 @@ def test_overlay_profile_is_guarded(tmp_path: Path) -> None:
     ("text", "reason"),
     [
         ('{"switches": ' + "[" * 5000 + "]" * 5000 + "}", "nested deeper than 32 levels"),
+        # under the interpreter's recursion limit: found by the shape check, not the decoder
+        ('{"links": [{"a": ' + "[" * 40 + "]" * 40 + "}]}", "nested deeper than 32 levels"),
+        ('{"links": [{"a": {"b": 1, "c": 2, "b": 3}}]}', "duplicate key 'b'"),
         ('{"version": ' + "1" * 4400 + "}", "integer of 4,400 digits (limit 20)"),
         ('{"switches": [1,\n 2,', "not JSON"),
         ("[" + ",".join(["0"] * (1 << 22 | 1)) + "]", "list of 4,194,305 entries"),

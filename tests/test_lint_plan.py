@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from roce_cfg.errors import InputError
-from roce_cfg.parse.hints import hints_from_plan, load_fabric, load_lint_plan
+from roce_cfg.parse.hints import (
+    IfAddress,
+    _if_address,
+    _if_address_as_ipaddress_reads_it,
+    hints_from_plan,
+    load_fabric,
+    load_lint_plan,
+)
 from tests.helpers import ROOT, run
 
 
@@ -61,3 +69,22 @@ def test_a_netmask_address_reads_as_its_address(fabric_json: Path, tmp_path: Pat
     other = tmp_path / "fabric.json"
     other.write_text(json.dumps(doc))
     assert str(load_lint_plan(other).links[0].a_ip.ip) == ip
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["0.0.0.0", "255.255.255.255", "10.64.0.1/31", "199.249.230.9/32", "01.2.3.4", "1.2.3.04/31",
+     "256.1.1.1/31", "1.2.3", "1.2.3.4.5", "1..3.4", "", " 1.2.3.4", "1.2.3.4\n", "1.2.3.\u0664",
+     "0x1.2.3.4", "1.2.3.+4", "1.2.3.1000", "250.249.200.199/0", "1.2.3.4/", "1.2.3.4/05",
+     "1.2.3.4/33", "1.2.3.4/033", "1.2.3.4/\u0663", "1.2.3.4/255.255.255.254", "1.2.3.4/31\n"],
+)  # fmt: skip
+def test_link_addresses_read_as_ipaddress_reads_them(text: str) -> None:
+    # The usual form is read without ipaddress's parse (its cost at xl): it must accept, refuse
+    # and give the messages that reading gives, leading zeros and non-ASCII digits included.
+    def outcome(read: Callable[[str], IfAddress]) -> tuple[IfAddress | None, str | None]:
+        try:
+            return read(text), None
+        except ValueError as exc:
+            return None, str(exc)
+
+    assert outcome(_if_address) == outcome(_if_address_as_ipaddress_reads_it)
