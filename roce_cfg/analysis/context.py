@@ -106,7 +106,12 @@ class DeviceView:
         return index.get(name)
 
     def in_use(self) -> list[Interface]:
-        return [i for i in self.device.interfaces if not i.shutdown]
+        """A new list each call (a caller may change it); the filtering once (issue 30: a
+        dozen rules ask, 0.4 s of an xl lint)."""
+        ports: tuple[Interface, ...] | None = self.memo.get("in_use")
+        if ports is None:
+            ports = self.memo["in_use"] = tuple(i for i in self.device.interfaces if not i.shutdown)
+        return list(ports)
 
     def _lag_names(self) -> tuple[frozenset[str], frozenset[str]]:
         """(aggregates that have members, ports that are members)."""
@@ -140,7 +145,14 @@ class DeviceView:
         return [i for i in self.in_use() if i.name not in members]
 
     def carries_roce(self, port: Interface) -> bool:
-        """Server-facing access ports and routed point-to-point fabric links carry RoCE."""
+        """Server-facing access ports and routed point-to-point fabric links carry RoCE.
+        Judged once per port (issue 30: five rules ask of every port, 490,000 calls at xl)."""
+        known: dict[str, bool] = self.memo.setdefault("carries_roce", {})
+        if port.name not in known:
+            known[port.name] = self._carries_roce(port)
+        return known[port.name]
+
+    def _carries_roce(self, port: Interface) -> bool:
         if port.shutdown or evidence.factory_default(port):
             return False
         agg = self.device.aggregate_of(port.name)

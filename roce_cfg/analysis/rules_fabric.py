@@ -97,12 +97,17 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     "no-drop priority: a switch whose lossless policy differs from its neighbour's is reported.",
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
-    def classes(v: DeviceView, p: Interface) -> str:
-        own = ",".join(map(str, lossless_dscps(v.device))) or "none"
-        return (
-            f"RoCE->{v.priority_of(v.roce_dscp)} CNP->{v.priority_of(v.cnp_dscp)} "
-            f"lossless DSCPs {own}"
-        )
+    # a switch's classes, not a port's: once per switch, not per link end (issue 30)
+    known: dict[str, str] = {}
+
+    def classes(v: DeviceView, _: Interface) -> str:
+        if v.name not in known:
+            own = ",".join(map(str, lossless_dscps(v.device))) or "none"
+            known[v.name] = (
+                f"RoCE->{v.priority_of(v.roce_dscp)} CNP->{v.priority_of(v.cnp_dscp)} "
+                f"lossless DSCPs {own}"
+            )
+        return known[v.name]
 
     yield from _mismatch(f, "DSCP map", classes)
 
