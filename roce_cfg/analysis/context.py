@@ -125,7 +125,14 @@ class DeviceView:
         return names
 
     def physical(self, port: Interface) -> list[Interface]:
-        """The ports that carry ``port``'s frames: an aggregate's members in use, else itself."""
+        """The ports that carry ``port``'s frames: an aggregate's members in use, else itself.
+        Found once per port (RC301 and RC306 ask for both ends of every link)."""
+        known: dict[str, tuple[Interface, ...]] = self.memo.setdefault("physical", {})
+        if port.name not in known:
+            known[port.name] = tuple(self._physical(port))
+        return list(known[port.name])
+
+    def _physical(self, port: Interface) -> list[Interface]:
         agg = self.device.aggregate(port.name)
         if agg is None or not agg.members:
             return [port]

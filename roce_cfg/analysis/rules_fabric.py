@@ -257,11 +257,13 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
             )
 
 
-def _neighbors(v: DeviceView) -> dict[str, int]:
+def _neighbors(v: DeviceView) -> dict[int, int]:
+    """Neighbour address (as a number: hashing and printing IPv4Address objects was a fifth
+    of RC309 and RC310 at xl) -> remote AS."""
     if "neighbors" not in v.memo:
         bgp = v.device.bgp
-        v.memo["neighbors"] = {str(n.address): n.remote_as for n in bgp.neighbors} if bgp else {}
-    result: dict[str, int] = v.memo["neighbors"]
+        v.memo["neighbors"] = {int(n.address): n.remote_as for n in bgp.neighbors} if bgp else {}
+    result: dict[int, int] = v.memo["neighbors"]
     return result
 
 
@@ -277,11 +279,12 @@ def _neighbors(v: DeviceView) -> dict[str, int]:
 )
 def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
-        peer_ip = str(pb.ipv4.ip) if pb.ipv4 else None
-        remote = _neighbors(a).get(peer_ip) if peer_ip else None
-        if remote is not None and b.device.bgp is not None and remote != b.device.bgp.asn:
+        if pb.ipv4 is None or b.device.bgp is None:
+            continue
+        remote = _neighbors(a).get(int(pb.ipv4))  # int(): an interface's address, as a number
+        if remote is not None and remote != b.device.bgp.asn:
             yield Hit(
-                f"neighbor {peer_ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
+                f"neighbor {pb.ipv4.ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
                 device=a.name,
                 port=pa.name,
                 related_device=b.name,
@@ -303,7 +306,7 @@ def link_without_bgp(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
         if a.device.bgp is None or b.device.bgp is None or pb.ipv4 is None:
             continue
-        if str(pb.ipv4.ip) not in _neighbors(a):
+        if int(pb.ipv4) not in _neighbors(a):
             yield Hit(
                 f"no BGP neighbor {pb.ipv4.ip} for the link to {b.name}",
                 device=a.name,
