@@ -4,7 +4,10 @@ configs lint clean; the output formats are what CI tools accept."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -13,7 +16,7 @@ import pytest
 import yaml
 
 from roce_cfg.analysis import lint
-from roce_cfg.analysis.registry import rules
+from roce_cfg.analysis.registry import Hit, rules
 from tests.helpers import ROOT, SCENARIOS, run
 from tests.lintcases import CASES, _generated, observed, run_case
 
@@ -249,3 +252,39 @@ def test_worker_processes_find_the_same_lines(
     unread = [f for f in again.findings if f.rule == "RC001"]
     assert [(f.device, f.line) for f in unread] == [("leaf-2.cfg", 2)]
     assert {f.rule for f in again.findings} >= {"RC201", "RC202"}
+
+
+def _device_rules_forked(monkeypatch: pytest.MonkeyPatch, in_child: Callable[[], None]) -> None:
+    """Device rules run in a forked child from one switch on; RC201's check also calls
+    ``in_child`` when it runs in the child (not in this process)."""
+    import roce_cfg.analysis as analysis
+
+    parent = os.getpid()
+    by_id = {r.id: r for r in rules()}
+    plain = by_id["RC201"].check
+    assert plain is not None
+
+    def check(v: object) -> Iterator[Hit]:
+        if os.getpid() != parent:
+            in_child()
+        yield from plain(v)
+
+    by_id["RC201"] = replace(by_id["RC201"], check=check)
+    monkeypatch.setattr(analysis, "rules", lambda: list(by_id.values()))
+    monkeypatch.setattr(analysis, "ASIDE_FROM", 1)
+    monkeypatch.setattr(analysis, "workers", lambda: 2)
+
+
+def test_device_rules_in_a_child_find_what_they_find_here(
+    broken: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Findings come back from the child whole and in the order the parent would give them;
+    a child that dies leaves the parent to run the device rules itself, none lost."""
+    here = [f.model_dump() for f in lint([broken]).findings]
+    assert {f["rule"] for f in here} >= {"RC201", "RC202"}
+    mark = tmp_path / "ran-in-a-child"
+    _device_rules_forked(monkeypatch, mark.touch)
+    assert [f.model_dump() for f in lint([broken]).findings] == here
+    assert mark.exists()
+    _device_rules_forked(monkeypatch, lambda: os._exit(3))
+    assert [f.model_dump() for f in lint([broken]).findings] == here

@@ -97,12 +97,17 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     "no-drop priority: a switch whose lossless policy differs from its neighbour's is reported.",
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
-    def classes(v: DeviceView, p: Interface) -> str:
-        own = ",".join(map(str, lossless_dscps(v.device))) or "none"
-        return (
-            f"RoCE->{v.priority_of(v.roce_dscp)} CNP->{v.priority_of(v.cnp_dscp)} "
-            f"lossless DSCPs {own}"
-        )
+    # a switch's classes, not a port's: once per switch, not per link end (issue 30)
+    known: dict[str, str] = {}
+
+    def classes(v: DeviceView, _: Interface) -> str:
+        if v.name not in known:
+            own = ",".join(map(str, lossless_dscps(v.device))) or "none"
+            known[v.name] = (
+                f"RoCE->{v.priority_of(v.roce_dscp)} CNP->{v.priority_of(v.cnp_dscp)} "
+                f"lossless DSCPs {own}"
+            )
+        return known[v.name]
 
     yield from _mismatch(f, "DSCP map", classes)
 
@@ -252,11 +257,13 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
             )
 
 
-def _neighbors(v: DeviceView) -> dict[str, int]:
+def _neighbors(v: DeviceView) -> dict[int, int]:
+    """Neighbour address (as a number: hashing and printing IPv4Address objects was a fifth
+    of RC309 and RC310 at xl) -> remote AS."""
     if "neighbors" not in v.memo:
         bgp = v.device.bgp
-        v.memo["neighbors"] = {str(n.address): n.remote_as for n in bgp.neighbors} if bgp else {}
-    result: dict[str, int] = v.memo["neighbors"]
+        v.memo["neighbors"] = {int(n.address): n.remote_as for n in bgp.neighbors} if bgp else {}
+    result: dict[int, int] = v.memo["neighbors"]
     return result
 
 
@@ -272,11 +279,12 @@ def _neighbors(v: DeviceView) -> dict[str, int]:
 )
 def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
-        peer_ip = str(pb.ipv4.ip) if pb.ipv4 else None
-        remote = _neighbors(a).get(peer_ip) if peer_ip else None
-        if remote is not None and b.device.bgp is not None and remote != b.device.bgp.asn:
+        if pb.ipv4 is None or b.device.bgp is None:
+            continue
+        remote = _neighbors(a).get(int(pb.ipv4))  # int(): an interface's address, as a number
+        if remote is not None and remote != b.device.bgp.asn:
             yield Hit(
-                f"neighbor {peer_ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
+                f"neighbor {pb.ipv4.ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
                 device=a.name,
                 port=pa.name,
                 related_device=b.name,
@@ -298,7 +306,7 @@ def link_without_bgp(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
         if a.device.bgp is None or b.device.bgp is None or pb.ipv4 is None:
             continue
-        if str(pb.ipv4.ip) not in _neighbors(a):
+        if int(pb.ipv4) not in _neighbors(a):
             yield Hit(
                 f"no BGP neighbor {pb.ipv4.ip} for the link to {b.name}",
                 device=a.name,

@@ -45,19 +45,11 @@ def _needs(v: DeviceView) -> list[Need]:
     consts = v.profile.headroom
     out: list[Need] = []
     done: dict[tuple[int, float, int], tuple[int, tuple[str, ...]]] = {}
-    for port in v.lossless_ports():
-        if not port.qos.pfc or port.speed_gbps not in PAUSE_QUANTA:
-            continue
-        known, source = v.cable(port)
 
-        def need(cable_m: float, port: Interface = port) -> tuple[int, tuple[str, ...]]:
-            # ports mostly share speed, cable and MTU: one computation each (issue 27)
-            key = (port.speed_gbps, cable_m, port.mtu)
-            if key not in done:
-                done[key] = _need(cable_m, port)
-            return done[key]
-
-        def _need(cable_m: float, port: Interface) -> tuple[int, tuple[str, ...]]:
+    def need(cable_m: float, port: Interface) -> tuple[int, tuple[str, ...]]:
+        # ports mostly share speed, cable and MTU: one computation each (issue 27)
+        key = (port.speed_gbps, cable_m, port.mtu)
+        if key not in done:
             required, terms = required_headroom(
                 speed_gbps=port.speed_gbps,
                 cable_m=cable_m,
@@ -69,16 +61,22 @@ def _needs(v: DeviceView) -> list[Need]:
                 small_packet_percent=consts.small_packet_percent,
                 min_packet_bytes=consts.min_packet_bytes,
             )
-            return required, (*(f"{t.name}: {t.bytes} B" for t in terms), f"required: {required} B")
+            detail = (*(f"{t.name}: {t.bytes} B" for t in terms), f"required: {required} B")
+            done[key] = required, detail
+        return done[key]
 
+    for port in v.lossless_ports():
+        if not port.qos.pfc or port.speed_gbps not in PAUSE_QUANTA:
+            continue
+        known, source = v.cable(port)
         assumed: int | None = None
         if known is None:
             cable = SHORTEST_CABLE_M
             source = "unknown, the shortest plausible"
-            assumed = need(ASSUMED_CABLE_M)[0]
+            assumed = need(ASSUMED_CABLE_M, port)[0]
         else:
             cable = known
-        required, detail = need(cable)
+        required, detail = need(cable, port)
         configured = {h.priority: h.bytes for h in port.qos.headroom}
         default = v.model.headroom_default_bytes
         for prio in port.qos.no_drop:
