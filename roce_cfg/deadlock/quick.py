@@ -128,24 +128,31 @@ Bicliques = dict[tuple[int, frozenset[Out]], set[int]]  # (switch, out hops) -> 
 
 
 def acyclic(
-    net: Network, extra: dict[Node, set[Node]], failed: frozenset[int] = frozenset()
+    net: Network,
+    extra: dict[Node, set[Node]],
+    failed: frozenset[int] = frozenset(),
+    every_path: bool = False,
 ) -> bool:
     """True when the fabric (less the ``failed`` links) provably has no buffer dependency
     cycle; False means the full engine must look (a cycle may exist, or the shortcut does not
-    apply). ``extra`` are the edges routing does not explain (VLAN flooding)."""
-    groups = bicliques(net, failed)
+    apply). ``extra`` are the edges routing does not explain (VLAN flooding). With
+    ``every_path`` no equal path is left out past max-paths: routes carry a superset of the
+    edges, so True holds for every choice router ids could make."""
+    groups = bicliques(net, failed, every_path)
     if groups is None:
         return False
     return _ranked(net, groups, extra) or not _has_cycle(net, groups, extra)
 
 
-def bicliques(net: Network, failed: frozenset[int] = frozenset()) -> Bicliques | None:
+def bicliques(
+    net: Network, failed: frozenset[int] = frozenset(), every_path: bool = False
+) -> Bicliques | None:
     """The routed dependency edges of the fabric less the ``failed`` links as bicliques, or
     None with static routes. Twins are judged on the links still up: swapping two switches
     with the same live neighbourhood is a symmetry of the damaged fabric too."""
     if any(net.statics):
         return None
-    st = State(net)
+    st = State(net, every_path=every_path)
     if failed:
         st.failed = set(failed)
         for lid in failed:

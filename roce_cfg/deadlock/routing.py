@@ -57,6 +57,9 @@ class State:
     extra: list[Edge] = field(default_factory=list)  # edges not from BGP (statics, flooding)
     undo: list[tuple[Any, Any, Any]] | None = None
     added: list[Edge] = field(default_factory=list)
+    # Keep every equal path, max-paths aside: the bound the sweep uses where router ids
+    # truncate (docs/deadlock.md, "Left out past max-paths").
+    every_path: bool = False
 
     def put(self, container: dict[Any, Any], key: Any, value: Any) -> None:
         if self.undo is not None:
@@ -148,7 +151,7 @@ def _evaluate(st: State, d: int, s: int) -> Route | None:
     if not offers:
         return None
     offers.sort()
-    limit = net.max_paths[s]
+    limit = len(offers) if st.every_path else net.max_paths[s]
     nh = tuple(n for _, n in offers[:limit])
     return _route(st, d, s, best, nh, len(offers) > limit)
 
