@@ -45,7 +45,8 @@ if TYPE_CHECKING:
     from roce_cfg.deadlock.analyse import Report as DeadlockReport
     from roce_cfg.deploy.push import Credentials, Outcome
     from roce_cfg.generate import Written
-    from roce_cfg.parse import ParsedConfig
+    from roce_cfg.inputs import Found
+    from roce_cfg.parse import Hints, ParsedConfig
     from roce_cfg.verify.run import Verified
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
@@ -320,29 +321,22 @@ def parse_cmd(
 
     from roce_cfg.evidence import topology_roles
     from roce_cfg.inputs import discover
-    from roce_cfg.parse import Hints, parse_file
+    from roce_cfg.parse import Hints
     from roce_cfg.parse.hints import hints_from_fabric
     from roce_cfg.platforms.profile import overlay_dir
 
     overlay = overlay_dir(vendor_dir)
-    parsed: list[ParsedConfig] = []
     hints: Hints | dict[str, Hints] = hints_from_fabric(fabric) if fabric else Hints(model=model)
-    found = discover(files, vendor, overlay)
-    _notes(found.notes, quiet)
-    failed: list[RoceCfgError] = [u.as_error() for u in found.unread]
-    paths = found.configs
-    if not paths and not failed:
+    # Whether a folder's file is a config is judged by the parse that reads it (one read).
+    found = discover(files, vendor, overlay, screen=False)
+    with _notes_around(found.notes, quiet), _progress("parsing") as tick:
+        parsed, failed, read = _parse_found(found, vendor, hints, overlay, tick)
+    if not parsed and not failed:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
-    with _progress("parsing") as tick:
-        for i, path in enumerate(paths, 1):
-            try:
-                if vendor is not None:
-                    _warn_other_vendor(path, vendor, overlay)
-                parsed.append(parse_file(path, vendor=vendor, hints=hints, overlay=overlay).config)
-            except RoceCfgError as exc:
-                failed.append(exc)
-            tick(i, len(paths))
+    for path in read:
+        if vendor is not None:
+            _warn_other_vendor(path, vendor, overlay)
     for bad in failed:  # each bad file is reported; the others are still parsed and printed
         err.print(f"roce-cfg: error: {bad}", markup=False)
     if failed and not parsed:
@@ -352,6 +346,55 @@ def parse_cmd(
         _parse_out(parsed, fmt, verbose)
     if failed:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _parse_found(
+    found: Found,
+    vendor: Vendor | None,
+    hints: Hints | dict[str, Hints],
+    overlay: Path | None,
+    tick: Callable[[int, int], None],
+) -> tuple[list[ParsedConfig], list[RoceCfgError], list[Path]]:
+    """The configs of ``found`` parsed (by worker processes when there are many), the errors
+    on the files that failed, and the files that were switch configs (read whole). A file of a
+    folder that is no config at all becomes a note of ``found``. Errors come as when a serial
+    discovery read every file first: the files it could not read or screen, then the parse's."""
+    from roce_cfg.inputs import Unread, screener
+    from roce_cfg.parse.many import Skipped, screen_each
+
+    unread = [u.as_error() for u in found.unread]
+    parsed: list[ParsedConfig] = []
+    failed: list[RoceCfgError] = []
+    read: list[Path] = []
+    files = list(found.configs)
+    pending = frozenset(found.unscreened)
+    outcomes = screen_each(files, vendor, hints, overlay, screener(vendor, overlay), pending)
+    for n, (path, out) in enumerate(outcomes, 1):
+        tick(n, len(files))
+        if isinstance(out, Skipped):
+            found.skip(path, out.reason)
+        elif isinstance(out, InputError) and path in pending and _refused(path, vendor, overlay):
+            unread.append(Unread.of(path, out).as_error())
+        else:
+            read.append(path)
+            if isinstance(out, InputError):
+                failed.append(out)
+            else:
+                parsed.append(out.config)
+    return parsed, unread + failed, read
+
+
+def _refused(path: Path, vendor: Vendor | None, overlay: Path | None) -> bool:
+    """Whether discovery's screen refuses ``path`` before any parse: it cannot be read, or it
+    has a config's words but breaks a cap. Asked again only of a file whose parse failed."""
+    from roce_cfg.inputs import not_a_config
+    from roce_cfg.parse import read_capped
+
+    try:
+        not_a_config(path, read_capped(path), vendor, overlay)
+    except InputError:
+        return True
+    return False
 
 
 def _parse_out(parsed: list[ParsedConfig], fmt: Literal["json", "yaml"], verbose: bool) -> None:

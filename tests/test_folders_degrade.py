@@ -90,3 +90,28 @@ def test_a_clean_folder_is_still_exit_0(tmp_path: Path) -> None:
     res = run("deadlock", str(clean))
     assert res.exit_code == 0, res.output
     assert res.stdout.rstrip().endswith("no deadlock cycle")
+
+
+def test_parse_in_workers_degrades_per_file_as_in_series(
+    backups: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past PARALLEL_FROM files the parse runs in worker processes: a file past a cap among
+    them is still an error on that file alone, a note is still a note, and every byte of
+    stdout and stderr is what the parse in series writes."""
+    from roce_cfg.parse import many
+
+    folder = tmp_path / "many"
+    for copy in range(3):  # 33 configs and three bad leaf-2: past PARALLEL_FROM
+        shutil.copytree(backups / "h3c", folder / f"site-{copy}" / "h3c")
+        shutil.copytree(backups / "huawei", folder / f"site-{copy}" / "huawei")
+    shutil.copy(backups / "README.txt", folder / "README.txt")
+    assert len(list(folder.rglob("*.cfg"))) >= many.PARALLEL_FROM + 1
+    assert many.workers() > 1 or pytest.skip("one CPU: no worker pool")
+    parallel = run("parse", str(folder))
+    monkeypatch.setattr(many, "PARALLEL_FROM", 10**6)
+    serial = run("parse", str(folder))
+    assert parallel.exit_code == serial.exit_code == 1
+    assert len(json.loads(parallel.stdout)["configs"]) == 33
+    assert parallel.stdout == serial.stdout and parallel.stderr == serial.stderr
+    assert parallel.stderr.count("leaf-2.cfg:21") == 3
+    assert f"{folder / 'README.txt'}: skipped, not a switch config" in parallel.stderr
