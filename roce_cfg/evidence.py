@@ -120,13 +120,13 @@ def gather(
     """The facts about ``devices``; ``planned`` links (fabric.json, an intent) replace the
     inferred ones, and their addresses stand for the far ends whose configs were not read."""
     _INDEX.clear()
-    known: dict[End, IPv4Address] = {}
+    known: dict[tuple[str, str], int] = {}
     if planned is not None:
         links = [LinkFact(End(k.a_device, k.a_port), End(k.b_device, k.b_port), "planned")
                  for k in planned]  # fmt: skip
         for k in planned:
-            known[End(k.a_device, k.a_port)] = k.a_ip.ip
-            known[End(k.b_device, k.b_port)] = k.b_ip.ip
+            known[(k.a_device, k.a_port)] = int(k.a_ip.ip)
+            known[(k.b_device, k.b_port)] = int(k.b_ip.ip)
     else:
         links = infer_links(devices)
     sessions = _sessions(devices, links, known)
@@ -387,23 +387,37 @@ def _described(
 
 
 def _sessions(
-    devices: Sequence[DeviceConfig], links: Sequence[LinkFact], known: dict[End, IPv4Address]
+    devices: Sequence[DeviceConfig], links: Sequence[LinkFact], known: dict[tuple[str, str], int]
 ) -> list[Session]:
     """Each BGP neighbour, with the link whose far end holds its address."""
-    # addresses as numbers: hashing IPv4Address objects was a fifth of this at xl (issue 30)
+    # addresses as numbers: hashing IPv4Address objects was a fifth of this at xl (issue 30);
+    # each read switch's link-end addresses in one table, not two look-ups per link end
     owner: dict[tuple[str, int], LinkFact] = {}
-    by_name = {d.hostname: d for d in devices}
+    tables = {d.hostname: _addresses(d) for d in devices}
+    none: dict[str, int | None] = {}
     for k in links:
         for near, far in ((k.a, k.b), (k.b, k.a)):
-            ip = address(by_name.get(far.device), far.port) or known.get(far)
+            ip = tables.get(far.device, none).get(far.port)
+            if ip is None:
+                ip = known.get((far.device, far.port))
             if ip is not None:
-                owner[(near.device, int(ip))] = k
+                owner[(near.device, ip)] = k
     out = []
     for d in devices:
         for n in d.bgp.neighbors if d.bgp else ():
             link = owner.get((d.hostname, int(n.address)))
             out.append(Session(d.hostname, n.address, n.remote_as, link))
     return out
+
+
+def _addresses(d: DeviceConfig) -> dict[str, int | None]:
+    """``address`` of each of ``d``'s ports and VLAN interfaces, as a number."""
+    table = {p.name: int(p.ipv4.ip) if p.ipv4 is not None else None for p in d.interfaces}
+    svis: dict[str, int | None] = {}
+    for s in d.vlan_interfaces:  # the first of a VLAN's interfaces, as vlan_of finds it
+        svis.setdefault(_svi_name(d, s.vlan), int(s.ipv4.ip))
+    table.update(svis)
+    return table
 
 
 def address(d: DeviceConfig | None, port: str) -> IPv4Address | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,9 +16,11 @@ from roce_cfg.parse.hints import (
     IfAddress,
     _if_address,
     _if_address_as_ipaddress_reads_it,
+    early_hints,
     hints_from_plan,
     load_fabric,
     load_lint_plan,
+    plan_data,
 )
 from tests.helpers import ROOT, run
 
@@ -88,3 +91,70 @@ def test_link_addresses_read_as_ipaddress_reads_them(text: str) -> None:
             return None, str(exc)
 
     assert outcome(_if_address) == outcome(_if_address_as_ipaddress_reads_it)
+
+
+def test_the_early_hints_are_the_validated_plans(fabric_json: Path) -> None:
+    """lint's workers parse on the hints read before fabric.json is validated: the same."""
+    assert early_hints(plan_data(fabric_json)) == hints_from_plan(load_lint_plan(fabric_json))
+
+
+@pytest.mark.parametrize("speed", ["100", 100.0, True])
+def test_no_early_hints_from_a_value_validation_would_change(
+    fabric_json: Path, tmp_path: Path, speed: object
+) -> None:
+    doc = json.loads(fabric_json.read_text())
+    doc["links"][0]["speed_gbps"] = speed
+    other = tmp_path / "fabric.json"
+    other.write_text(json.dumps(doc))
+    assert early_hints(plan_data(other)) is None
+
+
+@pytest.fixture
+def pooled(monkeypatch: pytest.MonkeyPatch) -> Callable[[bool], None]:
+    """Parse pod-small's configs in the worker pool (``True``) or in this process."""
+    from roce_cfg.parse import many
+
+    def use(pool: bool) -> None:
+        monkeypatch.setattr(many, "PARALLEL_FROM", 2 if pool else 10**6)
+        monkeypatch.setattr(many, "workers", lambda: 2)
+
+    return use
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("a_ip", "10.0.0.300/31"), ("speed_gbps", 0), ("speed_gbps", "fast"), ("a_device", 7)],
+)
+def test_a_bad_plan_is_refused_while_the_workers_parse(
+    fabric_json: Path, tmp_path: Path, pooled: Callable[[bool], None], field: str, value: object
+) -> None:
+    """fabric.json is validated while the workers already parse (when its hints read early):
+    a bad one is still lint's one-line error and exit code, whether the parse ran pooled."""
+    folder = tmp_path / "out"
+    shutil.copytree(fabric_json.parent, folder)
+    doc = json.loads(fabric_json.read_text())
+    doc["links"][0][field] = value
+    (folder / "fabric.json").write_text(json.dumps(doc))
+    outcomes = []
+    for pool in (True, False):
+        pooled(pool)
+        r = run("lint", str(folder))
+        outcomes.append((r.exit_code, r.output))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] != 0 and f"not a roce-cfg fabric.json: links.0.{field}" in outcomes[0][1]
+
+
+def test_a_plan_read_late_lints_as_one_read_early(
+    fabric_json: Path, tmp_path: Path, pooled: Callable[[bool], None]
+) -> None:
+    """A speed validation coerces ('100' -> 100) gives no early hints: the plan is validated
+    before the parse, with the same findings."""
+    folder = tmp_path / "out"
+    shutil.copytree(fabric_json.parent, folder)
+    doc = json.loads(fabric_json.read_text())
+    pooled(True)
+    early = run("lint", str(folder), "--format", "json")
+    doc["links"][0]["speed_gbps"] = str(doc["links"][0]["speed_gbps"])
+    (folder / "fabric.json").write_text(json.dumps(doc))
+    late = run("lint", str(folder), "--format", "json")
+    assert (late.exit_code, late.output) == (early.exit_code, early.output)

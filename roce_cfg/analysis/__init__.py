@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 from roce_cfg import evidence
 
@@ -48,7 +49,13 @@ from roce_cfg.model.device import DeviceConfig, lean
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
-from roce_cfg.parse.hints import LintPlan, hints_from_plan, load_lint_plan
+from roce_cfg.parse.hints import (
+    LintPlan,
+    early_hints,
+    hints_from_plan,
+    plan_data,
+    validated_plan,
+)
 from roce_cfg.parse.many import Skipped, screen_each, workers
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import fabric_roce_dscp
@@ -82,14 +89,15 @@ def lint(
     fabric = fabric or (found.fabric if intent is None else None)
     lint_config = _lint_config(config, {r.id for r in all_rules})
     loaded = load_intent(intent) if intent is not None else None
-    planned = _planned(loaded, fabric, designed, overlay)
-    options = _with_plan(options or Options(), loaded, planned)
-    hints = hints_from_plan(planned) if planned is not None else {}
+    plan = _Plan.of(loaded, fabric, designed, overlay)
     unread = list(found.unread)
     screen = screener(vendor, overlay)
     pending = frozenset(found.unscreened)
-    parsed = screen_each(list(found.configs), vendor, hints, overlay, screen, pending)
-    views = _views(found, parsed, overlay, options, progress, unread)
+    configs = list(found.configs)
+    with screen_each(configs, vendor, plan.hints, overlay, screen, pending) as parsed:
+        planned = plan.validated()  # while the workers parse; a bad plan stops them
+        options = _with_plan(options or Options(), loaded, planned)
+        views = _views(found, parsed, overlay, options, progress, unread)
     if not views and not unread:  # a folder of notes, READMEs, dumps: no config at all
         raise InputError("no config files to lint")
     if not views:  # nothing usable at all: the input is bad, not the fabric
@@ -191,14 +199,39 @@ def _topology_roles(views: dict[str, DeviceView], facts: evidence.Evidence) -> N
             v.parsed.config = parsed.model_copy(update={"device": device})
 
 
-def _planned(
-    loaded: LoadedIntent | None, fabric: Path | None, designed: Fabric | None, overlay: Path | None
-) -> Fabric | LintPlan | None:
+class _Plan:
     """The plan the configs are checked against: the intent's design, or a fabric.json (only
-    what lint reads of it: 40 MB at xl, parse/hints.py)."""
-    if loaded is not None:
-        return designed if designed is not None else plan(loaded, overlay)[0]
-    return load_lint_plan(fabric) if fabric is not None else None
+    what lint reads of it: 40 MB at xl, parse/hints.py); its hints first, so that the parse can
+    start on them while fabric.json is validated (``validated``; issue 30)."""
+
+    def __init__(
+        self, planned: Fabric | LintPlan | None, data: Any = None, path: Path | None = None
+    ) -> None:
+        self._planned, self._data, self._path = planned, data, path
+        early = early_hints(data) if path is not None else None
+        if early is None:  # hints only from the validated plan, before the parse then
+            planned = self.validated()
+        self.hints = early if early is not None else hints_from_plan(planned) if planned else {}
+
+    @classmethod
+    def of(
+        cls,
+        loaded: LoadedIntent | None,
+        fabric: Path | None,
+        designed: Fabric | None,
+        overlay: Path | None,
+    ) -> _Plan:
+        if loaded is not None:
+            return cls(designed if designed is not None else plan(loaded, overlay)[0])
+        return cls(None, plan_data(fabric), fabric) if fabric is not None else cls(None)
+
+    def validated(self) -> Fabric | LintPlan | None:
+        """The plan; an InputError when fabric.json is not one."""
+        if self._path is not None:
+            data, self._data = self._data, None  # the raw JSON, freed once validated
+            self._planned = validated_plan(data, self._path)
+            self._path = None
+        return self._planned
 
 
 def _with_plan(

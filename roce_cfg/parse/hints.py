@@ -126,10 +126,18 @@ _Model = TypeVar("_Model", bound=BaseModel)
 
 def load_lint_plan(path: Path) -> LintPlan:
     """fabric.json as lint reads it (``LintPlan``), bounded as ``load_fabric`` bounds it."""
-    return _validated(LintPlan, path, add_devices=False)
+    return validated_plan(plan_data(path), path)
 
 
 def _validated(model: type[_Model], path: Path, *, add_devices: bool) -> _Model:
+    data = plan_data(path)
+    if add_devices and isinstance(data, dict):
+        data = {**data, "devices": []}
+    return _checked(model, data, path)
+
+
+def plan_data(path: Path) -> Any:
+    """fabric.json read and bounded, not yet validated (``validated_plan``)."""
     # A fabric of thousands of switches writes a fabric.json of tens of MB (headroom terms per
     # port); FABRIC_JSON allows that much.
     data = load_json(path, FABRIC_JSON)
@@ -147,8 +155,15 @@ def _validated(model: type[_Model], path: Path, *, add_devices: bool) -> _Model:
                     f"designs ({most:,})",
                     file=str(path),
                 )
-    if add_devices and isinstance(data, dict):
-        data = {**data, "devices": []}
+    return data
+
+
+def validated_plan(data: Any, path: Path) -> LintPlan:
+    """``plan_data``'s data as lint reads it; an InputError naming the first bad field."""
+    return _checked(LintPlan, data, path)
+
+
+def _checked(model: type[_Model], data: Any, path: Path) -> _Model:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -160,13 +175,46 @@ def _validated(model: type[_Model], path: Path, *, add_devices: bool) -> _Model:
 
 
 def hints_from_plan(fabric: Fabric | LintPlan) -> dict[str, Hints]:
-    speeds: dict[str, dict[str, int]] = {s.hostname: {} for s in fabric.switches}
-    for link in fabric.links:
-        speeds.setdefault(link.a_device, {})[link.a_port] = link.speed_gbps
-        speeds.setdefault(link.b_device, {})[link.b_port] = link.speed_gbps
-    for nic in fabric.nics:
-        speeds.setdefault(nic.switch, {})[nic.port] = nic.speed_gbps
+    return _hints(
+        [(s.hostname, s.model, s.role) for s in fabric.switches],
+        [(k.a_device, k.a_port, k.b_device, k.b_port, k.speed_gbps) for k in fabric.links],
+        [(n.switch, n.port, n.speed_gbps) for n in fabric.nics],
+    )
+
+
+def early_hints(data: Any) -> dict[str, Hints] | None:
+    """The hints of ``plan_data``'s data before it is validated (lint's parse workers start
+    on them while the parent validates, issue 30), or None unless every field they take has
+    the exact type validation keeps as it is: then, once it validates, they are
+    ``hints_from_plan``'s. A bad value is refused by the validation that follows."""
+    try:
+        switches = [(s["hostname"], s["model"], s["role"]) for s in data["switches"]]
+        links = [(k["a_device"], k["a_port"], k["b_device"], k["b_port"], k["speed_gbps"])
+                 for k in data["links"]]  # fmt: skip
+        nics = [(n["switch"], n["port"], n["speed_gbps"]) for n in data["nics"]]
+    except (TypeError, KeyError, IndexError):  # not the shape validation accepts
+        return None
+    words = {type(w) for row in switches for w in row}
+    words |= {type(w) for row in links for w in row[:4]}
+    words |= {type(w) for row in nics for w in row[:2]}
+    numbers = {type(k[4]) for k in links} | {type(n[2]) for n in nics}
+    if not words <= {str} or not numbers <= {int}:  # e.g. a speed of '100' or 100.0: coerced
+        return None
+    return _hints(switches, links, nics)
+
+
+def _hints(
+    switches: list[tuple[str, str, Any]],
+    links: list[tuple[str, str, str, str, int]],
+    nics: list[tuple[str, str, int]],
+) -> dict[str, Hints]:
+    speeds: dict[str, dict[str, int]] = {hostname: {} for hostname, _, _ in switches}
+    for a_device, a_port, b_device, b_port, speed in links:
+        speeds.setdefault(a_device, {})[a_port] = speed
+        speeds.setdefault(b_device, {})[b_port] = speed
+    for switch, port, speed in nics:
+        speeds.setdefault(switch, {})[port] = speed
     return {
-        s.hostname: Hints(model=s.model, role=s.role, speeds=speeds.get(s.hostname, {}))
-        for s in fabric.switches
+        hostname: Hints(model=model, role=role, speeds=speeds.get(hostname, {}))
+        for hostname, model, role in switches
     }

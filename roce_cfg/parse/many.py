@@ -15,6 +15,7 @@ import gc
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,6 +114,7 @@ def parse_each(
         yield path, out
 
 
+@contextmanager
 def screen_each(
     files: list[Path],
     vendor: Vendor | None,
@@ -120,18 +122,28 @@ def screen_each(
     overlay: Path | None,
     screen: Screen,
     unscreened: Collection[Path],
-) -> Iterator[tuple[Path, Parsed | InputError | Skipped]]:
+) -> Iterator[Iterator[tuple[Path, Parsed | InputError | Skipped]]]:
     """As ``parse_each``; a file in ``unscreened`` that is not a switch config comes back as
-    ``Skipped`` with ``screen``'s reason. One read of each file serves both questions."""
+    ``Skipped`` with ``screen``'s reason. One read of each file serves both questions. The
+    workers start on entry, so the block can do its own work while they parse (lint validates
+    fabric.json then); leaving it early stops them."""
     job = _Job(vendor, hints, overlay, screen, frozenset(unscreened))
-    yield from _each(files, job)
+    with _parsing(files, job) as parsed:
+        yield parsed
 
 
 def _each(files: list[Path], job: _Job) -> Iterator[tuple[Path, Parsed | InputError | Skipped]]:
+    with _parsing(files, job) as parsed:
+        yield from parsed
+
+
+@contextmanager
+def _parsing(
+    files: list[Path], job: _Job
+) -> Iterator[Iterator[tuple[Path, Parsed | InputError | Skipped]]]:
     n = workers()
     if n == 1 or len(files) < PARALLEL_FROM:
-        for path in files:
-            yield path, _outcome(path, job)
+        yield ((path, _outcome(path, job)) for path in files)
         return
     # The workers are forked: what the parent holds (at 1,280 switches 'report' holds the
     # designed fabric and its configs, a GB) is shared with them until written to. A cyclic
@@ -141,8 +153,16 @@ def _each(files: list[Path], job: _Job) -> Iterator[tuple[Path, Parsed | InputEr
     try:
         with ProcessPoolExecutor(n, initializer=_init, initargs=(job,)) as pool:
             chunk = max(1, min(CHUNK, len(files) // (n * 4)))
-            for path, parsed in zip(files, pool.map(_parse, files, chunksize=chunk), strict=True):
-                yield path, parsed or _outcome(path, job)
+            results = pool.map(_parse, files, chunksize=chunk)  # submitted: the workers start
+            try:
+                yield (
+                    (path, parsed or _outcome(path, job))
+                    for path, parsed in zip(files, results, strict=True)
+                )
+            except BaseException:
+                # not the rest of the files: only the chunks already being parsed are waited for
+                pool.shutdown(cancel_futures=True)
+                raise
     finally:
         gc.unfreeze()
 
