@@ -368,25 +368,31 @@ def _parse_found(
     read: list[Path] = []
     files = list(found.configs)
     pending = frozenset(found.unscreened)
-    outcomes = screen_each(files, vendor, hints, overlay, screener(vendor, overlay), pending)
-    for n, (path, out) in enumerate(outcomes, 1):
-        tick(n, len(files))
-        if isinstance(out, Skipped):
-            found.skip(path, out.reason)
-        elif isinstance(out, InputError) and path in pending and _refused(path, vendor, overlay):
-            unread.append(Unread.of(path, out).as_error())
-        else:
-            read.append(path)
-            if isinstance(out, InputError):
-                failed.append(out)
+    screen = screener(vendor, overlay)
+    with screen_each(files, vendor, hints, overlay, screen, pending) as outcomes:
+        for n, (path, out) in enumerate(outcomes, 1):
+            tick(n, len(files))
+            if isinstance(out, Skipped):
+                found.skip(path, out.reason)
+            elif isinstance(out, InputError) and _refused(path, pending, vendor, overlay):
+                unread.append(Unread.of(path, out).as_error())
             else:
-                parsed.append(out.config)
+                read.append(path)
+                if isinstance(out, InputError):
+                    failed.append(out)
+                else:
+                    parsed.append(out.config)
     return parsed, unread + failed, read
 
 
-def _refused(path: Path, vendor: Vendor | None, overlay: Path | None) -> bool:
-    """Whether discovery's screen refuses ``path`` before any parse: it cannot be read, or it
-    has a config's words but breaks a cap. Asked again only of a file whose parse failed."""
+def _refused(
+    path: Path, pending: frozenset[Path], vendor: Vendor | None, overlay: Path | None
+) -> bool:
+    """Whether discovery's screen refuses ``path`` (one of ``pending``, the files it did not
+    screen) before any parse: it cannot be read, or it has a config's words but breaks a cap.
+    Asked again only of a file whose parse failed."""
+    if path not in pending:
+        return False
     from roce_cfg.inputs import not_a_config
     from roce_cfg.parse import read_capped
 
