@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from socket import inet_aton
 from typing import Any, Literal, TypeVar
 
 from roce_cfg.model import describe, numbers
@@ -182,9 +183,29 @@ def _prefixlen(mask: str) -> int:
 
 def _iface_addr(ip: str, mask: str) -> IPv4Interface:
     try:
-        return IPv4Interface((ip, _prefixlen(mask)))
+        return IPv4Interface((_address_of(ip), _prefixlen(mask)))
     except ValueError:
         raise Unreadable(f"'{ip} {mask}' is not an IPv4 address and mask") from None
+
+
+# The dotted quads ipaddress accepts (ASCII digits, no leading zeros), read by the C resolver:
+# ipaddress's own parse of a port's and a peer's address was a tenth of an xl file's parse
+# (issue 30). Anything else is ipaddress's to read, or to refuse in its words.
+_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+_QUAD = re.compile(r"\.".join([_OCTET] * 4))
+
+
+def _address_of(text: str) -> int | str:
+    """What ipaddress builds the same address from, cheaper: its number, or the text."""
+    # an overlay's template may hand over a number (to_int): ipaddress reads that as is
+    if isinstance(text, str) and _QUAD.fullmatch(text):
+        return int.from_bytes(inet_aton(text))
+    return text
+
+
+def ipv4(text: str) -> IPv4Address:
+    """``IPv4Address(text)``, the usual dotted quad read without ipaddress's parse."""
+    return IPv4Address(_address_of(text))
 
 
 def _size(
@@ -560,13 +581,13 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
         if remote_as is not None:
             neighbors.append(
                 BgpNeighbor(
-                    address=IPv4Address(str(p["address"])),
+                    address=ipv4(str(p["address"])),
                     remote_as=remote_as,
                     description=descr.get(str(p["address"]), ""),
                 )
             )
     if "router_id" in b:
-        router_id = IPv4Address(str(b["router_id"]))
+        router_id = ipv4(str(b["router_id"]))
     elif loopback is not None:
         router_id = loopback.ipv4.ip
         ctx.notes.append("bgp router-id not set; the switch picks one (loopback assumed)")
