@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from ipaddress import IPv4Address, IPv4Interface
 from pathlib import Path
-from socket import inet_aton
 from typing import Annotated, Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, PlainValidator, ValidationError
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, PlainValidator, ValidationError
 from roce_cfg.errors import InputError
 from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.model.fabric import Bytes, Fabric, Gbps, Metres, VlanId
+from roce_cfg.model.numbers import QUAD, quad
 from roce_cfg.parse import Hints
 from roce_cfg.vendor import Vendor
 from roce_cfg.yamlsrc import FABRIC_JSON, load_json
@@ -42,15 +42,13 @@ class IfAddress(NamedTuple):
 # What generate writes, 'a.b.c.d/len', in one match: the dotted quads ipaddress accepts (no
 # leading zeros, ASCII digits) and the lengths _if_address takes for one. fabric.json holds
 # 131,072 link addresses at xl; ipaddress's own parse of them was a third of loading it (issue 30).
-_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
-_QUAD = r"\.".join([_OCTET] * 4)
-_USUAL = re.compile(rf"({_QUAD})(?:/(?:[0-2]?[0-9]|3[0-2]))?")
+_USUAL = re.compile(rf"({QUAD})(?:/(?:[0-2]?[0-9]|3[0-2]))?")
 
 
 def _if_address(value: Any) -> IfAddress:
     usual = _USUAL.fullmatch(value) if isinstance(value, str) else None
     if usual is not None:
-        return IfAddress(IPv4Address(int.from_bytes(inet_aton(usual[1]))))
+        return IfAddress(IPv4Address(quad(usual[1])))
     return _if_address_as_ipaddress_reads_it(value)
 
 

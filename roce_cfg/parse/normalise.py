@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
-from socket import inet_aton
 from typing import Any, Literal, TypeVar
 
 from roce_cfg.model import describe, numbers
@@ -188,19 +187,13 @@ def _iface_addr(ip: str, mask: str) -> IPv4Interface:
         raise Unreadable(f"'{ip} {mask}' is not an IPv4 address and mask") from None
 
 
-# The dotted quads ipaddress accepts (ASCII digits, no leading zeros), read by the C resolver:
-# ipaddress's own parse of a port's and a peer's address was a tenth of an xl file's parse
-# (issue 30). Anything else is ipaddress's to read, or to refuse in its words.
-_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
-_QUAD = re.compile(r"\.".join([_OCTET] * 4))
-
-
 def _address_of(text: str) -> int | str:
-    """What ipaddress builds the same address from, cheaper: its number, or the text."""
-    # an overlay's template may hand over a number (to_int): ipaddress reads that as is
-    if isinstance(text, str) and _QUAD.fullmatch(text):
-        return int.from_bytes(inet_aton(text))
-    return text
+    """What ipaddress builds the same address from, cheaper: its number, or the text (read,
+    or refused in its words, by ipaddress). ipaddress's own parse of a port's and a peer's
+    address was a tenth of an xl file's parse (issue 30). An overlay's template may hand
+    over a number (to_int): ipaddress reads that as is."""
+    number = numbers.quad_number(text)
+    return text if number is None else number
 
 
 def ipv4(text: str) -> IPv4Address:
