@@ -411,24 +411,14 @@ def _sessions(
 
 
 def _addresses(d: DeviceConfig) -> dict[str, int | None]:
-    """``address`` of each of ``d``'s ports and VLAN interfaces, as a number."""
+    """The address of each of ``d``'s link ends (ports, aggregates, VLAN interfaces), as a
+    number: a VLAN interface's name wins over a port of that name, as ``vlan_of`` finds it."""
     table = {p.name: int(p.ipv4.ip) if p.ipv4 is not None else None for p in d.interfaces}
     svis: dict[str, int | None] = {}
     for s in d.vlan_interfaces:  # the first of a VLAN's interfaces, as vlan_of finds it
         svis.setdefault(_svi_name(d, s.vlan), int(s.ipv4.ip))
     table.update(svis)
     return table
-
-
-def address(d: DeviceConfig | None, port: str) -> IPv4Address | None:
-    """The address of a link end (a port, an aggregate or a VLAN interface)."""
-    if d is None:
-        return None
-    vlan = vlan_of(d, port)
-    if vlan is not None:
-        return next((s.ipv4.ip for s in d.vlan_interfaces if s.vlan == vlan), None)
-    p = _port(d, port)
-    return p.ipv4.ip if p is not None and p.ipv4 is not None else None
 
 
 def _session_gaps(sessions: Sequence[Session]) -> list[Gap]:
