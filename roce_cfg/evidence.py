@@ -119,34 +119,62 @@ def gather(
 ) -> Evidence:
     """The facts about ``devices``; ``planned`` links (fabric.json, an intent) replace the
     inferred ones, and their addresses stand for the far ends whose configs were not read."""
-    _INDEX.clear()
-    known: dict[tuple[str, str], int] = {}
-    if planned is not None:
-        links = [LinkFact(End(k.a_device, k.a_port), End(k.b_device, k.b_port), "planned")
-                 for k in planned]  # fmt: skip
-        for k in planned:
-            known[(k.a_device, k.a_port)] = int(k.a_ip.ip)
-            known[(k.b_device, k.b_port)] = int(k.b_ip.ip)
-    else:
-        links = infer_links(devices)
-    sessions = _sessions(devices, links, known)
-    gaps = _session_gaps(sessions) + _peer_link_gaps(devices, links)
-    if planned is None:
-        gaps += _described_gaps(devices, links) + _lossless_gaps(devices, links)
-    coverage = Coverage(
-        switches=len(devices),
-        links=len(links),
-        lags=sum(1 for k in links if k.kind == "l3-lag"),
-        peer_links=sum(1 for k in links if k.kind == "mlag-peer-link"),
-        sessions=len(sessions),
-        sessions_matched=sum(1 for s in sessions if s.link is not None),
-        routes=sum(len(d.static_routes) for d in devices),
-    )
-    return Evidence(tuple(devices), tuple(links), tuple(sessions), tuple(gaps), bool(planned),
-                    coverage, roles(devices, links))  # fmt: skip
+    return Topology.of(devices, planned).gathered()
 
 
-def with_roles(device: DeviceConfig, inferred: bool, facts: Evidence) -> DeviceConfig:
+@dataclass(frozen=True)
+class Topology:
+    """The evidence step's first half: the links and the roles they give, all that the
+    per-device rules need; ``gathered`` adds the BGP sessions, gaps and coverage. Lint starts
+    the device rules on its other core between the two (issue 30)."""
+
+    devices: tuple[DeviceConfig, ...]
+    links: tuple[LinkFact, ...]
+    roles: dict[str, Role]
+    # the planned far ends' addresses, as numbers (those of configs not read stand in)
+    known: dict[tuple[str, str], int]
+    inferred: bool  # no plan: the links are the configs' own, and their loose ends are gaps
+    planned: bool  # links from a plan that has some
+
+    @classmethod
+    def of(
+        cls,
+        devices: Sequence[DeviceConfig],
+        planned: Sequence[Link] | Sequence[PlanLink] | None = None,
+    ) -> Topology:
+        _INDEX.clear()
+        known: dict[tuple[str, str], int] = {}
+        if planned is not None:
+            links = [LinkFact(End(k.a_device, k.a_port), End(k.b_device, k.b_port), "planned")
+                     for k in planned]  # fmt: skip
+            for k in planned:
+                known[(k.a_device, k.a_port)] = int(k.a_ip.ip)
+                known[(k.b_device, k.b_port)] = int(k.b_ip.ip)
+        else:
+            links = infer_links(devices)
+        found = roles(devices, links)
+        return cls(tuple(devices), tuple(links), found, known, planned is None, bool(planned))
+
+    def gathered(self) -> Evidence:
+        devices, links = self.devices, self.links
+        sessions = _sessions(devices, links, self.known)
+        gaps = _session_gaps(sessions) + _peer_link_gaps(devices, links)
+        if self.inferred:
+            gaps += _described_gaps(devices, links) + _lossless_gaps(devices, links)
+        coverage = Coverage(
+            switches=len(devices),
+            links=len(links),
+            lags=sum(1 for k in links if k.kind == "l3-lag"),
+            peer_links=sum(1 for k in links if k.kind == "mlag-peer-link"),
+            sessions=len(sessions),
+            sessions_matched=sum(1 for s in sessions if s.link is not None),
+            routes=sum(len(d.static_routes) for d in devices),
+        )
+        return Evidence(devices, links, tuple(sessions), tuple(gaps), self.planned, coverage,
+                        self.roles)  # fmt: skip
+
+
+def with_roles(device: DeviceConfig, inferred: bool, facts: Evidence | Topology) -> DeviceConfig:
     """``device`` with its role from the topology, where parse only guessed it from port modes
     (``inferred``) and the topology says more than 'switch'."""
     role = facts.roles.get(device.hostname)
