@@ -131,7 +131,10 @@ class DeviceView:
 
     def physical(self, port: Interface) -> list[Interface]:
         """The ports that carry ``port``'s frames: an aggregate's members in use, else itself.
-        Found once per port (RC301 and RC306 ask for both ends of every link)."""
+        Found once per port (RC301 and RC306 ask for both ends of every link); a port that
+        is no aggregate with members, most link ends, is itself without a look-up (issue 30)."""
+        if port.name not in self._lag_names()[0]:
+            return [port]
         known: dict[str, tuple[Interface, ...]] | None = self.memo.get("physical")
         if known is None:
             known = self.memo["physical"] = {}
