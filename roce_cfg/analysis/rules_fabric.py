@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import Any, NamedTuple
 
 from roce_cfg import evidence
@@ -178,9 +179,11 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     pairs = _pairs(f)
-    prios = {name: v.priority_of(v.roce_dscp) for name, v in f.devices.items()}
-    for a, pa, b, pb, _ in pairs + [(b, pb, a, pa, k) for a, pa, b, pb, k in pairs]:
-        prio = prios[a.name]
+    # each switch's RoCE priority, by the view's id (a view is no dict key): once per switch
+    prios = {id(v): v.priority_of(v.roce_dscp) for v in f.devices.values()}
+    swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
+    for a, pa, b, pb, _ in chain(pairs, swapped):
+        prio = prios[id(a)]
         # a LAG is lossy where any member is: the hash puts some flows on that member
         for m in a.physical(pa):
             if not (m.qos.pfc and prio in m.qos.no_drop):
