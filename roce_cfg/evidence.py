@@ -441,10 +441,11 @@ def _sessions(
 def _addresses(d: DeviceConfig) -> dict[str, int | None]:
     """The address of each of ``d``'s link ends (ports, aggregates, VLAN interfaces), as a
     number: a VLAN interface's name wins over a port of that name, as ``vlan_of`` finds it."""
-    table = {p.name: int(p.ipv4.ip) if p.ipv4 is not None else None for p in d.interfaces}
+    # int() of an interface is its address's (no address object made per port)
+    table = {p.name: int(p.ipv4) if p.ipv4 is not None else None for p in d.interfaces}
     svis: dict[str, int | None] = {}
     for s in d.vlan_interfaces:  # the first of a VLAN's interfaces, as vlan_of finds it
-        svis.setdefault(_svi_name(d, s.vlan), int(s.ipv4.ip))
+        svis.setdefault(_svi_name(d, s.vlan), int(s.ipv4))
     table.update(svis)
     return table
 
