@@ -6,7 +6,7 @@ every registered rule and returns located findings, suppressions applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
@@ -47,11 +47,12 @@ from roce_cfg.heap import bulk_objects, long_lived
 from roce_cfg.inputs import Found, Unread, discover, screener
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.device import DeviceConfig, lean
-from roce_cfg.model.fabric import Fabric
+from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
 from roce_cfg.parse.hints import (
     LintPlan,
+    PlanLink,
     early_hints,
     hints_from_plan,
     plan_data,
@@ -166,11 +167,15 @@ def _judge(
 ) -> LintResult:
     """Every rule over ``views``, parsed or designed alike: located, suppressed, sorted."""
     devices = [v.device for _, v in sorted(views.items())]
-    topology = evidence.Topology.of(devices, planned.links if planned is not None else None)
-    _topology_roles(views, topology)
+    # the device rules need the topology only for the roles parse guessed: without such a
+    # role it is built beside them, and they start at once (issue 30)
+    guessed = any(v.parsed.config.role_from == "inferred" for v in views.values())
+    topology = evidence.Topology.of(devices, _links(planned)) if guessed else None
+    if topology is not None:
+        _topology_roles(views, topology)
     options = _agreed_dscp(views, options)
     iv = _intent_view(loaded, planned, views) if loaded and isinstance(planned, Fabric) else None
-    fabric = partial(_fabric_view, views, topology, planned, options)
+    fabric = partial(_fabric_view, views, devices, topology, planned, options)
     findings, fabric_view = _run(all_rules, views, fabric, iv)
     findings += [unread_finding(u) for u in unread]
     per_device = {name: inline(v.text) for name, v in views.items()}
@@ -187,12 +192,15 @@ def _judge(
 
 def _fabric_view(
     views: dict[str, DeviceView],
-    topology: evidence.Topology,
+    devices: list[DeviceConfig],
+    topology: evidence.Topology | None,
     planned: Fabric | LintPlan | None,
     options: Options,
 ) -> FabricView:
-    """The fabric as the fabric rules see it: the rest of the evidence step (sessions, gaps)
-    and the links with their cable lengths."""
+    """The fabric as the fabric rules see it: the evidence step (its topology found here
+    unless given) and the links with their cable lengths."""
+    if topology is None:
+        topology = evidence.Topology.of(devices, _links(planned))
     facts = topology.gathered()
     if planned is None:
         links = links_of(facts)
@@ -202,6 +210,10 @@ def _fabric_view(
             for k in planned.links
         ]
     return FabricView(views, links, options, planned=planned is not None, facts=facts)
+
+
+def _links(planned: Fabric | LintPlan | None) -> Sequence[Link] | Sequence[PlanLink] | None:
+    return planned.links if planned is not None else None
 
 
 def _topology_roles(views: dict[str, DeviceView], facts: evidence.Topology) -> None:
