@@ -162,6 +162,15 @@ class DeviceView:
         _, members = self._lag_names()
         return self._ports("config_ports", lambda i: not i.shutdown and i.name not in members)
 
+    def roce_config_ports(self) -> list[Interface]:
+        """The config ports (``config_ports``) that carry RoCE, in config order: three rules
+        judge these alone (issue 30: 490,000 carries_roce calls at xl became 164,000)."""
+        _, members = self._lag_names()
+        return self._ports(
+            "roce_config_ports",
+            lambda i: not i.shutdown and i.name not in members and self.carries_roce(i),
+        )
+
     def carries_roce(self, port: Interface) -> bool:
         """Server-facing access ports and routed point-to-point fabric links carry RoCE.
         Judged once per port (issue 30: five rules ask of every port, 490,000 calls at xl)."""
@@ -176,7 +185,8 @@ class DeviceView:
     def _carries_roce(self, port: Interface) -> bool:
         if port.shutdown or evidence.factory_default(port):
             return False
-        agg = self.device.aggregate_of(port.name)
+        # most ports are no aggregate's member: no scan of the aggregates for them
+        agg = self.device.aggregate_of(port.name) if port.name in self._lag_names()[1] else None
         parent = self.interface(agg.name) if agg else None
         if parent is not None:
             port = parent  # a member carries what its aggregate carries
