@@ -32,7 +32,6 @@ from roce_cfg.analysis.context import (
     DeviceView,
     FabricLink,
     FabricView,
-    LinkEnd,
     Options,
     links_of,
 )
@@ -205,10 +204,9 @@ def _fabric_view(
     if planned is None:
         links = links_of(facts)
     else:
-        links = [
-            FabricLink(LinkEnd(k.a_device, k.a_port), LinkEnd(k.b_device, k.b_port), k.cable_m)
-            for k in planned.links
-        ]
+        # the plan's links in its order, as the evidence step has them (their ends reused)
+        cables = [k.cable_m for k in planned.links]
+        links = [FabricLink(k.a, k.b, m) for k, m in zip(facts.links, cables, strict=True)]
     return FabricView(views, links, options, planned=planned is not None, facts=facts)
 
 

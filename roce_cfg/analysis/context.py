@@ -237,10 +237,9 @@ class DeviceView:
         )
 
 
-@dataclass(frozen=True)
-class LinkEnd:
-    device: str
-    port: str
+# A link end is the evidence step's: a fabric link reuses its ends (issue 30: 131,072 ends
+# built twice at xl).
+LinkEnd = evidence.End
 
 
 @dataclass(frozen=True)
@@ -275,5 +274,4 @@ def infer_links(devices: dict[str, DeviceView]) -> list[FabricLink]:
 
 
 def links_of(facts: evidence.Evidence) -> list[FabricLink]:
-    return [FabricLink(LinkEnd(k.a.device, k.a.port), LinkEnd(k.b.device, k.b.port), None, k)
-            for k in facts.links]  # fmt: skip
+    return [FabricLink(k.a, k.b, None, k) for k in facts.links]
