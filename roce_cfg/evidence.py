@@ -233,9 +233,10 @@ def roles(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> dict[st
     out: dict[str, Role] = {}
     for d in devices:
         members = {m for a in d.aggregates for m in a.members}
-        hosts = [p for p in d.interfaces if p.mode == "access" and not p.shutdown
-                 and not factory_default(p) and p.name not in members
-                 and End(d.hostname, p.name) not in linked]  # fmt: skip
+        # any(): the first host port decides (a leaf has a hundred, each an End to hash)
+        hosts = any(p.mode == "access" and not p.shutdown and not factory_default(p)
+                    and p.name not in members and End(d.hostname, p.name) not in linked
+                    for p in d.interfaces)  # fmt: skip
         out[d.hostname] = "leaf" if hosts else "switch"
     for d in devices:
         if out[d.hostname] == "switch" and any(out[n] == "leaf" for n in far[d.hostname]):
