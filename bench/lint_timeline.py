@@ -12,6 +12,7 @@ Note ``uptime`` beside it: the machine's load stretches every wall figure.
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +34,26 @@ def _timed(key: str, fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         finally:
             _rows.append((key, start - _T0, time.perf_counter() - _T0, time.process_time() - cpu))
+
+    return run
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _with_children(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` with the CPU of the children that ended in it (the device rules' child) noted."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        before = _children_cpu()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _rows.append(
+                ("device-rules child CPU (forked in _judge)", 0.0, 0.0, _children_cpu() - before)
+            )
 
     return run
 
@@ -85,6 +106,22 @@ def _merged(rows: list[tuple[str, float, float, float]]) -> list[tuple[str, floa
     return sorted(out.values(), key=lambda r: r[1])
 
 
+def _wrap_stages() -> None:
+    """The parent's stages, those this checkout has (an older one, on PYTHONPATH, to compare:
+    it gathered the evidence in one call, before the device rules)."""
+    analysis._views = _timed("_views (parse)", _parsed_marks(analysis._views))
+    analysis._judge = _with_children(analysis._judge)
+    for name in ("_judge", "_topology_roles", "_agreed_dscp", "_run", "_fabric_view", "apply"):
+        if hasattr(analysis, name):
+            setattr(analysis, name, _timed(name, getattr(analysis, name)))
+    topology = getattr(evidence, "Topology", None)
+    if topology is None:
+        evidence.gather = _timed("evidence.gather", evidence.gather)
+        return
+    topology.of = classmethod(_timed("evidence.Topology.of", topology.of.__func__))
+    topology.gathered = _timed("evidence gathered", topology.gathered)
+
+
 def main(argv: list[str]) -> None:
     global _T0
     parser = argparse.ArgumentParser(prog="bench.lint_timeline")
@@ -94,16 +131,7 @@ def main(argv: list[str]) -> None:
     if args.in_process:
         analysis.ASIDE_FROM = sys.maxsize
     _wrap_rules(args.in_process)
-    analysis._views = _timed("_views (parse)", _parsed_marks(analysis._views))
-    analysis._judge = _timed("_judge", analysis._judge)
-    topology = evidence.Topology
-    topology.of = classmethod(_timed("evidence.Topology.of", topology.of.__func__))  # type: ignore[assignment]
-    topology.gathered = _timed("evidence gathered", topology.gathered)  # type: ignore[method-assign]
-    analysis._fabric_view = _timed("_fabric_view", analysis._fabric_view)
-    analysis._topology_roles = _timed("_topology_roles", analysis._topology_roles)
-    analysis._agreed_dscp = _timed("_agreed_dscp", analysis._agreed_dscp)
-    analysis._run = _timed("_run", analysis._run)
-    analysis.apply = _timed("suppress.apply", analysis.apply)
+    _wrap_stages()
     _T0 = time.perf_counter()
     cpu0 = time.process_time()
     result = analysis.lint([args.folder])
@@ -114,6 +142,8 @@ def main(argv: list[str]) -> None:
     for key, start, stop, used in rows:
         if key == "last parse in":
             print(f"{key:44} {start:7.3f}")
+        elif not start:
+            print(f"{key:44} {'':7} {'':7} {'':6} {used:6.3f}")
         else:
             print(f"{key:44} {start:7.3f} {stop:7.3f} {stop - start:6.3f} {used:6.3f}")
     print(f"{'lint':44} {0:7.3f} {end:7.3f} {end:6.3f} {cpu:6.3f}")
