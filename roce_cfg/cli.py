@@ -359,7 +359,7 @@ def _parse_found(
     on the files that failed, and the files that were switch configs (read whole). A file of a
     folder that is no config at all becomes a note of ``found``. Errors come as when a serial
     discovery read every file first: the files it could not read or screen, then the parse's."""
-    from roce_cfg.inputs import Unread, screener
+    from roce_cfg.inputs import Unread, refused_by_screen, screener
     from roce_cfg.parse.many import Skipped, screen_each
 
     unread = [u.as_error() for u in found.unread]
@@ -374,7 +374,7 @@ def _parse_found(
             tick(n, len(files))
             if isinstance(out, Skipped):
                 found.skip(path, out.reason)
-            elif isinstance(out, InputError) and _refused(path, pending, vendor, overlay):
+            elif isinstance(out, InputError) and refused_by_screen(path, pending, vendor, overlay):
                 unread.append(Unread.of(path, out).as_error())
             else:
                 read.append(path)
@@ -383,24 +383,6 @@ def _parse_found(
                 else:
                     parsed.append(out.config)
     return parsed, unread + failed, read
-
-
-def _refused(
-    path: Path, pending: frozenset[Path], vendor: Vendor | None, overlay: Path | None
-) -> bool:
-    """Whether discovery's screen refuses ``path`` (one of ``pending``, the files it did not
-    screen) before any parse: it cannot be read, or it has a config's words but breaks a cap.
-    Asked again only of a file whose parse failed."""
-    if path not in pending:
-        return False
-    from roce_cfg.inputs import not_a_config
-    from roce_cfg.parse import read_capped
-
-    try:
-        not_a_config(path, read_capped(path), vendor, overlay)
-    except InputError:
-        return True
-    return False
 
 
 def _parse_out(parsed: list[ParsedConfig], fmt: Literal["json", "yaml"], verbose: bool) -> None:
