@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
 
 from roce_cfg import evidence
 
@@ -49,13 +48,7 @@ from roce_cfg.model.device import DeviceConfig, lean
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
-from roce_cfg.parse.hints import (
-    LintPlan,
-    early_hints,
-    hints_from_plan,
-    plan_data,
-    validated_plan,
-)
+from roce_cfg.parse.hints import EarlyPlan, LintPlan, hints_from_plan, validated_plan
 from roce_cfg.parse.many import Skipped, screen_each, workers
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import fabric_roce_dscp
@@ -201,17 +194,14 @@ def _topology_roles(views: dict[str, DeviceView], facts: evidence.Evidence) -> N
 
 class _Plan:
     """The plan the configs are checked against: the intent's design, or a fabric.json (only
-    what lint reads of it: 40 MB at xl, parse/hints.py); its hints first, so that the parse can
-    start on them while fabric.json is validated (``validated``; issue 30)."""
+    what lint reads of it: 40 MB at xl, parse/hints.py) whose hints come first, so that the
+    parse can start on them while it is validated (``EarlyPlan``)."""
 
     def __init__(
-        self, planned: Fabric | LintPlan | None, data: Any = None, path: Path | None = None
+        self, planned: Fabric | LintPlan | None, early: EarlyPlan[LintPlan] | None = None
     ) -> None:
-        self._planned, self._data, self._path = planned, data, path
-        early = early_hints(data) if path is not None else None
-        if early is None:  # hints only from the validated plan, before the parse then
-            planned = self.validated()
-        self.hints = early if early is not None else hints_from_plan(planned) if planned else {}
+        self._planned, self._early = planned, early
+        self.hints = early.hints if early else hints_from_plan(planned) if planned else {}
 
     @classmethod
     def of(
@@ -223,15 +213,11 @@ class _Plan:
     ) -> _Plan:
         if loaded is not None:
             return cls(designed if designed is not None else plan(loaded, overlay)[0])
-        return cls(None, plan_data(fabric), fabric) if fabric is not None else cls(None)
+        return cls(None, EarlyPlan(fabric, validated_plan)) if fabric is not None else cls(None)
 
     def validated(self) -> Fabric | LintPlan | None:
         """The plan; an InputError when fabric.json is not one."""
-        if self._path is not None:
-            data, self._data = self._data, None  # the raw JSON, freed once validated
-            self._planned = validated_plan(data, self._path)
-            self._path = None
-        return self._planned
+        return self._early.validated() if self._early else self._planned
 
 
 def _with_plan(

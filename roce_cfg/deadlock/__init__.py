@@ -15,8 +15,8 @@ from roce_cfg.inputs import Found, Unread, discover, refused_by_screen, screener
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
-from roce_cfg.parse import Hints, Parsed
-from roce_cfg.parse.hints import hints_from_plan, load_fabric
+from roce_cfg.parse import Parsed
+from roce_cfg.parse.hints import EarlyPlan, validated_fabric
 from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.vendor import Vendor
@@ -59,9 +59,8 @@ def load(
     found = discover([folder], vendor, overlay, screen=False)
     if not found.configs and not found.unread:
         raise _nothing(path)
-    planned = load_fabric(found.fabric) if found.fabric else None
-    hints = hints_from_plan(planned) if planned else None
-    parsed, unread = _parsed(found, vendor, hints, overlay)
+    early = EarlyPlan(found.fabric, validated_fabric) if found.fabric else None
+    parsed, unread, planned = _parsed(found, vendor, early, overlay)
     if not parsed and not unread:  # every file of the folder was a note, a README ...
         raise _nothing(path)
     if not parsed:
@@ -77,16 +76,19 @@ def _nothing(path: Path) -> InputError:
 
 
 def _parsed(
-    found: Found, vendor: Vendor | None, hints: dict[str, Hints] | None, overlay: Path | None
-) -> tuple[list[Parsed], list[Unread]]:
-    """The configs of ``found`` that parsed, one per hostname, and the files that did not:
-    those the screen refuses first (unreadable, over a cap), as a serial discovery would have
-    found them, then the rest in file order. A file that is no config at all is a note."""
+    found: Found, vendor: Vendor | None, early: EarlyPlan[Fabric] | None, overlay: Path | None
+) -> tuple[list[Parsed], list[Unread], Fabric | None]:
+    """The configs of ``found`` that parsed, one per hostname, the files that did not (those
+    the screen refuses first, unreadable or over a cap, as a serial discovery would have found
+    them, then the rest in file order), and fabric.json's plan, validated while they parse.
+    A file that is no config at all is a note."""
     refused, failed = list(found.unread), list[Unread]()
     parsed: dict[str, Parsed] = {}
     pending = frozenset(found.unscreened)
     screen = screener(vendor, overlay)
+    hints = early.hints if early else None
     with screen_each(list(found.configs), vendor, hints, overlay, screen, pending) as outcomes:
+        planned = early.validated() if early else None  # a bad fabric.json stops the workers
         for path, one in outcomes:
             if isinstance(one, Skipped):
                 found.skip(path, one.reason)
@@ -98,7 +100,7 @@ def _parsed(
                 failed.append(Unread(path, why))
             else:
                 parsed[host] = one
-    return list(parsed.values()), refused + failed
+    return list(parsed.values()), refused + failed, planned
 
 
 # An intent's first statement is a top-level 'key: value' or 'key:'; no vendor's saved config
