@@ -46,7 +46,9 @@ if TYPE_CHECKING:
     from roce_cfg.deploy.push import Credentials, Outcome
     from roce_cfg.generate import Written
     from roce_cfg.inputs import Found
+    from roce_cfg.model.fabric import Fabric
     from roce_cfg.parse import Hints, ParsedConfig
+    from roce_cfg.parse.hints import EarlyPlan
     from roce_cfg.verify.run import Verified
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
@@ -322,15 +324,17 @@ def parse_cmd(
     from roce_cfg.evidence import topology_roles
     from roce_cfg.inputs import discover
     from roce_cfg.parse import Hints
-    from roce_cfg.parse.hints import hints_from_fabric
+    from roce_cfg.parse.hints import EarlyPlan, validated_fabric
     from roce_cfg.platforms.profile import overlay_dir
 
     overlay = overlay_dir(vendor_dir)
-    hints: Hints | dict[str, Hints] = hints_from_fabric(fabric) if fabric else Hints(model=model)
+    # fabric.json is validated while the workers parse on its hints (_parse_found)
+    early = EarlyPlan(fabric, validated_fabric) if fabric else None
+    hints: Hints | dict[str, Hints] = early.hints if early else Hints(model=model)
     # Whether a folder's file is a config is judged by the parse that reads it (one read).
     found = discover(files, vendor, overlay, screen=False)
     with _notes_around(found.notes, quiet), _progress("parsing") as tick:
-        parsed, failed, read = _parse_found(found, vendor, hints, overlay, tick)
+        parsed, failed, read = _parse_found(found, vendor, hints, overlay, tick, early)
     if not parsed and not failed:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
@@ -354,12 +358,13 @@ def _parse_found(
     hints: Hints | dict[str, Hints],
     overlay: Path | None,
     tick: Callable[[int, int], None],
+    early: EarlyPlan[Fabric] | None,
 ) -> tuple[list[ParsedConfig], list[RoceCfgError], list[Path]]:
     """The configs of ``found`` parsed (by worker processes when there are many), the errors
     on the files that failed, and the files that were switch configs (read whole). A file of a
     folder that is no config at all becomes a note of ``found``. Errors come as when a serial
     discovery read every file first: the files it could not read or screen, then the parse's."""
-    from roce_cfg.inputs import Unread, screener
+    from roce_cfg.inputs import Unread, refused_by_screen, screener
     from roce_cfg.parse.many import Skipped, screen_each
 
     unread = [u.as_error() for u in found.unread]
@@ -370,11 +375,13 @@ def _parse_found(
     pending = frozenset(found.unscreened)
     screen = screener(vendor, overlay)
     with screen_each(files, vendor, hints, overlay, screen, pending) as outcomes:
+        if early is not None:
+            early.validated()  # a bad fabric.json: its error, and the workers stop
         for n, (path, out) in enumerate(outcomes, 1):
             tick(n, len(files))
             if isinstance(out, Skipped):
                 found.skip(path, out.reason)
-            elif isinstance(out, InputError) and _refused(path, pending, vendor, overlay):
+            elif isinstance(out, InputError) and refused_by_screen(path, pending, vendor, overlay):
                 unread.append(Unread.of(path, out).as_error())
             else:
                 read.append(path)
@@ -383,24 +390,6 @@ def _parse_found(
                 else:
                     parsed.append(out.config)
     return parsed, unread + failed, read
-
-
-def _refused(
-    path: Path, pending: frozenset[Path], vendor: Vendor | None, overlay: Path | None
-) -> bool:
-    """Whether discovery's screen refuses ``path`` (one of ``pending``, the files it did not
-    screen) before any parse: it cannot be read, or it has a config's words but breaks a cap.
-    Asked again only of a file whose parse failed."""
-    if path not in pending:
-        return False
-    from roce_cfg.inputs import not_a_config
-    from roce_cfg.parse import read_capped
-
-    try:
-        not_a_config(path, read_capped(path), vendor, overlay)
-    except InputError:
-        return True
-    return False
 
 
 def _parse_out(parsed: list[ParsedConfig], fmt: Literal["json", "yaml"], verbose: bool) -> None:

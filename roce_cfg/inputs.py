@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -143,6 +143,22 @@ def _classify(
         found.configs.append(p)
     else:
         found.notes.append(skip_note(p, why))
+
+
+def refused_by_screen(
+    path: Path, pending: Collection[Path], vendor: Vendor | None, overlay: Path | None
+) -> bool:
+    """Whether discovery's screen refuses ``path`` (one of ``pending``, the files it did not
+    screen) before any parse: it cannot be read, or it has a config's words but breaks a cap.
+    Asked again only of a file whose parse failed, so that such files are reported first, as
+    when discovery read every file before the parse."""
+    if path not in pending:
+        return False
+    try:
+        not_a_config(path, read_capped(path), vendor, overlay)
+    except InputError:
+        return True
+    return False
 
 
 def skip_note(path: Path, why: str) -> str:

@@ -115,3 +115,51 @@ def test_parse_in_workers_degrades_per_file_as_in_series(
     assert parallel.stdout == serial.stdout and parallel.stderr == serial.stderr
     assert parallel.stderr.count("leaf-2.cfg:21") == 3
     assert f"{folder / 'README.txt'}: skipped, not a switch config" in parallel.stderr
+
+
+def test_deadlock_in_workers_degrades_per_file_as_in_series(
+    backups: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """deadlock reads a folder as lint does: each file once, by the parse workers, which say
+    which files are configs. Three sites of one fabric: the other sites' switches are second
+    configs of their hostnames (RC001 on those files), leaf-2 past a cap is RC001 too, the
+    README a note; the workers' answer is byte for byte the answer in series."""
+    from roce_cfg.parse import many
+
+    folder = tmp_path / "many"
+    for copy in range(3):
+        shutil.copytree(backups / "h3c", folder / f"site-{copy}" / "h3c")
+        shutil.copytree(backups / "huawei", folder / f"site-{copy}" / "huawei")
+    shutil.copy(backups / "README.txt", folder / "README.txt")
+    assert many.workers() > 1 or pytest.skip("one CPU: no worker pool")
+    parallel = run("deadlock", str(folder), "--format", "json")
+    monkeypatch.setattr(many, "PARALLEL_FROM", 10**6)
+    serial = run("deadlock", str(folder), "--format", "json")
+    assert parallel.exit_code == serial.exit_code == 1, parallel.output
+    assert parallel.stdout == serial.stdout and parallel.stderr == serial.stderr
+    unread = [f for f in json.loads(parallel.stdout)["findings"] if f["rule"] == "RC001"]
+    assert sum("leaf-2.cfg" in f["file"] for f in unread) == 3
+    assert sum("also in" in f["message"] for f in unread) == 2 * 11
+    assert f"{folder / 'README.txt'}: skipped, not a switch config" in parallel.stderr
+
+
+def test_deadlock_of_nothing_readable_names_the_file_discovery_refuses(
+    backups: Path, tmp_path: Path
+) -> None:
+    """When no file parses, the error is the first file a serial discovery would have refused
+    (past a cap), not a later parse failure of a file named before it."""
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    shutil.copy(backups / "h3c/leaf-2.cfg", folder / "z-leaf-2.cfg")
+    spine = (backups / "huawei/spine-1.cfg").read_text("utf-8").rstrip().rsplit("\n", 1)[0]
+    (folder / "a-spine-1.cfg").write_text(spine + "\n", "utf-8")  # cut before 'return'
+    (folder / "notes.txt").write_text("nothing here\n", "utf-8")
+    res = run("deadlock", str(folder))
+    assert res.exit_code == 2
+    assert "z-leaf-2.cfg:21" in res.stderr and "a-spine-1.cfg" not in res.stderr
+    (folder / "z-leaf-2.cfg").unlink()
+    res = run("deadlock", str(folder))
+    assert res.exit_code == 2 and "a-spine-1.cfg" in res.stderr and "truncated" in res.stderr
+    (folder / "a-spine-1.cfg").unlink()
+    res = run("deadlock", str(folder))
+    assert res.exit_code == 2 and "no intent, fabric.json or config files" in res.stderr

@@ -94,8 +94,11 @@ def test_link_addresses_read_as_ipaddress_reads_them(text: str) -> None:
 
 
 def test_the_early_hints_are_the_validated_plans(fabric_json: Path) -> None:
-    """lint's workers parse on the hints read before fabric.json is validated: the same."""
-    assert early_hints(plan_data(fabric_json)) == hints_from_plan(load_lint_plan(fabric_json))
+    """The workers of lint, parse and deadlock parse on the hints read before fabric.json is
+    validated (as lint reads it, or whole): the same."""
+    early = early_hints(plan_data(fabric_json))
+    assert early == hints_from_plan(load_lint_plan(fabric_json))
+    assert early == hints_from_plan(load_fabric(fabric_json))
 
 
 @pytest.mark.parametrize("speed", ["100", 100.0, True])
@@ -121,27 +124,36 @@ def pooled(monkeypatch: pytest.MonkeyPatch) -> Callable[[bool], None]:
     return use
 
 
+@pytest.mark.parametrize("command", ["lint", "parse", "deadlock"])
 @pytest.mark.parametrize(
     ("field", "value"),
     [("a_ip", "10.0.0.300/31"), ("speed_gbps", 0), ("speed_gbps", "fast"), ("a_device", 7)],
 )
 def test_a_bad_plan_is_refused_while_the_workers_parse(
-    fabric_json: Path, tmp_path: Path, pooled: Callable[[bool], None], field: str, value: object
+    fabric_json: Path,
+    tmp_path: Path,
+    pooled: Callable[[bool], None],
+    field: str,
+    value: object,
+    command: str,
 ) -> None:
     """fabric.json is validated while the workers already parse (when its hints read early):
-    a bad one is still lint's one-line error and exit code, whether the parse ran pooled."""
+    a bad one is still the command's one-line error and exit code 2, whether the parse ran
+    pooled, and nothing is printed on stdout."""
     folder = tmp_path / "out"
     shutil.copytree(fabric_json.parent, folder)
     doc = json.loads(fabric_json.read_text())
     doc["links"][0][field] = value
     (folder / "fabric.json").write_text(json.dumps(doc))
+    extra = ["--fabric", str(folder / "fabric.json")] if command == "parse" else []
     outcomes = []
     for pool in (True, False):
         pooled(pool)
-        r = run("lint", str(folder))
-        outcomes.append((r.exit_code, r.output))
+        r = run(command, str(folder), *extra)
+        outcomes.append((r.exit_code, r.stdout, r.stderr))
     assert outcomes[0] == outcomes[1]
-    assert outcomes[0][0] != 0 and f"not a roce-cfg fabric.json: links.0.{field}" in outcomes[0][1]
+    assert outcomes[0][:2] == (2, "")
+    assert f"not a roce-cfg fabric.json: links.0.{field}" in outcomes[0][2]
 
 
 def test_a_plan_read_late_lints_as_one_read_early(

@@ -13,7 +13,6 @@ from dataclasses import replace
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
 
 from roce_cfg import evidence
 
@@ -50,11 +49,10 @@ from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
 from roce_cfg.parse.hints import (
+    EarlyPlan,
     LintPlan,
     PlanLink,
-    early_hints,
     hints_from_plan,
-    plan_data,
     validated_plan,
 )
 from roce_cfg.parse.many import Skipped, screen_each, workers
@@ -225,17 +223,14 @@ def _topology_roles(views: dict[str, DeviceView], facts: evidence.Topology) -> N
 
 class _Plan:
     """The plan the configs are checked against: the intent's design, or a fabric.json (only
-    what lint reads of it: 40 MB at xl, parse/hints.py); its hints first, so that the parse can
-    start on them while fabric.json is validated (``validated``; issue 30)."""
+    what lint reads of it: 40 MB at xl, parse/hints.py) whose hints come first, so that the
+    parse can start on them while it is validated (``EarlyPlan``)."""
 
     def __init__(
-        self, planned: Fabric | LintPlan | None, data: Any = None, path: Path | None = None
+        self, planned: Fabric | LintPlan | None, early: EarlyPlan[LintPlan] | None = None
     ) -> None:
-        self._planned, self._data, self._path = planned, data, path
-        early = early_hints(data) if path is not None else None
-        if early is None:  # hints only from the validated plan, before the parse then
-            planned = self.validated()
-        self.hints = early if early is not None else hints_from_plan(planned) if planned else {}
+        self._planned, self._early = planned, early
+        self.hints = early.hints if early else hints_from_plan(planned) if planned else {}
 
     @classmethod
     def of(
@@ -247,15 +242,11 @@ class _Plan:
     ) -> _Plan:
         if loaded is not None:
             return cls(designed if designed is not None else plan(loaded, overlay)[0])
-        return cls(None, plan_data(fabric), fabric) if fabric is not None else cls(None)
+        return cls(None, EarlyPlan(fabric, validated_plan)) if fabric is not None else cls(None)
 
     def validated(self) -> Fabric | LintPlan | None:
         """The plan; an InputError when fabric.json is not one."""
-        if self._path is not None:
-            data, self._data = self._data, None  # the raw JSON, freed once validated
-            self._planned = validated_plan(data, self._path)
-            self._path = None
-        return self._planned
+        return self._early.validated() if self._early else self._planned
 
 
 def _with_plan(

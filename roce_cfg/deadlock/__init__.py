@@ -4,7 +4,6 @@ running-configs to the buffer dependency graph, its cycles, and the failures tha
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,13 +11,13 @@ from roce_cfg import evidence
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
-from roce_cfg.inputs import Unread, discover
+from roce_cfg.inputs import Found, Unread, discover, refused_by_screen, screener
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
-from roce_cfg.parse.hints import hints_from_plan, load_fabric
-from roce_cfg.parse.many import parse_each
+from roce_cfg.parse.hints import EarlyPlan, validated_fabric
+from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.vendor import Vendor
 
@@ -54,15 +53,16 @@ def load(
         roce = loaded.intent.lossless.roce.dscp if dscp is None else dscp
         return from_plan(fabric, roce, str(path))
     folder = path.parent if path.name == "fabric.json" else path
-    # As lint, parse, docs and report: one discovery (inputs.py); a file that cannot be read
-    # or parsed is a finding on that file (RC001) and the rest of the folder is analysed.
-    found = discover([folder], vendor, overlay)
+    # As lint, parse, docs and report: one discovery (inputs.py), and one read of each file
+    # (the parse workers say which files are configs); a file that cannot be read or parsed
+    # is a finding on that file (RC001) and the rest of the folder is analysed.
+    found = discover([folder], vendor, overlay, screen=False)
     if not found.configs and not found.unread:
-        raise InputError("no intent, fabric.json or config files to analyse", file=str(path))
-    planned = load_fabric(found.fabric) if found.fabric else None
-    hints = hints_from_plan(planned) if planned else None
-    unread = list(found.unread)
-    parsed = _distinct(parse_each(found.configs, vendor, hints, overlay), unread)
+        raise _nothing(path)
+    early = EarlyPlan(found.fabric, validated_fabric) if found.fabric else None
+    parsed, unread, planned = _parsed(found, vendor, early, overlay)
+    if not parsed and not unread:  # every file of the folder was a note, a README ...
+        raise _nothing(path)
     if not parsed:
         raise unread[0].as_error()
     source = from_parsed(parsed, planned, dscp, str(path))
@@ -71,22 +71,36 @@ def load(
     return source
 
 
-def _distinct(
-    each: Iterable[tuple[Path, Parsed | InputError]], unread: list[Unread]
-) -> list[Parsed]:
-    """The configs that parsed, one per hostname; the rest go to ``unread``."""
+def _nothing(path: Path) -> InputError:
+    return InputError("no intent, fabric.json or config files to analyse", file=str(path))
+
+
+def _parsed(
+    found: Found, vendor: Vendor | None, early: EarlyPlan[Fabric] | None, overlay: Path | None
+) -> tuple[list[Parsed], list[Unread], Fabric | None]:
+    """The configs of ``found`` that parsed, one per hostname, the files that did not (those
+    the screen refuses first, unreadable or over a cap, as a serial discovery would have found
+    them, then the rest in file order), and fabric.json's plan, validated while they parse.
+    A file that is no config at all is a note."""
+    refused, failed = list(found.unread), list[Unread]()
     parsed: dict[str, Parsed] = {}
-    for path, one in each:
-        if isinstance(one, InputError):
-            unread.append(Unread.of(path, one))
-            continue
-        host = one.config.device.hostname
-        if host in parsed:
-            why = f"hostname {host} also in {parsed[host].config.source}; one config per switch"
-            unread.append(Unread(path, why))
-            continue
-        parsed[host] = one
-    return list(parsed.values())
+    pending = frozenset(found.unscreened)
+    screen = screener(vendor, overlay)
+    hints = early.hints if early else None
+    with screen_each(list(found.configs), vendor, hints, overlay, screen, pending) as outcomes:
+        planned = early.validated() if early else None  # a bad fabric.json stops the workers
+        for path, one in outcomes:
+            if isinstance(one, Skipped):
+                found.skip(path, one.reason)
+            elif isinstance(one, InputError):
+                first = refused_by_screen(path, pending, vendor, overlay)
+                (refused if first else failed).append(Unread.of(path, one))
+            elif (host := one.config.device.hostname) in parsed:
+                why = f"hostname {host} also in {parsed[host].config.source}; one config per switch"
+                failed.append(Unread(path, why))
+            else:
+                parsed[host] = one
+    return list(parsed.values()), refused + failed, planned
 
 
 # An intent's first statement is a top-level 'key: value' or 'key:'; no vendor's saved config

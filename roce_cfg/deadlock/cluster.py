@@ -47,7 +47,8 @@ def answers(
     path = Path(state) if state else None
     done = _load(path, net) if path else {}
     rest = [sc for sc in todo if sc not in done]
-    use_dask = have_dask() and (bool(scheduler) or local_pays(net, len(rest)))
+    # asked last: importing dask.distributed costs half a second a sweep in this process skips
+    use_dask = (bool(scheduler) or local_pays(net, len(rest))) and have_dask()
     stream = _dask(net, rest, scheduler) if use_dask and rest else _serial(net, rest)
     with path.open("a", encoding="utf-8") if path else _Null() as fh:
         for i, (scenario, cycles) in enumerate(stream, 1):
