@@ -119,34 +119,62 @@ def gather(
 ) -> Evidence:
     """The facts about ``devices``; ``planned`` links (fabric.json, an intent) replace the
     inferred ones, and their addresses stand for the far ends whose configs were not read."""
-    _INDEX.clear()
-    known: dict[tuple[str, str], int] = {}
-    if planned is not None:
-        links = [LinkFact(End(k.a_device, k.a_port), End(k.b_device, k.b_port), "planned")
-                 for k in planned]  # fmt: skip
-        for k in planned:
-            known[(k.a_device, k.a_port)] = int(k.a_ip.ip)
-            known[(k.b_device, k.b_port)] = int(k.b_ip.ip)
-    else:
-        links = infer_links(devices)
-    sessions = _sessions(devices, links, known)
-    gaps = _session_gaps(sessions) + _peer_link_gaps(devices, links)
-    if planned is None:
-        gaps += _described_gaps(devices, links) + _lossless_gaps(devices, links)
-    coverage = Coverage(
-        switches=len(devices),
-        links=len(links),
-        lags=sum(1 for k in links if k.kind == "l3-lag"),
-        peer_links=sum(1 for k in links if k.kind == "mlag-peer-link"),
-        sessions=len(sessions),
-        sessions_matched=sum(1 for s in sessions if s.link is not None),
-        routes=sum(len(d.static_routes) for d in devices),
-    )
-    return Evidence(tuple(devices), tuple(links), tuple(sessions), tuple(gaps), bool(planned),
-                    coverage, roles(devices, links))  # fmt: skip
+    return Topology.of(devices, planned).gathered()
 
 
-def with_roles(device: DeviceConfig, inferred: bool, facts: Evidence) -> DeviceConfig:
+@dataclass(frozen=True)
+class Topology:
+    """The evidence step's first half: the links and the roles they give, all that the
+    per-device rules need; ``gathered`` adds the BGP sessions, gaps and coverage. Lint starts
+    the device rules on its other core between the two (issue 30)."""
+
+    devices: tuple[DeviceConfig, ...]
+    links: tuple[LinkFact, ...]
+    roles: dict[str, Role]
+    # the planned far ends' addresses, as numbers (those of configs not read stand in)
+    known: dict[tuple[str, str], int]
+    inferred: bool  # no plan: the links are the configs' own, and their loose ends are gaps
+    planned: bool  # links from a plan that has some
+
+    @classmethod
+    def of(
+        cls,
+        devices: Sequence[DeviceConfig],
+        planned: Sequence[Link] | Sequence[PlanLink] | None = None,
+    ) -> Topology:
+        _INDEX.clear()
+        known: dict[tuple[str, str], int] = {}
+        if planned is not None:
+            links = [LinkFact(End(k.a_device, k.a_port), End(k.b_device, k.b_port), "planned")
+                     for k in planned]  # fmt: skip
+            for k in planned:
+                known[(k.a_device, k.a_port)] = int(k.a_ip.ip)
+                known[(k.b_device, k.b_port)] = int(k.b_ip.ip)
+        else:
+            links = infer_links(devices)
+        found = roles(devices, links)
+        return cls(tuple(devices), tuple(links), found, known, planned is None, bool(planned))
+
+    def gathered(self) -> Evidence:
+        devices, links = self.devices, self.links
+        sessions = _sessions(devices, links, self.known)
+        gaps = _session_gaps(sessions) + _peer_link_gaps(devices, links)
+        if self.inferred:
+            gaps += _described_gaps(devices, links) + _lossless_gaps(devices, links)
+        coverage = Coverage(
+            switches=len(devices),
+            links=len(links),
+            lags=sum(1 for k in links if k.kind == "l3-lag"),
+            peer_links=sum(1 for k in links if k.kind == "mlag-peer-link"),
+            sessions=len(sessions),
+            sessions_matched=sum(1 for s in sessions if s.link is not None),
+            routes=sum(len(d.static_routes) for d in devices),
+        )
+        return Evidence(devices, links, tuple(sessions), tuple(gaps), self.planned, coverage,
+                        self.roles)  # fmt: skip
+
+
+def with_roles(device: DeviceConfig, inferred: bool, facts: Evidence | Topology) -> DeviceConfig:
     """``device`` with its role from the topology, where parse only guessed it from port modes
     (``inferred``) and the topology says more than 'switch'."""
     role = facts.roles.get(device.hostname)
@@ -205,9 +233,10 @@ def roles(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> dict[st
     out: dict[str, Role] = {}
     for d in devices:
         members = {m for a in d.aggregates for m in a.members}
-        hosts = [p for p in d.interfaces if p.mode == "access" and not p.shutdown
-                 and not factory_default(p) and p.name not in members
-                 and End(d.hostname, p.name) not in linked]  # fmt: skip
+        # any(): the first host port decides (a leaf has a hundred, each an End to hash)
+        hosts = any(p.mode == "access" and not p.shutdown and not factory_default(p)
+                    and p.name not in members and End(d.hostname, p.name) not in linked
+                    for p in d.interfaces)  # fmt: skip
         out[d.hostname] = "leaf" if hosts else "switch"
     for d in devices:
         if out[d.hostname] == "switch" and any(out[n] == "leaf" for n in far[d.hostname]):
@@ -413,10 +442,11 @@ def _sessions(
 def _addresses(d: DeviceConfig) -> dict[str, int | None]:
     """The address of each of ``d``'s link ends (ports, aggregates, VLAN interfaces), as a
     number: a VLAN interface's name wins over a port of that name, as ``vlan_of`` finds it."""
-    table = {p.name: int(p.ipv4.ip) if p.ipv4 is not None else None for p in d.interfaces}
+    # int() of an interface is its address's (no address object made per port)
+    table = {p.name: int(p.ipv4) if p.ipv4 is not None else None for p in d.interfaces}
     svis: dict[str, int | None] = {}
     for s in d.vlan_interfaces:  # the first of a VLAN's interfaces, as vlan_of finds it
-        svis.setdefault(_svi_name(d, s.vlan), int(s.ipv4.ip))
+        svis.setdefault(_svi_name(d, s.vlan), int(s.ipv4))
     table.update(svis)
     return table
 

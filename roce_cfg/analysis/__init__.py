@@ -6,10 +6,11 @@ every registered rule and returns located findings, suppressions applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -30,7 +31,6 @@ from roce_cfg.analysis.context import (
     DeviceView,
     FabricLink,
     FabricView,
-    LinkEnd,
     Options,
     links_of,
 )
@@ -45,10 +45,16 @@ from roce_cfg.heap import bulk_objects, long_lived
 from roce_cfg.inputs import Found, Unread, discover, screener
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.device import DeviceConfig, lean
-from roce_cfg.model.fabric import Fabric
+from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
-from roce_cfg.parse.hints import EarlyPlan, LintPlan, hints_from_plan, validated_plan
+from roce_cfg.parse.hints import (
+    EarlyPlan,
+    LintPlan,
+    PlanLink,
+    hints_from_plan,
+    validated_plan,
+)
 from roce_cfg.parse.many import Skipped, screen_each, workers
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import fabric_roce_dscp
@@ -158,20 +164,17 @@ def _judge(
 ) -> LintResult:
     """Every rule over ``views``, parsed or designed alike: located, suppressed, sorted."""
     devices = [v.device for _, v in sorted(views.items())]
-    if planned is not None:
-        facts = evidence.gather(devices, planned.links)
-        links = [
-            FabricLink(LinkEnd(k.a_device, k.a_port), LinkEnd(k.b_device, k.b_port), k.cable_m)
-            for k in planned.links
-        ]
-    else:
-        facts = evidence.gather(devices)
-        links = links_of(facts)
-    _topology_roles(views, facts)
+    # the device rules need the topology only for the roles parse guessed: without such a
+    # role it is built beside them, and they start at once (issue 30)
+    guessed = any(v.parsed.config.role_from == "inferred" for v in views.values())
+    topology = evidence.Topology.of(devices, _links(planned)) if guessed else None
+    if topology is not None:
+        _topology_roles(views, topology)
     options = _agreed_dscp(views, options)
-    fabric_view = FabricView(views, links, options, planned=planned is not None, facts=facts)
     iv = _intent_view(loaded, planned, views) if loaded and isinstance(planned, Fabric) else None
-    findings = _run(all_rules, views, fabric_view, iv) + [unread_finding(u) for u in unread]
+    fabric = partial(_fabric_view, views, devices, topology, planned, options)
+    findings, fabric_view = _run(all_rules, views, fabric, iv)
+    findings += [unread_finding(u) for u in unread]
     per_device = {name: inline(v.text) for name, v in views.items()}
     findings = apply(findings, lint_config, per_device)
     findings.sort(key=Finding.sort_key)
@@ -179,11 +182,37 @@ def _judge(
     files = [str(f) for f in found.configs]  # the configs among them: what the parse kept
     result = LintResult(findings, files, sorted(views, key=natural), notes, views)
     result.skipped = found.notes
-    result.coverage = facts.coverage.line()
+    assert fabric_view.facts is not None  # _fabric_view's
+    result.coverage = fabric_view.facts.coverage.line()
     return result
 
 
-def _topology_roles(views: dict[str, DeviceView], facts: evidence.Evidence) -> None:
+def _fabric_view(
+    views: dict[str, DeviceView],
+    devices: list[DeviceConfig],
+    topology: evidence.Topology | None,
+    planned: Fabric | LintPlan | None,
+    options: Options,
+) -> FabricView:
+    """The fabric as the fabric rules see it: the evidence step (its topology found here
+    unless given) and the links with their cable lengths."""
+    if topology is None:
+        topology = evidence.Topology.of(devices, _links(planned))
+    facts = topology.gathered()
+    if planned is None:
+        links = links_of(facts)
+    else:
+        # the plan's links in its order, as the evidence step has them (their ends reused)
+        cables = [k.cable_m for k in planned.links]
+        links = [FabricLink(k.a, k.b, m) for k, m in zip(facts.links, cables, strict=True)]
+    return FabricView(views, links, options, planned=planned is not None, facts=facts)
+
+
+def _links(planned: Fabric | LintPlan | None) -> Sequence[Link] | Sequence[PlanLink] | None:
+    return planned.links if planned is not None else None
+
+
+def _topology_roles(views: dict[str, DeviceView], facts: evidence.Topology) -> None:
     """Each view's role from the topology where parse only guessed it (evidence.roles)."""
     for v in views.values():
         parsed = v.parsed.config
@@ -289,17 +318,20 @@ def _agreed_dscp(views: dict[str, DeviceView], options: Options) -> Options:
 def _run(
     all_rules: list[Rule],
     views: dict[str, DeviceView],
-    fabric_view: FabricView,
+    fabric: Callable[[], FabricView],
     iv: IntentView | None,
-) -> list[Finding]:
+) -> tuple[list[Finding], FabricView]:
     """Every rule with a check over what it looks at: each device, the fabric, the intent;
-    the findings per rule, in rule order, wherever the device rules ran (_device_side)."""
+    the findings per rule, in rule order, wherever the device rules ran (_device_side). The
+    device rules need the views alone: they start first, and ``fabric`` (the rest of the
+    evidence step) is built while they run."""
     checked = [r for r in all_rules if r.check is not None]  # RC502: 'roce-cfg deadlock'
     device = [r for r in checked if r.scope == "device"]
     with _device_side(device, views) as device_findings:
+        fabric_view = fabric()
         found = {r.id: _findings(r, views, fabric_view, iv) for r in checked if r.scope != "device"}
         found.update(zip([r.id for r in device], device_findings(), strict=True))
-    return [f for r in checked for f in found[r.id]]
+    return [f for r in checked for f in found[r.id]], fabric_view
 
 
 def _findings(

@@ -154,8 +154,8 @@ def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
 )
 def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     queue = v.queue_of(v.priority_of(v.cnp_dscp))
-    for port in v.config_ports():
-        if v.carries_roce(port) and queue not in port.qos.strict_queues:
+    for port in v.roce_config_ports():
+        if queue not in port.qos.strict_queues:
             yield Hit(
                 f"CNP (DSCP {v.cnp_dscp}) queue {queue} is not strict priority",
                 port=port.name,
@@ -174,8 +174,8 @@ def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     limits="RoCE ports are inferred (access ports, routed /30-/31 links, PFC ports).",
 )
 def dscp_not_trusted(v: DeviceView) -> Iterator[Hit]:
-    for port in v.config_ports():
-        if v.carries_roce(port) and not port.qos.trust_dscp:
+    for port in v.roce_config_ports():
+        if not port.qos.trust_dscp:
             yield Hit("DSCP not trusted on a RoCE port", port=port.name)
 
 
@@ -270,10 +270,10 @@ def no_drop_reserved(v: DeviceView) -> Iterator[Hit]:
     fix="Set jumbo frames (9216 is usual) on every RoCE port and gateway interface.",
 )
 def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
-    for port in v.config_ports():
+    for port in v.roce_config_ports():
         if _frame_unpublished(v, port):
             continue  # its MTU would be a guess: RC120 says the model is unknown
-        if v.carries_roce(port) and port.mtu < ROCE_MIN_MTU:
+        if port.mtu < ROCE_MIN_MTU:
             yield Hit(f"MTU {port.mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
     for svi in v.device.vlan_interfaces:
         if svi.mtu < ROCE_MIN_MTU:

@@ -13,7 +13,10 @@ from roce_cfg.model.device import Interface
 WASTE_FACTOR = 2
 
 
-@dataclass(frozen=True)
+# Not frozen: a frozen dataclass's __init__ sets each field through object.__setattr__, 2.5x
+# the cost, and an xl lint makes one per lossless port (163,840: 0.2 s of the device rules).
+# Nothing changes a Need once made, nor hashes one.
+@dataclass(slots=True)
 class Need:
     port: Interface
     priority: int
