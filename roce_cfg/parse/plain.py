@@ -54,6 +54,9 @@ class _Regex:
     kind: int  # _START, _LINE or _CHILD
     name: str  # a child's list name
     prefix: str | None  # the text a match has after its newline; None: may read other lines
+    # (index in match.groups(), value) per regex group, in ttp's order; None: no such groups,
+    # or one that is no variable (an overlay's own named group)
+    fields: tuple[tuple[int, _Value], ...] | None
 
 
 @dataclass(frozen=True)
@@ -192,7 +195,12 @@ def _regex(r: dict[str, Any], start: bool, owner: int, name: str) -> _Regex | No
             return None
         values[var_name] = (var.var_name_original, to_int, setting)
     kind = _CHILD if owner else _START if start else _LINE
-    return _Regex(r["REGEX"], start, values, owner, kind, name, _line_prefix(r["REGEX"]))
+    regex = r["REGEX"]
+    names = regex.groupindex
+    fields = None
+    if names and all(n in values for n in names):
+        fields = tuple((index - 1, values[n]) for n, index in names.items())
+    return _Regex(regex, start, values, owner, kind, name, _line_prefix(regex), fields)
 
 
 # The stdlib's own parse of a regex (what re.compile reads), to prove what a match can read.
@@ -270,20 +278,25 @@ class _Unplain(Exception):
 def _converted(r: _Regex, match: re.Match[str]) -> Result | None:
     """What ttp's check_matches makes of a match; None where a set line is not the exact line
     (ttp's result False). Never changed once made: results are made of copies of it."""
-    found: dict[str, Any] = match.groupdict() or dict.fromkeys(r.values, match.group())
+    if r.fields is None:
+        found: dict[str, Any] = match.groupdict() or dict.fromkeys(r.values, match.group())
+        return _result([(r.values.get(name), data) for name, data in found.items()])
+    groups = match.groups()  # groupdict() without the dict
+    return _result([(how, groups[index]) for index, how in r.fields])
+
+
+def _result(fields: list[tuple[_Value | None, str | None]]) -> Result | None:
     result: Result = {}
-    for name, data in found.items():
-        how = r.values.get(name)
+    for how, data in fields:
         if how is None or data is None:
-            raise _Unplain(name)
+            raise _Unplain(data)
         original, to_int, setting = how
         if setting is not None:
             if data.rstrip() != setting[1]:
                 return None
-            data = setting[0]
-        elif to_int:
-            data = _to_int(data)
-        result[original] = data
+            result[original] = setting[0]
+        else:
+            result[original] = _to_int(data) if to_int else data
     return result
 
 
@@ -355,11 +368,8 @@ class Readers:
         for number, group in enumerate(self._groups):
             for r in (*group.starts, *group.lines, *group.child_regexes):
                 entries.append((r.prefix or "", number, r))
-        # a line is tried against the regexes whose literal text it may start with
-        self._any = tuple(e for e in entries if not e[0])
-        self._by_first = {
-            e[0][0]: tuple(x for x in entries if x[0][:1] in ("", e[0][0])) for e in entries if e[0]
-        }
+        self._entries = tuple(entries)
+        self._by_word: dict[str, tuple[tuple[str, int, _Regex], ...]] = {}
         self._seen: dict[str, _Found] = {}
 
     def read(self, feed: str) -> list[Result | None]:
@@ -395,9 +405,22 @@ class Readers:
             per_group[number].append(outcome)
         return per_group
 
+    def _tried(self, word: str) -> tuple[tuple[str, int, _Regex], ...]:
+        """The regexes a line of this first word (before a space) may start with the literal
+        text of: those of any prefix of the word, and of longer text that starts with it."""
+        tried = self._by_word.get(word)
+        if tried is None:
+            tried = tuple(
+                e for e in self._entries if word.startswith(e[0]) or e[0].startswith(word)
+            )
+            if len(self._by_word) >= MAX_SEEN:
+                self._by_word.clear()
+            self._by_word[word] = tried
+        return tried
+
     def _found(self, line: str, framed: str) -> _Found:
         matched: list[tuple[int, _Regex, re.Match[str]]] = []
-        for prefix, number, r in self._by_first.get(line[:1], self._any):
+        for prefix, number, r in self._tried(line.partition(" ")[0]):
             if line.startswith(prefix):
                 m = r.regex.match(framed)
                 if m is not None:
