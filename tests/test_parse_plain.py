@@ -159,8 +159,7 @@ def test_a_start_line_whose_set_fails_is_left_to_ttp() -> None:
 
 
 def test_a_template_of_another_shape_is_read_by_ttp() -> None:
-    names = dict(_plain_templates(Vendor.RUIJIE))
-    assert "qos_maps" not in names  # its groups set a default table name
+    assert "qos_maps" not in dict(_plain_templates(Vendor.H3C))  # a value replaced (replaceall)
     assert "pfc" not in dict(_plain_templates(Vendor.HUAWEI))  # a group started by _start_
     parser = ttp()
     for name, text in (
@@ -243,8 +242,8 @@ def test_lines_of_the_templates_own_shapes_read_as_ttp_reads_them(feed: str) -> 
 
 
 # Regexes two of which match one line (a start and a value line, two value lines), a set
-# line, a child; and two templates whose regexes may read past a line (a lookbehind, a class
-# with the newline): searched with finditer, as ttp does.
+# line, a child, defaults (one a line may give); and two templates whose regexes may read
+# past a line (a lookbehind, a class with the newline): searched with finditer, as ttp does.
 _OWN = {
     "two": """<group name="g*">
 s {{ s | _start_ }}
@@ -262,6 +261,8 @@ z {{ e | to_int }}
 <group name="h">
 h {{ h | ORPHRASE | _start_ }}
 w {{ w }}
+{{ w | set("none") }}
+{{ kind | set("h") }}
 </group>""",
     "behind": r"""<group name="q*">
 x {{ v | _start_ }}

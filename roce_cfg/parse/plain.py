@@ -43,6 +43,7 @@ _NAME = re.compile(r"[A-Za-z_][\w-]*")
 # How one variable's matched text becomes its value: (result key, to_int, set's value and
 # the exact line it needs, or None)
 _Value = tuple[str, bool, tuple[Any, str] | None]
+_Scalar = str | int | float | bool | None
 
 
 @dataclass(frozen=True, eq=False)  # one per template line: known by identity
@@ -67,6 +68,8 @@ class _Group:
     lines: tuple[_Regex, ...]
     children: tuple[str, ...]  # the list name of each child group (owner index - 1)
     child_regexes: tuple[_Regex, ...]
+    # values each result has unless a line gives them ('{{ table | set("x") }}' on its own)
+    defaults: tuple[tuple[str, _Scalar], ...]
 
 
 class Plain:
@@ -101,7 +104,7 @@ def plain(template: Any) -> Plain | None:
         or any(template.vars.get(k) for k in template.vars)
     ):
         return None
-    groups = [_group(g) for g in template.groups]
+    groups = [_group(g, template.vars) for g in template.groups]
     read = tuple(g for g in groups if g is not None)
     if len(read) != len(groups):
         return None
@@ -114,8 +117,9 @@ def plain(template: Any) -> Plain | None:
     return Plain(read)
 
 
-def _group(group: Any) -> _Group | None:
-    if not _bare(group) or len(group.path) != 1 or not group.start_re:
+def _group(group: Any, variables: dict[str, Any]) -> _Group | None:
+    defaults = _defaults(group, variables)
+    if defaults is None or len(group.path) != 1 or not group.start_re:
         return None
     key, listed = _path_item(group.path[0])
     if key is None:
@@ -130,7 +134,7 @@ def _group(group: Any) -> _Group | None:
             name is None
             or not child_listed
             or child.path[0] != group.path[0]
-            or not _bare(child)
+            or _defaults(child, variables) != ()
             or child.children
             or child.re
             or len(child.start_re) != 1
@@ -148,21 +152,26 @@ def _group(group: Any) -> _Group | None:
         tuple(r for r in lines if r is not None),
         tuple(children),
         tuple(r for r in child_regexes if r is not None),
+        defaults,
     )
 
 
-def _bare(group: Any) -> bool:
-    """A group with nothing but lines: no functions, defaults, outputs, end lines, inputs."""
-    return (
+def _defaults(group: Any, variables: dict[str, Any]) -> tuple[tuple[str, _Scalar], ...] | None:
+    """The defaults of a group with nothing else but lines (no functions, outputs, end lines,
+    inputs); None for any other group."""
+    defaults = group.defaults
+    bare = (
         group.method == "group"
         and not group.funcs
         and not group.outputs
-        and not group.defaults
-        and not group.runs
+        and group.runs in ({}, defaults)  # ttp's copy of them for a run
         and not group.has_start_re_default
         and not group.end_re
         and not group.inputs
+        # a value of a template variable's name ttp replaces by the variable's value
+        and all(isinstance(v, _Scalar) and v not in variables for v in defaults.values())
     )
+    return tuple(defaults.items()) if bare else None
 
 
 def _path_item(item: str) -> tuple[str | None, bool]:
@@ -495,6 +504,8 @@ def _save(group: _Group, results: Result, lines: list[Result]) -> Result:
     top: Result = {}
     for part in reversed(lines):
         top.update(part)
+    for key, value in group.defaults:  # as ttp's processgrp adds them
+        top.setdefault(key, value)
     current = results.get(group.key)
     if group.listed:
         results.setdefault(group.key, []).append(top)
