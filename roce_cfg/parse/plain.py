@@ -289,12 +289,10 @@ def _converted(r: _Regex, match: re.Match[str]) -> Result | None:
     (ttp's result False). Never changed once made: results are made of copies of it."""
     if r.fields is None:
         found: dict[str, Any] = match.groupdict() or dict.fromkeys(r.values, match.group())
-        return _result([(r.values.get(name), data) for name, data in found.items()])
-    groups = match.groups()  # groupdict() without the dict
-    return _result([(how, groups[index]) for index, how in r.fields])
-
-
-def _result(fields: list[tuple[_Value | None, str | None]]) -> Result | None:
+        fields = [(r.values.get(name), data) for name, data in found.items()]
+    else:  # as groupdict() gives them, without the dict
+        groups = match.groups()
+        fields = [(how, groups[index]) for index, how in r.fields]
     result: Result = {}
     for how, data in fields:
         if how is None or data is None:
@@ -400,18 +398,20 @@ class Readers:
         """Per group, its outcomes line by line: as ``_searched`` finds them (the regexes
         read one line each), the line after the last one the end of ttp's text."""
         per_group: list[list[_Outcome]] = [[] for _ in self._groups]
+        add = [outcomes.append for outcomes in per_group]
         seen = self._seen
+        get = seen.get
         for line in feed.split("\n"):
-            found = seen.get(line)
+            found = get(line)
             if found is None:
                 found = self._found(line, "\n" + line + "\n")
                 if len(seen) >= MAX_SEEN:
                     seen.clear()
                 seen[line] = found
             for number, outcome in found:
-                per_group[number].append(outcome)
+                add[number](outcome)
         for number, outcome in self._found("", "\n"):
-            per_group[number].append(outcome)
+            add[number](outcome)
         return per_group
 
     def _tried(self, word: str) -> tuple[tuple[str, int, _Regex], ...]:
@@ -434,9 +434,17 @@ class Readers:
                 m = r.regex.match(framed)
                 if m is not None:
                     matched.append((number, r, m))
-        if len(matched) == 1:  # most lines: one regex of one group
-            outcome = _outcome(((matched[0][1], matched[0][2]),))
-            return () if outcome is None else ((matched[0][0], outcome),)
+        if not matched:
+            return ()
+        if len(matched) == 1:  # most lines: one regex of one group (_outcome's one-match case)
+            number, r, m = matched[0]
+            try:
+                result = _converted(r, m)
+            except _Unplain:
+                return ((number, _ASKED if r.kind == _START else _ASKED_LATE),)
+            if result is not None:
+                return ((number, (r.kind, r.name, result)),)
+            return ((number, _ASKED),) if r.kind == _START else ()
         found: list[tuple[int, _Outcome]] = []
         for number in dict.fromkeys(n for n, _, _ in matched):  # each group once, in order
             outcome = _outcome([(r, m) for n, r, m in matched if n == number])
