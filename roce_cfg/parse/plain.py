@@ -378,6 +378,8 @@ class Readers:
         self._entries = tuple(entries)
         self._by_word: dict[str, tuple[tuple[str, int, _Regex], ...]] = {}
         self._seen: dict[str, _Found] = {}
+        self._once = bytearray(1 << 16)
+        self._marked = 0
 
     def read(self, feed: str) -> list[Result | None]:
         """Each template's result over ``feed``, or None where ttp must read it."""
@@ -405,14 +407,32 @@ class Readers:
             found = get(line)
             if found is None:
                 found = self._found(line, "\n" + line + "\n")
-                if len(seen) >= MAX_SEEN:
-                    seen.clear()
-                seen[line] = found
+                if self._again(line):
+                    if len(seen) >= MAX_SEEN:
+                        seen.clear()
+                    seen[line] = found
             for number, outcome in found:
                 add[number](outcome)
         for number, outcome in self._found("", "\n"):
             add[number](outcome)
         return per_group
+
+    def _again(self, line: str) -> bool:
+        """Whether the line was read before (or one of the same hash), marking it read.
+
+        A line is kept from its second time on: most lines a config has once (its
+        neighbours, descriptions, addresses) no other config has, and freeing thousands of
+        kept results at once cost more than reading them."""
+        once = self._once
+        at = hash(line) % len(once)
+        if once[at]:
+            return True
+        once[at] = 1
+        self._marked += 1
+        if self._marked > len(once) // 4:  # the marks of the last configs only
+            self._marked = 0
+            once[:] = bytes(len(once))
+        return False
 
     def _tried(self, word: str) -> tuple[tuple[str, int, _Regex], ...]:
         """The regexes a line of this first word (before a space) may start with the literal
