@@ -55,6 +55,7 @@ class _Regex:
     kind: int  # _START, _LINE or _CHILD
     name: str  # a child's list name
     prefix: str | None  # the text a match has after its newline; None: may read other lines
+    need: str  # other text every match has (its longest), or ""
     # (index in match.groups(), value) per regex group, in ttp's order; None: no such groups,
     # or one that is no variable (an overlay's own named group)
     fields: tuple[tuple[int, _Value], ...] | None
@@ -209,16 +210,19 @@ def _regex(r: dict[str, Any], start: bool, owner: int, name: str) -> _Regex | No
     fields = None
     if names and all(n in values for n in names):
         fields = tuple((index - 1, values[n]) for n, index in names.items())
-    return _Regex(regex, start, values, owner, kind, name, _line_prefix(regex), fields)
+    literals = _line_literals(regex)
+    prefix, need = literals if literals else (None, "")
+    return _Regex(regex, start, values, owner, kind, name, prefix, need, fields)
 
 
 # The stdlib's own parse of a regex (what re.compile reads), to prove what a match can read.
 _SRE: Any = importlib.import_module("re._parser")
 
 
-def _line_prefix(regex: re.Pattern[str]) -> str | None:
-    """The literal text right after the newline a match starts with, where the regex provably
-    matches only there and never reads past the line's end but for its newline; None else."""
+def _line_literals(regex: re.Pattern[str]) -> tuple[str, str] | None:
+    """The literal text right after the newline a match starts with, and the longest other
+    literal text it has, where the regex provably matches only from a newline and never reads
+    past the line's end but for its newline; None where not."""
     if regex.flags & re.DOTALL:  # '.' would read the newline
         return None
     try:
@@ -227,12 +231,12 @@ def _line_prefix(regex: re.Pattern[str]) -> str | None:
         return None
     if not items or items[0] != (_SRE.LITERAL, 10) or not _in_line(items[1:]):
         return None
-    prefix = ""
-    for op, arg in items[1:]:
-        if op is not _SRE.LITERAL or regex.flags & re.IGNORECASE:
-            break
-        prefix += chr(arg)
-    return prefix
+    if regex.flags & re.IGNORECASE:
+        return "", ""
+    # the regex's own literals, anything else a newline (which none of them is)
+    text = "".join(chr(arg) if op is _SRE.LITERAL else "\n" for op, arg in items[1:])
+    prefix, *others = text.split("\n")
+    return prefix, max(others, key=len, default="")
 
 
 def _in_line(items: Sequence[tuple[Any, Any]]) -> bool:
@@ -298,12 +302,12 @@ def _converted(r: _Regex, match: re.Match[str]) -> Result | None:
         if how is None or data is None:
             raise _Unplain(data)
         original, to_int, setting = how
-        if setting is not None:
-            if data.rstrip() != setting[1]:
-                return None
+        if setting is None:
+            result[original] = _to_int(data) if to_int else data
+        elif data.rstrip() == setting[1]:
             result[original] = setting[0]
         else:
-            result[original] = _to_int(data) if to_int else data
+            return None
     return result
 
 
@@ -371,12 +375,12 @@ class Readers:
     def __init__(self, plains: Sequence[Plain | None]) -> None:
         self._plains = list(plains)
         self._groups = [g for p in plains if p is not None and p.local for g in p.groups]
-        entries: list[tuple[str, int, _Regex]] = []  # per group, in ttp's order
+        entries: list[tuple[str, str, int, _Regex]] = []  # per group, in ttp's order
         for number, group in enumerate(self._groups):
             for r in (*group.starts, *group.lines, *group.child_regexes):
-                entries.append((r.prefix or "", number, r))
+                entries.append((r.prefix or "", r.need, number, r))
         self._entries = tuple(entries)
-        self._by_word: dict[str, tuple[tuple[str, int, _Regex], ...]] = {}
+        self._by_word: dict[str, tuple[tuple[str, str, int, _Regex], ...]] = {}
         self._seen: dict[str, _Found] = {}
         self._once = bytearray(1 << 16)
         self._marked = 0
@@ -434,7 +438,7 @@ class Readers:
             once[:] = bytes(len(once))
         return False
 
-    def _tried(self, word: str) -> tuple[tuple[str, int, _Regex], ...]:
+    def _tried(self, word: str) -> tuple[tuple[str, str, int, _Regex], ...]:
         """The regexes a line of this first word (before a space) may start with the literal
         text of: those of any prefix of the word, and of longer text that starts with it."""
         tried = self._by_word.get(word)
@@ -449,8 +453,8 @@ class Readers:
 
     def _found(self, line: str, framed: str) -> _Found:
         matched: list[tuple[int, _Regex, re.Match[str]]] = []
-        for prefix, number, r in self._tried(line.partition(" ")[0]):
-            if line.startswith(prefix):
+        for prefix, need, number, r in self._tried(line.partition(" ")[0]):
+            if line.startswith(prefix) and need in line:
                 m = r.regex.match(framed)
                 if m is not None:
                     matched.append((number, r, m))
