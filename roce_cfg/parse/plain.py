@@ -291,14 +291,16 @@ class _Unplain(Exception):
 def _converted(r: _Regex, match: re.Match[str]) -> Result | None:
     """What ttp's check_matches makes of a match; None where a set line is not the exact line
     (ttp's result False). Never changed once made: results are made of copies of it."""
+    fields: Sequence[tuple[int, _Value | None]]
     if r.fields is None:
         found: dict[str, Any] = match.groupdict() or dict.fromkeys(r.values, match.group())
-        fields = [(r.values.get(name), data) for name, data in found.items()]
+        texts: Sequence[str | None] = list(found.values())
+        fields = [(index, r.values.get(name)) for index, name in enumerate(found)]
     else:  # as groupdict() gives them, without the dict
-        groups = match.groups()
-        fields = [(how, groups[index]) for index, how in r.fields]
+        texts, fields = match.groups(), r.fields
     result: Result = {}
-    for how, data in fields:
+    for index, how in fields:
+        data = texts[index]
         if how is None or data is None:
             raise _Unplain(data)
         original, to_int, setting = how
@@ -410,14 +412,14 @@ class Readers:
         for line in feed.split("\n"):
             found = get(line)
             if found is None:
-                found = self._found(line, "\n" + line + "\n")
+                found = self._found(line)
                 if self._again(line):
                     if len(seen) >= MAX_SEEN:
                         seen.clear()
                     seen[line] = found
             for number, outcome in found:
                 add[number](outcome)
-        for number, outcome in self._found("", "\n"):
+        for number, outcome in self._found("", end=True):
             add[number](outcome)
         return per_group
 
@@ -451,9 +453,13 @@ class Readers:
             self._by_word[word] = tried
         return tried
 
-    def _found(self, line: str, framed: str) -> _Found:
+    def _found(self, line: str, end: bool = False) -> _Found:
+        """What the line (followed by a newline, but at the ``end``) is to each group."""
+        framed = "\n" if end else "\n" + line + "\n"
+        word = line.partition(" ")[0]
+        tried = self._by_word.get(word)
         matched: list[tuple[int, _Regex, re.Match[str]]] = []
-        for prefix, need, number, r in self._tried(line.partition(" ")[0]):
+        for prefix, need, number, r in self._tried(word) if tried is None else tried:
             if line.startswith(prefix) and need in line:
                 m = r.regex.match(framed)
                 if m is not None:
