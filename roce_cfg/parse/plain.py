@@ -368,7 +368,8 @@ def _searched(group: _Group, text: str) -> list[_Outcome]:
 # Lines whose outcomes a reader keeps: a config repeats most of its port lines on every port,
 # a fabric in every config. Bounded: a hostile config has as many lines as it likes.
 MAX_SEEN = 4_096
-_Found = tuple[tuple[int, _Outcome], ...]  # (group number, outcome) of one line
+# What one line is to the groups: nothing (), one (group number, outcome), or a list of them
+_Found = tuple[()] | tuple[int, _Outcome] | list[tuple[int, _Outcome]]
 
 
 class Readers:
@@ -417,9 +418,13 @@ class Readers:
                     if len(seen) >= MAX_SEEN:
                         seen.clear()
                     seen[line] = found
-            for number, outcome in found:
-                add[number](outcome)
-        for number, outcome in self._found("", end=True):
+            if isinstance(found, list):
+                for number, outcome in found:
+                    add[number](outcome)
+            elif len(found) == 2:  # most lines: one group's (a tuple less to read)
+                add[found[0]](found[1])
+        end = self._found("", end=True)
+        for number, outcome in end if isinstance(end, list) else [end] if len(end) == 2 else []:
             add[number](outcome)
         return per_group
 
@@ -471,16 +476,16 @@ class Readers:
             try:
                 result = _converted(r, m)
             except _Unplain:
-                return ((number, _ASKED if r.kind == _START else _ASKED_LATE),)
+                return (number, _ASKED if r.kind == _START else _ASKED_LATE)
             if result is not None:
-                return ((number, (r.kind, r.name, result)),)
-            return ((number, _ASKED),) if r.kind == _START else ()
+                return (number, (r.kind, r.name, result))
+            return (number, _ASKED) if r.kind == _START else ()
         found: list[tuple[int, _Outcome]] = []
         for number in dict.fromkeys(n for n, _, _ in matched):  # each group once, in order
             outcome = _outcome([(r, m) for n, r, m in matched if n == number])
             if outcome is not None:
                 found.append((number, outcome))
-        return tuple(found)
+        return found
 
 
 def _results(groups: Sequence[_Group], outcomes: Sequence[list[_Outcome]]) -> Result | None:
