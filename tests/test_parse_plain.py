@@ -338,3 +338,29 @@ def test_the_lines_kept_are_bounded_and_change_no_result(monkeypatch: pytest.Mon
     for _ in range(2):  # read again: its lines kept, then dropped
         assert _json(readers.read(prep.feed)) == _json(expected)
         assert len(readers._seen) <= 3
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "literals"),
+    [
+        (r"\nvlan[ \t]+(?P<id>(?:\S+))[\t ]*(?=\n|\r\n)", 0, ("vlan", "")),
+        (r"\nip[ \t]+route[ \t]+(?P<w>(?:.+))[\t ]*(?=\n|\r\n)", 0, ("ip", "route")),
+        (r"\nab(?P<x>\d+)c", re.IGNORECASE, ("", "")),  # literals that match other text
+        (r"\nx(?=y)", 0, ("x", "")),  # a lookahead reading one character, not a newline
+        (r"\nx(?P<a>\s+)", 0, None),  # a class with the newline
+        (r"\nx[^y]", 0, None),
+        (r"\nx(?s:.)", 0, None),
+        (r"\nx.", re.DOTALL, None),
+        (r"\nx(?<=a)", 0, None),  # looks before the match
+        (r"\nx\b", 0, None),
+        (r"\nx$", 0, None),
+        (r"\nx(?=\ny)", 0, None),  # reads the next line
+        (r"\nx|y", 0, None),  # a match from anywhere
+        (r"x\n", 0, None),
+        (r"\nx[\x00-\x20]", 0, None),
+    ],
+)
+def test_a_regex_is_read_line_by_line_only_where_proven(
+    pattern: str, flags: int, literals: tuple[str, str] | None
+) -> None:
+    assert plain_module._line_literals(re.compile(pattern, flags)) == literals
