@@ -4,14 +4,16 @@ ttp builds its results match by match through a general engine (path tracing, dy
 defaults, validation, tail matches): about 6 us a match, 1,500 matches an xl port list, most of
 the templates' cost. Every bundled template but a few is of one plain shape: top groups that
 start on a line and take value lines, each with list groups of one line under it, the values
-converted by ``to_int`` or set by ``set``. For such a template this module finds the matches
-with ttp's own compiled regexes, in ttp's order, and builds the very result ttp builds (the
-same dicts, keys in the same order) with the few of ttp's rules that apply to that shape:
+converted by ``to_int`` or set by ``set``, defaults set on a line of their own. For such a
+template this module finds the matches with ttp's own compiled regexes, in ttp's order, and
+builds the very result ttp builds (the same dicts, keys in the same order) with the few of
+ttp's rules that apply to that shape:
 
 * a group's value lines and its children are read from its first start line on;
 * a value repeated in a group keeps the first one, except after a child line, where ttp
   merges the lines that follow into the group's last result (their values win);
-* a non-list group of several starts becomes a list; an empty result is not kept.
+* a non-list group of several starts becomes a list; an empty result is not kept;
+* a group's defaults go into each result it saves that lacks them (ttp's processgrp).
 
 Anything else — a template of another shape (an overlay may use any of ttp), a line two of a
 template's regexes match, a start line that fails its ``set`` — and ``None`` is returned: the
@@ -21,8 +23,9 @@ ttp finds a regex's matches with ``finditer`` over the whole input. Where a rege
 matches only from a line's newline and reads nothing past the line's own end (each bundled
 one: the stdlib's parse of it says so), its match at a line depends on that line alone: the
 lines are then read once for every template of a parser, each line tried only against the
-regexes whose literal words it starts with, and what a line is to each group kept for the
-next config, which repeats most of its lines (``Readers``). Any other regex: ``finditer``.
+regexes whose literal words it has, and what a line is to each group kept (from its second
+time on) for the next config, which repeats most of its lines (``Readers``). Any other
+regex: ``finditer``.
 """
 
 from __future__ import annotations
