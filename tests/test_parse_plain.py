@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from ttp import ttp
 
 from roce_cfg.parse import parse_text, prepare
-from roce_cfg.parse.plain import plain
+from roce_cfg.parse import plain as plain_module
+from roce_cfg.parse.plain import Readers, plain
 from roce_cfg.parse.templates import runner
 from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT
@@ -55,13 +59,17 @@ def _same(vendor: Vendor, feed: str) -> int:
     read = 0
     for name, reader in _plain_templates(vendor):
         mine = reader.read(feed)
+        # line by line or searched as ttp does: one result, or both ask ttp
+        assert _json(mine) == _json(reader.search(feed)), f"{vendor.value} {name}"
         if mine is None:
             continue  # ttp reads it
         read += 1
-        assert json.dumps(mine, default=repr) == json.dumps(
-            _by_ttp(vendor, name, feed), default=repr
-        ), f"{vendor.value} {name}"
+        assert _json(mine) == _json(_by_ttp(vendor, name, feed)), f"{vendor.value} {name}"
     return read
+
+
+def _json(result: Any) -> str:
+    return json.dumps(result, default=repr)
 
 
 def test_the_port_templates_of_every_vendor_are_plain() -> None:
@@ -151,8 +159,7 @@ def test_a_start_line_whose_set_fails_is_left_to_ttp() -> None:
 
 
 def test_a_template_of_another_shape_is_read_by_ttp() -> None:
-    names = dict(_plain_templates(Vendor.RUIJIE))
-    assert "qos_maps" not in names  # its groups set a default table name
+    assert "qos_maps" not in dict(_plain_templates(Vendor.H3C))  # a value replaced (replaceall)
     assert "pfc" not in dict(_plain_templates(Vendor.HUAWEI))  # a group started by _start_
     parser = ttp()
     for name, text in (
@@ -182,3 +189,178 @@ def test_an_overlay_may_put_a_group_in_any_area_file(tmp_path: Path) -> None:
     moved = parse_text(text, file="leaf-1.cfg", overlay=tmp_path).config.device
     assert moved == parse_text(text, file="leaf-1.cfg").config.device
     assert len(moved.interfaces) > 1
+
+
+def test_every_bundled_regex_is_read_line_by_line() -> None:
+    # the line by line reading is proven for each regex (parse/plain.py _line_literals); one it
+    # cannot prove is searched over the whole text, a slowdown, not a failure anywhere else
+    for vendor in Vendor:
+        for name, reader in _plain_templates(vendor):
+            assert reader.local, f"{vendor.value} {name}"
+
+
+def _shapes() -> list[str]:
+    """Every value line of every bundled parse template, its variables left as '{}'."""
+    found: list[str] = []
+    for path in sorted((ROOT / "templates").glob("*/parse/*.ttp")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "{{" in line and not line.lstrip().startswith("<"):
+                found.append(re.sub(r"\{\{.*?\}\}", "{}", line.strip()))
+    return found
+
+
+_SHAPES = _shapes()
+_VALUES = ["3", "007", "-1", "x", "a b", "10.0.0.1", "9" * 25, "0/1 0/2", "", "enable", "True"]
+_ENDS = ["", " ", "\t", "\r", " \r", " x", "  "]
+
+
+@st.composite
+def _lines(draw: st.DrawFn) -> str:
+    """A line of a template's own shape: its words, values, spacing and end drawn."""
+    shape = draw(st.sampled_from(_SHAPES))
+    values = iter(draw(st.lists(st.sampled_from(_VALUES), min_size=8, max_size=8)))
+    words = shape.replace("{}", "\0").split(" ")
+    line = draw(st.sampled_from([" ", "  ", "\t"])).join(
+        w.replace("\0", next(values, "1")) for w in words
+    )
+    return draw(st.sampled_from(["", " "])) + line + draw(st.sampled_from(_ENDS))
+
+
+@st.composite
+def _feeds(draw: st.DrawFn) -> str:
+    pool = draw(st.lists(_lines(), min_size=1, max_size=12))
+    # repeated lines: the kept outcomes of a line read again, values repeated in one result
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=1, max_size=40))
+    return "\n".join(pool[i] for i in picks)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_feeds())
+def test_lines_of_the_templates_own_shapes_read_as_ttp_reads_them(feed: str) -> None:
+    for vendor in Vendor:
+        _same(vendor, feed)
+
+
+# Regexes two of which match one line (a start and a value line, two value lines), a set
+# line, a child, defaults (one a line may give); and two templates whose regexes may read
+# past a line (a lookbehind, a class with the newline): searched with finditer, as ttp does.
+_OWN = {
+    "two": """<group name="g*">
+s {{ s | _start_ }}
+x {{ a | DIGIT | _start_ }}
+x {{ b }}
+y {{ c }}
+y {{ d | DIGIT | to_int }}
+w {{ w }}
+v {{ v | to_int }}
+on {{ on | set(True) }}
+<group name="k*">
+z {{ e | to_int }}
+</group>
+</group>
+<group name="h">
+h {{ h | ORPHRASE | _start_ }}
+w {{ w }}
+{{ w | set("none") }}
+{{ kind | set("h") }}
+</group>""",
+    "behind": r"""<group name="q*">
+x {{ v | _start_ }}
+y {{ u | re("(?&lt;=\\ny )\\S+") }}
+</group>""",
+    "across": r"""<group name="w*">
+x {{ a | _start_ }}
+z {{ w | re("[\\s\\S]+?") }}
+</group>""",
+}
+
+
+@pytest.fixture(scope="module")
+def own_parser() -> Any:
+    parser = ttp()
+    for name, text in _OWN.items():
+        parser.add_template(text, template_name=name)
+    return parser
+
+
+def test_only_regexes_proven_to_read_one_line_are_read_line_by_line(own_parser: Any) -> None:
+    local = {t.name: plain(t).local for t in own_parser._templates}  # type: ignore[union-attr]
+    assert local == {"two": True, "behind": False, "across": False}
+
+
+_OWN_LINES = ["s 1", "s a", "x 1", "x a", "x a b", "y 3", "y a", "w 1", "w 2", "v 5",
+              "v q", "on", "on ", "on\r", "z 4", "z q", "z ", "z  9\r", "", "\tx 2",
+              "h a b", "h 1"]  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_OWN_LINES), min_size=1, max_size=14))
+def test_lines_two_regexes_match_read_as_ttp_reads_them(own_parser: Any, lines: list[str]) -> None:
+    feed = "\n".join(lines)
+    readers = Readers([plain(t) for t in own_parser._templates])
+    for template, mine in zip(own_parser._templates, readers.read(feed), strict=True):
+        reader = plain(template)
+        assert reader is not None
+        assert _json(mine) == _json(reader.search(feed)) == _json(reader.read(feed))
+        if mine is not None:
+            assert _json(mine) == _json(_ttp_of(own_parser, template.name, feed)), template.name
+
+
+def _ttp_of(parser: Any, name: str, feed: str) -> dict[str, Any]:
+    parser.clear_input()
+    parser.clear_result()
+    parser.add_input(feed, template_name=name)
+    parser.parse(one=True)
+    merged: dict[str, Any] = {}
+    for item in parser.result(structure="dictionary").get(name, []):
+        if isinstance(item, dict):
+            merged.update(item)
+    parser.clear_input()
+    parser.clear_result()
+    return merged
+
+
+def test_a_start_line_a_value_line_also_matches_is_left_to_ttp(own_parser: Any) -> None:
+    reader = plain(own_parser._templates[0])
+    assert reader is not None
+    assert reader.read("s a\nx 1\nz 4") is None  # 'x 1': a start and a value line
+    assert reader.read("s a\ny 3") is None  # 'y 3': two value lines
+    # before a group's first start line, ttp reads none of its lines
+    assert reader.read("y 3\nz 4") == {} == _ttp_of(own_parser, "two", "y 3\nz 4")
+
+
+def test_the_lines_kept_are_bounded_and_change_no_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    prep = prepare(CONFIGS[0].read_text(encoding="utf-8"), file=str(CONFIGS[0]))
+    plains = [plain(t) for t in runner(prep.vendor, None)._parser._templates]
+    expected = Readers(plains).read(prep.feed)
+    monkeypatch.setattr(plain_module, "MAX_SEEN", 3)
+    readers = Readers(plains)
+    for _ in range(2):  # read again: its lines kept, then dropped
+        assert _json(readers.read(prep.feed)) == _json(expected)
+        assert len(readers._seen) <= 3
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "literals"),
+    [
+        (r"\nvlan[ \t]+(?P<id>(?:\S+))[\t ]*(?=\n|\r\n)", 0, ("vlan", "")),
+        (r"\nip[ \t]+route[ \t]+(?P<w>(?:.+))[\t ]*(?=\n|\r\n)", 0, ("ip", "route")),
+        (r"\nab(?P<x>\d+)c", re.IGNORECASE, ("", "")),  # literals that match other text
+        (r"\nx(?=y)", 0, ("x", "")),  # a lookahead reading one character, not a newline
+        (r"\nx(?P<a>\s+)", 0, None),  # a class with the newline
+        (r"\nx[^y]", 0, None),
+        (r"\nx(?s:.)", 0, None),
+        (r"\nx.", re.DOTALL, None),
+        (r"\nx(?<=a)", 0, None),  # looks before the match
+        (r"\nx\b", 0, None),
+        (r"\nx$", 0, None),
+        (r"\nx(?=\ny)", 0, None),  # reads the next line
+        (r"\nx|y", 0, None),  # a match from anywhere
+        (r"x\n", 0, None),
+        (r"\nx[\x00-\x20]", 0, None),
+    ],
+)
+def test_a_regex_is_read_line_by_line_only_where_proven(
+    pattern: str, flags: int, literals: tuple[str, str] | None
+) -> None:
+    assert plain_module._line_literals(re.compile(pattern, flags)) == literals

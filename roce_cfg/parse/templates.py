@@ -11,7 +11,7 @@ from typing import Any
 from ttp import ttp
 
 from roce_cfg.errors import InputError
-from roce_cfg.parse.plain import plain
+from roce_cfg.parse.plain import Readers, plain
 from roce_cfg.resources import templates_dir
 from roce_cfg.vendor import Vendor
 
@@ -69,12 +69,12 @@ class Runner:
                 ) from None
 
         # the templates of the plain shape, read without ttp's result engine (parse/plain.py)
-        self._plain = [plain(t) for t in self._parser._templates]
+        self._plain = Readers([plain(t) for t in self._parser._templates])
 
     def run(self, text: str) -> dict[str, Any]:
         with self._lock:
             templates = self._parser._templates
-            read = [None if p is None else p.read(text) for p in self._plain]
+            read = self._plain.read(text)
             rest = [t.name for t, own in zip(templates, read, strict=True) if own is None]
             by_ttp = self._ttp(text, rest) if rest else {}
             merged: dict[str, Any] = {}
