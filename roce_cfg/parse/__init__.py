@@ -227,7 +227,8 @@ def _dumps(config: ParsedConfig) -> bytes:
 def _interface_numbers(
     value: IPv4Interface,
 ) -> tuple[type[IPv4Interface], tuple[tuple[int, int]]]:
-    return IPv4Interface, ((int(value.ip), value.network.prefixlen),)
+    # int() of the interface is its address's number; ``.ip`` built an IPv4Address for it
+    return IPv4Interface, ((int(value), value.network.prefixlen),)
 
 
 def _network_numbers(value: IPv4Network) -> tuple[type[IPv4Network], tuple[tuple[int, int]]]:
