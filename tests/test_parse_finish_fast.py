@@ -1,10 +1,11 @@
 """The finish phase's shortcuts change no result (issue 30).
 
 A port's lines but its own (name, description, address) are read once per config and reused
-for every port that repeats them (normalise._port_lines); descriptions are redacted port by
+for every port that repeats them (normalise._port_lines), and the ports after the first are
+assembled from it, not validated again (normalise._port); descriptions are redacted port by
 port only when one of them may hold a secret (parse.redacted). Each config below is parsed
-with the shortcuts and without them (no reading kept, every description redacted alone): the
-models, notes, unread lines and JSON must be the same.
+with the shortcuts and without them (no reading kept, every port validated, every description
+redacted alone): the models, notes, unread lines and JSON must be the same.
 """
 
 from __future__ import annotations
@@ -148,6 +149,11 @@ def _same(fast: Parsed | str, plain: Parsed | str) -> None:
     assert fast.config == plain.config
     assert fast.config.model_dump_json() == plain.config.model_dump_json()
     assert fast.config.unread == plain.config.unread and fast.config.notes == plain.config.notes
+    for built, validated in zip(
+        fast.config.device.interfaces, plain.config.device.interfaces, strict=True
+    ):
+        assert repr(built) == repr(validated)
+        assert built.model_fields_set == validated.model_fields_set
 
 
 def test_the_corpus_is_found() -> None:

@@ -24,7 +24,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.model import numbers
-from roce_cfg.model.device import DeviceConfig
+from roce_cfg.model.device import DeviceConfig, assembled
 from roce_cfg.parse.accounting import Accounting, account
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
@@ -242,17 +242,7 @@ def _model_state(model: BaseModel) -> Any:
     ours has) pickles pydantic's way."""
     if model.__pydantic_extra__ is not None or model.__pydantic_private__ is not None:
         return model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
-    return _model_from, (type(model), model.__dict__, model.__pydantic_fields_set__)
-
-
-def _model_from(cls: type[BaseModel], fields: dict[str, Any], given: set[str]) -> BaseModel:
-    """What ``_model_state`` sent, as pydantic's ``__setstate__`` restores a model."""
-    model = cls.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
-    object.__setattr__(model, "__pydantic_fields_set__", given)
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
-    return model
+    return assembled, (type(model), model.__dict__, model.__pydantic_fields_set__)
 
 
 def _models_of(cls: type[BaseModel], found: set[type[BaseModel]]) -> set[type[BaseModel]]:

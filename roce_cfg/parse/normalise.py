@@ -34,6 +34,7 @@ from roce_cfg.model.device import (
     Vlan,
     VlanInterface,
     WatchdogCfg,
+    assembled,
     lean,
 )
 from roce_cfg.model.numbers import Domain, NumberError
@@ -761,22 +762,35 @@ def _port(
     hinted = g.speeds.get(name.canonical)
     read = _port_lines(ctx, g, item, name.canonical, bool(hinted))
     ecn.update(read.ecn)
-    return lean(
+    own = {
+        "name": name.canonical,
+        "description": description,
+        "ipv4": addr,
+        "speed_gbps": hinted or read.speed or describe.speed(description) or name.speed or 0,
+        "breakout_of": _breakout_parent(ctx, name),
+    }
+    first = read.port
+    speed = own["speed_gbps"]
+    if first is not None and type(speed) is int and 0 <= speed <= numbers.SPEED.high:
+        # the port's own values are of their fields' types (a name, words, an address), its
+        # speed checked above; the rest is the first port's, validated: validating every
+        # port again was a sixth of an xl config's normalising (issue 30)
+        return assembled(Interface, {**first.__dict__, **own}, first.__pydantic_fields_set__)
+    port = lean(
         Interface(
-            name=name.canonical,
-            description=description,
             mode=read.mode,
             access_vlan=read.access_vlan,
             trunk_vlans=read.trunk_vlans,
-            ipv4=addr,
             mtu=read.mtu,
             frame_bytes=read.frame,
-            speed_gbps=hinted or read.speed or describe.speed(description) or name.speed or 0,
-            breakout_of=_breakout_parent(ctx, name),
             shutdown=read.shutdown,
             qos=read.qos,
+            **own,
         )
     )
+    if first is None:
+        read.port = port
+    return port
 
 
 # Every key of a port's template output that is the port's own (its name, its words, its
@@ -787,9 +801,10 @@ _OWN_KEYS = frozenset(("name", "description", "ip", "mask"))
 MAX_PORT_READINGS = 1024
 
 
-@dataclass(frozen=True)
+@dataclass
 class _PortLines:
-    """What a port's lines other than its own say (``_OWN_KEYS``)."""
+    """What a port's lines other than its own say (``_OWN_KEYS``), and the first port read
+    with them."""
 
     mode: Literal["routed", "access"]
     access_vlan: int | None
@@ -800,6 +815,7 @@ class _PortLines:
     shutdown: bool
     qos: PortQos
     ecn: dict[int, Wred]
+    port: Interface | None = None
 
 
 def _port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) -> _PortLines:
