@@ -224,11 +224,9 @@ def _dumps(config: ParsedConfig) -> bytes:
     return out.getvalue()
 
 
-def _interface_numbers(
-    value: IPv4Interface,
-) -> tuple[type[IPv4Interface], tuple[tuple[int, int]]]:
+def _interface_numbers(value: IPv4Interface) -> tuple[Callable[..., Any], tuple[int, int]]:
     # int() of the interface is its address's number; ``.ip`` built an IPv4Address for it
-    return IPv4Interface, ((int(value), value.network.prefixlen),)
+    return numbers.interface, (int(value), value.network.prefixlen)
 
 
 def _network_numbers(value: IPv4Network) -> tuple[type[IPv4Network], tuple[tuple[int, int]]]:

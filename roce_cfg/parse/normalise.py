@@ -186,7 +186,10 @@ def _prefixlen(mask: str) -> int:
 
 def _iface_addr(ip: str, mask: str) -> IPv4Interface:
     try:
-        return IPv4Interface((_address_of(ip), _prefixlen(mask)))
+        address, prefixlen = _address_of(ip), _prefixlen(mask)
+        if isinstance(address, int):
+            return numbers.interface(address, prefixlen)
+        return IPv4Interface((address, prefixlen))
     except ValueError:
         raise Unreadable(f"'{ip} {mask}' is not an IPv4 address and mask") from None
 
