@@ -2,16 +2,19 @@
 
 Ports read with the same QoS lines share one reading (normalise._port_qos), except where a
 value on them is refused: that is reported on each port's own line. A Parsed pickled by a
-worker (addresses as numbers, parse.Parsed.__getstate__) loads as the model it was.
+worker (addresses as numbers, models as their fields: parse.Parsed.__getstate__) loads as the
+model it was.
 """
 
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterator
 from ipaddress import IPv4Interface, IPv4Network
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel, ConfigDict
 
 from roce_cfg.parse import parse_text
 from tests.helpers import ROOT
@@ -97,3 +100,38 @@ def test_addresses_travel_as_numbers_and_load_equal() -> None:
     assert (
         back == [iface, net] and str(back[0]) == "10.1.2.3/31" and back[0].network == iface.network
     )
+
+
+def _pairs(a: object, b: object) -> Iterator[tuple[BaseModel, BaseModel]]:
+    if isinstance(a, BaseModel) and isinstance(b, BaseModel):
+        yield a, b
+        for name in a.__dict__:
+            yield from _pairs(a.__dict__[name], b.__dict__[name])
+    elif isinstance(a, tuple | list) and isinstance(b, tuple | list):
+        for x, y in zip(a, b, strict=True):
+            yield from _pairs(x, y)
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_model_loads_with_its_fields_in_order_and_its_given_fields(path: Path) -> None:
+    parsed = parse_text(path.read_text(encoding="utf-8"), file=str(path))
+    loaded = pickle.loads(pickle.dumps(parsed)).config
+    pairs = list(_pairs(parsed.config, loaded))
+    assert len(pairs) > 20
+    for was, now in pairs:
+        assert type(was) is type(now) and repr(was) == repr(now)
+        assert list(was.__dict__.items()) == list(now.__dict__.items())
+        assert was.model_fields_set == now.model_fields_set
+        assert (now.__pydantic_extra__, now.__pydantic_private__) == (None, None)
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    a: int = 1
+
+
+def test_a_model_with_extra_values_pickles_pydantics_way() -> None:
+    from roce_cfg.parse import _model_state
+
+    model = _Open(a=2, b=3)  # type: ignore[call-arg]  # b: an extra value
+    assert _model_state(model) == model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)

@@ -64,6 +64,18 @@ def lean(model: FrozenModel) -> FrozenModel:
     return model
 
 
+def assembled(cls: type[FrozenModel], fields: dict[str, Any], given: set[str]) -> FrozenModel:
+    """A model of ``fields`` (every field, in order), as pydantic's ``__setstate__`` restores
+    one: without validating them again. Only for fields a model of ``cls`` held already (a
+    pickled one) or that are of their field's type and domain (``normalise._port``)."""
+    model = cls.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
+    object.__setattr__(model, "__pydantic_fields_set__", given)
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
+    return model
+
+
 # Ethernet framing around an IP packet: a 14-byte header and a 4-byte FCS; an 802.1Q tag (a
 # VLAN, or the priority tag a NIC adds to mark PFC priority) adds 4 more. A frame limit below
 # IP MTU + overhead drops full-size packets.

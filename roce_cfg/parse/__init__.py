@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from ipaddress import IPv4Interface, IPv4Network
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -24,7 +24,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.grammar import load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.model import numbers
-from roce_cfg.model.device import DeviceConfig
+from roce_cfg.model.device import DeviceConfig, assembled
 from roce_cfg.parse.accounting import Accounting, account
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
@@ -58,7 +58,7 @@ from roce_cfg.platforms.profile import (
     load_profile,
     load_profiles,
 )
-from roce_cfg.redact import redact
+from roce_cfg.redact import may_hold_secrets, redact
 from roce_cfg.vendor import Vendor
 
 FORMAT = "roce-cfg/parse/v2"
@@ -216,7 +216,7 @@ class Parsed:
 def _dumps(config: ParsedConfig) -> bytes:
     """The model pickled with its addresses as numbers: ipaddress pickles an interface or a
     network as its text, parsed again on loading (half of what unpickling an xl leaf cost the
-    lint parent, 1,280 times)."""
+    lint parent, 1,280 times); and its models as their fields (``_model_state``)."""
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = _AS_NUMBERS
@@ -224,20 +224,44 @@ def _dumps(config: ParsedConfig) -> bytes:
     return out.getvalue()
 
 
-def _interface_numbers(
-    value: IPv4Interface,
-) -> tuple[type[IPv4Interface], tuple[tuple[int, int]]]:
-    return IPv4Interface, ((int(value.ip), value.network.prefixlen),)
+def _interface_numbers(value: IPv4Interface) -> tuple[Callable[..., Any], tuple[int, int]]:
+    # int() of the interface is its address's number; ``.ip`` built an IPv4Address for it
+    return numbers.interface, (int(value), value.network.prefixlen)
 
 
 def _network_numbers(value: IPv4Network) -> tuple[type[IPv4Network], tuple[tuple[int, int]]]:
     return IPv4Network, ((int(value.network_address), value.prefixlen),)
 
 
+def _model_state(model: BaseModel) -> Any:
+    """A model as its class, fields and set of given fields. Pydantic's own pickling sends a
+    dict of its four parts per model and reads it back in Python: a third of what pickling
+    an xl config cost its worker (issue 30). A model with extra or private values (none of
+    ours has) pickles pydantic's way."""
+    if model.__pydantic_extra__ is not None or model.__pydantic_private__ is not None:
+        return model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    return assembled, (type(model), model.__dict__, model.__pydantic_fields_set__)
+
+
+def _models_of(cls: type[BaseModel], found: set[type[BaseModel]]) -> set[type[BaseModel]]:
+    """``cls`` and every model class its fields hold, at any depth."""
+    found.add(cls)
+    todo = [f.annotation for f in cls.model_fields.values()]
+    while todo:
+        hint = todo.pop()
+        if isinstance(hint, type) and issubclass(hint, BaseModel):
+            if hint not in found:
+                _models_of(hint, found)
+        else:
+            todo.extend(get_args(hint))
+    return found
+
+
 _AS_NUMBERS: dict[type, Callable[[Any], Any]] = {
     **copyreg.dispatch_table,
     IPv4Interface: _interface_numbers,
     IPv4Network: _network_numbers,
+    **dict.fromkeys(_models_of(ParsedConfig, set()), _model_state),
 }
 
 
@@ -746,6 +770,8 @@ def _check_complete(lines: list[Line], profile: VendorProfile, file: str) -> Non
 
 def redacted(device: DeviceConfig, vendor: str) -> DeviceConfig:
     """Descriptions are free text; an operator may have pasted a key into one."""
+    if not may_hold_secrets("\n".join(i.description for i in device.interfaces)):
+        return device  # most configs: one test of all of them, not one per port
     changed = False
     ifaces = list(device.interfaces)
     for n, i in enumerate(ifaces):

@@ -8,6 +8,7 @@ has no per-vendor branches.
 
 from __future__ import annotations
 
+import pickle
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from roce_cfg.model.device import (
     Vlan,
     VlanInterface,
     WatchdogCfg,
+    assembled,
     lean,
 )
 from roce_cfg.model.numbers import Domain, NumberError
@@ -113,6 +115,8 @@ class Context:
     port_qos_seen: dict[tuple[str, str], tuple[PortQos, dict[int, Wred]]] = field(
         default_factory=dict
     )
+    # a port's lines but its own (as the templates read them) -> what they say (``_port``)
+    port_readings: dict[tuple[bool, bytes], _PortLines] = field(default_factory=dict)
 
     def port_qos(self, *fields: Any) -> PortQos:
         """One PortQos per distinct setting (it is frozen): ports mostly agree, and a config
@@ -182,7 +186,10 @@ def _prefixlen(mask: str) -> int:
 
 def _iface_addr(ip: str, mask: str) -> IPv4Interface:
     try:
-        return IPv4Interface((_address_of(ip), _prefixlen(mask)))
+        address, prefixlen = _address_of(ip), _prefixlen(mask)
+        if isinstance(address, int):
+            return numbers.interface(address, prefixlen)
+        return IPv4Interface((address, prefixlen))
     except ValueError:
         raise Unreadable(f"'{ip} {mask}' is not an IPv4 address and mask") from None
 
@@ -754,6 +761,83 @@ def _port(
     ecn: dict[int, Wred],
 ) -> Interface:
     """One switch port; the WRED profiles its queues apply join ``ecn``."""
+    description = str(item.get("description", ""))
+    hinted = g.speeds.get(name.canonical)
+    read = _port_lines(ctx, g, item, name.canonical, bool(hinted))
+    ecn.update(read.ecn)
+    own = {
+        "name": name.canonical,
+        "description": description,
+        "ipv4": addr,
+        "speed_gbps": hinted or read.speed or describe.speed(description) or name.speed or 0,
+        "breakout_of": _breakout_parent(ctx, name),
+    }
+    first = read.port
+    speed = own["speed_gbps"]
+    if first is not None and type(speed) is int and 0 <= speed <= numbers.SPEED.high:
+        # the port's own values are of their fields' types (a name, words, an address), its
+        # speed checked above; the rest is the first port's, validated: validating every
+        # port again was a sixth of an xl config's normalising (issue 30)
+        return assembled(Interface, {**first.__dict__, **own}, first.__pydantic_fields_set__)
+    port = lean(
+        Interface(
+            mode=read.mode,
+            access_vlan=read.access_vlan,
+            trunk_vlans=read.trunk_vlans,
+            mtu=read.mtu,
+            frame_bytes=read.frame,
+            shutdown=read.shutdown,
+            qos=read.qos,
+            **own,
+        )
+    )
+    if first is None:
+        read.port = port
+    return port
+
+
+# Every key of a port's template output that is the port's own (its name, its words, its
+# address); what the others say is read once per config for every port that repeats them.
+_OWN_KEYS = frozenset(("name", "description", "ip", "mask"))
+# distinct port readings a config keeps: its ports mostly repeat a handful of sets of lines; a
+# hostile config of 100,000 different ones is read port by port past these
+MAX_PORT_READINGS = 1024
+
+
+@dataclass
+class _PortLines:
+    """What a port's lines other than its own say (``_OWN_KEYS``), and the first port read
+    with them."""
+
+    mode: Literal["routed", "access"]
+    access_vlan: int | None
+    trunk_vlans: numbers.Ranges
+    mtu: int
+    frame: int | None
+    speed: int | None  # what its own lines set; None as well when a hint gives its speed
+    shutdown: bool
+    qos: PortQos
+    ecn: dict[int, Wred]
+    port: Interface | None = None
+
+
+def _port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) -> _PortLines:
+    """The port's reading; the 130 ports of an xl leaf repeat the same lines but for their
+    names, descriptions and addresses, and reading each port's was a third of its parse (issue
+    30). A reading that refused a value is not reused: that is reported per port, on its line."""
+    # pickled, not repr'd (a third of the cost): equal bytes are equal values of equal types
+    rest = {k: v for k, v in item.items() if k not in _OWN_KEYS}
+    key = (hinted, pickle.dumps(rest, pickle.HIGHEST_PROTOCOL))
+    found = ctx.port_readings.get(key)
+    if found is None:
+        reports = ctx.reports
+        found = _read_port_lines(ctx, g, item, scope, hinted)
+        if ctx.reports == reports and len(ctx.port_readings) < MAX_PORT_READINGS:
+            ctx.port_readings[key] = found
+    return found
+
+
+def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) -> _PortLines:
     spec = ctx.profile.parse
     if item.get("routed"):
         mode: Literal["routed", "access"] = "routed"
@@ -761,33 +845,17 @@ def _port(
         mode = "access"
     else:
         mode = spec.default_port_mode
-    frame = (
-        ctx.number(item["frame"], numbers.FRAME, None, name.canonical) if "frame" in item else None
-    )
-    description = str(item.get("description", ""))
-    scope = name.canonical
+    # read in the order the lines' refused values were always reported in
+    frame = ctx.number(item["frame"], numbers.FRAME, None, scope) if "frame" in item else None
     access = mode == "access"
-    return lean(
-        Interface(
-            name=scope,
-            description=description,
-            mode=mode,
-            access_vlan=ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope)
-            if access
-            else None,
-            trunk_vlans=_trunk(ctx, item, g.every_vlan, scope) if access else (),
-            ipv4=addr,
-            mtu=_ip_mtu(ctx, item, mode, frame, scope),
-            frame_bytes=frame,
-            speed_gbps=g.speeds.get(name.canonical)
-            or _configured_speed(ctx, item, scope)
-            or describe.speed(description)
-            or name.speed
-            or 0,
-            breakout_of=_breakout_parent(ctx, name),
-            shutdown=bool(item.get("shutdown")),
-            qos=_port_qos(ctx, g, item, mode, ecn, scope),
-        )
+    access_vlan = ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope) if access else None
+    trunk = _trunk(ctx, item, g.every_vlan, scope) if access else ()
+    mtu = _ip_mtu(ctx, item, mode, frame, scope)
+    # a hinted speed wins: the port's own speed line is then not read (nor refused)
+    speed = None if hinted else _configured_speed(ctx, item, scope)
+    qos, ecn = _port_qos(ctx, g, item, mode, scope)
+    return _PortLines(
+        mode, access_vlan, trunk, mtu, frame, speed, bool(item.get("shutdown")), qos, ecn
     )
 
 
@@ -817,11 +885,11 @@ _QOS_KEYS = (
 
 
 def _port_qos(
-    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, ecn: dict[int, Wred], scope: str
-) -> PortQos:
-    """The port's QoS; its ECN queues join ``ecn``. Ports mostly repeat the same QoS lines
-    (an xl leaf: 128 ports, one set of lines), so a set read without a refused value is read
-    once per config (a refused value is reported per port, with that port's line)."""
+    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, scope: str
+) -> tuple[PortQos, dict[int, Wred]]:
+    """The port's QoS and its ECN queues. Ports mostly repeat the same QoS lines (an xl leaf:
+    128 ports, one set of lines), so a set read without a refused value is read once per
+    config (a refused value is reported per port, with that port's line)."""
     key = (mode, repr([item.get(k) for k in _QOS_KEYS]))
     seen = ctx.port_qos_seen.get(key)
     if seen is None:
@@ -829,8 +897,7 @@ def _port_qos(
         seen = _port_qos_read(ctx, g, item, mode, scope)
         if ctx.reports == reports:
             ctx.port_qos_seen[key] = seen
-    ecn.update(seen[1])
-    return seen[0]
+    return seen
 
 
 def _port_qos_read(
