@@ -224,10 +224,20 @@ class Judge:
         key = (flat, readers)
         hit = self._memo.get(key)
         if hit is None:
+            hit = self._by_shape_seen(flat, readers)
+            if hit is not None:
+                return hit  # not remembered by its text too: a BGP block's peers are unique
             hit = self._memo[key] = self._by_line_shape(flat, readers)
             if len(self._memo) > MEMO_LINES:
                 self._memo.clear()
         return hit
+
+    def _by_shape_seen(self, flat: str, readers: str) -> _Verdict | None:
+        """The verdict of a line of ``flat``'s shape judged before, when lines of that shape
+        are judged alike; else None."""
+        if not self._by_shape or len(flat) > MEMO_SHAPE_CHARS:
+            return None
+        return self._line_shapes.get((shape(flat), readers))
 
     def _by_line_shape(self, flat: str, readers: str) -> _Verdict:
         """A line not seen before, judged as the line of its shape before it when lines of that
@@ -291,19 +301,24 @@ def _walk(
 ) -> Iterator[tuple[int, str, _Verdict]]:
     """(line, text, verdict) for each line of a block; the lines under a line that is not
     understood take its verdict."""
+    readers = "all" if fed else "grammar" if not block.body else "none"
     stack: list[tuple[int, _Verdict]] = []
-    for n, line in enumerate(block.lines):
-        indent = block.indent if n == 0 else line.indent
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
+    for line in block.lines:  # locals only: a BGP block of a thousand peers is walked here
+        text = line.text
+        if stack:  # a body line (the header's text is stripped: its indent is the block's)
+            indent = len(text) - len(text.lstrip(" "))
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+        else:
+            indent = block.indent
         parent = stack[-1][1] if stack else None
-        flat = " ".join(line.text.split())
+        flat = " ".join(text.split())
         if parent is not None and parent.status != "understood":
             verdict = parent  # the lines under a refused line go with it (parse/domains.py)
         elif line.no in refused:
             verdict = _Verdict("refused", "")
         else:
-            verdict = j.line(flat, "all" if fed else "grammar" if not block.body else "none")
+            verdict = j.line(flat, readers)
             if verdict.status == "unread" and parent is not None:
                 # a line under a block that is read: its own area, else the block's section
                 verdict = _Verdict("unread", j.named_area(flat) or parent.label)
