@@ -74,3 +74,18 @@ def _prompts_slow(lines: list[Line]) -> list[Line]:
 def test_prompt_lines_are_dropped_as_the_regex_on_every_line_drops_them(text: str) -> None:
     lines = clean(text)
     assert _without_prompts(lines, text) == _prompts_slow(lines)
+
+
+def _clean_slow(text: str) -> list[Line]:
+    return [Line(no, ln.rstrip()) for no, ln in enumerate(text.split("\n"), 1) if ln.rstrip()]
+
+
+@given(st.text(alphabet=" \n!#abc1\u3000\u2028\x85", max_size=40) | _TEXT)
+@example("a\n b \n\n  \nc")
+@example("x\n")
+def test_a_saved_file_is_cleaned_into_its_numbered_non_blank_lines(text: str) -> None:
+    if any(c in text for c in "\x1b\b\r\t"):
+        text = text.translate(str.maketrans("", "", "\x1b\b\r\t"))
+    lines = clean(text)
+    assert lines == _clean_slow(text)
+    assert all(type(ln) is Line for ln in lines)

@@ -495,7 +495,7 @@ def prepare(
     # Lines with a value outside the grammar's range are not read (reported as unread).
     fed = feed
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
-    text_feed = "\n".join(ln.text.lstrip() for b in feed for ln in b.lines)
+    text_feed = "\n".join([ln.text.lstrip() for b in feed for ln in b.lines])
     return Prepared(
         text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
         fed, len(sorted_blocks.layout),

@@ -9,6 +9,7 @@ at the operator's own file.
 from __future__ import annotations
 
 import re
+from itertools import compress, count, repeat
 from typing import NamedTuple
 
 from roce_cfg.errors import InputError
@@ -190,12 +191,11 @@ def clean(text: str) -> list[Line]:
     # every pager prompt holds '--' ('---- More ----', '<--- More --->'): a substring test
     # rules most files out for the cost of a tenth of the regex's search
     if not controls and ("--" not in text or not _PAGER_ANYWHERE.search(text)):
-        # The common case, a clean saved file: no per-line repair needed.
-        return [
-            _new_line(Line, (no, line))
-            for no, raw in enumerate(text.split("\n"), 1)
-            if (line := raw.rstrip())
-        ]
+        # The common case, a clean saved file: no per-line repair needed, and the lines are
+        # stripped, numbered and made Lines by C calls alone (a fifth less than a Python loop).
+        texts = list(map(str.rstrip, text.split("\n")))
+        made = list(map(_new_line, repeat(Line), zip(count(1), texts)))
+        return made if all(texts) else list(compress(made, texts))
     for no, raw in enumerate(text.split("\n"), 1):
         line = _screen(raw) if terminal else raw
         line = _PAGER.sub("", line) if "ore" in line else line
