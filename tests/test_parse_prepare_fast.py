@@ -4,13 +4,19 @@ reading each stands for: the same lines, the same vendor, the same count for any
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from unittest.mock import patch
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from roce_cfg.parse import _after_newline, _patterns, _without_prompts
+from roce_cfg.errors import InputError
+from roce_cfg.parse import _accounted, _after_newline, _patterns, _without_prompts, prepare
+from roce_cfg.parse.accounting import Judge, judge
 from roce_cfg.parse.text import Line, clean
 from roce_cfg.platforms.profile import load_profiles
+from roce_cfg.vendor import Vendor
+from tests.helpers import ROOT
 
 # what the four vendors' signature patterns look for, and near misses of it
 _WORDS = [
@@ -89,3 +95,54 @@ def test_a_saved_file_is_cleaned_into_its_numbered_non_blank_lines(text: str) ->
     lines = clean(text)
     assert lines == _clean_slow(text)
     assert all(type(ln) is Line for ln in lines)
+
+
+_GOLDEN = [ROOT / f"golden/pod-small-{v}/leaf-1.cfg" for v in ("h3c", "huawei", "ruijie", "zte")]
+_EXTRA = [
+    " lacp port-priority 100",
+    " address-family ipv6 unicast",
+    " priority-flow-control nodrop 9",
+    "vlan 4095",
+    " undo shutdown",
+    "snmp-agent community read x",
+]
+
+
+def _slow_judge(vendor: Vendor) -> Judge:
+    """The vendor's judge without its memos: every line judged by its own text."""
+    fast = judge(vendor)
+    slow = Judge(fast.grammar, fast.templates, fast.unmanaged, fast.areas)
+    slow._by_shape = False
+    return slow
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(_GOLDEN),
+    st.lists(
+        st.tuples(st.integers(0, 10_000), st.integers(0, 70_000), st.sampled_from(_EXTRA)),
+        max_size=6,
+    ),
+)
+def test_the_accounting_memos_count_as_judging_each_line_afresh(
+    path: Path, edits: list[tuple[int, int, str]]
+) -> None:
+    """Lines whose digits changed (a value in or out of its range) and lines nothing reads, in
+    a config whose blocks the memos have seen: the same accounting as a judge with no memo."""
+    text = path.read_text("utf-8")
+    _accounted(prepare(text, file=str(path)), None)  # the memos learn the config as it is
+    lines = text.split("\n")
+    for at, number, extra in edits:
+        n = at % len(lines)
+        if at % 3 == 0:
+            lines.insert(n + 1, extra)
+        else:
+            lines[n] = re.sub(r"\d+", str(number), lines[n], count=1 + at % 2)
+    try:
+        prep = prepare("\n".join(lines), file=str(path))
+    except InputError:
+        return  # no longer a config (its vendor or its last line changed)
+    fast = _accounted(prep, None)
+    with patch("roce_cfg.parse.accounting.judge", lambda vendor, overlay=None: _slow_judge(vendor)):
+        slow = _accounted(prep, None)
+    assert fast == slow
