@@ -224,20 +224,16 @@ class Judge:
         key = (flat, readers)
         hit = self._memo.get(key)
         if hit is None:
-            hit = self._by_shape_seen(flat, readers)
-            if hit is not None:
-                return hit  # not remembered by its text too: a BGP block's peers are unique
+            if self._by_shape and len(flat) <= MEMO_SHAPE_CHARS:
+                # a line of a shape judged before (None: one whose lines are not judged alike)
+                # is not remembered by its text too: a BGP block's peers are unique
+                hit = self._line_shapes.get((shape(flat), readers))
+                if hit is not None:
+                    return hit
             hit = self._memo[key] = self._by_line_shape(flat, readers)
             if len(self._memo) > MEMO_LINES:
                 self._memo.clear()
         return hit
-
-    def _by_shape_seen(self, flat: str, readers: str) -> _Verdict | None:
-        """The verdict of a line of ``flat``'s shape judged before, when lines of that shape
-        are judged alike; else None."""
-        if not self._by_shape or len(flat) > MEMO_SHAPE_CHARS:
-            return None
-        return self._line_shapes.get((shape(flat), readers))
 
     def _by_line_shape(self, flat: str, readers: str) -> _Verdict:
         """A line not seen before, judged as the line of its shape before it when lines of that
