@@ -164,3 +164,30 @@ def test_a_large_block_of_one_shape_is_tallied_by_the_text_of_its_lines_the_shap
         with patch("roce_cfg.parse.accounting.judge", lambda v, overlay=None: _slow_judge(v)):
             assert fast == _accounted(prep, None)
         assert fast.unread == (family == "ipv6")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 5_000_000_000), min_size=1, max_size=4))
+def test_a_block_replayed_by_shape_refuses_the_values_a_line_walk_refuses(asns: list[int]) -> None:
+    """A BGP block of many peers (past 4,096 characters) whose shape was accepted before, with
+    its ASNs changed in and out of range: its values are checked one by one as its lines' shapes
+    check them, and the out-of-range check finds what a line-by-line walk finds."""
+    from roce_cfg.grammar import _load, grammar_path, load_grammar
+
+    fast = load_grammar("ruijie")
+    ref = _load.__wrapped__(grammar_path("ruijie").resolve())
+    ref._blind, ref._blocks_blind = frozenset(), False
+    peers = "".join(f" neighbor 10.1.{n}.1 remote-as 65000\n" for n in range(120))
+    block = f"router bgp 65101\n{peers} address-family ipv4 unicast\n  maximum-paths 64\n"
+    block += " exit-address-family"
+    assert len(block) > 4_096
+    variants = [block] + [
+        block.replace(f"remote-as 65000\n neighbor 10.1.{n % 120}.1", f"remote-as {a}\n x", 1)
+        .replace(" x", f" neighbor 10.1.{n % 120}.1", 1)
+        .replace("router bgp 65101", f"router bgp {asns[0]}")
+        for n, a in enumerate(asns)
+    ]
+    for text in variants:
+        got = fast.check_blocks([text], "")
+        want = ref.check_lines(text.split("\n"), "")
+        assert [str(v) for v in got.violations] == [str(v) for v in want.violations]
