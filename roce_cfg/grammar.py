@@ -221,6 +221,7 @@ class Grammar:
     _blind: frozenset[Command] = frozenset()
     # model -> block shape -> an accepted block of that shape (see ``_Block``)
     _blocks: dict[str, dict[bytes, _Block | None]] = field(default_factory=dict)
+    _block_chars: dict[str, int] = field(default_factory=dict)  # model -> of _blocks' shapes
     _blocks_blind: bool = False
     _ignore: re.Pattern[str] | None = None
     _by_view: dict[str, list[Command]] = field(default_factory=dict)
@@ -362,7 +363,7 @@ class Grammar:
         for text in blocks:
             if self._blocks_blind and len(text) <= REPLAY_CHARS:
                 if len(walk.blocks) > REPLAY_BLOCKS:
-                    walk.blocks.clear()
+                    walk.forget_blocks()
                 walk.block(text)
             else:
                 walk.lines(text.split("\n"))
@@ -589,10 +590,13 @@ class Grammar:
 
 
 # What the parse keeps of the blocks it replays (``check_blocks``): a fabric's port block is a
-# few hundred characters and its configs repeat a few dozen shapes; a hostile file's unique or
-# huge blocks (up to 16 MiB) are walked line by line instead of held for the process's life.
-REPLAY_CHARS = 4_096
+# few hundred characters, its BGP block of hundreds of peers tens of thousands, and its configs
+# repeat a few dozen shapes; a hostile file's unique or huge blocks (up to 16 MiB) are walked
+# line by line instead of held for the process's life. REPLAY_BUDGET: the characters of all
+# the block shapes kept per model, at most.
+REPLAY_CHARS = 65_536
 REPLAY_BLOCKS = 2_000
+REPLAY_BUDGET = 8 << 20
 _ASCII_DIGITS = "0123456789"
 # A line's shape: its UTF-8 bytes with every ASCII digit made '0' (bytes.translate: a tenth of
 # the cost of str.translate). Two lines share a shape when they differ only in which digits
@@ -729,9 +733,14 @@ class _Walk:
         # their shape: one full check per shape, then only the ranged values (``_lookup``).
         self.shapes = grammar._shapes.setdefault(model, {})
         self.blocks = grammar._blocks.setdefault(model, {})
-        for memo in (self.shapes, self.blocks):
-            if len(memo) > 100_000:
-                memo.clear()
+        if len(self.shapes) > 100_000:
+            self.shapes.clear()
+        if len(self.blocks) > 100_000:
+            self.forget_blocks()
+
+    def forget_blocks(self) -> None:
+        self.blocks.clear()
+        self.grammar._block_chars[self.model] = 0
 
     def lines(self, lines: Iterable[str]) -> list[tuple[int, str, str, Command]]:
         """Walk ``lines``; the accepted ones as (index in ``lines``, view, line, command)."""
@@ -788,6 +797,11 @@ class _Walk:
         if len(self.out.violations) > before:
             return
         if not met:
+            held = self.grammar._block_chars.get(self.model, 0) + len(shape)
+            if held > REPLAY_BUDGET:
+                self.forget_blocks()
+                held = len(shape)
+            self.grammar._block_chars[self.model] = held
             self.blocks[shape] = _Block.learn(self, text, lines, seen)
         elif learnt is not None:
             learnt.accept(text)
@@ -813,7 +827,11 @@ class _Block:
     stack: tuple[tuple[int, str, frozenset[str]], ...]
     lines: int
     spans: tuple[tuple[int, int], ...]
-    accepted: set[tuple[str, ...]] = field(default_factory=set)
+    # per span: the parameter its value is checked by (a value answered by shape), or None (a
+    # line answered by its own text: replayed only where a block of this shape had that text)
+    params: tuple[Param | None, ...] = ()
+    # per span: the values accepted there (each line's answer is its own values' alone)
+    accepted: tuple[set[str], ...] = ()
 
     def __post_init__(self) -> None:
         # the ranged values of a text of this shape, by one C call
@@ -838,15 +856,22 @@ class _Block:
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
         spans: list[tuple[int, int]] = []
+        params: list[Param | None] = []
         for n, (index, view, raw, cmd) in enumerate(seen):
             known = walk.shapes.get((view, raw.encode().translate(_ZEROS)))
             if known is not None and known.cmd is cmd:
-                spans += [
-                    (offsets[index] + a, offsets[index] + b)
-                    for a, b in _raw_spans(raw, known.spans)
-                ]
-            elif n > 0 and g.match(view, raw)[0] is cmd:  # its own answer, whatever came before
+                line = " " + " ".join(raw.split())
+                for name, a, b in known.spans:
+                    for ra, rb in _raw_spans(raw, ((name, a, b),)):
+                        spans.append((offsets[index] + ra, offsets[index] + rb))
+                        # checked as _Shape.answer checks it: the same words
+                        same = raw[ra:rb].split() == line[a:b].split()
+                        params.append(cmd.params[name] if same else None)
+            elif n > 0 and (cmd.exits or g.match(view, raw)[0] is cmd):
+                # its own answer, whatever came before (an exit command: in the view the line
+                # closed, the same one where the block has the same shape)
                 spans.append((offsets[index], offsets[index] + len(raw)))
+                params.append(None)
             else:
                 return None
         root = walk.grammar.root
@@ -856,19 +881,26 @@ class _Block:
             stack=tuple((i, v, frozenset(o)) for i, v, o in walk.stack),
             lines=len(lines),
             spans=tuple(spans),
+            params=tuple(params),
+            accepted=tuple(set() for _ in spans),
         )
         learnt.accept(text)
         return learnt
 
     def accept(self, text: str) -> None:
-        if len(self.accepted) > 10_000:
-            self.accepted.clear()
-        self.accepted.add(self.values(text))
+        for seen, value in zip(self.accepted, self.values(text), strict=False):
+            _keep(seen, value)
 
     def replay(self, walk: _Walk, text: str) -> bool:
-        """Apply this block to ``walk`` for ``text`` (of this shape); False: walk it instead."""
-        if self.values(text) not in self.accepted:
-            return False
+        """Apply this block to ``walk`` for ``text`` (of this shape); False: walk it instead.
+        A value not accepted at its span before is checked as its line's shape checks it (a
+        BGP block's own ASN: the block of the next switch of a tier has its shape)."""
+        src_model = walk.grammar.models.get(walk.model)
+        for seen, param, value in zip(self.accepted, self.params, self.values(text), strict=False):
+            if value not in seen:
+                if param is None or param.bad(value, src_model):
+                    return False
+                _keep(seen, value)
         if not self.root_once.isdisjoint(walk.top):
             return False  # a second 'once' line at the root: the walk names it
         walk.top |= self.root_once
@@ -876,6 +908,12 @@ class _Block:
         walk.stack[:] = [(i, v, set(o)) for i, v, o in self.stack]
         walk.no += self.lines
         return True
+
+
+def _keep(seen: set[str], value: str) -> None:
+    if len(seen) > 10_000:  # values accepted at one span (a hostile file's are all unique)
+        seen.clear()
+    seen.add(value)
 
 
 def _raw_spans(raw: str, spans: tuple[tuple[str, int, int], ...]) -> list[tuple[int, int]]:
@@ -1231,9 +1269,19 @@ def _unmanaged(entries: list[Any], where: str) -> Iterable[Unmanaged]:
 def load_grammar(vendor: str, overlay: Path | None = None) -> Grammar:
     """The grammar of ``vendor``, with an overlay's own grammar file merged over it (see
     ``_overlaid``) when the overlay has one."""
-    bundled = (vendors_dir() / f"{vendor}.grammar.yaml").resolve()
-    user = grammar_path(vendor, overlay)
-    return _load(bundled, user.resolve() if user.resolve() != bundled else None)
+    bundled = _bundled(vendor)
+    if overlay is None:
+        return _load(bundled, None)
+    user = grammar_path(vendor, overlay).resolve()
+    return _load(bundled, user if user != bundled else None)
+
+
+@cache
+def _bundled(vendor: str) -> Path:
+    """The package's own grammar file of ``vendor``, resolved once: the parse asks for the
+    grammar once per config, and resolving the path (a stat per directory) cost a tenth of
+    preparing an xl config."""
+    return (vendors_dir() / f"{vendor}.grammar.yaml").resolve()
 
 
 def defaults(vendor: str) -> dict[str, str]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
 
 
+@cache  # where the package is does not change while it runs; a stat per profile or grammar did
 def data_root() -> Path:
     """Directory holding ``templates/`` and ``vendors/``.
 

@@ -165,20 +165,21 @@ def test_a_line_whose_digits_a_command_tells_apart_is_judged_by_its_text() -> No
 
 
 def test_the_shape_memos_keep_no_huge_block() -> None:
-    """A block past REPLAY_CHARS is walked line by line, not kept as a memo key for the
-    process's life (a hostile file's block may be megabytes); it is checked and accounted all
-    the same."""
+    """A block past REPLAY_CHARS (the grammar's) or MEMO_BLOCK_CHARS (the accounting's) is
+    walked line by line, not kept as a memo key for the process's life (a hostile file's block
+    may be megabytes); it is checked and accounted all the same."""
     from roce_cfg.grammar import REPLAY_CHARS, load_grammar
-    from roce_cfg.parse.accounting import judge
+    from roce_cfg.parse.accounting import MEMO_BLOCK_CHARS, judge
 
     head = "interface FourHundredGigabitEthernet 0/1\n"
     text = RUIJIE_LEAF.read_text("utf-8")
     # valid lines with a ranged value: the out-of-range check would learn the block
-    big = "".join(f" priority-queue {n % 8}\n" for n in range(REPLAY_CHARS // 10))
+    many = MEMO_BLOCK_CHARS // 10
+    big = "".join(f" priority-queue {n % 8}\n" for n in range(many))
     before = parse_text(text, file="leaf-1.cfg").config.accounting
     a = parse_text(text.replace(head, head + big, 1), file="leaf-1.cfg").config.accounting
-    assert a.understood == before.understood + REPLAY_CHARS // 10 and a.all_read()
-    keys = [k[3] for k in judge(Vendor.RUIJIE, None)._blocks] + list(
-        load_grammar("ruijie")._blocks[""]
-    )
-    assert keys and max(map(len, keys)) <= REPLAY_CHARS
+    assert a.understood == before.understood + many and a.all_read()
+    judged = [k[3] for k in judge(Vendor.RUIJIE, None)._blocks]
+    checked = list(load_grammar("ruijie")._blocks[""])
+    assert judged and max(map(len, judged)) <= MEMO_BLOCK_CHARS
+    assert checked and max(map(len, checked)) <= REPLAY_CHARS

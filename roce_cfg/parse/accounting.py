@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from roce_cfg.grammar import REPLAY_CHARS, Grammar, load_grammar, pattern_blind, shape
+from roce_cfg.grammar import Grammar, load_grammar, pattern_blind, shape
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.templates import template_files
 from roce_cfg.redact import redact
@@ -146,6 +146,12 @@ MEMO_LINES = 20_000
 # Distinct block shapes remembered (per vendor, for the process): a fabric's configs repeat a
 # few dozen; a hostile file of unique blocks is walked line by line, as without the memo.
 MEMO_BLOCKS = 2_000
+# A block judged by its shape has at most this many characters (a BGP block of a thousand peers:
+# its shape recurs from switch to switch of a tier), and all the remembered shapes and texts
+# hold at most MEMO_CHARS; a hostile file's megabyte block is walked line by line.
+MEMO_BLOCK_CHARS = 65_536
+MEMO_CHARS = 8 << 20
+_TALLY_CHARS = 256  # what a remembered tally is counted as besides its texts (its objects)
 MEMO_SHAPE_CHARS = 256  # lines remembered by shape: config lines are short, a hostile one not
 
 
@@ -158,6 +164,15 @@ class _Tally:
     refused: int
     unmanaged: tuple[tuple[str, int], ...]
     unread: tuple[tuple[int, str], ...]
+
+
+@dataclass(slots=True)
+class _OfShape:
+    """The tallies of the blocks of one shape, by the texts of the lines at ``unsafe``: lines
+    whose shape does not say what they are ('address-family ipv4' is read, 'ipv6' is not)."""
+
+    unsafe: tuple[int, ...]
+    tallies: dict[tuple[str, ...], _Tally] = field(default_factory=dict)
 
 
 @dataclass
@@ -193,30 +208,48 @@ class Judge:
             pattern_blind(p.pattern)
             for p in [self.templates, *(p for p, _ in (*self.unmanaged, *self.areas))]
         )
-        self._blocks: dict[tuple[bool, bool, int, bytes], _Tally | None] = {}
+        self._blocks: dict[tuple[bool, bool, int, bytes], _OfShape] = {}
+        self._chars = 0  # of the shapes and texts in _blocks
         self._line_shapes: dict[tuple[bytes, str], _Verdict | None] = {}
 
     def tally(self, block: Block, fed: bool, refused: set[int]) -> _Tally | None:
-        """A block's tally, from the block of its shape judged before when every line of it
-        is judged alike whatever its digits; None: walk it line by line (a vendor whose readers
-        tell digits apart, a shape whose lines are not judged alike, a refused line in it)."""
+        """A block's tally, from the block of its shape judged before when its lines whose
+        shape does not say what they are have the same text too; None: walk it line by line (a
+        vendor whose readers tell digits apart, a refused line in it, a huge block)."""
         if not self._by_shape:
             return None
         lines = block.lines
         if refused and any(line.no in refused for line in lines):
             return None  # the shape does not say which line is refused
         text = "\n".join([ln.text for ln in lines])
-        if len(text) > REPLAY_CHARS:
-            return None  # a huge block is not held for the process's life (grammar.py)
+        if len(text) > MEMO_BLOCK_CHARS:
+            return None  # a huge block is not held for the process's life
         key = (fed, not block.body, block.indent, shape(text))
-        hit = self._blocks.get(key)
-        if hit is None and key not in self._blocks:
+        of_shape = self._blocks.get(key)
+        if of_shape is None:
+            unsafe = (n for n, line in enumerate(lines) if not self.grammar.shape_safe(line.text))
+            of_shape = self._remember(key, _OfShape(tuple(unsafe)), len(key[3]))
+        texts = tuple([lines[n].text for n in of_shape.unsafe])
+        hit = of_shape.tallies.get(texts)
+        if hit is None:
             hit = _tally(_walk(block, fed, refused, self))
-            if len(self._blocks) >= MEMO_BLOCKS:
-                self._blocks.clear()
-            safe = all(self.grammar.shape_safe(line.text) for line in lines)
-            self._blocks[key] = hit if safe else None
+            if self._remember(key, of_shape, _TALLY_CHARS + sum(map(len, texts))) is of_shape:
+                of_shape.tallies[texts] = hit
         return hit
+
+    def _remember(
+        self, key: tuple[bool, bool, int, bytes], of_shape: _OfShape, chars: int
+    ) -> _OfShape:
+        """``of_shape`` kept under ``key``, counting ``chars`` more; every shape is forgotten
+        first when that would pass MEMO_BLOCKS or MEMO_CHARS (then a new one is kept alone)."""
+        full = key not in self._blocks and len(self._blocks) >= MEMO_BLOCKS
+        if full or self._chars + chars > MEMO_CHARS:
+            self._blocks.clear()
+            self._chars = 0
+            of_shape = _OfShape(of_shape.unsafe)
+        self._chars += chars
+        self._blocks[key] = of_shape
+        return of_shape
 
     def line(self, flat: str, readers: str) -> _Verdict:
         """``readers``: 'all' in a block the templates read, 'grammar' for a one-line block they
@@ -224,6 +257,12 @@ class Judge:
         key = (flat, readers)
         hit = self._memo.get(key)
         if hit is None:
+            if self._by_shape and len(flat) <= MEMO_SHAPE_CHARS:
+                # a line of a shape judged before (None: one whose lines are not judged alike)
+                # is not remembered by its text too: a BGP block's peers are unique
+                hit = self._line_shapes.get((shape(flat), readers))
+                if hit is not None:
+                    return hit
             hit = self._memo[key] = self._by_line_shape(flat, readers)
             if len(self._memo) > MEMO_LINES:
                 self._memo.clear()
@@ -291,19 +330,24 @@ def _walk(
 ) -> Iterator[tuple[int, str, _Verdict]]:
     """(line, text, verdict) for each line of a block; the lines under a line that is not
     understood take its verdict."""
+    readers = "all" if fed else "grammar" if not block.body else "none"
     stack: list[tuple[int, _Verdict]] = []
-    for n, line in enumerate(block.lines):
-        indent = block.indent if n == 0 else line.indent
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
+    for line in block.lines:  # locals only: a BGP block of a thousand peers is walked here
+        text = line.text
+        if stack:  # a body line (the header's text is stripped: its indent is the block's)
+            indent = len(text) - len(text.lstrip(" "))
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+        else:
+            indent = block.indent
         parent = stack[-1][1] if stack else None
-        flat = " ".join(line.text.split())
+        flat = " ".join(text.split())
         if parent is not None and parent.status != "understood":
             verdict = parent  # the lines under a refused line go with it (parse/domains.py)
         elif line.no in refused:
             verdict = _Verdict("refused", "")
         else:
-            verdict = j.line(flat, "all" if fed else "grammar" if not block.body else "none")
+            verdict = j.line(flat, readers)
             if verdict.status == "unread" and parent is not None:
                 # a line under a block that is read: its own area, else the block's section
                 verdict = _Verdict("unread", j.named_area(flat) or parent.label)

@@ -27,7 +27,11 @@ def refused(grammar: Grammar, blocks: list[Block]) -> dict[int, str]:
     # nothing but its header does not): blocks are top level, so each is walked on its own.
     ranged = grammar.ranged_words()
     checked_blocks = [
-        block for block in blocks if any(_first(line.text) in ranged for line in block.lines)
+        block
+        for block in blocks
+        # the header first: most blocks are ports, opened by a ranged word
+        if _first(block.header.text) in ranged
+        or any(_first(ln.text) in ranged for ln in block.body)
     ]
     checked = grammar.check_blocks(
         ("\n".join([line.text for line in block.lines]) for block in checked_blocks), ""

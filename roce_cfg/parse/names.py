@@ -31,6 +31,22 @@ class Name:
     number: str = ""
 
 
+# Names remembered across the configs read with one profile: a fabric's port names recur in
+# every config (a third of naming an xl config's ports went to the regex); a config of unique
+# names clears it. Each Namer keeps every name of its own config (the strings shared, issue 27).
+MAX_SHARED = 10_000
+MAX_SHARED_CHARS = 64  # an interface name is short; a hostile line is not remembered
+_SHARED: dict[int, tuple[VendorProfile, dict[str, Name]]] = {}
+
+
+def _shared(profile: VendorProfile) -> dict[str, Name]:
+    # Profiles are cached per (vendor, overlay) and immutable; identity guards a reused id.
+    hit = _SHARED.get(id(profile))
+    if hit is None or hit[0] is not profile:
+        hit = _SHARED[id(profile)] = (profile, {})
+    return hit[1]
+
+
 def _key(type_: str) -> str:
     return type_.strip().rstrip("-").lower()
 
@@ -67,6 +83,7 @@ class Namer:
             if target:
                 self._types[_key(short)] = target
         self._cache: dict[str, Name] = {}
+        self._shared = _shared(profile)
         self._words: dict[str, tuple[str, Kind, int | None] | None] = {}  # type as printed
 
     def _type(self, word: str) -> tuple[str, Kind, int | None] | None:
@@ -77,7 +94,16 @@ class Namer:
     def name(self, raw: str) -> Name:
         hit = self._cache.get(raw)
         if hit is None:
-            hit = self._cache[raw] = self._name(raw)
+            hit = self._shared.get(raw)
+            if hit is None:
+                hit = self._name(raw)
+                if len(raw) <= MAX_SHARED_CHARS:
+                    if len(self._shared) >= MAX_SHARED:
+                        self._shared.clear()
+                    self._shared[raw] = hit
+            elif hit.canonical == raw and hit.canonical is not raw:
+                hit = Name(raw, hit.kind, hit.speed, hit.number)  # this text's string (below)
+            self._cache[raw] = hit
         return hit
 
     def _name(self, raw: str) -> Name:

@@ -470,4 +470,9 @@ def _overlaid_sections(overlay: Path, vendor: Vendor) -> set[str]:
 
 
 def load_profiles(overlay: Path | None = None) -> dict[Vendor, VendorProfile]:
-    return {v: load_profile(v, overlay) for v in Vendor if (vendors_dir() / f"{v}.yaml").exists()}
+    return {v: load_profile(v, overlay) for v in _bundled_vendors()}
+
+
+@cache  # the package's own files: a stat per vendor per parsed config otherwise
+def _bundled_vendors() -> tuple[Vendor, ...]:
+    return tuple(v for v in Vendor if (vendors_dir() / f"{v}.yaml").exists())
