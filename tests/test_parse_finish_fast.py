@@ -229,3 +229,23 @@ def test_an_address_out_of_range_is_refused_as_ipaddress_refuses_it(address: int
 
     with pytest.raises(AddressValueError):
         numbers.interface(address, 31)
+
+
+def test_without_ipaddress_internals_the_constructor_builds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The shortcut reads ipaddress's private netmask cache: on a Python where it is gone the
+    self-check says so instead of failing the import, and the constructor builds."""
+    from ipaddress import IPv4Network
+
+    from roce_cfg.model import numbers
+
+    def gone(_prefixlen: object) -> object:
+        raise AttributeError("_make_netmask")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(IPv4Network, "_make_netmask", staticmethod(gone))
+        assert numbers._assembles() is False
+    monkeypatch.setattr(numbers, "_ASSEMBLES", False)
+    built = numbers.interface(0x0A000001, 31)
+    assert numbers._same_interface(built, IPv4Interface("10.0.0.1/31"))

@@ -364,3 +364,15 @@ def test_a_regex_is_read_line_by_line_only_where_proven(
     pattern: str, flags: int, literals: tuple[str, str] | None
 ) -> None:
     assert plain_module._line_literals(re.compile(pattern, flags)) == literals
+
+
+def test_without_the_stdlib_regex_parser_every_regex_is_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """re._parser is private: on a Python without it (or with another shape of it) no regex
+    is read line by line, and the templates still read as ttp reads them."""
+    assert plain_module._line_literals(re.compile(r"\ninterface (\S+)")) is not None
+    monkeypatch.setattr(plain_module, "_SRE", None)
+    assert plain_module._line_literals(re.compile(r"\ninterface (\S+)")) is None
+    monkeypatch.setattr(plain_module, "_SRE", object())  # a module without the names used
+    assert plain_module._line_literals(re.compile(r"\ninterface (\S+)")) is None

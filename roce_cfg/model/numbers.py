@@ -283,9 +283,20 @@ def _same_interface(a: IPv4Interface, b: IPv4Interface) -> bool:
     )
 
 
-_ASSEMBLES = True
-_ASSEMBLES = all(
-    _same_interface(interface(n, p), IPv4Interface((n, p)))
-    for n in (0, 0x0A000001, 0xC0A80A0B, 0xFFFFFFFF)
-    for p in (0, 1, 8, 16, 24, 30, 31)
-)
+def _assembles() -> bool:
+    """Whether ``interface`` builds what the constructor builds on this Python; False too
+    where ipaddress's internals it reads have changed (a newer Python): the constructor then."""
+    global _ASSEMBLES
+    _ASSEMBLES = True
+    try:
+        return all(
+            _same_interface(interface(n, p), IPv4Interface((n, p)))
+            for n in (0, 0x0A000001, 0xC0A80A0B, 0xFFFFFFFF)
+            for p in (0, 1, 8, 16, 24, 30, 31)
+        )
+    except Exception:  # any failure of the internals means: do not assemble
+        return False
+
+
+_ASSEMBLES = False
+_ASSEMBLES = _assembles()

@@ -218,21 +218,26 @@ def _regex(r: dict[str, Any], start: bool, owner: int, name: str) -> _Regex | No
     return _Regex(regex, start, values, owner, kind, name, prefix, need, fields)
 
 
-# The stdlib's own parse of a regex (what re.compile reads), to prove what a match can read.
-_SRE: Any = importlib.import_module("re._parser")
+# The stdlib's own parse of a regex (what re.compile reads), to prove what a match can read;
+# a private module: where a Python has none, or another shape of it, every regex is searched
+# as ttp searches it (_line_literals).
+try:
+    _SRE: Any = importlib.import_module("re._parser")
+except ImportError:  # pragma: no cover - CPython 3.11 to 3.13 have it
+    _SRE = None
 
 
 def _line_literals(regex: re.Pattern[str]) -> tuple[str, str] | None:
     """The literal text right after the newline a match starts with, and the longest other
     literal text it has, where the regex provably matches only from a newline and never reads
     past the line's end but for its newline; None where not."""
-    if regex.flags & re.DOTALL:  # '.' would read the newline
+    if regex.flags & re.DOTALL or _SRE is None:  # '.' would read the newline
         return None
     try:
         items = list(_SRE.parse(regex.pattern, regex.flags))
+        if not items or items[0] != (_SRE.LITERAL, 10) or not _in_line(items[1:]):
+            return None
     except Exception:  # not provable: the regex is searched as ttp does
-        return None
-    if not items or items[0] != (_SRE.LITERAL, 10) or not _in_line(items[1:]):
         return None
     if regex.flags & re.IGNORECASE:
         return "", ""
