@@ -741,21 +741,13 @@ def _deadlock_text(report: DeadlockReport, verbose: bool, result: LintResult) ->
 
 def _deadlock_verdict(result: LintResult, total: int) -> None:
     """The last lines: what could not be verified, and never an all-clear about switches not
-    read (RC001) or a fabric not seen whole (RC311-RC314, issue 26)."""
-    unread = sum(f.rule == "RC001" for f in result.findings)
+    read (RC001), switches partly read (RC503) or a fabric not seen whole (RC311-RC314)."""
+    from roce_cfg.results import deadlock_verdict
+
     gaps = [f for f in result.findings if f.rule not in ("RC501", "RC502", "RC001")]
     for f in gaps:
         out.print(f"{f.device}:{f.line or '-'} {f.rule} {f.message}", markup=False)
-    if total == 0 and unread:
-        out.print(f"no deadlock cycle among the switches read; {_n(unread, 'config')} not read "
-                  "(RC001); exit 1", markup=False)  # fmt: skip
-    elif total == 0 and gaps:
-        out.print(f"no deadlock cycle among the links found; {_n(len(gaps), 'gap')} cannot be "
-                  "verified; exit 1", markup=False)  # fmt: skip
-    elif total == 0:
-        out.print("no deadlock cycle", markup=False)
-    else:
-        out.print(f"{_n(total, 'cycle')}; exit 1", markup=False)
+    out.print(deadlock_verdict(result, total), markup=False)
 
 
 @app.command("docs")
@@ -1244,6 +1236,12 @@ def explain_cmd(
     out.print(f"\nFix: {found['fix']}", markup=False)
     if found["limits"]:
         out.print(f"\nLimits: {found['limits']}", markup=False)
+    if found["reads"]:
+        out.print(
+            f"\nReads: {', '.join(found['reads'])}; where one of these was not read, it concludes "
+            "nothing there and RC405 says what could not be verified.",
+            markup=False,
+        )
 
 
 @app.command("schema")

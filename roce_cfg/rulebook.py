@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TypedDict
 
 FILE = Path(__file__).with_name("rulebook.json")
-FIELDS = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits")
+FIELDS = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits", "reads")
 
 
 class Entry(TypedDict):
@@ -26,6 +26,7 @@ class Entry(TypedDict):
     rationale: str
     fix: str
     limits: str
+    reads: list[str]  # the config sections it judges (roce_cfg/gate.py: unread ones, no verdict)
 
 
 def load() -> list[Entry]:
@@ -48,6 +49,7 @@ def from_registry() -> list[Entry]:
             rationale=r.rationale,
             fix=r.fix,
             limits=r.limits,
+            reads=list(r.reads),
         )
         for r in rules()
     ]

@@ -32,6 +32,7 @@ from roce_cfg.analysis.context import (
     FabricLink,
     FabricView,
     Options,
+    concludes,
     links_of,
 )
 from roce_cfg.analysis.findings import Finding, LintResult
@@ -343,13 +344,20 @@ def _findings(
     """The located findings of one rule (a rule over the intent has none without one)."""
     assert r.check is not None
     if r.scope == "device":
-        return [_locate(r, h, views, v.name) for v in views.values() for h in r.check(v)]
+        return [
+            _locate(r, h, views, v.name)
+            for v in views.values()
+            for h in r.check(v)
+            if concludes(r, h, views, v.name)
+        ]
     if r.scope == "fabric":
-        return [_locate(r, h, views) for h in r.check(fabric_view)]
+        return [_locate(r, h, views) for h in r.check(fabric_view) if concludes(r, h, views)]
     if iv is None:
         return []
     findings: list[Finding] = []
     for h in r.check(iv):
+        if not concludes(r, h, views):
+            continue
         f = _locate(r, h, views)
         if f.file is None and h.device == iv.intent.name:
             f = f.model_copy(update={"file": iv.file})

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roce_cfg import evidence
+from roce_cfg.analysis.registry import Hit, Rule
+from roce_cfg.gate import Gate
 from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap
@@ -77,6 +79,15 @@ class DeviceView:
     @property
     def device(self) -> DeviceConfig:
         return self.parsed.config.device
+
+    @property
+    def gate(self) -> Gate:
+        """What of this switch was not read, where (roce_cfg/gate.py)."""
+        found: Gate | None = self.memo.get("gate")
+        if found is None:
+            facts = self.parsed.config.accounting.unread_facts
+            found = self.memo["gate"] = Gate.of(facts, self.device)
+        return found
 
     @property
     def name(self) -> str:
@@ -235,6 +246,19 @@ class DeviceView:
         return (self.name, port.name) in self.options.cables or bool(
             describe.speed(port.description)
         )
+
+
+def concludes(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None = None) -> bool:
+    """Whether ``hit`` stands on what was read: False where a section the rule reads was not read
+    at either end the hit names (its port, or the whole switch for a hit on none), so the rule
+    concludes nothing there and RC405 says what could not be verified."""
+    if not r.reads:
+        return True
+    for name, port in ((hit.device or device, hit.port), (hit.related_device, hit.related_port)):
+        view = views.get(name) if name else None
+        if view is not None and view.gate.unread(r.reads, port) is not None:
+            return False
+    return True
 
 
 # A link end is the evidence step's: a fabric link reuses its ends (issue 30: 131,072 ends

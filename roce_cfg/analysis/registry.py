@@ -46,6 +46,10 @@ class Rule:
     fix: str
     limits: str = ""
     check: Check | None = field(repr=False, default=None)
+    # the config sections its conclusions stand on (parse/accounting.py's names): where the
+    # evidence gate finds one of them unread, the rule's conclusion there is dropped and RC405
+    # says it could not be verified (roce_cfg/gate.py)
+    reads: tuple[str, ...] = ()
 
 
 RULES: dict[str, Rule] = {}
@@ -62,11 +66,12 @@ def declare(
     fix: str,
     limits: str = "",
     check: Check | None = None,
+    reads: tuple[str, ...] = (),
 ) -> Rule:
     """Register a rule; with no ``check``, one that lint does not run itself."""
     if id in RULES:
         raise RuntimeError(f"rule {id} registered twice")
-    RULES[id] = Rule(id, name, severity, scope, summary, rationale, fix, limits, check)
+    RULES[id] = Rule(id, name, severity, scope, summary, rationale, fix, limits, check, reads)
     return RULES[id]
 
 
@@ -80,14 +85,13 @@ def rule(
     rationale: str,
     fix: str,
     limits: str = "",
+    reads: tuple[str, ...] = (),
 ) -> Callable[[Check], Check]:
     """Register the decorated function as the rule's check."""
 
     def register(fn: Check) -> Check:
-        declare(
-            id, name, severity, scope, summary=summary, rationale=rationale, fix=fix,
-            limits=limits, check=fn,
-        )  # fmt: skip
+        text = {"summary": summary, "rationale": rationale, "fix": fix, "limits": limits}
+        declare(id, name, severity, scope, **text, check=fn, reads=reads)
         return fn
 
     return register

@@ -83,6 +83,7 @@ def _mismatch(
     rationale="PAUSE for a priority only helps if the sender honours it: an end that does not "
     "treat the priority as no-drop neither pauses nor reserves headroom, so the link drops it.",
     fix="Use the same no-drop priorities on both ends of every fabric link.",
+    reads=("pfc", "interfaces", "aggregates"),
 )
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "no-drop priorities", lambda s: s.no_drop)
@@ -103,6 +104,7 @@ def _no_drop(v: DeviceView, port: Interface) -> list[int]:
     rationale="Traffic crossing from a trusting to a non-trusting port loses its class and lands "
     "in the default, lossy queue on the next hop.",
     fix="Trust DSCP on both ends of every fabric link.",
+    reads=("qos_maps", "interfaces", "aggregates"),
 )
 def link_trust(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "DSCP trust", lambda s: s.trust, "port.trust")
@@ -120,6 +122,7 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     limits="Compares the RoCE and CNP DSCPs (the intent's, --roce-dscp / --cnp-dscp, else the "
     "DSCP most configs map to a no-drop priority) and the set of DSCPs each end maps to a "
     "no-drop priority: a switch whose lossless policy differs from its neighbour's is reported.",
+    reads=("qos_maps", "pfc"),
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "DSCP map", lambda s: s.classes)
@@ -147,6 +150,7 @@ def _classes(v: DeviceView) -> str:
     rationale="The smaller MTU drops the larger frames of the other side, and headroom computed "
     "from one MTU is wrong for the other.",
     fix="Use the same MTU on both ends.",
+    reads=("mtu", "interfaces", "aggregates"),
 )
 def link_mtu(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "MTU", lambda s: s.mtu, "port.mtu")
@@ -162,6 +166,7 @@ def link_mtu(f: FabricView) -> Iterator[Hit]:
     "or breakout, and headroom sized for the wrong speed.",
     fix="Cable matching ports or set the same speed on both ends.",
     limits="Speeds come from fabric.json when given, else from the interface names.",
+    reads=("interfaces", "aggregates"),
 )
 def link_speed(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "speed (Gb/s)", lambda s: s.speed)
@@ -176,6 +181,7 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
     rationale="Every server-to-server path in a Clos crosses leaf-spine links; one hop where the "
     "RoCE priority has no PFC makes the whole path lossy.",
     fix="Enable PFC with the RoCE priority as no-drop on both ends of every fabric link.",
+    reads=("pfc", "qos_maps", "interfaces", "aggregates"),
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     pairs = _pairs(f)
@@ -210,6 +216,7 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     limits="Without fabric.json or an intent, VLAN IDs may repeat on leaves (they are local); "
     "only a gateway subnet repeated on several switches is reported. A trunk counts with the "
     "VLANs it permits ('all': every VLAN the switch has).",
+    reads=("interfaces", "vlan_interfaces"),
 )
 def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     where: dict[int, list[str]] = defaultdict(list)
@@ -266,6 +273,7 @@ def _carried(port: Interface) -> tuple[int, ...]:
     "are the plan's (fabric.json) or the descriptions' ('speed=<n>G'). A leaf whose server "
     "port speeds only the port names give is not checked (a 400G port may run a 200G NIC); "
     "RC206 says so.",
+    reads=("interfaces", "aggregates"),
 )
 def oversubscribed(f: FabricView) -> Iterator[Hit]:
     for name, v in sorted(f.devices.items()):
@@ -305,6 +313,7 @@ def _neighbors(v: DeviceView) -> dict[int, int]:
     rationale="The session never comes up, so the link carries no routes and ECMP loses a path; "
     "the deadlock analysis also reads the fabric's routing from these sessions.",
     fix="Set the neighbour's remote-as to the ASN configured on the peer.",
+    reads=("bgp",),
 )
 def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
@@ -330,6 +339,7 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     summary="A fabric link has no BGP session while both switches run BGP.",
     rationale="A link without a session carries no traffic: ECMP has one path fewer than cabled.",
     fix="Add the neighbour for the peer's link address.",
+    reads=("bgp", "interfaces"),
 )
 def link_without_bgp(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):

@@ -108,6 +108,7 @@ def _needs(v: DeviceView) -> list[Need]:
     "and the rest is RC206's. Speed comes from the plan, a 'speed=<n>G' token in the "
     "description, else the port name. Cell size and MAC/PHY delay are the vendor "
     "profile's, several of them assumptions (see vendors/*.yaml).",
+    reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     if not (v.model.known and v.model.headroom_configurable):
@@ -150,6 +151,7 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     fix="Lower the headroom towards the required figure (roce-cfg lint -v shows the arithmetic).",
     limits="Same cable-length sources as RC201; where the cable is unknown, compared with the "
     f"need of a {ASSUMED_CABLE_M:g} m cable.",
+    reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     if not (v.model.known and v.model.headroom_configurable):
@@ -178,6 +180,7 @@ def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     fix="Reduce lossless ports, priorities or headroom, or enlarge the headroom pool.",
     limits="Needs the pool size (config or vendor profile) or the model's buffer size; most "
     "vendors do not publish buffer sizes, so the check is skipped where the profile has none.",
+    reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     if not v.model.known:
@@ -214,6 +217,7 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     "long cables or fast ports can need more than the default.",
     fix="Compare the required figure with the vendor's default for this model; shorten cables "
     "or ask the vendor if it is larger.",
+    reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
     if v.model.headroom_configurable or not v.model.known:
@@ -240,6 +244,7 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
     rationale="The vendor's command reference does not list the headroom command for this model; "
     "the switch rejects the line and the rest of the change may not apply.",
     fix="Remove the headroom lines for this model.",
+    reads=("buffers", "pfc"),
 )
 def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
     if v.model.headroom_configurable or not v.model.known:

@@ -25,7 +25,7 @@ from roce_cfg.grammar import load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, assembled
-from roce_cfg.parse.accounting import Accounting, account
+from roce_cfg.parse.accounting import Accounting, account, judge, refused_facts
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
@@ -528,8 +528,7 @@ def prepare(
 
 def _interface(block: Block, namer: Namer) -> Name | None:
     """The interface a block's header opens, if it opens one."""
-    head = block.header.text
-    return namer.name(head[len("interface ") :]) if head.startswith("interface ") else None
+    return _interface_named(block.header.text, namer)
 
 
 def _interface_index(blocks: list[Block], namer: Namer) -> dict[str, list[Block]]:
@@ -616,6 +615,7 @@ def finish(
             f"cannot read the {vendor.value} config: {_reason(exc, prep.text)}", file=file
         ) from None
     raw.clear()  # what the model did not take is not kept through its peak
+    accounting = _with_refusals(accounting, ctx, prep, overlay)
     opaque = sorted(prep.opaque, key=lambda b: b.header.no)
     config = ParsedConfig(
         source=file,
@@ -664,7 +664,37 @@ def _release(text: str, spec: ParseSpec) -> tuple[str, VersionForm | None]:
 
 def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
     refused_lines = [u.line for u in prep.unread if u.line]
-    return account(prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay)
+    return account(
+        prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay,
+        _port_of(prep.namer),
+    )  # fmt: skip
+
+
+def _port_of(namer: Namer) -> Callable[[str], str | None]:
+    def port_of(header: str) -> str | None:
+        name = _interface_named(header, namer)
+        return name.canonical if name is not None else None
+
+    return port_of
+
+
+def _interface_named(head: str, namer: Namer) -> Name | None:
+    """The interface a header line opens, if it opens one."""
+    return namer.name(head[len("interface ") :]) if head.startswith("interface ") else None
+
+
+def _with_refusals(
+    accounting: Accounting, ctx: Context, prep: Prepared, overlay: Path | None
+) -> Accounting:
+    """``accounting`` with the lines the normaliser refused (a value out of its domain, no
+    number where one belongs) among its unread facts: such a line is as unread as one no
+    reader knows, and the gate must keep rules from concluding from its absence."""
+    if not ctx.unread and not ctx.more_unread:
+        return accounting
+    refused = [(u.line, u.text) for u in ctx.unread]
+    j = judge(prep.vendor, overlay)
+    facts = refused_facts(refused, prep.source.blocks, j, _port_of(prep.namer), ctx.more_unread)
+    return accounting.model_copy(update={"unread_facts": (*accounting.unread_facts, *facts)})
 
 
 def _boards(raw: dict[str, Any]) -> tuple[list[dict[str, Any]], list[numbers.NumberError]]:

@@ -16,8 +16,9 @@ body of an unread ``interface Eth-Trunk1`` is unread (in the section 'aggregates
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -65,6 +66,21 @@ class AccountedLine(_M):
     text: str
 
 
+class UnreadFact(_M):
+    """Lines not read in one section that bears on losslessness, at one scope: a port (the lines
+    of its block) or the whole switch (``port`` None: a global line, a profile, a range). The
+    evidence gate (roce_cfg/gate.py) makes every rule that reads this section there say 'cannot
+    verify' instead of concluding from the value the line would have set."""
+
+    section: str
+    port: str | None = None
+    lines: tuple[int, ...] = ()  # the first MAX_FACT_LINES, in file order
+    count: int = 0
+
+
+MAX_FACT_LINES = 20
+
+
 class Accounting(_M):
     """What became of each line of one config (blank lines and separators are not counted)."""
 
@@ -76,6 +92,9 @@ class Accounting(_M):
     unmanaged_by_kind: dict[str, int] = {}
     unread_by_section: dict[str, int] = {}
     unread_lines: tuple[AccountedLine, ...] = ()  # the first MAX_LISTED
+    # every unread line of a lossless section, by section and port (none left out: the gate
+    # must know each scope that was not read, however many lines the file has)
+    unread_facts: tuple[UnreadFact, ...] = ()
 
     def all_read(self) -> bool:
         return self.understood == self.lines
@@ -371,18 +390,44 @@ def _tally(walked: Iterable[tuple[int, str, _Verdict]]) -> _Tally:
     return _Tally(understood, refused, tuple(kinds.items()), tuple(unread))
 
 
+# The port a block's lines belong to, from its header's text ('interface X' -> X's canonical
+# name); None for a block that is no port's (a global command, a profile, a range).
+PortOf = Callable[[str], str | None]
+
+
+def _scopes(block: Block, port_of: PortOf) -> dict[int, str | None]:
+    """The port each line of ``block`` belongs to: the block's own, or that of an 'interface'
+    line nested in it (ZXROS lists its ports again under 'switchvlan-configuration')."""
+    out: dict[int, str | None] = {}
+    own = port_of(block.header.text.lstrip())
+    nested: tuple[int, str | None] | None = None  # (indent, port) of an open nested interface
+    for line in block.lines:
+        head = line.text.lstrip(" ")
+        indent = len(line.text) - len(head)
+        if nested is not None and indent <= nested[0]:
+            nested = None
+        if line is not block.header and head.startswith("interface "):
+            nested = (indent, port_of(head))
+        out[line.no] = nested[1] if nested is not None else own
+    return out
+
+
 @dataclass
 class _Sum:
     """``account``'s counts, as its blocks are walked or tallied."""
 
     vendor: str
     understood: int
+    port_of: PortOf
     refused: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
     sections: Counter[str] = field(default_factory=Counter)
     listed: list[AccountedLine] = field(default_factory=list)
+    facts: dict[tuple[str, str | None], list[int]] = field(default_factory=dict)
+    fact_counts: Counter[tuple[str, str | None]] = field(default_factory=Counter)
 
-    def walked(self, walk: Iterable[tuple[int, str, _Verdict]]) -> None:
+    def walked(self, walk: Iterable[tuple[int, str, _Verdict]], block: Block) -> None:
+        scopes: dict[int, str | None] | None = None
         for no, text, verdict in walk:
             if verdict.status == "understood":
                 self.understood += 1
@@ -391,23 +436,32 @@ class _Sum:
             elif verdict.status == "refused":
                 self.refused += 1
             else:
-                self.unread(no, text, verdict.label)
+                scopes = scopes if scopes is not None else _scopes(block, self.port_of)
+                self.unread(no, text, verdict.label, scopes.get(no))
 
     def tallied(self, tally: _Tally, block: Block) -> None:
         self.understood += tally.understood
         self.refused += tally.refused
         for kind, n in tally.unmanaged:
             self.kinds[kind] += n
-        lines = block.lines if tally.unread else []
+        if not tally.unread:
+            return
+        lines, scopes = block.lines, _scopes(block, self.port_of)
         for index, section in tally.unread:
             line = lines[index]
-            self.unread(line.no, " ".join(line.text.split()), section)
+            self.unread(line.no, " ".join(line.text.split()), section, scopes.get(line.no))
 
-    def unread(self, no: int, text: str, section: str) -> None:
+    def unread(self, no: int, text: str, section: str, port: str | None) -> None:
         self.sections[section] += 1
         if len(self.listed) < MAX_LISTED:
             shown = redact(text, self.vendor)
             self.listed.append(AccountedLine(line=no, section=section, text=shown))
+        if section in LOSSLESS_SECTIONS:
+            key = (section, port)
+            self.fact_counts[key] += 1
+            kept = self.facts.setdefault(key, [])
+            if len(kept) < MAX_FACT_LINES:
+                kept.append(no)
 
     def accounting(self) -> Accounting:
         unmanaged, unread = sum(self.kinds.values()), sum(self.sections.values())
@@ -420,7 +474,15 @@ class _Sum:
             unmanaged_by_kind=dict(sorted(self.kinds.items())),
             unread_by_section=dict(sorted(self.sections.items())),
             unread_lines=tuple(self.listed),
+            unread_facts=tuple(
+                UnreadFact(section=s, port=p, lines=tuple(n), count=self.fact_counts[(s, p)])
+                for (s, p), n in self.facts.items()
+            ),
         )
+
+
+def _no_port(header: str) -> str | None:
+    return None
 
 
 def account(
@@ -430,19 +492,60 @@ def account(
     layout: int,
     refused: Iterable[int],
     overlay: Path | None = None,
+    port_of: PortOf = _no_port,
 ) -> Accounting:
-    """Count every line of the config's blocks; ``layout`` lines (a closing 'return') are read."""
+    """Count every line of the config's blocks; ``layout`` lines (a closing 'return') are read.
+    ``port_of`` names the port of a block's header, for the unread facts' scopes."""
     j = judge(vendor, overlay)
     bad = set(refused)
-    total = _Sum(vendor.value, understood=layout)
+    total = _Sum(vendor.value, understood=layout, port_of=port_of)
     walks = [(b, True) for b in fed] + [(b, False) for b in opaque]
     for block, is_fed in sorted(walks, key=lambda bf: bf[0].header.no):
         tally = j.tally(block, is_fed, bad)
         if tally is None:
-            total.walked(_walk(block, is_fed, bad, j))
+            total.walked(_walk(block, is_fed, bad, j), block)
         else:
             total.tallied(tally, block)
     return total.accounting()
+
+
+UNKNOWN_SECTION = "unknown"  # a refused line whose place is not known: every section there
+
+
+def refused_facts(
+    refused: Iterable[tuple[int | None, str]],
+    blocks: list[Block],
+    j: Judge,
+    port_of: PortOf,
+    more: int = 0,
+) -> list[UnreadFact]:
+    """The unread facts of lines a reader refused after the accounting took them (a value out of
+    its domain, a word where a number belongs), each at its block's port and its own section
+    (else its block's). A refused line whose place is not known, or ``more`` lines past the
+    listed ones, leave every section of the switch unread."""
+    starts = [b.header.no for b in blocks]
+    facts: dict[tuple[str, str | None], list[int]] = {}
+    for no, text in refused:
+        block = _block_at(blocks, starts, no) if no else None
+        if block is None:
+            facts.setdefault((UNKNOWN_SECTION, None), [])
+            continue
+        flat = " ".join(text.split())
+        section = j.area(flat) or j.area(" ".join(block.header.text.split())) or UNKNOWN_SECTION
+        if section in LOSSLESS_SECTIONS or section == UNKNOWN_SECTION:
+            assert no is not None
+            facts.setdefault((section, _scopes(block, port_of).get(no)), []).append(no)
+    if more:
+        facts.setdefault((UNKNOWN_SECTION, None), [])
+    return [
+        UnreadFact(section=s, port=p, lines=tuple(n[:MAX_FACT_LINES]), count=max(len(n), 1))
+        for (s, p), n in facts.items()
+    ]
+
+
+def _block_at(blocks: list[Block], starts: list[int], no: int) -> Block | None:
+    at = bisect_right(starts, no) - 1
+    return blocks[at] if at >= 0 and blocks[at].end >= no else None
 
 
 def describe(a: Accounting, listed: bool) -> list[str]:
