@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from roce_cfg.model.device import DeviceConfig
-from roce_cfg.parse.accounting import UNKNOWN_SECTION, UnreadFact
+from roce_cfg.parse.accounting import LOSSLESS, UNKNOWN_SECTION, UnreadFact
 
 # What a section holds, as a finding says it.
 SECTION_NAMES = {
@@ -33,7 +33,9 @@ SECTION_NAMES = {
     "mlag": "M-LAG",
     "bgp": "BGP",
     "static_routes": "static routes",
+    "loopback": "the loopback (router ID, BGP sessions to it)",
     UNKNOWN_SECTION: "a value refused on a line not found",
+    LOSSLESS: "settings no reader places, on lines whose words name lossless ones",
 }
 
 # The sections the deadlock analysis stands on: which priorities pause (the lossless policy)
@@ -48,6 +50,8 @@ DEADLOCK_SECTIONS = frozenset(
         "mlag",
         "bgp",
         "static_routes",
+        "loopback",
+        LOSSLESS,
         UNKNOWN_SECTION,
     }
 )
@@ -119,12 +123,15 @@ class Gate:
 NOTHING_UNREAD = Gate()
 
 
+# Sections whose unread lines leave every section unread where they are: what they set is not
+# known (a value refused on a line not found; a port setting no reader knows, in a port's block
+# or switch-wide like an unread 'interface range'; a line only its words mark as lossless).
+EVERY_SECTION = frozenset({UNKNOWN_SECTION, "interfaces", LOSSLESS})
+
+
 def _lines_of(by: dict[str, Lines], sections: Collection[str]) -> list[int] | None:
-    """The lines of ``sections`` in ``by``; None when none of them is there. A value refused on
-    a line not found (UNKNOWN_SECTION) leaves every section unread."""
-    hit = [s for s in sections if s in by]
-    if UNKNOWN_SECTION in by:
-        hit = list(by)
+    """The lines of ``sections`` in ``by``; None when none of them is there."""
+    hit = [s for s in by if s in sections or s in EVERY_SECTION]
     return [n for s in hit for n in by[s]] if hit else None
 
 

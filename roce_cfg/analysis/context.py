@@ -254,7 +254,8 @@ def concludes(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | Non
     concludes nothing there and RC405 says what could not be verified."""
     if not r.reads:
         return True
-    for name, port in ((hit.device or device, hit.port), (hit.related_device, hit.related_port)):
+    own = None if hit.of_switch else hit.port
+    for name, port in ((hit.device or device, own), (hit.related_device, hit.related_port)):
         view = views.get(name) if name else None
         if view is not None and view.gate.unread(r.reads, port) is not None:
             return False

@@ -27,6 +27,9 @@ class Hit:
     related_device: str | None = None
     related_port: str | None = None
     detail: tuple[str, ...] = ()
+    # a conclusion about the whole switch that names one port as its example (the worst of
+    # them): the evidence gate weighs every port's unread lines, not only that one's
+    of_switch: bool = False
 
 
 Check = Callable[[Any], Iterable[Hit]]

@@ -7,8 +7,7 @@ from collections.abc import Iterator
 
 from roce_cfg.analysis.context import DeviceView
 from roce_cfg.analysis.registry import Hit, rule, rules
-from roce_cfg.gate import SECTION_NAMES
-from roce_cfg.parse.accounting import UNKNOWN_SECTION
+from roce_cfg.gate import EVERY_SECTION, SECTION_NAMES
 
 
 def _counts(by: dict[str, int]) -> str:
@@ -90,7 +89,7 @@ def unread_lossless_lines(v: DeviceView) -> Iterator[Hit]:
 
 
 def _every(section: str, reads: tuple[str, ...]) -> bool:
-    return section == UNKNOWN_SECTION and bool(reads)
+    return section in EVERY_SECTION and bool(reads)
 
 
 def _ports(ports: list[str]) -> str:

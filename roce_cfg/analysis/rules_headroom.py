@@ -232,6 +232,7 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
             f"{worst.required} B ({worst.port.name}, {worst.describe()})",
             port=worst.port.name,
             detail=worst.detail,
+            of_switch=True,
         )
 
 

@@ -25,7 +25,7 @@ from roce_cfg.grammar import load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, assembled
-from roce_cfg.parse.accounting import Accounting, account, judge, refused_facts
+from roce_cfg.parse.accounting import Accounting, account, judge, refused_facts, verdicts
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
@@ -668,6 +668,16 @@ def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
         prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay,
         _port_of(prep.namer),
     )  # fmt: skip
+
+
+def line_sections(
+    text: str, vendor: Vendor | None = None, overlay: Path | None = None
+) -> dict[int, tuple[str, str]]:
+    """Each line's status in the accounting ('understood', 'unmanaged', 'unread') and its
+    section (or unmanaged kind), by line number."""
+    prep = prepare(text, vendor=vendor, overlay=overlay)
+    blocks = [(b, True) for b in prep.fed] + [(b, False) for b in prep.opaque]
+    return verdicts(prep.vendor, blocks, overlay)
 
 
 def _port_of(namer: Namer) -> Callable[[str], str | None]:

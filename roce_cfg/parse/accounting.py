@@ -31,6 +31,8 @@ from roce_cfg.parse.templates import template_files
 from roce_cfg.redact import redact
 from roce_cfg.vendor import Vendor
 
+# A line that bears on losslessness by its words though no grammar entry places it (below)
+LOSSLESS = "lossless"
 # Sections where a line roce-cfg does not read may change what is lossless: the QoS map, PFC,
 # ECN, the watchdog, buffers, scheduling, MTU, interfaces and aggregates, M-LAG, BGP and statics.
 LOSSLESS_SECTIONS = frozenset(
@@ -48,9 +50,48 @@ LOSSLESS_SECTIONS = frozenset(
         "mlag",
         "bgp",
         "static_routes",
+        "loopback",
+        LOSSLESS,
     }
 )
 MAX_LISTED = 1_000  # unread lines listed per file (all are counted)
+
+# Words that mark a line as bearing on losslessness where neither a command nor an area of the
+# vendor's grammar places it (a command no grammar knows, a misspelt one, another release's
+# form): in 'other' such a line would leave the gate blind to a setting that may change what is
+# lossless. None of these words says for sure what the line sets, so such a line is unread in
+# the section LOSSLESS, which leaves every section unread where it is (roce_cfg/gate.py). Short
+# words must stand alone; long ones are found inside a word too (a typo glued to a keyword).
+_LONG_WORDS = (
+    "deadlock", "watchdog", "priority-flow-control", "no-drop", "nodrop", "lossless", "wred",
+    "drop-profile", "buffer", "headroom", "strict-priority", "priority-queue", "scheduler",
+    "dscp", "dot1p", "diffserv", "map-table", "classifier", "behavior", "traffic-policy",
+    "service-policy", "policy-map", "class-map", "remark", "jumboframe", "link-aggregation",
+    "eth-trunk", "smartgroup", "aggregateport", "lacp", "m-lag", "drni", "dfs-group",
+    "peer-link", "route-static",
+)  # fmt: skip
+_SHORT_WORDS = (
+    "pfc", "dcb", "ecn", "red", "xoff", "xon", "wrr", "wfq", "drr", "dwrr", "pq", "ets",
+    "queue", "cos", "trust", "phb", "qos", "car", "mtu", "jumbo", "port-group", "mlag", "bgp",
+)  # fmt: skip
+_KEYWORD = re.compile(
+    "|".join([*map(re.escape, _LONG_WORDS), *(rf"\b{re.escape(w)}\b" for w in _SHORT_WORDS)]),
+    re.IGNORECASE,
+)
+
+
+def keyword_section(flat: str) -> str | None:
+    """LOSSLESS for a line whose words name a lossless setting, for a line no grammar entry
+    places; None for any other.
+
+    >>> keyword_section("zqxqos map-table dscp-dot1p")
+    'lossless'
+    >>> keyword_section("snmp-agent sys-info version v3") is None
+    True
+    """
+    return LOSSLESS if _KEYWORD.search(flat) else None
+
+
 OTHER = "other"
 
 
@@ -204,7 +245,10 @@ class Judge:
     areas: list[tuple[re.Pattern[str], str]]
 
     def __post_init__(self) -> None:
-        self._views = sorted({v for c in self.grammar.commands for v in c.views})
+        # the root view first: a top-level 'interface X' is a port, though a view under it
+        # (ZXROS switchvlan) has a command of the same words
+        views = {v for c in self.grammar.commands for v in c.views}
+        self._views = sorted(views, key=lambda v: (v != self.grammar.root, v))
         self._memo: dict[tuple[str, str], _Verdict] = {}
         # (view, undo) pairs, in the order _command_section tries them, that have a command
         # starting with a given word: a line is matched only where it can match (100,000
@@ -324,8 +368,9 @@ class Judge:
         return None
 
     def area(self, flat: str) -> str | None:
-        """The section of a line: the grammar's ``areas`` first, else its command's section."""
-        return self.named_area(flat) or self._command_section(flat)
+        """The section of a line: the grammar's ``areas`` first, else its command's section,
+        else the section its words name (``keyword_section``)."""
+        return self.named_area(flat) or self._command_section(flat) or keyword_section(flat)
 
     def named_area(self, flat: str) -> str | None:
         return next((s for p, s in self.areas if p.match(flat)), None)
@@ -361,15 +406,20 @@ def _walk(
             indent = block.indent
         parent = stack[-1][1] if stack else None
         flat = " ".join(text.split())
-        if parent is not None and parent.status != "understood":
+        if parent is not None and parent.label == OTHER and parent.status == "unread":
+            # under a block nothing places, a line's own command or words may: an unknown
+            # header must not hide the PFC or DSCP lines under it from the gate
+            verdict = _Verdict("unread", j.area(flat) or OTHER)
+        elif parent is not None and parent.status != "understood":
             verdict = parent  # the lines under a refused line go with it (parse/domains.py)
         elif line.no in refused:
             verdict = _Verdict("refused", "")
         else:
             verdict = j.line(flat, readers)
             if verdict.status == "unread" and parent is not None:
-                # a line under a block that is read: its own area, else the block's section
-                verdict = _Verdict("unread", j.named_area(flat) or parent.label)
+                # a line under a block that is read: its own area or words, else the block's
+                section = j.named_area(flat) or keyword_section(flat) or parent.label
+                verdict = _Verdict("unread", section)
         stack.append((indent, verdict))
         yield line.no, flat, verdict
 
@@ -387,7 +437,16 @@ def _tally(walked: Iterable[tuple[int, str, _Verdict]]) -> _Tally:
             refused += 1
         else:
             unread.append((n, verdict.label))
-    return _Tally(understood, refused, tuple(kinds.items()), tuple(unread))
+    return _Tally(understood, refused, tuple(kinds.items()), tuple(_lifted(unread)))
+
+
+def _lifted(unread: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """An unread header nothing places takes the first lossless section of the lines under it
+    (a misspelt 'interface' or 'dcb pfc' header is as unread as the PFC lines it opens)."""
+    if not unread or unread[0] != (0, OTHER):
+        return unread
+    below = next((label for _, label in unread[1:] if label in LOSSLESS_SECTIONS), None)
+    return unread if below is None else [(0, below), *unread[1:]]
 
 
 # The port a block's lines belong to, from its header's text ('interface X' -> X's canonical
@@ -427,17 +486,7 @@ class _Sum:
     fact_counts: Counter[tuple[str, str | None]] = field(default_factory=Counter)
 
     def walked(self, walk: Iterable[tuple[int, str, _Verdict]], block: Block) -> None:
-        scopes: dict[int, str | None] | None = None
-        for no, text, verdict in walk:
-            if verdict.status == "understood":
-                self.understood += 1
-            elif verdict.status == "unmanaged":
-                self.kinds[verdict.label] += 1
-            elif verdict.status == "refused":
-                self.refused += 1
-            else:
-                scopes = scopes if scopes is not None else _scopes(block, self.port_of)
-                self.unread(no, text, verdict.label, scopes.get(no))
+        self.tallied(_tally(walk), block)
 
     def tallied(self, tally: _Tally, block: Block) -> None:
         self.understood += tally.understood
@@ -507,6 +556,19 @@ def account(
         else:
             total.tallied(tally, block)
     return total.accounting()
+
+
+def verdicts(
+    vendor: Vendor, blocks: Iterable[tuple[Block, bool]], overlay: Path | None = None
+) -> dict[int, tuple[str, str]]:
+    """Each line's status and section (``account`` line by line, for tests and tools):
+    ``blocks`` are (block, whether the templates read it)."""
+    j = judge(vendor, overlay)
+    return {
+        no: (verdict.status, verdict.label)
+        for block, fed in blocks
+        for no, _, verdict in _walk(block, fed, set(), j)
+    }
 
 
 UNKNOWN_SECTION = "unknown"  # a refused line whose place is not known: every section there

@@ -99,6 +99,13 @@ class Context:
         found = self._lines.get(text)
         return found.pop(0) if found else None
 
+    def unreadable(self, reason: str, word: str, scope: str | None = None) -> None:
+        """The line holding ``word`` says what cannot mean anything (an unknown unit, queue,
+        PHB): recorded unread on its line (found by the word, in ``scope``), as if absent, so
+        the rest of the config is still read and the gate keeps rules from concluding."""
+        found = self.locate(word, scope) if word else None
+        self.refuse(found[0] if found else None, found[1] if found else "", reason)
+
     def refuse(self, line: int | None, text: str, reason: str) -> None:
         """A line that cannot be read at all: reported unread (lint: RC119), never dropped."""
         self.reports += 1
@@ -185,13 +192,20 @@ def _prefixlen(mask: str) -> int:
 
 
 def _iface_addr(ip: str, mask: str) -> IPv4Interface:
+    """An address and mask as ipaddress reads them (a ValueError where they are none)."""
+    address, prefixlen = _address_of(ip), _prefixlen(mask)
+    if isinstance(address, int):
+        return numbers.interface(address, prefixlen)
+    return IPv4Interface((address, prefixlen))
+
+
+def _port_address(ctx: Context, ip: str, mask: str, port: str) -> IPv4Interface | None:
+    """The port's address, or None (its line unread) where it is no IPv4 address and mask."""
     try:
-        address, prefixlen = _address_of(ip), _prefixlen(mask)
-        if isinstance(address, int):
-            return numbers.interface(address, prefixlen)
-        return IPv4Interface((address, prefixlen))
+        return _iface_addr(ip, mask)
     except ValueError:
-        raise Unreadable(f"'{ip} {mask}' is not an IPv4 address and mask") from None
+        ctx.unreadable(f"'{ip} {mask}' is not an IPv4 address and mask", str(ip), port)
+        return None
 
 
 def _address_of(text: str) -> int | str:
@@ -219,7 +233,8 @@ def _size(
     unit: int | Literal["cell"] = default
     if unit_word:
         if unit_word not in ctx.profile.parse.sizes:
-            raise Unreadable(f"unknown size unit '{unit_word}'")
+            ctx.unreadable(f"unknown size unit '{unit_word}'", unit_word, scope)
+            return None
         unit = ctx.profile.parse.sizes[unit_word]
     count = ctx.number(value, numbers.BYTES, None, scope)
     if count is None:
@@ -252,7 +267,10 @@ def _strict(ctx: Context, item: Raw, scope: str) -> tuple[int, ...]:
         if "name" in entry:
             word = str(entry["name"])
             if word not in names:
-                raise Unreadable(f"unknown queue name '{word}' (known: {', '.join(names)})")
+                ctx.unreadable(
+                    f"unknown queue name '{word}' (known: {', '.join(names)})", word, scope
+                )
+                continue
             queues.add(names.index(word))
         elif "queue" in entry:
             queues.update(ctx.values(entry["queue"], numbers.QUEUE, scope))
@@ -412,11 +430,12 @@ def _stepped(ctx: Context, raw: Raw) -> WatchdogCfg | None:
     ]
     gran = as_list(raw.get("watchdog"))
     if not detect:
-        if gran:
-            raise Unreadable("watchdog granularity set but no detection time")
-        return _unprinted(ctx, raw)
+        # a granularity alone times no detection: the watchdog watches no priority
+        return None if gran else _unprinted(ctx, raw)
     unit = _granularity(ctx, str(gran[0].get("granularity", "")) if gran else "")
     action = _action(ctx, as_list(raw.get("watchdog_action")))
+    if unit is None or action is None:
+        return None
     steps = ctx.number(detect[0]["steps"], numbers.MILLISECONDS, None, "@watchdog")
     back = (
         ctx.number(restore[0]["steps"], numbers.MILLISECONDS, None, "@watchdog") if restore else 0
@@ -426,8 +445,9 @@ def _stepped(ctx: Context, raw: Raw) -> WatchdogCfg | None:
     )
 
 
-def _granularity(ctx: Context, word: str) -> int:
-    """Milliseconds of a granularity word; none printed is the vendor's documented default."""
+def _granularity(ctx: Context, word: str) -> int | None:
+    """Milliseconds of a granularity word; none printed is the vendor's documented default;
+    None (its line unread) for a word that is no granularity."""
     granularities = ctx.profile.watchdog_timer.granularities_ms
     if not word:
         word = ctx.profile.parse.watchdog_defaults.granularity or ""
@@ -437,18 +457,20 @@ def _granularity(ctx: Context, word: str) -> int:
         return granularities[word]
     if word.isascii() and word.isdigit() and len(word) < 7 and int(word) in granularities.values():
         return int(word)
-    raise Unreadable(f"unknown watchdog granularity '{word}'")
+    ctx.unreadable(f"unknown watchdog granularity '{word}'", word, "@watchdog")
+    return None
 
 
-def _action(ctx: Context, printed: list[Raw]) -> Literal["drop", "forward"]:
+def _action(ctx: Context, printed: list[Raw]) -> Literal["drop", "forward"] | None:
     """The printed recovery action, or the model's documented default when none is printed
     (VRP V300 and Comware leave the default out); unsourced defaults are said, never guessed
-    silently."""
+    silently. None (its line unread) for a word that is no action."""
     actions = ctx.profile.parse.watchdog_actions
     word = str(printed[0].get("action", "")) if printed else ""
     if word:
         if word not in actions:
-            raise Unreadable(f"unknown watchdog action '{word}'")
+            ctx.unreadable(f"unknown watchdog action '{word}'", word, "@watchdog")
+            return None
         return actions[word]
     defaults = ctx.profile.parse.watchdog_defaults
     model = ctx.board or ctx.model_name
@@ -495,14 +517,18 @@ def _unprinted(ctx: Context, raw: Raw) -> WatchdogCfg | None:
 
 
 def _timed(
-    ctx: Context, detect: int | None, restore: int | None, action: Literal["drop", "forward"]
+    ctx: Context,
+    detect: int | None,
+    restore: int | None,
+    action: Literal["drop", "forward"] | None,
 ) -> WatchdogCfg | None:
-    """The watchdog, or None when a time on its lines is unread (or past an hour in steps)."""
+    """The watchdog, or None when a time or the action on its lines is unread (or a time past
+    an hour in steps)."""
     for ms in (detect, restore):
         if ms is not None and ms not in numbers.MILLISECONDS:
             ctx.skip(numbers.OutOfDomain(str(ms), numbers.MILLISECONDS), "@watchdog")
             return None
-    if detect is None or restore is None:
+    if detect is None or restore is None or action is None:
         return None
     return WatchdogCfg(
         detect_ms=detect, restore_ms=restore, action=action, action_printed=ctx.action_printed
@@ -525,7 +551,9 @@ def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, 
                 continue
             if table == "dscp_phb":
                 if to_raw not in names:
-                    raise Unreadable(f"unknown PHB '{to_raw}' (known: {', '.join(names)})")
+                    reason = f"unknown PHB '{to_raw}' (known: {', '.join(names)})"
+                    ctx.unreadable(reason, to_raw, "@dscp_map")
+                    continue
                 q = names.index(to_raw)
                 for d in sources:
                     dscp[d] = q
@@ -538,7 +566,9 @@ def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, 
             if len(targets) == 1:
                 targets = targets * len(sources)
             if len(targets) != len(sources):
-                raise Unreadable(f"map '{entry['from']} to {to_raw}' pairs unequal lists")
+                reason = f"map '{entry['from']} to {to_raw}' pairs unequal lists"
+                ctx.unreadable(reason, to_raw.split()[0], "@dscp_map")
+                continue
             target = dscp if table == "dscp_priority" else queue
             target.update(zip(sources, targets, strict=True))
     return (
@@ -718,7 +748,11 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
     merged = merge_interfaces(as_list(raw.pop("interfaces", None)), ctx.namer)
     for key in list(merged):
         name, item = merged.pop(key)
-        addr = _iface_addr(item["ip"], item["mask"]) if "ip" in item and "mask" in item else None
+        addr = (
+            _port_address(ctx, item["ip"], item["mask"], name.canonical)
+            if "ip" in item and "mask" in item
+            else None
+        )
         if name.kind == "loopback":
             if addr is None:
                 ctx.notes.append(f"{name.canonical}: loopback without an address, ignored")
