@@ -2,9 +2,10 @@
 a false error reported, evidence gaps keep the exit code non-zero, and no secret in any output.
 
 Data-driven from each folder's ``expected.yaml`` (read tests/brownfield/fabrics/README.md): a fault
-is found when lint (or deadlock, for faults with ``deadlock_after``) reports a finding of one of
-the rules its ``rule_hint`` names ('new: ...' hints: the rules in ``NEW_RULES``), on the device
-and port it names, at its severity, and on one of its lines (a finding elsewhere in the same block
+is found when lint (or deadlock, for faults with ``deadlock_after`` or ``healthy: cycle``) reports
+a finding of one of the rules its ``rule_hint`` names ('new: ...' hints: the rules in
+``NEW_RULES``), on the device and port it names, at its severity, and on one of its lines (a
+finding elsewhere in the same block
 - the interface or the 'bgp' block the line is in - counts: which line of a block a rule points at
 is its own choice; a finding that names no line, such as a switch-wide one, is not held to one).
 ``must_not_report`` and ``cannot_verify`` entries are prose; ``ABSENT`` and ``GAPS`` below say,
@@ -34,7 +35,15 @@ from tests.helpers import ROOT
 from tests.helpers import run as cli
 
 FABRICS = ROOT / "tests/brownfield/fabrics"
-NAMES = ("hw-v300-mlag", "hw-v200", "h3c-lag")
+NAMES = (
+    "hw-v300-mlag",
+    "hw-v200",
+    "h3c-lag",
+    "h3c-drni",
+    "hw-v300-ipv6",
+    "mix-3tier",
+    "rj-zte-lag",
+)
 _RULE = re.compile(r"RC\d{3}")
 
 
@@ -66,10 +75,22 @@ def _r(*rules: str) -> frozenset[str]:
     return frozenset(rules)
 
 
+# every rule but the line-accounting ones (RC404, RC405): "no finding at all that says ..."
+_ANY = frozenset(f"RC{n:03d}" for n in range(1000)) - {"RC404", "RC405"}
+_LOSSLESS = _r("RC101", "RC102", "RC103", "RC107", "RC108", "RC110", "RC113", "RC116")
+
+
+@dataclass(frozen=True)
+class NoCycle:
+    """The healthy fabric has no deadlock cycle through all of ``switches`` (deadlock, not lint)."""
+
+    switches: tuple[str, ...]
+
+
 _AGG = r"(Eth-Trunk|Route-Aggregation|Bridge-Aggregation)\d+"
 # Per fabric, per must_not_report entry (in order): (the entry's first words, what it means).
 # 'roles', 'analysed' and 'readable' are checked by their own tests (named in the entry).
-ABSENT: dict[str, list[tuple[str, Absent | str]]] = {
+ABSENT: dict[str, list[tuple[str, Absent | NoCycle | str]]] = {
     "hw-v300-mlag": [
         ("trust / MTU missing on Eth-Trunk members", Absent(_r("RC108", "RC113", "RC116"))),
         ("PFC, scheduling or ECN missing on an Eth-Trunk",
@@ -103,6 +124,65 @@ ABSENT: dict[str, list[tuple[str, Absent | str]]] = {
         ("headroom not read", Absent(_r("RC115"))),
         ("spines classed as leaves", "roles"),
     ],
+    "h3c-drni": [
+        ("trust / WFQ / WRED / jumbo frame / PFC missing on Bridge-Aggregation",
+         Absent(_r("RC101", "RC102", "RC103", "RC107", "RC108", "RC110", "RC116"), port=_AGG)),
+        ("a frame limit of 1,500 bytes on server bonds",
+         Absent(_r("RC113", "RC116"), port=r"Bridge-Aggregation\d+|HundredGigE1/0/\d+|Twenty-.*")),
+        ("Route-Aggregation1024 (DRNI keepalive",
+         Absent(_LOSSLESS | _r("RC301", "RC306", "RC310"),
+                port=r"Route-Aggregation1024|HundredGigE1/0/2[78]")),
+        ("the 'interface range name GPU-HOSTS", Absent(_ANY | _r("RC405"), message="GPU-HOSTS")),
+        ("speed mismatch between spine legs", Absent(_r("RC305"))),
+        ("Twenty-FiveGigE1/0/20:M legs as 100G", Absent(_r("RC305"), port=r"Twenty-FiveGigE.*")),
+        ("the same IP/MAC on Vlan-interface101", Absent(_r("RC307"))),
+        ("Bridge-Aggregation100 (IPP)",
+         Absent(_r("RC107", "RC108", "RC312", "RC314"), port=r"Bridge-Aggregation100")),
+        ("watchdog action missing", Absent(_r("RC110", "RC121"))),
+    ],
+    "hw-v300-ipv6": [
+        ("PFC, trust or queueing missing on the .100 sub-interfaces",
+         Absent(_r("RC101", "RC102", "RC103", "RC107", "RC108", "RC110"), port=r".*\.100")),
+        # (V1: leaf-3 400GE1/0/2 has no PFC, so its link to spine-2 400GE1/0/3 is lossy)
+        ("PFC off on any port that has 'dcb pfc enable roce mode manual'",
+         Absent(_r("RC102", "RC109", "RC301", "RC306"), device=r"spine-[12]|leaf-[1-4]",
+                allow=(("leaf-3", "400GE1/0/2"), ("spine-2", "400GE1/0/3")))),
+        ("PFC off or no-drop missing on leaf-5/leaf-6",
+         Absent(_r("RC101", "RC102", "RC301", "RC306"), device=r"leaf-[56]")),
+        ("'trust dscp' missing on routed",
+         Absent(_r("RC108", "RC302"), port=r"400GE1/0/\d(:\d)?|100GE1/0/[12]")),
+        ("speed mismatch between spine 400GE1/0/7:1/:2", Absent(_r("RC305"))),
+        ("the sub-interface pairs as extra fabric links",
+         Absent(_r("RC310", "RC312", "RC313"), message=r"\.100")),
+        ("BGP peers 2001:DB8:0:<s><l>", Absent(_r("RC311"))),
+        ("any IPv4 finding", Absent(_ANY, message=r"\b10\.\d+\.\d+\.\d+\b")),
+        ("the mgmt default route", Absent(_ANY, message=r"FFF0")),
+    ],
+    "mix-3tier": [
+        ("a deadlock cycle through leaf-p2-1's backup static",
+         NoCycle(("leaf-p2-1", "spine-p2-2"))),
+        ("the Huawei global traffic-policy on ss-2",
+         Absent(_ANY, device="ss-2", message=r"(?i)SCAVENGER|GLOBAL-IN|rate.limit|polic")),
+        ("PFC, trust, ECN missing on ss-1/ss-2 400GE1/0/4",
+         Absent(_LOSSLESS | _r("RC301", "RC306", "RC313"), device=r"ss-[12]", port="400GE1/0/4")),
+        ("no route for external destinations", Absent(_r("RC311"), message=r"0\.0\.0\.0")),
+        ("speed mismatch on Huawei 400GE", Absent(_r("RC305"))),
+        ("H3C statics without a 'preference' keyword", "T5"),  # T5 finds the cycle they make
+        ("watchdog action 'forwarding' on the H3C switches", Absent(_r("RC110", "RC121"))),
+    ],
+    "rj-zte-lag": [
+        ("AggregatePort / smartgroup interfaces as shut or without members",
+         Absent(_r("RC310", "RC311", "RC312", "RC313", "RC314"))),
+        ("PFC or trust missing on AggregatePort or smartgroup",
+         Absent(_r("RC101", "RC102", "RC103", "RC107", "RC108", "RC110"),
+                port=r"AggregatePort \d+|smartgroup\d+")),
+        ("spine-1's file as cut short", Absent(_r("RC001"))),
+        ("the ZTE '$' lines", Absent(_ANY | _r("RC405"), device="spine-[12]",
+                                      message=r"'\$'|!<mim>|configuration saved")),
+        ("'TFGigabitEthernet 0/1' (with a space)", Absent(_r("RC305", "RC308"), message="TF")),
+        ("the Ruijie 'Building configuration...'",
+         Absent(_ANY | _r("RC405"), message="Building config|Current config")),
+    ],
 }  # fmt: skip
 # Per fabric, per cannot_verify entry: the devices that must carry an error finding whose message
 # matches (an error: at --fail-on error only an error keeps the exit code non-zero).
@@ -126,6 +206,24 @@ GAPS: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
          "leaf-1", "leaf-2", "leaf-3"), r"(?i)cell"),
         ("H5: the link and BGP session toward leaf-4", ("spine-1",), r"10\.2\.1\.7|leaf-4"),
     ],
+    "h3c-drni": [
+        ("S9850-32H (leaves)", ("leaf-1", "leaf-2", "leaf-3", "leaf-4"),
+         r"(?i)model.*unknown|cell"),
+    ],
+    "hw-v300-ipv6": [
+        ("CE6863E-48S8CQ (leaf-5, leaf-6)", ("leaf-5", "leaf-6"),
+         r"CE6863E-48S8CQ.*unknown|unknown.*CE6863E"),
+    ],
+    "mix-3tier": [
+        ("H3C headroom", ("leaf-p1-1", "leaf-p1-2"), r"(?i)cannot verify|cell"),
+        ("CE8851-32CQ4BQ port layout", ("ss-1", "ss-2"), r"CE8851-32CQ4BQ.*unknown"),
+    ],
+    "rj-zte-lag": [
+        ("Ruijie and ZTE lossless syntax", ("spine-1", "spine-2", "leaf-1", "leaf-2", "leaf-3",
+         "leaf-4"), r"(?i)cannot verify.*(pfc|priority-flow-control|no-drop|trust|dcb)"),
+        ("buffer and headroom of RG-S6510-48VS8CQ", ("spine-1", "spine-2", "leaf-1", "leaf-2",
+         "leaf-3", "leaf-4"), r"(?i)model.*unknown|cannot verify.*(headroom|buffer)"),
+    ],
 }  # fmt: skip
 
 
@@ -145,7 +243,7 @@ XFAIL: dict[str, str] = {
     "degrade-per-file": _DEGRADE,
     # docs and report refuse the folder on its SOURCES.md (lint and parse skip it with a note)
     **{f"{fab}:{cmd}": "docs/report refuse a non-config file in the folder: folder discovery "
-       "(i32-ux)" for fab in NAMES for cmd in ("docs", "report")},
+       "(i32-ux)" for fab in NAMES[:3] for cmd in ("docs", "report")},
     # LAG members, the M-LAG peer-link, spines told by topology
     "hw-v300-mlag:F1": f"RC102 on a LAG member: {_LAG}",
     "h3c-lag:H1": f"RC304 on the M-LAG peer-link: {_LAG}",
@@ -163,6 +261,55 @@ XFAIL: dict[str, str] = {
     "h3c-lag:cannot_verify:2": _GAP,
     "hw-v300-mlag:cannot_verify:0": f"spine headroom default unpublished: {_GAP}",
     "h3c-lag:cannot_verify:1": f"headroom in cells of unconfirmed size: {_GAP}",
+    # --- the issue-42 corpus (h3c-drni, hw-v300-ipv6, mix-3tier, rj-zte-lag) ---
+    "h3c-drni:D3": "RC108 falls on every Bridge-Aggregation (members' trust not inherited), "
+    "not on the one member leg that trusts dot1p (i42 inheritance)",
+    "h3c-drni:D5": "no rule checks DRNI consistency (equal 'drni system-number')",
+    "h3c-drni:must_not:0": "RC107/RC108 on every Bridge-/Route-Aggregation: QoS set on the "
+    "members is not inherited (i42 inheritance)",
+    "h3c-drni:must_not:2": "the DRNI keepalive Route-Aggregation1024 (VPN instance, no RoCE) is "
+    "judged a RoCE link: RC102/RC306/RC113/RC310 (i42 non-RoCE ports)",
+    "h3c-drni:must_not:3": "the 'interface range name' line is counted an unread interfaces "
+    "line (RC405) (i42 interface range)",
+    "h3c-drni:must_not:6": "RC307 on the DRNI dual-active gateway VLANs: DRNI not read (i42 DRNI)",
+    "h3c-drni:must_not:7": "RC312 on the IPP: 'port drni intra-portal-port' not read, so the "
+    "peer link is not found (i42 DRNI)",
+    **{f"hw-v300-ipv6:{c}": "IPv6 underlay not read: 0 of 12 links, no BGP IPv6 session "
+       "(i42 IPv6)" for c in ("V1", "V2", "V3", "V4", "roles")},
+    "hw-v300-ipv6:V5": "RC109 is found but points at line 33 ('diffserv domain default'), not "
+    "at the ds1 block holding 'ip-dscp-inbound 26 phb af4' (line 36)",
+    "hw-v300-ipv6:must_not:0": "RC107/RC108 on the .100 sub-interfaces: judged apart from their "
+    "parent port (i42 sub-interfaces)",
+    "hw-v300-ipv6:must_not:1": "RC109 'not a no-drop priority []' on every switch with the named "
+    "profile: 'dcb pfc roce' / 'dcb pfc enable roce' not read (i42 named PFC profile)",
+    "hw-v300-ipv6:must_not:5": "RC312 names the .100 sub-interfaces as ports without a link "
+    "(i42 IPv6, sub-interfaces)",
+    "mix-3tier:T1": "no rule for a global QoS policy that rate-limits the CNP class; its lines "
+    "are only RC405 'not read' (i42 global policies)",
+    "mix-3tier:T2": "no rule for an outbound re-mark of RoCE to a lossy DSCP; only RC405 "
+    "(i42 global policies)",
+    "mix-3tier:T3": "no rule for a queue buffer cap below the ECN threshold; only RC405 "
+    "(i42 buffer caps)",
+    "mix-3tier:T4": "CE8851-32CQ4BQ is unknown, so 'hdrm 128 kbytes' is not judged (RC120); "
+    "RC201 falls on the H3C far end of the 800 m cable instead (i42 unknown models)",
+    "mix-3tier:must_not:2": "RC102/RC107/RC113 on the border-firewall ports, which carry no "
+    "RoCE (i42 non-RoCE ports)",
+    "rj-zte-lag:R1": "the ZTE '!<dcb>' block is not read: 'pfc priority 9 no-drop' is not "
+    "reported out of range (RC119) (i42 ZTE dcb)",
+    "rj-zte-lag:R2": "Ruijie PFC lines are not read (RC405 'pfc') (i42 Ruijie)",
+    "rj-zte-lag:R3": "AggregatePort/smartgroup members not read: no LAG link for the MTU "
+    "mismatch to sit on (i42 Ruijie/ZTE members)",
+    "rj-zte-lag:R4": "spine-1 is refused as truncated because it ends with 'end' (i42 ZTE end)",
+    "rj-zte-lag:R5": "Ruijie TFGigabitEthernet interface blocks are not read: trust not judged "
+    "(i42 Ruijie)",
+    "rj-zte-lag:must_not:0": "RC311/RC312: AggregatePort and smartgroup members not read, so no "
+    "LAG link forms (i42 Ruijie/ZTE members)",
+    **{f"rj-zte-lag:{c}": "a ZTE file ending in 'end' is refused as truncated (i42 ZTE end)"
+       for c in ("must_not:2", "readable:spine-1.cfg", "roles")},
+    "rj-zte-lag:cannot_verify:0": "unread Ruijie/ZTE PFC lines are RC405 warnings, not "
+    "error-level cannot-verify findings (i42 evidence gate)",
+    "rj-zte-lag:cannot_verify:1": "the leaves are matched to a generic 48x25G+8x100G model with "
+    "no buffer gap reported, and spine-1 is refused (i42 models)",
 }  # fmt: skip
 # Landed with i26-lag (aggregates are links, member and LAG failures, RC311-RC314 gaps, the
 # dual-active gateway, roles from the topology): strict xfail made each fail until taken out.
@@ -283,12 +430,19 @@ def _lines_for(where: dict[str, Any], device: str) -> list[int]:
 # evidence gaps; RC122-RC129 a new device rule). Any other hint names its rules itself. RC404
 # and RC405 count and flag lines; they never stand for a planted fault.
 _GAP_RULES = frozenset(f"RC31{n}" for n in range(1, 7))
+# No rule reports it yet: a placeholder no finding carries, so nothing found by chance at the
+# same place (a link finding naming the far end) counts; give the rule here when one lands.
+_UNNUMBERED = frozenset({"RC-none-yet"})
 NEW_RULES: dict[str, frozenset[str]] = {
     "F3": frozenset({"RC121"}),
     "F5": _GAP_RULES,
     "G3": _GAP_RULES,
     "G4": frozenset({"RC102", *(f"RC12{n}" for n in range(2, 10))}),
     "H5": _GAP_RULES,
+    "D5": _UNNUMBERED,  # DRNI system numbers equal on both members
+    "T1": _UNNUMBERED,  # a global QoS policy rate-limits the CNP class
+    "T2": _UNNUMBERED,  # an outbound re-mark of RoCE to a lossy DSCP
+    "T3": _UNNUMBERED,  # a queue's buffer cap below its ECN threshold
 }
 _META = frozenset({"RC404", "RC405"})
 
@@ -333,10 +487,15 @@ def fault_misses(fabric: str, fault: dict[str, Any]) -> list[str]:
 
 
 # --- cases ---
+def _healthy_cycle(expect: dict[str, Any]) -> bool:
+    return expect.get("healthy") == "cycle"
+
+
 def _faults(deadlock: bool) -> Iterator[tuple[str, dict[str, Any]]]:
     for fabric in NAMES:
         for fault in expected(fabric)["faults"]:
-            if ("deadlock_after" in fault["expect"]) == deadlock:
+            exp = fault["expect"]
+            if ("deadlock_after" in exp or _healthy_cycle(exp)) == deadlock:
                 yield fabric, fault
 
 
@@ -362,7 +521,8 @@ _FAIL = re.compile(r"fail (?:LAG|member) (\S+:\S+)")
 def _deadlock_cases() -> Iterator[Any]:
     for fabric, fault in _faults(True):
         exp = fault["expect"]
-        yield _param(f"{fabric}:{fault['id']}:healthy", fabric, fault, None, False)
+        healthy = _healthy_cycle(exp)
+        yield _param(f"{fabric}:{fault['id']}:healthy", fabric, fault, None, healthy)
         for key, opens in (("deadlock_after", True), ("no_deadlock_after", False)):
             for n, text in enumerate(exp.get(key, [])):
                 m = _FAIL.search(text)
@@ -388,10 +548,10 @@ def test_planted_deadlock(
     assert run.exit_code != 2, run.output[-400:]
     cycles = _cycles(run, exp["cycle_switches"])
     if opens:
+        # a cycle in the healthy fabric is RC501, one a failure opens is RC502
+        rule = "RC501" if fail is None else "RC502"
         assert run.exit_code == 1
-        assert [
-            f for f in run.findings if f["rule"] == "RC502" and f["severity"] == exp["severity"]
-        ]
+        assert [f for f in run.findings if f["rule"] == rule and f["severity"] == exp["severity"]]
         assert cycles, f"no cycle through {exp['cycle_switches']} after failing {fail}"
     else:
         assert cycles == [], f"{'healthy' if fail is None else fail}: {cycles}"
@@ -414,6 +574,21 @@ def test_false_error_is_not_reported(fabric: str, absent: Absent) -> None:
     # not vacuous: a folder that is refused reports nothing at all
     assert run.exit_code != 2, run.output[-400:]
     assert absent.hits(run.findings) == []
+
+
+@pytest.mark.parametrize(
+    ("fabric", "no_cycle"),
+    [
+        _param(f"{f}:must_not:{n}", f, m)
+        for f in NAMES
+        for n, (_, m) in enumerate(ABSENT[f])
+        if isinstance(m, NoCycle)
+    ],
+)
+def test_no_false_cycle(fabric: str, no_cycle: NoCycle) -> None:
+    run = deadlocked(fabric, None)
+    assert run.exit_code != 2, run.output[-400:]
+    assert _cycles(run, list(no_cycle.switches)) == []
 
 
 @pytest.mark.parametrize(
@@ -604,7 +779,7 @@ def linted_path(path: Path) -> Run:
 
 
 # --- the report table ---
-def _outcome(fabric: str, fail: str, exp: dict[str, Any]) -> str:
+def _outcome(fabric: str, fail: str | None, exp: dict[str, Any]) -> str:
     run = deadlocked(fabric, fail)
     if run.exit_code == 2:
         return "refused (exit 2): " + run.output.strip().splitlines()[-1][-70:]
@@ -619,8 +794,10 @@ def table() -> str:
         rows.append(f"== {fabric}: lint exit {run.exit_code}, {len(run.findings)} findings")
         for fault in expected(fabric)["faults"]:
             exp = fault["expect"]
-            want = f"{exp.get('rule_hint', '')[:50]} {exp['severity']}"
-            if "deadlock_after" in exp:
+            want = f"{str(exp.get('rule_hint') or '')[:50]} {exp['severity']}"
+            if _healthy_cycle(exp):
+                got = f"healthy: {_outcome(fabric, None, exp)}"
+            elif "deadlock_after" in exp:
                 fails = [m[1] for t in exp["deadlock_after"] if (m := _FAIL.search(t))]
                 got = ", ".join(f"{f}: {_outcome(fabric, f, exp)}" for f in fails)
             else:
