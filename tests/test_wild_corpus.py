@@ -1,15 +1,17 @@
-"""The wild corpus (tests/wild/): public running-configs no one here wrote (issue 42, item 6).
+"""The wild corpus (tests/wild/): public running-configs no one here wrote.
 
-Every file is parsed and linted in-process. Neither may raise: parse exits 0, or 2 with the one
-line tests/wild/expect.yaml records for a file it refuses today; lint exits 0 or 1 (a file lint
-still refuses is an expected failure until its reader is fixed, then the strict mark fails and
-the entry goes). Every line expect.yaml names as bearing on losslessness and not read must be in
-the parse's accounting as not read: roce-cfg may leave a form unread, never silently.
+Every file is parsed and linted in-process. Neither may raise or print a secret: parse exits 0,
+or 2 with the one line tests/wild/expect.yaml records for a file it refuses today; lint exits 0
+or 1 (a file lint still refuses is an expected failure until its reader is fixed, then the
+strict mark fails and the entry goes). Every line expect.yaml names as bearing on losslessness
+and not read must be in the parse's accounting as not read: roce-cfg may leave a form unread,
+never silently.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 import pytest
@@ -28,6 +30,13 @@ def _no_traceback(result: Any) -> None:
         result.exception
     )
     assert "Traceback" not in result.output
+    assert "PLANTED-WILD" not in result.output  # the secrets SOURCES.md says were replaced
+
+
+@cache
+def _lint(name: str) -> Any:
+    """One lint run per file, shared by the two lint tests."""
+    return run("lint", str(WILD / name), "--format", "json")
 
 
 def _listed(name: str) -> list[tuple[int, str]]:
@@ -75,7 +84,7 @@ def test_parse_reads_or_refuses_in_one_line(name: str) -> None:
 @pytest.mark.parametrize("name", FILES)
 def test_lint_never_raises(name: str) -> None:
     """Kept apart from the exit-code test so that its expected failures cannot hide a traceback."""
-    result = run("lint", str(WILD / name), "--format", "json")
+    result = _lint(name)
     _no_traceback(result)
     if result.exit_code == 2:
         errors = [x for x in result.stderr.splitlines() if x.startswith("roce-cfg: error: ")]
@@ -97,6 +106,6 @@ def test_lint_never_raises(name: str) -> None:
     ],
 )
 def test_lint_exits_0_or_1(name: str) -> None:
-    result = run("lint", str(WILD / name), "--format", "json")
+    result = _lint(name)
     assert result.exit_code in (0, 1), result.stderr
     assert json.loads(result.stdout)["summary"]["files"] == 1
