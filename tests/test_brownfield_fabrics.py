@@ -265,23 +265,14 @@ XFAIL: dict[str, str] = {
     "h3c-drni:D3": "RC108 falls on every Bridge-Aggregation (members' trust not inherited), "
     "not on the one member leg that trusts dot1p (i42 inheritance)",
     "h3c-drni:D5": "no rule checks DRNI consistency (equal 'drni system-number')",
-    "h3c-drni:must_not:0": "RC107/RC108 on every Bridge-/Route-Aggregation: QoS set on the "
-    "members is not inherited (i42 inheritance)",
-    "h3c-drni:must_not:2": "the DRNI keepalive Route-Aggregation1024 (VPN instance, no RoCE) is "
-    "judged a RoCE link: RC102/RC306/RC113/RC310 (i42 non-RoCE ports)",
     "h3c-drni:must_not:3": "the 'interface range name' line is counted an unread interfaces "
     "line (RC405) (i42 interface range)",
-    "h3c-drni:must_not:6": "RC307 on the DRNI dual-active gateway VLANs: DRNI not read (i42 DRNI)",
     "h3c-drni:must_not:7": "RC312 on the IPP: 'port drni intra-portal-port' not read, so the "
     "peer link is not found (i42 DRNI)",
     **{f"hw-v300-ipv6:{c}": "IPv6 underlay not read: 0 of 12 links, no BGP IPv6 session "
        "(i42 IPv6)" for c in ("V1", "V2", "V3", "V4", "roles")},
     "hw-v300-ipv6:V5": "RC109 is found but points at line 33 ('diffserv domain default'), not "
     "at the ds1 block holding 'ip-dscp-inbound 26 phb af4' (line 36)",
-    "hw-v300-ipv6:must_not:0": "RC107/RC108 on the .100 sub-interfaces: judged apart from their "
-    "parent port (i42 sub-interfaces)",
-    "hw-v300-ipv6:must_not:1": "RC109 'not a no-drop priority []' on every switch with the named "
-    "profile: 'dcb pfc roce' / 'dcb pfc enable roce' not read (i42 named PFC profile)",
     "hw-v300-ipv6:must_not:5": "RC312 names the .100 sub-interfaces as ports without a link "
     "(i42 IPv6, sub-interfaces)",
     "mix-3tier:T1": "no rule for a global QoS policy that rate-limits the CNP class; its lines "
@@ -351,6 +342,25 @@ for _case in (
     "degrade-per-file",
 ):
     del XFAIL[_case]
+
+# The evidence gate (i42): a rule concludes nothing where a line of a section it reads was not
+# read. These faults sit on such ports or switches until the lines' forms are read; the false
+# errors the gate silenced (RC107/RC108 on aggregates and sub-interfaces, RC109 under a named
+# profile, the DRNI keepalive and gateways) left the table with it.
+_GATED = "a line of the section it needs is not read there (i42 evidence gate): "
+XFAIL.update(
+    {
+        "hw-v300-mlag:F1": _GATED + "'mode lacp-static' on the Eth-Trunk",
+        "hw-v300-mlag:F2": _GATED + "'mode lacp-static', 'port vlan exclude 1' on the trunks",
+        "hw-v300-mlag:F6": _GATED + "'priority 3 turn-off threshold' in 'dcb pfc'",
+        "hw-v200:G1": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
+        "hw-v200:G2": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
+        "hw-v200:G4": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
+        "h3c-lag:H1": _GATED + "'link-aggregation mode dynamic', 'undo port trunk permit vlan 1'",
+        "h3c-drni:D1": _GATED + "DRNI, breakout and member lines",
+        "h3c-drni:D2": _GATED + "DRNI, breakout and member lines",
+    }
+)
 
 
 # --- running the tool (once per fabric and command) ---
