@@ -156,6 +156,14 @@ FailOn = Annotated[
     Literal["error", "warning", "info"],
     typer.Option("--fail-on", help="Exit 1 when a finding is at least this severe."),
 ]
+RequireVerified = Annotated[
+    bool,
+    typer.Option(
+        "--require-verified",
+        help="Also fail (exit 1) on every 'cannot verify' finding (RC405, RC311-RC314, RC120, "
+        "RV190, ...): by default what could not be checked is reported and does not fail.",
+    ),
+]
 LintConfig = Annotated[
     Path | None, typer.Option("--config", help="Suppressions (default ./.roce-cfg.yaml).")
 ]
@@ -475,6 +483,7 @@ def lint_cmd(
     ] = None,
     fmt: FindingsFormat = "text",
     fail_on: FailOn = "error",
+    require_verified: RequireVerified = False,
     config: LintConfig = None,
     vendor: VendorOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show the arithmetic.")] = False,
@@ -499,7 +508,7 @@ def lint_cmd(
     keep_until_exit(result)  # thousands of parsed configs: not torn down one by one at exit
     shown = Shown(fmt, quiet)
     _emit(result, shown, lambda: _lint_text(result, verbose))
-    if result.failing(fail_on):
+    if result.failing(fail_on, require_verified):
         _quiet_verdict(shown, "lint", _counts_line(result))
         raise typer.Exit(EXIT_FINDINGS)
 
@@ -1070,6 +1079,7 @@ def verify_cmd(
     timeouts: Annotated[str, typer.Option("--timeouts", help="As for push.")] = "",
     fmt: FindingsFormat = "text",
     fail_on: FailOn = "error",
+    require_verified: RequireVerified = False,
     vendor_dir: VendorDir = None,
     quiet: Quiet = False,
 ) -> None:
@@ -1096,7 +1106,7 @@ def verify_cmd(
     text, kind = render(verified, fmt, Path.cwd())
     if not shown.quiet or fmt != "text":
         emit(text, kind=kind)
-    if verified.result.failing(fail_on):
+    if verified.result.failing(fail_on, require_verified):
         _quiet_verdict(shown, "verify", _counts_line(verified.result))
         raise typer.Exit(EXIT_FINDINGS)
 
@@ -1236,6 +1246,12 @@ def explain_cmd(
     out.print(f"\nFix: {found['fix']}", markup=False)
     if found["limits"]:
         out.print(f"\nLimits: {found['limits']}", markup=False)
+    if not found["verifies"]:
+        out.print(
+            "\nKind: cannot verify. It says what could not be checked, not that something is "
+            "wrong; lint and verify fail on it only with --require-verified.",
+            markup=False,
+        )
     if found["reads"]:
         out.print(
             f"\nReads: {', '.join(found['reads'])}; where one of these was not read, it concludes "

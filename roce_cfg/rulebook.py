@@ -14,7 +14,18 @@ from pathlib import Path
 from typing import TypedDict
 
 FILE = Path(__file__).with_name("rulebook.json")
-FIELDS = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits", "reads")
+FIELDS = (
+    "id",
+    "name",
+    "severity",
+    "scope",
+    "summary",
+    "rationale",
+    "fix",
+    "limits",
+    "reads",
+    "verifies",
+)
 
 
 class Entry(TypedDict):
@@ -27,6 +38,7 @@ class Entry(TypedDict):
     fix: str
     limits: str
     reads: list[str]  # the config sections it judges (roce_cfg/gate.py: unread ones, no verdict)
+    verifies: bool  # False: a 'cannot verify' rule (fails only with --require-verified)
 
 
 def load() -> list[Entry]:
@@ -50,6 +62,7 @@ def from_registry() -> list[Entry]:
             fix=r.fix,
             limits=r.limits,
             reads=list(r.reads),
+            verifies=r.verifies,
         )
         for r in rules()
     ]

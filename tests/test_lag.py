@@ -118,6 +118,11 @@ def _findings(folder: Path) -> set[tuple[str, str | None, str | None]]:
     return {(f.rule, f.device, f.port) for f in result.findings}
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="F1/F2 sit behind 'mode lacp-static' and 'port vlan "
+    "exclude' lines the gate finds unread (i42 Huawei readers)",
+)
 def test_lint_judges_members_for_pfc_and_aggregates_for_mtu_trust_scheduling(
     tmp_path: Path,
 ) -> None:
@@ -136,6 +141,11 @@ def test_lint_judges_members_for_pfc_and_aggregates_for_mtu_trust_scheduling(
     assert not [f for f in found if f[0] == "RC102" and (f[2] or "").startswith("Eth-Trunk")]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="H1 sits behind 'link-aggregation mode dynamic' and "
+    "'undo port trunk permit vlan 1' lines the gate finds unread (i42 H3C readers)",
+)
 def test_h3c_peer_link_frame_mismatch_and_lossy_member(tmp_path: Path) -> None:
     found = _findings(corpus("h3c-lag", tmp_path))
     # H1: the peer-link aggregates disagree on the jumbo frame
@@ -201,7 +211,8 @@ def test_deadlock_with_an_unexplained_peer_is_never_an_all_clear(tmp_path: Path)
         result.stdout
     )
     assert "RC311 cannot verify: BGP peer 10.1.2.9 (AS 65105)" in result.stdout
-    assert "no deadlock cycle among the links found; 1 gap cannot be verified" in result.stdout
+    assert "no deadlock cycle among what was read, but unverified:" in result.stdout
+    assert "1 gap in the fabric seen (RC311-RC314); exit 1" in result.stdout
     assert "\nno deadlock cycle\n" not in result.stdout
     # with the peer removed the same fabric is clean, and says so
     spine = folder / "spine-2.cfg"

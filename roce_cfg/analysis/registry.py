@@ -53,6 +53,10 @@ class Rule:
     # evidence gate finds one of them unread, the rule's conclusion there is dropped and RC405
     # says it could not be verified (roce_cfg/gate.py)
     reads: tuple[str, ...] = ()
+    # False for a 'cannot verify' rule: its findings say what could not be checked, never that
+    # something is wrong (docs/lint.md, "What could not be verified"); --require-verified fails
+    # on them
+    verifies: bool = True
 
 
 RULES: dict[str, Rule] = {}
@@ -70,11 +74,13 @@ def declare(
     limits: str = "",
     check: Check | None = None,
     reads: tuple[str, ...] = (),
+    verifies: bool = True,
 ) -> Rule:
     """Register a rule; with no ``check``, one that lint does not run itself."""
     if id in RULES:
         raise RuntimeError(f"rule {id} registered twice")
-    RULES[id] = Rule(id, name, severity, scope, summary, rationale, fix, limits, check, reads)
+    text = (summary, rationale, fix, limits)
+    RULES[id] = Rule(id, name, severity, scope, *text, check, reads, verifies)
     return RULES[id]
 
 
@@ -89,12 +95,13 @@ def rule(
     fix: str,
     limits: str = "",
     reads: tuple[str, ...] = (),
+    verifies: bool = True,
 ) -> Callable[[Check], Check]:
     """Register the decorated function as the rule's check."""
 
     def register(fn: Check) -> Check:
         text = {"summary": summary, "rationale": rationale, "fix": fix, "limits": limits}
-        declare(id, name, severity, scope, **text, check=fn, reads=reads)
+        declare(id, name, severity, scope, **text, check=fn, reads=reads, verifies=verifies)
         return fn
 
     return register

@@ -66,6 +66,7 @@ def lines_accounted(v: DeviceView) -> Iterator[Hit]:
     "block leaves that port (its aggregate, members and breakout legs with it) unverified, a "
     "global line the whole switch. The section is the one of the block the line is in (the "
     "grammar's 'areas' where no command opens it).",
+    verifies=False,
 )
 def unread_lossless_lines(v: DeviceView) -> Iterator[Hit]:
     gate = v.gate

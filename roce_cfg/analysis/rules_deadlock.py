@@ -108,6 +108,7 @@ declare(
     "the analysis again.",
     limits="Every scenario is unverified while one switch is: which traffic crosses it depends "
     "on the routing that may not have been read.",
+    verifies=False,
 )
 def deadlock_unverified(f: FabricView) -> Iterator[Hit]:
     if not f.options.deadlock:
@@ -160,13 +161,18 @@ def _text_of(src: Source) -> Callable[[str], str | None]:
     return lambda device: src.parsed[device].text if device in src.parsed else None
 
 
+# A deadlock verdict is the one users act on blindly: what lint reports as 'cannot verify'
+# (a neighbour not given, a link not found, a switch partly read) keeps deadlock's exit code 1.
+_NEVER_ALL_CLEAR = frozenset({*GAP_RULES.values(), "RC503"})
+
+
 def _finding(src: Source, rule_id: str, h: Hit) -> Finding:
     assert h.device is not None
     parsed = src.parsed.get(h.device)
     line = h.line or (parsed.source.interface_line(h.port) if parsed and h.port else None)
     return Finding(
         rule=rule_id,
-        severity=RULES[rule_id].severity,
+        severity="error" if rule_id in _NEVER_ALL_CLEAR else RULES[rule_id].severity,
         device=h.device,
         file=src.files.get(h.device, src.origin),
         line=line,

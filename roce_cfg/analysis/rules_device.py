@@ -426,6 +426,7 @@ def ecmp_above_device_cap(v: DeviceView) -> Iterator[Hit]:
     "give the model's default in a vendor overlay (models.<model>.ecmp_default).",
     limits="No source read gives the default for the S6850 or S98xx (the S12500's is 16).",
     reads=("bgp",),
+    verifies=False,
 )
 def ecmp_cap_unknown(v: DeviceView) -> Iterator[Hit]:
     found = _ecmp_cap(v)

@@ -356,7 +356,9 @@ def link_without_bgp(f: FabricView) -> Iterator[Hit]:
 
 
 # --- what the configs point at that no link explains (roce_cfg/evidence.py): 'cannot verify'
-# findings at error severity, so a fabric the analysis could not see whole never passes.
+# findings. A neighbour the user did not give is info, a link roce-cfg could not find between
+# configs it read is a warning; --require-verified fails on both, and 'deadlock' never says "no
+# cycle" over them (its exit code is 1 while one stands).
 
 
 # the rule of each kind of gap (lint's rules below; deadlock reports the same findings)
@@ -392,7 +394,7 @@ def _fabric_gaps(f: FabricView, kind: str) -> Iterator[Hit]:
 @rule(
     "RC311",
     "bgp-peer-on-no-link",
-    "error",
+    "info",
     "fabric",
     summary="cannot verify: a BGP peer's address is on no link found in the configs read.",
     rationale="Traffic to that peer crosses a link whose far end, policy and losslessness no "
@@ -401,6 +403,7 @@ def _fabric_gaps(f: FabricView, kind: str) -> Iterator[Hit]:
     fix="Add the far switch's config (or fabric.json); remove the session if the peer is gone.",
     limits="Sessions are matched by the far end's interface address (ports, aggregates, VLAN "
     "interfaces); multihop sessions to loopbacks are reported too.",
+    verifies=False,
 )
 def bgp_peer_on_no_link(f: FabricView) -> Iterator[Hit]:
     yield from _fabric_gaps(f, "bgp-peer")
@@ -415,13 +418,14 @@ def _line_naming(text: str, address: str) -> int | None:
 @rule(
     "RC312",
     "described-far-end-unmatched",
-    "error",
+    "warning",
     "fabric",
     summary="cannot verify: a port's description names a switch of the fabric, but no link to "
     "that switch was found.",
     rationale="The description says the port is cabled to a switch whose config was read, yet "
     "neither addresses nor descriptions join them: a link the analysis does not see.",
     fix="Correct the description, or the addressing of the two ends, or add fabric.json.",
+    verifies=False,
 )
 def described_far_end_unmatched(f: FabricView) -> Iterator[Hit]:
     yield from _fabric_gaps(f, "description")
@@ -430,13 +434,14 @@ def described_far_end_unmatched(f: FabricView) -> Iterator[Hit]:
 @rule(
     "RC313",
     "lossless-port-unknown-neighbour",
-    "error",
+    "info",
     "fabric",
     summary="cannot verify: a lossless routed port faces a neighbour whose config was not read.",
     rationale="PFC and the no-drop class must agree at both ends of a lossless link; with the "
     "far end unread neither that nor the deadlock-freedom of the routes over it can be checked.",
     fix="Add the neighbour's config (or fabric.json), or turn PFC off on a port that is not "
     "part of the lossless fabric.",
+    verifies=False,
 )
 def lossless_port_unknown_neighbour(f: FabricView) -> Iterator[Hit]:
     yield from _fabric_gaps(f, "lossless-port")
@@ -445,13 +450,14 @@ def lossless_port_unknown_neighbour(f: FabricView) -> Iterator[Hit]:
 @rule(
     "RC314",
     "mlag-peer-link-unpaired",
-    "error",
+    "info",
     "fabric",
     summary="cannot verify: an M-LAG peer-link whose other switch was not found.",
     rationale="Lossless traffic crosses the peer-link (single-homed hosts, a leaf that lost its "
     "uplinks); unpaired, its far end's PFC and its place in the buffer graph are unknown.",
     fix="Add the other M-LAG switch's config; its peer-link pairs by a shared dual-active "
     "gateway or a description naming this switch.",
+    verifies=False,
 )
 def mlag_peer_link_unpaired(f: FabricView) -> Iterator[Hit]:
     yield from _fabric_gaps(f, "peer-link")

@@ -271,6 +271,7 @@ def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
     "plausible cable needs (RC201) and says here, once per switch, what it could not verify.",
     fix="Give fabric.json or the intent, write 'cable=<n>m speed=<n>G' in the port descriptions "
     "(roce-cfg generates them), or pass --cable-length (per role: 'server=3,fabric=30').",
+    verifies=False,
 )
 def cannot_verify(v: DeviceView) -> Iterator[Hit]:
     said: list[str] = []
@@ -313,15 +314,16 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
 @rule(
     "RC120",
     "model-unknown",
-    "error",
+    "warning",
     "device",
     summary="The switch's model is not in the vendor profile: its buffer cannot be checked.",
     rationale="Headroom need (cell size), the headroom pool and the packet buffer are per model. "
     "Judging the switch by another model's figures gives errors that may be false and hides "
-    "real shortfalls; the headroom and buffer rules are not run on it, so the gap stays an "
-    "error until the model is known.",
+    "real shortfalls; the buffer rules are not run on it: a gap in what roce-cfg knows, a "
+    "warning (--require-verified fails on it) until the model is known.",
     fix="Add the model to an overlay (vendors/<vendor>.yaml 'models': ports, cell size, buffer, "
     "with the source of each figure), or pass --model when it is a listed model.",
+    verifies=False,
 )
 def model_unknown(v: DeviceView) -> Iterator[Hit]:
     if v.model.known:

@@ -590,13 +590,7 @@ def finish(
 ) -> Parsed:
     """The templates' output (consumed) normalised into the model, notes, opaque blocks."""
     file, vendor, profile = prep.file, prep.vendor, prep.profile
-    if isinstance(hints, Hints) or hints is None:
-        hint = hints or Hints()
-    else:
-        systems = raw.get("system")
-        first = systems[0] if isinstance(systems, list) and systems else systems
-        host = first.get("hostname") if isinstance(first, dict) else None
-        hint = hints.get(str(host or Path(file).stem), Hints())
+    hint = _hint(hints, raw, file)
     notes: list[str] = []
     boards, bad_slots = _boards(raw)
     board = str(boards[0]["model"]) if boards else None
@@ -642,6 +636,16 @@ def finish(
         accounting=accounting,
     )
     return Parsed(config, prep.source, prep.text, overlay)
+
+
+def _hint(hints: Hints | Mapping[str, Hints] | None, raw: dict[str, Any], file: str) -> Hints:
+    """The hints for this config: the one given, or the plan's for its hostname."""
+    if isinstance(hints, Hints) or hints is None:
+        return hints or Hints()
+    systems = raw.get("system")
+    first = systems[0] if isinstance(systems, list) and systems else systems
+    host = first.get("hostname") if isinstance(first, dict) else None
+    return hints.get(str(host or Path(file).stem), Hints())
 
 
 def _context(prep: Prepared, model_name: str, board: str | None, notes: list[str]) -> Context:
