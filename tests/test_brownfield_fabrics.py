@@ -279,8 +279,6 @@ XFAIL: dict[str, str] = {
     "(i42 global policies)",
     "mix-3tier:T3": "no rule for a queue buffer cap below the ECN threshold; only RC405 "
     "(i42 buffer caps)",
-    "mix-3tier:T4": "CE8851-32CQ4BQ is unknown, so 'hdrm 128 kbytes' is not judged (RC120); "
-    "RC201 falls on the H3C far end of the 800 m cable instead (i42 unknown models)",
     "mix-3tier:must_not:2": "RC102/RC107/RC113 on the border-firewall ports, which carry no "
     "RoCE (i42 non-RoCE ports)",
     "rj-zte-lag:R1": "the ZTE '!<dcb>' block is not read: 'pfc priority 9 no-drop' is not "
