@@ -467,7 +467,10 @@ def lint_cmd(
     cable_length: CableLength = None,
     cabling: Annotated[
         Path | None,
-        typer.Option("--cabling", help="A cabling plan CSV (as 'docs' writes): cable lengths."),
+        typer.Option(
+            "--cabling",
+            help="A cabling plan CSV (as 'docs' writes, or your own: ends, length, speed).",
+        ),
     ] = None,
     roce_dscp: Annotated[
         int | None,
@@ -498,7 +501,7 @@ def lint_cmd(
     from roce_cfg.inputs import discover
     from roce_cfg.platforms.profile import overlay_dir
 
-    options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock)
+    options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock, quiet)
     # Whether a folder's file is a config is judged by the parse that reads it (one read).
     found = discover(paths, vendor, overlay_dir(vendor_dir), screen=False)
     with _notes_around(found.notes, quiet), _progress("linting") as tick:
@@ -519,8 +522,10 @@ def _lint_options(
     roce_dscp: int | None,
     cnp_dscp: int | None,
     deadlock: bool,
+    quiet: bool = False,
 ) -> Options:
-    """lint's options: cable lengths by role (--cable-length) and per port (--cabling)."""
+    """lint's options: cable lengths by role (--cable-length) and per port (--cabling: which
+    column it read as what is a note, what it could not read a warning)."""
     from roce_cfg.analysis import Options
     from roce_cfg.analysis.context import parse_cable_lengths
     from roce_cfg.parse.cabling import read_cabling
@@ -529,9 +534,20 @@ def _lint_options(
         cables = parse_cable_lengths(cable_length) if cable_length is not None else {}
     except ValueError as exc:
         raise InputError(f"--cable-length: {exc}") from None
-    planned = read_cabling(cabling) if cabling is not None else {}
-    return Options(cable_m=cables, cables=planned, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp,
-                   deadlock=deadlock)  # fmt: skip
+    if cabling is None:
+        return Options(cable_m=cables, roce_dscp=roce_dscp, cnp_dscp=cnp_dscp, deadlock=deadlock)
+    plan = read_cabling(cabling)
+    _notes([f"{cabling}: read {plan.read_as}"], quiet)
+    for warning in plan.warnings:
+        err.print(f"roce-cfg: warning: {printable(warning)}", markup=False)
+    return Options(
+        cable_m=cables,
+        cables=plan.cables,
+        speeds=plan.speeds,
+        roce_dscp=roce_dscp,
+        cnp_dscp=cnp_dscp,
+        deadlock=deadlock,
+    )
 
 
 def _emit(

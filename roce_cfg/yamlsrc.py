@@ -73,8 +73,12 @@ def _line_at(text: str | bytes, index: int) -> int:
     ) + 1
 
 
-def read_text(path: Path, what: str = "file", max_bytes: int = INTENT.max_bytes) -> str:
-    """Read a UTF-8 text file, turning every way it can fail into a one-line InputError."""
+def read_text(
+    path: Path, what: str = "file", max_bytes: int = INTENT.max_bytes, fallback: str | None = None
+) -> str:
+    """Read a UTF-8 text file, turning every way it can fail into a one-line InputError;
+    ``fallback``: the encoding a file that is not UTF-8 is read in (a spreadsheet saved on a
+    Chinese-locale desktop is GB18030)."""
     name = str(path)
     if not path.exists():
         raise InputError(f"no such {what}", file=name)
@@ -103,6 +107,11 @@ def read_text(path: Path, what: str = "file", max_bytes: int = INTENT.max_bytes)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        if fallback is not None:
+            try:
+                return raw.decode(fallback)
+            except UnicodeDecodeError:
+                pass
         raise InputError(
             f"not UTF-8 text (byte {exc.start}: {raw[exc.start : exc.start + 1]!r})",
             file=name,

@@ -88,12 +88,13 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             ("RC201", "error", "FourHundredGigE1/0/2"),
             ("RC201", "error", "FourHundredGigE1/0/2"),
             # 0/3 is a trunk to a storage switch carrying the RoCE VLAN 101 with no lossless
-            # settings at all: no PFC, CNP queue not strict, DSCP untrusted, MTU 1500. (It is
-            # read as a switched port carrying VLANs 101 and 200: test_trunk_ports_carry_...)
+            # settings at all: no PFC, CNP queue not strict, DSCP untrusted. (It is read as a
+            # switched port carrying VLANs 101 and 200: test_trunk_ports_carry_...) It prints
+            # no jumboframe line and no source gives the S9855-32D's default frame limit: its
+            # MTU is not judged (no RC113).
             ("RC102", "error", "FourHundredGigE1/0/3"),
             ("RC107", "error", "FourHundredGigE1/0/3"),
             ("RC108", "error", "FourHundredGigE1/0/3"),
-            ("RC113", "error", "FourHundredGigE1/0/3"),
             # 'balance 8' with no 'max-ecmp-num' line: no source gives the S9855's default cap
             ("RC118", "info", None),
             # 'jumboframe enable 9216' bounds the frame: a 9216-byte packet of the uplink's

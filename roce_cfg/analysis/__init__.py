@@ -55,6 +55,7 @@ from roce_cfg.parse.hints import (
     PlanLink,
     hints_from_plan,
     validated_plan,
+    with_speeds,
 )
 from roce_cfg.parse.many import Skipped, screen_each, workers
 from roce_cfg.platforms.profile import load_profile
@@ -94,7 +95,8 @@ def lint(
     screen = screener(vendor, overlay)
     pending = frozenset(found.unscreened)
     configs = list(found.configs)
-    with screen_each(configs, vendor, plan.hints, overlay, screen, pending) as parsed:
+    hints = with_speeds(plan.hints, options.speeds) if options else plan.hints
+    with screen_each(configs, vendor, hints, overlay, screen, pending) as parsed:
         planned = plan.validated()  # while the workers parse; a bad plan stops them
         options = _with_plan(options or Options(), loaded, planned)
         views = _views(found, parsed, overlay, options, progress, unread)

@@ -62,8 +62,11 @@ class Options:
     deadlock: bool = False  # also run the deadlock analysis of the healthy fabric (RC501)
     # rail VLAN -> the switches the plan puts it on (fabric.json / intent)
     vlan_switches: dict[int, frozenset[str]] = field(default_factory=dict)
-    # (device, port) -> cable length in metres, from fabric.json or the intent
+    # (device, port) -> cable length in metres, from fabric.json, the intent or --cabling
     cables: dict[tuple[str, str], float] = field(default_factory=dict)
+    # (device, port) -> Gb/s --cabling states (the parse runs each port at it, as at
+    # fabric.json's speeds)
+    speeds: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 @dataclass
@@ -243,8 +246,11 @@ class DeviceView:
 
     def speed_known(self, port: Interface) -> bool:
         """The plan or the description states the port's speed (else it is the name's)."""
-        return (self.name, port.name) in self.options.cables or bool(
-            describe.speed(port.description)
+        key = (self.name, port.name)
+        return (
+            key in self.options.cables
+            or key in self.options.speeds
+            or bool(describe.speed(port.description))
         )
 
 

@@ -285,7 +285,7 @@ def no_drop_reserved(v: DeviceView) -> Iterator[Hit]:
 def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
     for port in v.roce_config_ports():
         if _frame_unpublished(v, port):
-            continue  # its MTU would be a guess: RC120 says the model is unknown
+            continue  # its MTU would be a guess: the model's default is unpublished
         if port.mtu < ROCE_MIN_MTU:
             yield Hit(f"MTU {port.mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
     for svi in v.device.vlan_interfaces:
@@ -295,13 +295,11 @@ def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
 
 
 def _frame_unpublished(v: DeviceView, port: Interface) -> bool:
-    """A Layer-2 port with no frame-limit or MTU line on a model the profiles do not know:
-    its MTU is that model's unpublished default, not a value read."""
+    """A Layer-2 port with no frame-limit or MTU line on a model whose default frame limit no
+    source gives (a model the profiles do not list, or a listed one whose default is not
+    published): its MTU is that default, not a value read."""
     return (
-        not v.model.known
-        and port.mode == "access"
-        and port.frame_bytes is None
-        and v.model.frame_default_bytes is None
+        port.mode == "access" and port.frame_bytes is None and v.model.frame_default_bytes is None
     )
 
 
