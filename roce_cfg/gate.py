@@ -12,7 +12,7 @@ routing the gate finds unread.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from roce_cfg.model.device import DeviceConfig
@@ -121,6 +121,41 @@ class Gate:
 
 
 NOTHING_UNREAD = Gate()
+
+# The sections whose origin a finding names: what makes a port lossless (the others, a port's
+# addresses or its aggregate, are what makes it a link)
+POLICY_SECTIONS = ("pfc", "qos_maps", "scheduling", "ecn", "watchdog", "buffers", "mtu")
+ReadWhere = Mapping[tuple[str, str | None], tuple[int, ...]]
+
+
+def origins(
+    read: ReadWhere, gate: Gate, device: DeviceConfig, sections: Iterable[str], port: str
+) -> list[str]:
+    """Where each policy section a finding at ``port`` stands on came from: the lines read on the
+    port, on the ports it shares settings with (inherited: an aggregate, a breakout parent),
+    switch-wide (a profile, a map, a global policy), or none (the default), or not read."""
+    shared = gate.shared if gate.shared else _shared(device)
+    out = []
+    for section in (s for s in POLICY_SECTIONS if s in set(sections)):
+        parts = []
+        own = read.get((section, port), ())
+        if own:
+            parts.append(f"line {_listed(own)} (the port)")
+        for other in shared.get(port, ()):
+            lines = read.get((section, other), ())
+            if lines:
+                parts.append(f"line {_listed(lines)} (inherited from {other})")
+        wide = read.get((section, None), ())
+        if wide:
+            parts.append(f"line {_listed(wide)} (switch-wide)")
+        said = "read from " + ", ".join(parts) if parts else "no line sets it: the default"
+        out.append(f"origin: {SECTION_NAMES[section]}: {said}")
+    return out
+
+
+def _listed(lines: tuple[int, ...]) -> str:
+    shown = ", ".join(map(str, lines[:6]))
+    return f"{shown} ..." if len(lines) > 6 else shown
 
 
 # Sections whose unread lines leave every section unread where they are: what they set is not

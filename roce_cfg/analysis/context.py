@@ -8,10 +8,10 @@ from typing import Any
 
 from roce_cfg import evidence
 from roce_cfg.analysis.registry import Hit, Rule
-from roce_cfg.gate import Gate
+from roce_cfg.gate import Gate, ReadWhere, origins
 from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig, Interface
-from roce_cfg.parse import Parsed, SourceMap
+from roce_cfg.parse import Parsed, SourceMap, read_where
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.policy import DEFAULT_ROCE_DSCP, priority_of
 
@@ -82,6 +82,15 @@ class DeviceView:
     @property
     def device(self) -> DeviceConfig:
         return self.parsed.config.device
+
+    def origins(self, sections: tuple[str, ...], port: str) -> list[str]:
+        """Where the policy sections a finding at ``port`` stands on came from (gate.origins):
+        the config's lines read per section and port, found once per switch with a finding."""
+        read: ReadWhere | None = self.memo.get("read_where")
+        if read is None:
+            overlay = self.parsed.overlay
+            read = self.memo["read_where"] = read_where(self.text, self.device.vendor, overlay)
+        return origins(read, self.gate, self.device, sections, port)
 
     @property
     def gate(self) -> Gate:

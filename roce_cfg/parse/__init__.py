@@ -25,7 +25,14 @@ from roce_cfg.grammar import load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, assembled
-from roce_cfg.parse.accounting import Accounting, account, judge, refused_facts, verdicts
+from roce_cfg.parse.accounting import (
+    Accounting,
+    account,
+    judge,
+    read_lines,
+    refused_facts,
+    verdicts,
+)
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
@@ -682,6 +689,15 @@ def line_sections(
     prep = prepare(text, vendor=vendor, overlay=overlay)
     blocks = [(b, True) for b in prep.fed] + [(b, False) for b in prep.opaque]
     return verdicts(prep.vendor, blocks, overlay)
+
+
+def read_where(
+    text: str, vendor: Vendor | None = None, overlay: Path | None = None
+) -> dict[tuple[str, str | None], tuple[int, ...]]:
+    """The lines of the config read in each section at each port (None: switch-wide)."""
+    prep = prepare(text, vendor=vendor, overlay=overlay)
+    blocks = [(b, True) for b in prep.fed]
+    return read_lines(prep.vendor, blocks, _port_of(prep.namer), overlay)
 
 
 def _port_of(namer: Namer) -> Callable[[str], str | None]:
