@@ -5,7 +5,7 @@ cli/common.py and cli/options.py. Start-up time: every command pays for what thi
 imports, so netmiko, nornir, asyncssh, jinja2, ttp and the pydantic models are imported inside
 the commands that use them (tests/test_startup.py holds the line)."""
 
-from roce_cfg.cli.common import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, EXIT_PUSH
 from roce_cfg.cli.main import app, main
+from roce_cfg.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, EXIT_PUSH
 
 __all__ = ["EXIT_FINDINGS", "EXIT_INPUT", "EXIT_OK", "EXIT_PUSH", "app", "main"]

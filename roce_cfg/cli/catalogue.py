@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 import typer
 
-from roce_cfg.cli.common import EXIT_INPUT, err, out
+from roce_cfg.cli.common import err, out
 from roce_cfg.cli.options import TextOrJson, VendorDir
-from roce_cfg.errors import InputError
+from roce_cfg.errors import EXIT_INPUT, InputError
 from roce_cfg.output import emit, emit_json, print_table
 
 

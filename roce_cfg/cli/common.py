@@ -13,15 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from roce_cfg.errors import InputError, printable
+from roce_cfg.errors import EXIT_FINDINGS, InputError, printable
 from roce_cfg.output import Shown, console, emit, emit_chunks, emit_json
 
 if TYPE_CHECKING:
     from roce_cfg.analysis import Finding, LintResult
     from roce_cfg.deploy.push import Credentials
 
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH = 0, 1, 2, 3
-EXIT_ROLLBACK_FAILED = 4  # a switch is left changed: its rollback failed too
 PROGRESS_FROM = 50
 PROGRESS_AFTER_S = 1.0
 

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from roce_cfg.cli.common import (
-    EXIT_FINDINGS,
     counted,
     emit_findings,
     out,
@@ -29,6 +28,7 @@ from roce_cfg.cli.options import (
     VendorDir,
     VendorOption,
 )
+from roce_cfg.errors import EXIT_FINDINGS
 from roce_cfg.output import Shown, write_file
 
 if TYPE_CHECKING:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from roce_cfg.cli.common import EXIT_FINDINGS, counted, err, out, progress, unread_exit
+from roce_cfg.cli.common import counted, err, out, progress, unread_exit
 from roce_cfg.cli.options import Quiet, TextOrJson, VendorDir
-from roce_cfg.errors import InputError
+from roce_cfg.errors import EXIT_FINDINGS, InputError
 from roce_cfg.heap import keep_until_exit, long_lived
 from roce_cfg.output import Shown, emit, emit_json, print_table, write_all, write_file
 

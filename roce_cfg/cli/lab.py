@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
-from roce_cfg.cli.common import EXIT_INPUT, ask_credentials, err, out
+from roce_cfg.cli.common import ask_credentials, err, out
 from roce_cfg.cli.options import TextOrJson, VendorDir
+from roce_cfg.errors import EXIT_INPUT
 from roce_cfg.output import emit_json, write_file
 
 LabLenient = Annotated[

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from roce_cfg.cli.common import (
-    EXIT_FINDINGS,
     counts_line,
     emit_findings,
     err,
@@ -28,7 +27,7 @@ from roce_cfg.cli.options import (
     VendorDir,
     VendorOption,
 )
-from roce_cfg.errors import InputError, printable
+from roce_cfg.errors import EXIT_FINDINGS, InputError, printable
 from roce_cfg.heap import keep_until_exit
 from roce_cfg.output import Shown, emit
 

@@ -12,8 +12,8 @@ from typer.core import TyperGroup
 
 from roce_cfg import __version__
 from roce_cfg.cli import catalogue, deadlock, design, lab, lint, parse, push
-from roce_cfg.cli.common import EXIT_INPUT, EXIT_OK, err, out
-from roce_cfg.errors import IntentErrors, RoceCfgError
+from roce_cfg.cli.common import err, out
+from roce_cfg.errors import EXIT_INPUT, EXIT_OK, IntentErrors, RoceCfgError
 from roce_cfg.heap import before_exit
 from roce_cfg.output import redact_tracebacks
 

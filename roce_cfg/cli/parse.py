@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from roce_cfg.cli.common import EXIT_FINDINGS, EXIT_INPUT, err, notes_around, progress, say_notes
+from roce_cfg.cli.common import err, notes_around, progress, say_notes
 from roce_cfg.cli.options import VendorDir, VendorOption
-from roce_cfg.errors import InputError, RoceCfgError, printable
+from roce_cfg.errors import EXIT_FINDINGS, EXIT_INPUT, InputError, RoceCfgError, printable
 from roce_cfg.output import emit_doc, emit_models
 from roce_cfg.vendor import Vendor
 

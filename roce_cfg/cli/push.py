@@ -12,9 +12,6 @@ import typer
 from rich.table import Table
 
 from roce_cfg.cli.common import (
-    EXIT_FINDINGS,
-    EXIT_PUSH,
-    EXIT_ROLLBACK_FAILED,
     ask_credentials,
     counted,
     counts_line,
@@ -33,6 +30,7 @@ from roce_cfg.cli.options import (
     VendorDir,
     VerifyAfter,
 )
+from roce_cfg.errors import EXIT_FINDINGS
 from roce_cfg.output import Shown, emit, emit_json
 
 if TYPE_CHECKING:
@@ -109,10 +107,9 @@ def _push_finish(
     verify: Callable[[], Verified | None],
 ) -> None:
     """push's output (the text report as soon as the push ends; the JSON document after
-    --verify live, which it includes) and exit code: 4 a rollback failed, 3 a switch failed
-    or was not attempted, 1 verify found something after a clean push."""
-    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
-    from roce_cfg.deploy.report import document
+    --verify live, which it includes) and exit code (deploy/report.py's, or 1 when verify
+    found something after a clean push)."""
+    from roce_cfg.deploy.report import document, exit_code
     from roce_cfg.verify.report import render, text_report
 
     if shown.text:
@@ -120,9 +117,7 @@ def _push_finish(
         if skipped:
             out.print(f"{counted(skipped, 'switch', 'switches')} not attempted: an earlier batch "
                       "failed", markup=False)  # fmt: skip
-    code = EXIT_ROLLBACK_FAILED if any(o.status == "rollback-failed" for o in outcomes) else 0
-    if not code and (skipped or any(o.status in PUSH_FAILED for o in outcomes)):
-        code = EXIT_PUSH
+    code = exit_code(outcomes, skipped)
     verified = None if code else verify()
     if shown.json:
         doc = document(outcomes, apply, prune, skipped)
