@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -10,15 +9,12 @@ import typer
 
 from roce_cfg.cli.common import err, notes_around, progress, say_notes
 from roce_cfg.cli.options import VendorDir, VendorOption
-from roce_cfg.errors import EXIT_FINDINGS, EXIT_INPUT, InputError, RoceCfgError, printable
+from roce_cfg.errors import EXIT_FINDINGS, EXIT_INPUT, InputError, printable
 from roce_cfg.output import emit_doc, emit_models
 from roce_cfg.vendor import Vendor
 
 if TYPE_CHECKING:
-    from roce_cfg.inputs import Found
-    from roce_cfg.model.fabric import Fabric
     from roce_cfg.parse import Hints, ParsedConfig
-    from roce_cfg.parse.hints import EarlyPlan
 
 
 def _config_files(
@@ -55,19 +51,26 @@ def parse_cmd(
     """Read saved running-configs into roce-cfg's vendor-neutral model (JSON or YAML)."""
 
     from roce_cfg.evidence import topology_roles
-    from roce_cfg.inputs import discover
+    from roce_cfg.inputs import discover, parsed_configs
     from roce_cfg.parse import Hints
     from roce_cfg.parse.hints import EarlyPlan, validated_fabric
     from roce_cfg.platforms.profile import overlay_dir
 
     overlay = overlay_dir(vendor_dir)
-    # fabric.json is validated while the workers parse on its hints (_parse_found)
+    # fabric.json is validated while the workers parse on its hints
     early = EarlyPlan(fabric, validated_fabric) if fabric else None
     hints: Hints | dict[str, Hints] = early.hints if early else Hints(model=model)
     # Whether a folder's file is a config is judged by the parse that reads it (one read).
     found = discover(files, vendor, overlay, screen=False)
     with notes_around(found.notes, quiet), progress("parsing") as tick:
-        parsed, failed, read = _parse_found(found, vendor, hints, overlay, tick, early)
+        parsed, failed, read = parsed_configs(
+            found,
+            vendor,
+            hints,
+            overlay,
+            progress=tick,
+            while_parsing=early.validated if early else None,
+        )
     if not parsed and not failed:
         err.print("roce-cfg: error: no config files given", markup=False)
         raise typer.Exit(EXIT_INPUT)
@@ -83,46 +86,6 @@ def parse_cmd(
         _parse_out(parsed, fmt, verbose)
     if failed:
         raise typer.Exit(EXIT_FINDINGS)
-
-
-def _parse_found(
-    found: Found,
-    vendor: Vendor | None,
-    hints: Hints | dict[str, Hints],
-    overlay: Path | None,
-    tick: Callable[[int, int], None],
-    early: EarlyPlan[Fabric] | None,
-) -> tuple[list[ParsedConfig], list[RoceCfgError], list[Path]]:
-    """The configs of ``found`` parsed (by worker processes when there are many), the errors
-    on the files that failed, and the files that were switch configs (read whole). A file of a
-    folder that is no config at all becomes a note of ``found``. Errors come as when a serial
-    discovery read every file first: the files it could not read or screen, then the parse's."""
-    from roce_cfg.inputs import Unread, refused_by_screen, screener
-    from roce_cfg.parse.many import Skipped, screen_each
-
-    unread = [u.as_error() for u in found.unread]
-    parsed: list[ParsedConfig] = []
-    failed: list[RoceCfgError] = []
-    read: list[Path] = []
-    files = list(found.configs)
-    pending = frozenset(found.unscreened)
-    screen = screener(vendor, overlay)
-    with screen_each(files, vendor, hints, overlay, screen, pending) as outcomes:
-        if early is not None:
-            early.validated()  # a bad fabric.json: its error, and the workers stop
-        for n, (path, out) in enumerate(outcomes, 1):
-            tick(n, len(files))
-            if isinstance(out, Skipped):
-                found.skip(path, out.reason)
-            elif isinstance(out, InputError) and refused_by_screen(path, pending, vendor, overlay):
-                unread.append(Unread.of(path, out).as_error())
-            else:
-                read.append(path)
-                if isinstance(out, InputError):
-                    failed.append(out)
-                else:
-                    parsed.append(out.config)
-    return parsed, unread + failed, read
 
 
 def _parse_out(parsed: list[ParsedConfig], fmt: Literal["json", "yaml"], verbose: bool) -> None:

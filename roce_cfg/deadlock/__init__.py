@@ -11,13 +11,12 @@ from roce_cfg import evidence
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
-from roce_cfg.inputs import Found, Unread, discover, refused_by_screen, screener
+from roce_cfg.inputs import Found, Unread, discover, reading
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.hints import EarlyPlan, validated_fabric
-from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.vendor import Vendor
 
@@ -79,28 +78,22 @@ def _parsed(
     found: Found, vendor: Vendor | None, early: EarlyPlan[Fabric] | None, overlay: Path | None
 ) -> tuple[list[Parsed], list[Unread], Fabric | None]:
     """The configs of ``found`` that parsed, one per hostname, the files that did not (those
-    the screen refuses first, unreadable or over a cap, as a serial discovery would have found
-    them, then the rest in file order), and fabric.json's plan, validated while they parse.
-    A file that is no config at all is a note."""
-    refused, failed = list(found.unread), list[Unread]()
+    the screen refuses first, then the rest in file order), and fabric.json's plan, validated
+    while they parse. A file that is no config at all is a note."""
+    failed: list[Unread] = []
     parsed: dict[str, Parsed] = {}
-    pending = frozenset(found.unscreened)
-    screen = screener(vendor, overlay)
     hints = early.hints if early else None
-    with screen_each(list(found.configs), vendor, hints, overlay, screen, pending) as outcomes:
+    with reading(found, vendor, hints, overlay) as outcomes:
         planned = early.validated() if early else None  # a bad fabric.json stops the workers
         for path, one in outcomes:
-            if isinstance(one, Skipped):
-                found.skip(path, one.reason)
-            elif isinstance(one, InputError):
-                first = refused_by_screen(path, pending, vendor, overlay)
-                (refused if first else failed).append(Unread.of(path, one))
+            if isinstance(one, InputError):
+                failed.append(Unread.of(path, one))
             elif (host := one.config.device.hostname) in parsed:
                 why = f"hostname {host} also in {parsed[host].config.source}; one config per switch"
                 failed.append(Unread(path, why))
             else:
                 parsed[host] = one
-    return list(parsed.values()), refused + failed, planned
+    return list(parsed.values()), found.unread + failed, planned
 
 
 # An intent's first statement is a top-level 'key: value' or 'key:'; no vendor's saved config
