@@ -137,16 +137,12 @@ def _deadlock_text(report: DeadlockReport, verbose: bool, result: LintResult) ->
                 for node, cause in zip(c.nodes, c.causes, strict=True):
                     out.print(f"      {report.node_name(node)}: {cause}", markup=False)
     if report.baseline and report.survived:
-        # A failure can break a healthy-fabric cycle as well as open new ones: say which stay.
-        every = set(range(len(report.baseline)))
-        for kept in report.survived.values():
-            every &= set(kept)
         out.print(
-            f"healthy-fabric cycles that survive every checked failure: {len(every)} of "
-            f"{len(report.baseline)}",
+            "healthy-fabric cycles that survive every checked failure: "
+            f"{report.always_closed()} of {len(report.baseline)}",
             markup=False,
         )
-        broken = [(sc, k) for sc, k in report.survived.items() if len(k) < len(report.baseline)]
+        broken = report.breaking()
         for sc, kept in broken[:20]:
             out.print(
                 f"  after {report.scenario_name(sc)}: {len(kept)} of {len(report.baseline)} "
