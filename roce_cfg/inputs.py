@@ -272,17 +272,6 @@ def _signed(body: str | bytes, vendor: Vendor | None, overlay: Path | None) -> b
     return False
 
 
-def config_files(
-    paths: list[Path], vendor: Vendor | None, overlay: Path | None, fabric: bool = False
-) -> tuple[list[Path], list[str]]:
-    """The configs (and fabric.json when ``fabric``) of ``discover``, and its notes; a file
-    that cannot be read is a note here (callers that report findings use ``discover``)."""
-    found = discover(paths, vendor, overlay)
-    files = found.configs + ([found.fabric] if fabric and found.fabric else [])
-    notes = found.notes + [f"{u.path}: skipped, cannot be read ({u.reason})" for u in found.unread]
-    return files, notes
-
-
 def files_and_fabric(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
     """Config files among ``paths`` (directories discovered) and a fabric.json found there."""
     found = discover(paths)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from roce_cfg.cli.common import err, notes_around, progress, say_notes
+from roce_cfg.cli.common import err, notes_around, progress
 from roce_cfg.cli.options import VendorDir, VendorOption
 from roce_cfg.errors import EXIT_FINDINGS, EXIT_INPUT, InputError, printable
 from roce_cfg.output import emit_doc, emit_models
@@ -15,18 +15,6 @@ from roce_cfg.vendor import Vendor
 
 if TYPE_CHECKING:
     from roce_cfg.parse import Hints, ParsedConfig
-
-
-def _config_files(
-    paths: list[Path], vendor: Vendor | None, overlay: Path | None, fabric: bool = False
-) -> list[Path]:
-    """Files as given; a directory stands for the switch configs in it (and fabric.json when
-    ``fabric``). Other files of a directory are skipped with a one-line notice."""
-    from roce_cfg.inputs import config_files
-
-    files, notices = config_files(paths, vendor, overlay, fabric)
-    say_notes(notices)
-    return files
 
 
 def parse_cmd(

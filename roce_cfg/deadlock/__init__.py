@@ -139,9 +139,3 @@ def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:
     """A Source from a designed fabric (an intent)."""
     links = [(k.a_device, k.a_port, k.b_device, k.b_port) for k in fabric.links]
     return Source(list(fabric.devices), links, dscp, {}, origin)
-
-
-def infer_links(devices: list[DeviceConfig]) -> list[LinkSpec]:
-    """The links the evidence step finds (roce_cfg/evidence.py): routed ports, aggregates,
-    M-LAG peer-links and the VLAN interfaces that ride them, and described layer 2 links."""
-    return [k.spec() for k in evidence.gather(devices).links]
