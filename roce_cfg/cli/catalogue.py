@@ -114,10 +114,15 @@ def vendors_cmd(
         out.print(markdown(rows, totals), markup=False, soft_wrap=True)
         return
     cells = [
-        (str(r["vendor"]), str(r["section"]), str(r["status"]),
-         "/".join(str(r["commands"][k]) for k in STATUSES), detail(r))
+        (
+            str(r["vendor"]),
+            str(r["section"]),
+            str(r["status"]),
+            "/".join(str(r["commands"][k]) for k in STATUSES),
+            detail(r),
+        )
         for r in rows
-    ]  # fmt: skip
+    ]
     columns = ("vendor", "section", "status", "commands s/p/u", "source / note / per model")
     print_table(out, "Vendor syntax provenance", columns, cells)
     keys = (*STATUSES, *(f"undo {k}" for k in (*STATUSES, "none")))

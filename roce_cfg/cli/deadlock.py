@@ -33,6 +33,7 @@ from roce_cfg.output import Shown, write_file
 
 if TYPE_CHECKING:
     from roce_cfg.analysis import LintResult
+    from roce_cfg.deadlock import Source
     from roce_cfg.deadlock.analyse import Report as DeadlockReport
 
 
@@ -70,28 +71,40 @@ def deadlock_cmd(
     quiet: Quiet = False,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
-    from roce_cfg.analysis.rules_deadlock import deadlock_findings
     from roce_cfg.deadlock import load as load_deadlock_source
     from roce_cfg.deadlock.run import Plan as DeadlockPlan
     from roce_cfg.deadlock.run import run as run_deadlock
     from roce_cfg.platforms.profile import overlay_dir
-    from roce_cfg.results import deadlock_doc
 
     devices = tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip())
-    plan = DeadlockPlan(fail_links, devices, max_failures, samples, scheduler,
-                        str(state) if state else None)  # fmt: skip
+    plan = DeadlockPlan(
+        fail_links, devices, max_failures, samples, scheduler, str(state) if state else None
+    )
     overlay = overlay_dir(vendor_dir)
     src = load_deadlock_source(source, dscp=roce_dscp, vendor=vendor, overlay=overlay)
     say_notes(src.notices, quiet)
     with progress("failure scenarios") as tick:
         report = run_deadlock(src, plan, tick)
-    result = deadlock_findings(src, report)
-    shown = Shown(fmt, quiet)
-    if fmt == "text":
-        say_unread(result.findings)  # said before the verdict, which covers only the rest
     _pictures(report, svg_file, html_file)
-    emit_findings(result, shown, lambda: _deadlock_text(report, verbose, result), "deadlock",
-          lambda: deadlock_doc(report, result))  # fmt: skip
+    _deadlock_out(src, report, Shown(fmt, quiet), verbose)
+
+
+def _deadlock_out(src: Source, report: DeadlockReport, shown: Shown, verbose: bool) -> None:
+    """The findings (the configs not read first, in text), the document or the text, and the
+    exit code: 1 on an error finding."""
+    from roce_cfg.analysis.rules_deadlock import deadlock_findings
+    from roce_cfg.results import deadlock_doc
+
+    result = deadlock_findings(src, report)
+    if shown.fmt == "text":
+        say_unread(result.findings)  # said before the verdict, which covers only the rest
+    emit_findings(
+        result,
+        shown,
+        lambda: _deadlock_text(report, verbose, result),
+        "deadlock",
+        lambda: deadlock_doc(report, result),
+    )
     if result.failing("error"):
         quiet_verdict(shown, "deadlock", counted(result.counts()["error"], "error finding"))
         raise typer.Exit(EXIT_FINDINGS)

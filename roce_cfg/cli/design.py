@@ -166,8 +166,9 @@ def pipeline_cmd(
     shown = Shown(fmt, quiet)
     # its stage line on stdout as text; beside a JSON document or quiet, on stderr
     say = (out if shown.text else err).print
-    job = pipeline.Job(intent, inventory, work, batch, say=lambda s: say(s, markup=False),
-                       echo=shown.text)  # fmt: skip
+    job = pipeline.Job(
+        intent, inventory, work, batch, say=lambda s: say(s, markup=False), echo=shown.text
+    )
     ran: list[tuple[str, int]] = []
     rc = pipeline.run(stage, job, ran)
     if shown.json:
@@ -218,12 +219,21 @@ def plan_cmd(
     except ValueError as exc:
         raise InputError(str(exc), path="--nic-speed") from None
     demand = advise.Demand.of(
-        gpus, servers, nics=nics, nic_speed=speed, pcie_gen=pcie_gen, pcie_lanes=pcie_lanes,
-        oversubscription=oversub, in_rack_m=in_rack, in_row_m=in_row, between_rows_m=between,
-    )  # fmt: skip
+        gpus,
+        servers,
+        nics=nics,
+        nic_speed=speed,
+        pcie_gen=pcie_gen,
+        pcie_lanes=pcie_lanes,
+        oversubscription=oversub,
+        in_rack_m=in_rack,
+        in_row_m=in_row,
+        between_rows_m=between,
+    )
     price_table = advise.load_prices(prices) if prices is not None else None
-    plans = advise.plan(demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine,
-                        prices=price_table)  # fmt: skip
+    plans = advise.plan(
+        demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine, prices=price_table
+    )
     _plan_out(demand, plans, write, fmt, quiet=quiet, show_all=show_all)
 
 
@@ -260,8 +270,11 @@ def _plan_out(
         )
         emit(said + "\n", stderr=fmt == "json" or quiet)
     if not any(p.feasible for p in plans):  # a negative answer, as lint's finding is: exit 1
-        err.print("roce-cfg: plan: no feasible plan (--all says why)"
-                  + ("; nothing written" if write is not None else ""), markup=False)  # fmt: skip
+        err.print(
+            "roce-cfg: plan: no feasible plan (--all says why)"
+            + ("; nothing written" if write is not None else ""),
+            markup=False,
+        )
         raise typer.Exit(EXIT_FINDINGS)
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,6 +13,9 @@ from roce_cfg.cli.common import ask_credentials, err, out
 from roce_cfg.cli.options import TextOrJson, VendorDir
 from roce_cfg.errors import EXIT_INPUT
 from roce_cfg.output import emit_json, write_file
+
+if TYPE_CHECKING:
+    from roce_cfg.lab.server import Lab
 
 LabLenient = Annotated[
     bool,
@@ -86,24 +90,26 @@ def lab_cmd(
         faults=fault or [],
     )
 
-    def ready() -> None:
-        write_file(inventory_out, text)
-        notes = [n for n in (unsourced_note(lab.switches), LENIENT_NOTE if lenient else None,
-                             *lab.notes) if n]  # fmt: skip
-        if fmt == "json":  # one document when the emulators listen, for a script to wait on
-            from roce_cfg.results import lab_doc
-
-            emit_json(lab_doc(lab, inventory_out, notes))
-            sys.stdout.flush()
-            return
-        out.print(
-            f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
-            "Ctrl-C stops them.",
-            markup=False,
-        )
-        for note in notes:
-            out.print(note, markup=False)
-
+    notes = [unsourced_note(lab.switches), LENIENT_NOTE if lenient else None, *lab.notes]
     from roce_cfg.lab.run import serve
 
-    serve(lab, ready)
+    serve(lab, partial(_ready, lab, text, inventory_out, [n for n in notes if n], fmt))
+
+
+def _ready(lab: Lab, text: str, inventory_out: Path, notes: list[str], fmt: str) -> None:
+    """Once the emulators listen: the inventory written, then one JSON document (a script
+    waits on it) or a line and the notes."""
+    write_file(inventory_out, text)
+    if fmt == "json":
+        from roce_cfg.results import lab_doc
+
+        emit_json(lab_doc(lab, inventory_out, notes))
+        sys.stdout.flush()
+        return
+    out.print(
+        f"{len(lab.endpoints)} emulated switches on 127.0.0.1; inventory in {inventory_out}. "
+        "Ctrl-C stops them.",
+        markup=False,
+    )
+    for note in notes:
+        out.print(note, markup=False)

@@ -19,6 +19,8 @@ from roce_cfg.cli.common import (
 )
 from roce_cfg.cli.options import (
     CableLength,
+    Cabling,
+    ConfigsDscp,
     FailOn,
     FindingsFormat,
     LintConfig,
@@ -33,6 +35,7 @@ from roce_cfg.output import Shown, emit
 
 if TYPE_CHECKING:
     from roce_cfg.analysis import Finding, LintResult, Options
+    from roce_cfg.analysis.findings import Severity
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -47,22 +50,8 @@ def lint_cmd(
         typer.Option("--fabric", help="fabric.json (found automatically in a directory given)."),
     ] = None,
     cable_length: CableLength = None,
-    cabling: Annotated[
-        Path | None,
-        typer.Option(
-            "--cabling",
-            help="A cabling plan CSV (as 'docs' writes, or your own: ends, length, speed).",
-        ),
-    ] = None,
-    roce_dscp: Annotated[
-        int | None,
-        typer.Option(
-            "--roce-dscp",
-            min=0,
-            max=63,
-            help="Unset: the DSCP the configs map to a no-drop priority, else 26.",
-        ),
-    ] = None,
+    cabling: Cabling = None,
+    roce_dscp: ConfigsDscp = None,
     cnp_dscp: Annotated[
         int | None, typer.Option("--cnp-dscp", min=0, max=63, help="Unset: 48.")
     ] = None,
@@ -87,13 +76,27 @@ def lint_cmd(
     # Whether a folder's file is a config is judged by the parse that reads it (one read).
     found = discover(paths, vendor, overlay_dir(vendor_dir), screen=False)
     with notes_around(found.notes, quiet), progress("linting") as tick:
-        result = lint(paths, found=found, intent=intent, fabric=fabric, options=options,
-                      vendor=vendor, overlay=overlay_dir(vendor_dir), config=config,
-                      progress=tick)  # fmt: skip
+        result = lint(
+            paths,
+            found=found,
+            intent=intent,
+            fabric=fabric,
+            options=options,
+            vendor=vendor,
+            overlay=overlay_dir(vendor_dir),
+            config=config,
+            progress=tick,
+        )
     keep_until_exit(result)  # thousands of parsed configs: not torn down one by one at exit
-    shown = Shown(fmt, quiet)
+    _lint_out(result, Shown(fmt, quiet), verbose, (fail_on, require_verified))
+
+
+def _lint_out(result: LintResult, shown: Shown, verbose: bool, fail: tuple[Severity, bool]) -> None:
+    """The findings in the format asked for, and exit 1 on one at least as severe as ``fail``
+    says (--fail-on; with --require-verified, any finding that says what could not be checked
+    too)."""
     emit_findings(result, shown, lambda: _lint_text(result, verbose))
-    if result.failing(fail_on, require_verified):
+    if result.failing(*fail):
         quiet_verdict(shown, "lint", counts_line(result))
         raise typer.Exit(EXIT_FINDINGS)
 

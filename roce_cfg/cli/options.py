@@ -1,4 +1,5 @@
-"""Options several commands share, one meaning on every command (docs/cli.md)."""
+"""Options several commands share, one meaning on every command (docs/cli.md), and the long
+ones of a single command, so that its signature reads as a list."""
 
 from __future__ import annotations
 
@@ -105,5 +106,45 @@ ConfirmTimeout = Annotated[
         max=86400,
         help="Seconds: apply under the switch's own confirm timer (VRP commit trial, "
         "Comware commit delay), confirm after verifying; a lost session reverts by itself.",
+    ),
+]
+# push's own
+Prune = Annotated[
+    bool,
+    typer.Option(
+        "--prune", help="Also remove peers, VLANs, networks of managed kinds not in the intent."
+    ),
+]
+StepTimeouts = Annotated[
+    str,
+    typer.Option(
+        "--timeouts",
+        help="Seconds per step, e.g. 'connect=5,prompt=10' (steps: connect, banner, auth, "
+        "prompt, command; defaults 10, 15, 15, 20, 120).",
+    ),
+]
+PushStrict = Annotated[
+    bool,
+    typer.Option(
+        "--strict-syntax",
+        help="Send nothing to a switch whose change would type a negation no source "
+        "documents (an unsourced undo form, or none at all): it fails as unsourced-undo.",
+    ),
+]
+# lint's own
+Cabling = Annotated[
+    Path | None,
+    typer.Option(
+        "--cabling",
+        help="A cabling plan CSV (as 'docs' writes, or your own: ends, length, speed).",
+    ),
+]
+ConfigsDscp = Annotated[
+    int | None,
+    typer.Option(
+        "--roce-dscp",
+        min=0,
+        max=63,
+        help="Unset: the DSCP the configs map to a no-drop priority, else 26.",
     ),
 ]

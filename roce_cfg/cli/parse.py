@@ -99,7 +99,7 @@ def _parsed_summary(p: ParsedConfig, verbose: bool) -> None:
         err.print(f"roce-cfg: note: {printable(f'{p.source}: {note}')}", markup=False)
     from roce_cfg.parse.accounting import describe
 
-    counts, *listed = describe(p.accounting, verbose)  # every line accounted for (issue 26)
+    counts, *listed = describe(p.accounting, verbose)  # every line: read, skipped or unread
     err.print(f"roce-cfg: note: {printable(f'{p.source}: {counts}')}", markup=False)
     for u in p.unread:
         where = f"{p.source}:{u.line}" if u.line else p.source

@@ -24,8 +24,11 @@ from roce_cfg.cli.options import (
     ConfirmTimeout,
     FailOn,
     FindingsFormat,
+    Prune,
+    PushStrict,
     Quiet,
     RequireVerified,
+    StepTimeouts,
     TextOrJson,
     VendorDir,
     VerifyAfter,
@@ -49,31 +52,12 @@ def push_cmd(
     batch: Annotated[
         str, typer.Option("--batch", help="Canary batches, e.g. '1,10%,100%'; stops at a failure.")
     ] = "100%",
-    prune: Annotated[
-        bool,
-        typer.Option(
-            "--prune", help="Also remove peers, VLANs, networks of managed kinds not in the intent."
-        ),
-    ] = False,
-    timeouts: Annotated[
-        str,
-        typer.Option(
-            "--timeouts",
-            help="Seconds per step, e.g. 'connect=5,prompt=10' (steps: connect, banner, auth, "
-            "prompt, command; defaults 10, 15, 15, 20, 120).",
-        ),
-    ] = "",
+    prune: Prune = False,
+    timeouts: StepTimeouts = "",
     verify_after: VerifyAfter = "off",
     vendor_dir: VendorDir = None,
     confirm_timeout: ConfirmTimeout = None,
-    strict_syntax: Annotated[
-        bool,
-        typer.Option(
-            "--strict-syntax",
-            help="Send nothing to a switch whose change would type a negation no source "
-            "documents (an unsourced undo form, or none at all): it fails as unsourced-undo.",
-        ),
-    ] = False,
+    strict_syntax: PushStrict = False,
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
 ) -> None:
@@ -88,14 +72,29 @@ def push_cmd(
     creds = ask_credentials()
     with progress("pushing") as tick:
         outcomes = fanout.run(
-            targets, configs, creds, apply=apply, workers=workers, batch=batch,
-            prune=prune, progress=tick, timeouts=steps, confirm=confirm_timeout,
-            on_batch=_batch_line if batch != "100%" else None, strict=strict_syntax,
-        )  # fmt: skip
+            targets,
+            configs,
+            creds,
+            apply=apply,
+            workers=workers,
+            batch=batch,
+            prune=prune,
+            progress=tick,
+            timeouts=steps,
+            confirm=confirm_timeout,
+            on_batch=_batch_line if batch != "100%" else None,
+            strict=strict_syntax,
+        )
     shown = Shown(fmt, quiet)
     live = verify_after == "live" and apply
-    _push_finish(shown, outcomes, len(targets) - len(outcomes), apply, prune,
-                 lambda: _verify_live(live, configs, targets, outcomes, creds, steps))  # fmt: skip
+    _push_finish(
+        shown,
+        outcomes,
+        len(targets) - len(outcomes),
+        apply,
+        prune,
+        lambda: _verify_live(live, configs, targets, outcomes, creds, steps),
+    )
 
 
 def _push_finish(
@@ -115,8 +114,10 @@ def _push_finish(
     if shown.text:
         _push_report(outcomes, apply, prune)
         if skipped:
-            out.print(f"{counted(skipped, 'switch', 'switches')} not attempted: an earlier batch "
-                      "failed", markup=False)  # fmt: skip
+            out.print(
+                f"{counted(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
+                markup=False,
+            )
     code = exit_code(outcomes, skipped)
     verified = None if code else verify()
     if shown.json:
@@ -169,10 +170,12 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
 
     out.print(
         "# --prune: peers, VLANs and networks of managed kinds that the intent does not name "
-        "are removed" if prune else "# unmanaged lines are left alone (--prune removes objects "
+        "are removed"
+        if prune
+        else "# unmanaged lines are left alone (--prune removes objects "
         "of managed kinds that the intent does not name)",
         markup=False,
-    )  # fmt: skip
+    )
     for o in outcomes:
         if o.diff and not apply:
             out.print(o.diff, markup=False, end="")
@@ -197,13 +200,21 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
     for o in outcomes:
         style = "red" if o.status in PUSH_FAILED else "green" if o.status == "changed" else ""
         status = f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status
-        table.add_row(o.host, f"[{style}]{status}[/{style}]" if style else status,
-                      str(len(o.commands)), f"{o.seconds:.1f}", o.error)  # fmt: skip
+        table.add_row(
+            o.host,
+            f"[{style}]{status}[/{style}]" if style else status,
+            str(len(o.commands)),
+            f"{o.seconds:.1f}",
+            o.error,
+        )
     out.print(table)
     for o in outcomes:
-        if o.status == "rolled back" and o.restore:  # issue 29: how, and that it was checked
-            out.print(f"# {o.host}: rolled back ({o.restore}); running and saved config "
-                      "compared whole with the snapshot: the same", markup=False)  # fmt: skip
+        if o.status == "rolled back" and o.restore:  # how, and that it was checked
+            out.print(
+                f"# {o.host}: rolled back ({o.restore}); running and saved config "
+                "compared whole with the snapshot: the same",
+                markup=False,
+            )
         if o.status == "rollback-failed":
             out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
             for line in o.left:
@@ -248,9 +259,14 @@ def verify_cmd(
 
     overlay = overlay_dir(vendor_dir)
     settings = verify_run.Settings(
-        verify_run.parse_window(window), verify_run.parse_skip(skip), unsourced, workers,
-        Timeouts.parse(timeouts), Options(storm_pps=storm_pps), overlay,
-    )  # fmt: skip
+        verify_run.parse_window(window),
+        verify_run.parse_skip(skip),
+        unsourced,
+        workers,
+        Timeouts.parse(timeouts),
+        Options(storm_pps=storm_pps),
+        overlay,
+    )
     plan = verify_run.load_plan(source, overlay)
     targets = load_inventory(inventory, overlay, limit)
     creds = ask_credentials()
