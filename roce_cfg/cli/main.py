@@ -7,11 +7,11 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer._click import core as click
 from typer.core import TyperGroup
 
 from roce_cfg import __version__
 from roce_cfg.cli import catalogue, deadlock, design, lab, lint, parse, push
+from roce_cfg.cli.clicktypes import ClickException, Context, NoArgsIsHelpError, UsageError
 from roce_cfg.cli.common import err, out
 from roce_cfg.errors import EXIT_INPUT, EXIT_OK, IntentErrors, RoceCfgError
 from roce_cfg.heap import before_exit
@@ -30,7 +30,7 @@ class _Commands(TyperGroup):
     """Runs the commands; a RoceCfgError any of them raises is reported here, the one place
     (main() runs the app through it, and so do the tests' CliRunner)."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except RoceCfgError as exc:
@@ -67,10 +67,6 @@ def _root(
 
 
 def main() -> None:
-    # typer vendors click as typer._click (the exceptions are not re-exported); tests/test_cli
-    # runs a bad option in a real process, so a move there fails the suite, not a user.
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
-
     redact_tracebacks()
     try:
         # Not standalone: click would print a bad option as four lines (usage, hint, blank,
