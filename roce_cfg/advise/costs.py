@@ -20,10 +20,12 @@ def load_prices(path: Path) -> dict[str, float]:
     to a price from 0 to 1e12."""
     raw, _ = load_file(path, PRICES)
     if not isinstance(raw, dict) or not all(
-        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+        isinstance(v, int | float)
+        and not isinstance(v, bool)
+        and math.isfinite(v)
         and 0 <= v <= 1e12
         for v in raw.values()
-    ):  # fmt: skip
+    ):
         raise InputError("must map item names to prices (numbers from 0 to 1e12)", file=str(path))
     return {str(k): float(v) for k, v in raw.items()}
 

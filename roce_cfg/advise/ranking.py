@@ -19,8 +19,11 @@ if TYPE_CHECKING:
 def candidates(profiles: dict[Vendor, VendorProfile], allowed: list[str] | None) -> list[Choice]:
     """Models matching ``vendor`` or ``vendor:model`` entries (all models when none given), in
     any case; an entry that names no vendor or model is refused with a did-you-mean."""
-    every = {f"{v.value}:{name}": (v, p, name, m)
-             for v, p in profiles.items() for name, m in sorted(p.models.items())}  # fmt: skip
+    every = {
+        f"{v.value}:{name}": (v, p, name, m)
+        for v, p in profiles.items()
+        for name, m in sorted(p.models.items())
+    }
     if not allowed:
         return list(every.values())
     by_lower = {k.lower(): k for k in every} | {v.value: v.value for v in profiles}
@@ -128,8 +131,19 @@ def best(plans: list[Plan]) -> Plan:
     return found
 
 
-PLAN_COLUMNS = ("#", "plan", "switches", "uplinks/leaf", "oversub", "GPUs/leaf", "spine loss",
-                "cables", "optics", "cost / why not", "syntax")  # fmt: skip
+PLAN_COLUMNS = (
+    "#",
+    "plan",
+    "switches",
+    "uplinks/leaf",
+    "oversub",
+    "GPUs/leaf",
+    "spine loss",
+    "cables",
+    "optics",
+    "cost / why not",
+    "syntax",
+)
 
 
 def plan_row(p: Plan, number: int) -> tuple[str, ...]:

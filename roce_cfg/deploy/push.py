@@ -110,9 +110,14 @@ def _running(conn: BaseConnection, target: Target, timeout: float = 120.0) -> st
 
 def _connect(target: Target, creds: Credentials, steps: Timeouts) -> BaseConnection:
     return connect(
-        target.profile, target.address, target.port, creds.username, creds.password, steps,
+        target.profile,
+        target.address,
+        target.port,
+        creds.username,
+        creds.password,
+        steps,
         target.extras,
-    )  # fmt: skip
+    )
 
 
 def push(
@@ -212,8 +217,9 @@ def _apply(
     except Exception as exc:
         outcome.error, outcome.kind = _why(exc), _kind(exc)
     outcome.restore = how(p)
-    restorer = Restorer(p, Snapshot(before, saved), progress, steps.command,
-                        lambda: _connect(target, creds, steps))  # fmt: skip
+    restorer = Restorer(
+        p, Snapshot(before, saved), progress, steps.command, lambda: _connect(target, creds, steps)
+    )
     try:
         conn = restorer.run(conn)
         outcome.status = "rolled back"

@@ -107,8 +107,12 @@ class Restorer:
             self._type(cli, native, restore.mode == "config")
         else:
             p = self.profile
-            back = remediation(Tree.from_text(now, p), Tree.from_text(self.snapshot.running, p),
-                               prune=True, full=True)  # fmt: skip
+            back = remediation(
+                Tree.from_text(now, p),
+                Tree.from_text(self.snapshot.running, p),
+                prune=True,
+                full=True,
+            )
             self._type(cli, back, True)
         if self.progress.armed:
             self._disarm(cli)
@@ -149,8 +153,9 @@ class Restorer:
             raise RollbackError(f"saving the restored config: {exc}", []) from exc
         left = differences(self.snapshot.saved, saved, self.profile)
         if left:
-            raise RollbackError("the saved config differs from before the push",
-                                [f"saved: {x}" for x in left])  # fmt: skip
+            raise RollbackError(
+                "the saved config differs from before the push", [f"saved: {x}" for x in left]
+            )
 
     def left(self, conn: BaseConnection) -> list[str]:
         """How the switch differs from the snapshot after a broken rollback: read again (on a

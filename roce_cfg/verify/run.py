@@ -99,8 +99,13 @@ def verify(
         for check, why in plans[t.name][1].items():
             findings.append(_cannot(t.name, f"cannot verify {check}: {why}"))
         if t.name not in configured:  # a fabric.json without its configs: no planned PFC
-            findings.append(_cannot(t.name, "cannot verify the lossless state: the plan has "
-                                    "no configuration for this switch"))  # fmt: skip
+            findings.append(
+                _cannot(
+                    t.name,
+                    "cannot verify the lossless state: the plan has "
+                    "no configuration for this switch",
+                )
+            )
     first = read_all(
         targets,
         creds,
