@@ -272,12 +272,6 @@ def _signed(body: str | bytes, vendor: Vendor | None, overlay: Path | None) -> b
     return False
 
 
-def files_and_fabric(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
-    """Config files among ``paths`` (directories discovered) and a fabric.json found there."""
-    found = discover(paths)
-    return found.configs, found.fabric
-
-
 def _regular(path: Path) -> None:
     """A fabric.json found in a folder is read whole: a FIFO there would block forever and a
     link to /dev/zero would fill memory up to the size cap."""
