@@ -72,7 +72,7 @@ def deadlock(job: Job) -> int:
     return job.roce_cfg(*args, out=job.work / "deadlock.xml")
 
 
-def plan(job: Job) -> int:
+def dry_run(job: Job) -> int:
     return job.roce_cfg("push", job.configs, "-i", job.inventory, out=job.work / "push-plan.txt")
 
 
@@ -85,7 +85,7 @@ RUNNERS: dict[str, Callable[[Job], int]] = {
     "generate": generate,
     "lint": lint,
     "deadlock": deadlock,
-    "plan": plan,
+    "plan": dry_run,
     "apply": apply,
 }
 

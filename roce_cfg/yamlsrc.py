@@ -335,7 +335,7 @@ def load_json(path: Path, limits: Limits = FABRIC_JSON) -> Any:
 
 def _check_shape(data: Any, limits: Limits, file: str) -> None:
     # Level by level, and by exact type (json.loads makes plain dicts and lists): this walks
-    # every value of the file, 0.3 s of one core for an xl fabric.json the other way (issue 30).
+    # every value of the file, 0.3 s of one core for an xl fabric.json the other way.
     level = [data] if type(data) is list or type(data) is dict else []
     depth = 1
     while level:

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from roce_cfg.cli import common as cli
 from roce_cfg.deadlock import load
-from roce_cfg.deadlock.run import Plan, run
+from roce_cfg.deadlock.run import Failures, run
 from tests.helpers import ROOT
 
 
@@ -49,7 +49,7 @@ def test_a_slow_stage_shows_a_bar_however_few_its_items(monkeypatch: pytest.Monk
 def test_deadlock_sweep_ticks_through_every_scenario() -> None:
     seen: list[tuple[int, int]] = []
     src = load(ROOT / "examples/pod-small.yaml")
-    run(src, Plan(fail_links="all-single"), lambda d, t: seen.append((d, t)))
+    run(src, Failures(fail_links="all-single"), lambda d, t: seen.append((d, t)))
     assert seen, "no progress reported"
     done, total = seen[-1]
     assert done == total

@@ -72,19 +72,19 @@ def deadlock_cmd(
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
     from roce_cfg.deadlock import load as load_deadlock_source
-    from roce_cfg.deadlock.run import Plan as DeadlockPlan
+    from roce_cfg.deadlock.run import Failures
     from roce_cfg.deadlock.run import run as run_deadlock
     from roce_cfg.platforms.profile import overlay_dir
 
     devices = tuple(d.strip() for d in (fail_devices or "").split(",") if d.strip())
-    plan = DeadlockPlan(
+    failures = Failures(
         fail_links, devices, max_failures, samples, scheduler, str(state) if state else None
     )
     overlay = overlay_dir(vendor_dir)
     src = load_deadlock_source(source, dscp=roce_dscp, vendor=vendor, overlay=overlay)
     say_notes(src.notices, quiet)
     with progress("failure scenarios") as tick:
-        report = run_deadlock(src, plan, tick)
+        report = run_deadlock(src, failures, tick)
     _pictures(report, svg_file, html_file)
     _deadlock_out(src, report, Shown(fmt, quiet), verbose)
 

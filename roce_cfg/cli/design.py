@@ -121,7 +121,7 @@ def report_cmd(
     quiet: Quiet = False,
 ) -> None:
     """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
-    from roce_cfg.deadlock.run import Plan as DeadlockPlan
+    from roce_cfg.deadlock.run import Failures
     from roce_cfg.output import write_file
     from roce_cfg.report import html as html_report
     from roce_cfg.report.data import gather as gather_report
@@ -131,7 +131,7 @@ def report_cmd(
     live = load_result(verify_result) if verify_result is not None else []
     # one indeterminate spinner: gathering is design or parse + lint + deadlock in one call
     with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
-        data = gather_report(source, DeadlockPlan(fail_links=fail_links), round_trip=round_trip)
+        data = gather_report(source, Failures(fail_links=fail_links), round_trip=round_trip)
         data.findings.extend(live)  # verify's findings flag their switches and links too
         with long_lived():
             write_file(output, html_report.render(data))

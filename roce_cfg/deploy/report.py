@@ -1,4 +1,4 @@
-"""``push --format json``: each switch's outcome as data (issue 29): what became of it, the
+"""``push --format json``: each switch's outcome as data: what became of it, the
 commands, how long it took, how a failure was undone and what is left on it. The outcomes are
 redacted already (deploy/push.py); emit_doc redacts again on the way out."""
 

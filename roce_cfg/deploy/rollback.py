@@ -1,4 +1,4 @@
-"""Return a switch to its snapshot after a failed push (issue 29); see deploy/restore.py for
+"""Return a switch to its snapshot after a failed push; see deploy/restore.py for
 how "the same as before" is judged. The order: whatever the session holds is dropped (VRP's
 uncommitted candidate, config mode), a confirm timer that can be ended at once is ended
 (VRP ``abort trial``), then the vendor's restore point (``restore`` in the dialect) or a

@@ -23,9 +23,9 @@ from roce_cfg.errors import PlanError
 from roce_cfg.intent.checks import check
 from roce_cfg.intent.models import Intent, LinkSpec, SwitchRole
 from roce_cfg.model.ceilings import Size
+from roce_cfg.model.device import Role
 
 Loc = tuple[str | int, ...]
-Role = Literal["superspine", "spine", "leaf", "switch"]
 LinkKind = Literal["leaf-spine", "spine-superspine"]
 MAX_ASN = 4294967295
 T = TypeVar("T")

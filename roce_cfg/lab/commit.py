@@ -1,4 +1,4 @@
-"""Restore points in the emulators (issue 29), as the dialect describes them (``restore`` and
+"""Restore points in the emulators, as the dialect describes them (``restore`` and
 ``confirm`` in vendors/<vendor>.yaml, each with its source): Huawei's commit history with
 ``rollback configuration last <n>`` and ``commit trial <s>`` / ``abort trial``; Comware's
 ``save <file>``, ``configuration replace file <file>`` and ``configuration commit delay <m>``

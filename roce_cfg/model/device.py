@@ -41,6 +41,11 @@ Asn = Annotated[int, _in(numbers.ASN)]
 Percent = Annotated[int, _in(numbers.PERCENT)]
 
 
+# A switch's place in the fabric: one name everywhere a role is held (the design, the parse,
+# the evidence step, fabric.json).
+Role = Literal["leaf", "spine", "superspine", "switch"]
+
+
 # A VLAN set as ranges: a trunk permitting 2-4094 is one pair, not 4,093 numbers per port.
 # Sorted and disjoint as model/numbers.py builds them (parse is the only writer).
 VlanRanges = tuple[tuple[VlanId, VlanId], ...]
@@ -212,7 +217,7 @@ class DeviceConfig(_M):
     hostname: str
     vendor: Vendor
     model: str
-    role: Literal["leaf", "spine", "superspine", "switch"]
+    role: Role
     lldp: bool = True
     loopback: Loopback | None = None
     interfaces: tuple[Interface, ...] = ()

@@ -233,7 +233,7 @@ def render(ranges: Ranges, joiner: str = " to ") -> list[str]:
 
 # The dotted quads ipaddress accepts (ASCII digits, no leading zeros): one home for the fast
 # read of an address that fabric.json's links and a config's ports and peers share; the C
-# resolver reads one in a fraction of ipaddress's own parse (issue 30).
+# resolver reads one in a fraction of ipaddress's own parse.
 QUAD = r"\.".join(["(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"] * 4)
 _QUAD = re.compile(QUAD)
 

@@ -109,7 +109,7 @@ def _policy(d: DeviceConfig) -> str:
 
 def _policies(devices: Sequence[DeviceConfig]) -> list[str]:
     """The lossless policy per group of switches that share it, the largest group first; the
-    switches outside it are flagged (issue 26: one switch's map stood for the whole fabric)."""
+    switches outside it are flagged, so that one switch's map never stands for the fabric."""
     groups: dict[str, list[str]] = defaultdict(list)
     for d in devices:
         groups[_policy(d)].append(d.hostname)

@@ -17,7 +17,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.verify.checks import Observed, Options, run_checks
 from roce_cfg.verify.collect import Reading, read_all
-from roce_cfg.verify.data import CHECKS, Display, Unreadable, load_display, parse
+from roce_cfg.verify.data import CHECKS, Display, UnreadOutput, load_display, parse
 from roce_cfg.verify.rules import RULES
 
 COUNTERS = ("pfc", "queue", "watchdog")  # read twice over a window
@@ -194,7 +194,7 @@ class Parsing:
             return None
         try:
             return parse(self.entries[host][check], text, self.overlay)
-        except Unreadable as exc:
+        except UnreadOutput as exc:
             self._cannot(host, check, f"output not readable ({exc})")
             return None
 
