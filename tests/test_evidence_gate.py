@@ -191,10 +191,10 @@ def _deadlock_verdict(folder: Path) -> tuple[int, set[str]]:
     """Cycles after the two failures, and the switches the verdict could not verify."""
     from roce_cfg.analysis.rules_deadlock import deadlock_findings
     from roce_cfg.deadlock import load
-    from roce_cfg.deadlock.run import Plan, run
+    from roce_cfg.deadlock.run import Failures, run
 
     src = load(folder)
-    result = deadlock_findings(src, run(src, Plan(fail_links=FAILED)))
+    result = deadlock_findings(src, run(src, Failures(fail_links=FAILED)))
     cycles = sum(1 for f in result.findings if f.rule in ("RC501", "RC502"))
     return cycles, {f.device for f in result.findings if f.rule == "RC503"}
 

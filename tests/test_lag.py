@@ -13,7 +13,7 @@ import yaml
 from roce_cfg import evidence
 from roce_cfg.analysis import lint
 from roce_cfg.deadlock import load
-from roce_cfg.deadlock.run import Plan, run
+from roce_cfg.deadlock.run import Failures, run
 from roce_cfg.parse import parse_file, parse_text
 from tests.helpers import ROOT
 from tests.helpers import run as run_cli
@@ -175,16 +175,16 @@ def test_deadlock_crosses_a_lag_after_a_lag_or_member_failure(
     spec = expected(name)
     fault = next(f for f in spec["faults"] if "deadlock_after" in f["expect"])
     cycle = set(fault["expect"]["cycle_switches"])
-    assert run(src, Plan()).baseline == []
+    assert run(src, Failures()).baseline == []
     for failure in opens:
-        report = run(src, Plan(fail_links=failure))
+        report = run(src, Failures(fail_links=failure))
         hops = {report.node_name(n).split("[")[0] for c in report.baseline for n in c.nodes}
         opened = [c for cs in report.opened.values() for c in cs]
         assert opened, failure
         names = {report.node_name(n).split("[")[0] for c in opened for n in c.nodes}
         assert names == cycle and not hops, failure
     for failure in closed:
-        report = run(src, Plan(fail_links=failure))
+        report = run(src, Failures(fail_links=failure))
         assert not any(report.opened.values()), failure
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from roce_cfg.analysis import lint
 from roce_cfg.deadlock import load as load_deadlock
-from roce_cfg.deadlock.run import Plan
+from roce_cfg.deadlock.run import Failures
 from roce_cfg.deadlock.run import run as run_deadlock
 from roce_cfg.errors import RoceCfgError
 from roce_cfg.intent.checks import check
@@ -40,7 +40,7 @@ def _verdict(folder: Path) -> tuple[Counter[Key], tuple[int, int]]:
         for f in found
         if f.rule not in ("RC404",)  # the line count: a capture's prompt is a line too
     )
-    report = run_deadlock(load_deadlock(folder), Plan())
+    report = run_deadlock(load_deadlock(folder), Failures())
     unverified = sum(1 for f in found if f.rule == "RC405")
     return keys, (len(report.baseline), unverified)
 

@@ -307,11 +307,5 @@ class FabricView:
         return view.interface(end.port)
 
 
-def infer_links(devices: dict[str, DeviceView]) -> list[FabricLink]:
-    """The links the evidence step finds between the configs (roce_cfg/evidence.py)."""
-    facts = evidence.gather([v.device for _, v in sorted(devices.items())])
-    return links_of(facts)
-
-
 def links_of(facts: evidence.Evidence) -> list[FabricLink]:
     return [FabricLink(k.a, k.b, None, k) for k in facts.links]

@@ -7,7 +7,7 @@ order so that two equal configurations compare equal and serialise byte for byte
 from __future__ import annotations
 
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -19,6 +19,8 @@ from pydantic import (
 )
 
 from roce_cfg.model import numbers
+from roce_cfg.model.fast import assembled as assembled
+from roce_cfg.model.fast import lean as lean
 from roce_cfg.vendor import Vendor
 
 
@@ -39,6 +41,11 @@ Asn = Annotated[int, _in(numbers.ASN)]
 Percent = Annotated[int, _in(numbers.PERCENT)]
 
 
+# A switch's place in the fabric: one name everywhere a role is held (the design, the parse,
+# the evidence step, fabric.json).
+Role = Literal["leaf", "spine", "superspine", "switch"]
+
+
 # A VLAN set as ranges: a trunk permitting 2-4094 is one pair, not 4,093 numbers per port.
 # Sorted and disjoint as model/numbers.py builds them (parse is the only writer).
 VlanRanges = tuple[tuple[VlanId, VlanId], ...]
@@ -46,34 +53,6 @@ VlanRanges = tuple[tuple[VlanId, VlanId], ...]
 
 class _M(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-_FIELDS_SETS: dict[frozenset[str], set[str]] = {}
-FrozenModel = TypeVar("FrozenModel", bound=BaseModel)
-
-
-def lean(model: FrozenModel) -> FrozenModel:
-    """``model`` with its set of given fields shared with every instance given the same ones.
-    Pydantic keeps one set per instance, 728 of the 1,272 bytes of a port: 73 MB of a config
-    of 100,000 ports (issue 27, cause 9). For frozen models only: pydantic changes the set on
-    assignment, which they refuse, and ``model_copy`` copies it before adding to it."""
-    assert model.model_config.get("frozen"), type(model)
-    given = model.__pydantic_fields_set__
-    shared = _FIELDS_SETS.setdefault(frozenset(given), set(given))
-    object.__setattr__(model, "__pydantic_fields_set__", shared)
-    return model
-
-
-def assembled(cls: type[FrozenModel], fields: dict[str, Any], given: set[str]) -> FrozenModel:
-    """A model of ``fields`` (every field, in order), as pydantic's ``__setstate__`` restores
-    one: without validating them again. Only for fields a model of ``cls`` held already (a
-    pickled one) or that are of their field's type and domain (``normalise._port``)."""
-    model = cls.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
-    object.__setattr__(model, "__pydantic_fields_set__", given)
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
-    return model
 
 
 # Ethernet framing around an IP packet: a 14-byte header and a 4-byte FCS; an 802.1Q tag (a
@@ -238,7 +217,7 @@ class DeviceConfig(_M):
     hostname: str
     vendor: Vendor
     model: str
-    role: Literal["leaf", "spine", "superspine", "switch"]
+    role: Role
     lldp: bool = True
     loopback: Loopback | None = None
     interfaces: tuple[Interface, ...] = ()

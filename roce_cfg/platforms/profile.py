@@ -334,7 +334,7 @@ class ManagedObject(_Data):
         default=False,
         description="an intent change renames such objects (the rail VLAN and its VLAN "
         "interface): one the intent no longer names is removed, after the new one is in "
-        "place, when the intent adds one of the same kind with the same shape (issue 29)",
+        "place, when the intent adds one of the same kind with the same shape",
     )
 
 
