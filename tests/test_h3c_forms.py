@@ -1,4 +1,4 @@
-"""H3C Comware forms real fabrics print (issue 42): aggregates and members giving each other
+"""H3C Comware forms real fabrics print: aggregates and members giving each other
 their settings, M-LAG and its DRNI names, interface ranges, breakout splits, WRR weights, trunk
 VLANs removed, VRF-bound ports, BGP peer groups and a capture's status line after 'return'.
 Each form's source is cited beside its grammar entry (vendors/h3c.grammar.yaml)."""

@@ -7,7 +7,7 @@ members); a setting the aggregate does not print and its members do is the aggre
 members have it (``gather``: CloudEngine schedules per physical port only; H3C fabrics print
 trust, queueing and the frame limit on each member). A value the aggregate does not print never
 overwrites a member's own: a member's jumbo frame stays its own when the aggregate has none
-(issue 42: server-port headroom computed for 1,500-byte frames), and rules judge a gathered
+(else server-port headroom is computed for 1,500-byte frames), and rules judge a gathered
 setting on the members that carry it (``Aggregate.member_settings``).
 """
 

@@ -8,12 +8,19 @@ on a model the profiles do not list. The split port carries no frames of its own
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from roce_cfg.model.device import Interface
+from roce_cfg.parse.names import Namer
 
-if TYPE_CHECKING:
-    from roce_cfg.parse.normalise import Context
+
+class Context(Protocol):
+    """What this module needs of the normaliser's context (parse/normalise.Context)."""
+
+    @property
+    def namer(self) -> Namer: ...
+
+    def unreadable(self, reason: str, word: str, scope: str | None = None) -> None: ...
 
 
 def split(ctx: Context, ports: list[Interface], words: dict[str, str]) -> list[Interface]:

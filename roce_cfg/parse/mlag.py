@@ -9,13 +9,22 @@ from __future__ import annotations
 
 from ipaddress import IPv4Address
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from roce_cfg.model import numbers
 from roce_cfg.model.device import MlagSystem
+from roce_cfg.model.numbers import Domain
 
-if TYPE_CHECKING:
-    from roce_cfg.parse.normalise import Context
+
+class Context(Protocol):
+    """What this module needs of the normaliser's context (parse/normalise.Context)."""
+
+    def number(
+        self, raw: Any, domain: Domain, default: None, scope: str | None = None
+    ) -> int | None: ...
+
+    def unreadable(self, reason: str, word: str, scope: str | None = None) -> None: ...
+
 
 _SCOPE = "@mlag"
 
