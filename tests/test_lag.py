@@ -141,11 +141,6 @@ def test_lint_judges_members_for_pfc_and_aggregates_for_mtu_trust_scheduling(
     assert not [f for f in found if f[0] == "RC102" and (f[2] or "").startswith("Eth-Trunk")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="H1 sits behind 'link-aggregation mode dynamic' and "
-    "'undo port trunk permit vlan 1' lines the gate finds unread (i42 H3C readers)",
-)
 def test_h3c_peer_link_frame_mismatch_and_lossy_member(tmp_path: Path) -> None:
     found = _findings(corpus("h3c-lag", tmp_path))
     # H1: the peer-link aggregates disagree on the jumbo frame

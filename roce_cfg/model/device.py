@@ -71,6 +71,15 @@ def frame_for(mtu: int) -> int:
     return mtu + FRAME_OVERHEAD + TAG_BYTES
 
 
+def packet_for(frame: int) -> int:
+    """The IP packet a frame limit of ``frame`` bytes carries in a tagged frame.
+
+    >>> packet_for(9416)
+    9394
+    """
+    return frame - FRAME_OVERHEAD - TAG_BYTES
+
+
 class PriorityBytes(_M):
     priority: Priority
     bytes: ByteCount
@@ -211,6 +220,38 @@ class Aggregate(_M):
     min_active: int = Field(default=1, ge=1, le=numbers.PATHS.high)
     peer_link: bool = False  # the M-LAG / DFS peer-link between the two switches of a pair
     mlag_group: int | None = None  # the M-LAG id pairing it with the other switch's aggregate
+    # settings the aggregate does not print and takes from what its members print (the vendor's
+    # 'parse.aggregate.gather'): rules judge those on the members, where they are configured
+    member_settings: tuple[str, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_no_member_settings(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        # aggregates whose members carry nothing for them serialise as before (parse fixtures)
+        out = handler(self)
+        if isinstance(out, dict) and not self.member_settings:
+            out.pop("member_settings", None)
+        return out
+
+
+class MlagSystem(_M):
+    """An M-LAG (DRNI) member switch's system settings: the two switches of a pair share the
+    system MAC and priority and differ in system number (vendors/<vendor>.yaml sources)."""
+
+    system_mac: str | None = None
+    system_number: int | None = None
+    system_priority: int | None = None
+    keepalive_destination: IPv4Address | None = None
+    keepalive_source: IPv4Address | None = None
+    keepalive_vrf: str = ""
+
+
+class PortVrf(_M):
+    """An interface bound to a VRF (VPN instance): its addresses and routes are that VRF's."""
+
+    port: str
+    vrf: str
 
 
 class DeviceConfig(_M):
@@ -227,16 +268,27 @@ class DeviceConfig(_M):
     bgp: Bgp | None = None
     static_routes: tuple[StaticRoute, ...] = ()
     aggregates: tuple[Aggregate, ...] = ()
+    mlag: MlagSystem | None = None
+    port_vrfs: tuple[PortVrf, ...] = ()
 
     @model_serializer(mode="wrap")
     def _omit_no_aggregates(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> Any:
-        # Switches without aggregates serialise as before (generated configs, goldens).
+        # Switches without aggregates, M-LAG or VRF ports serialise as before (generated
+        # configs, goldens).
         out = handler(self)
-        if isinstance(out, dict) and not self.aggregates:
-            out.pop("aggregates", None)
+        if isinstance(out, dict):
+            for key in ("aggregates", "port_vrfs"):
+                if not getattr(self, key):
+                    out.pop(key, None)
+            if self.mlag is None:
+                out.pop("mlag", None)
         return out
+
+    def vrf_of(self, port: str) -> str:
+        """The VRF ``port`` is bound to ('' for the public table)."""
+        return next((b.vrf for b in self.port_vrfs if b.port == port), "")
 
     def aggregate_of(self, port: str) -> Aggregate | None:
         """The aggregate ``port`` is a member of."""

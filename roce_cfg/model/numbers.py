@@ -188,6 +188,25 @@ def merge(ranges: Iterable[tuple[int, int]]) -> Ranges:
     return tuple(out)
 
 
+def without(ranges: Ranges, removed: Ranges) -> Ranges:
+    """``ranges`` less every value of ``removed``.
+
+    >>> without(((1, 10),), ((1, 1), (4, 5)))
+    ((2, 3), (6, 10))
+    """
+    out: list[tuple[int, int]] = []
+    for low, high in ranges:
+        for cut_low, cut_high in merge(removed):
+            if cut_high < low or cut_low > high:
+                continue
+            if cut_low > low:
+                out.append((low, cut_low - 1))
+            low = cut_high + 1
+        if low <= high:
+            out.append((low, high))
+    return tuple(out)
+
+
 def of(values: Iterable[int]) -> Ranges:
     """The ranges holding exactly ``values``.
 
