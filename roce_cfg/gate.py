@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.accounting import LOSSLESS, UNKNOWN_SECTION, UnreadFact
 
+MODEL = "model"  # not a config section: the model a switch runs, where the config does not say
+
 # What a section holds, as a finding says it.
 SECTION_NAMES = {
     "pfc": "PFC and its no-drop priorities",
@@ -35,6 +37,7 @@ SECTION_NAMES = {
     "static_routes": "static routes",
     "loopback": "the loopback (router ID, BGP sessions to it)",
     UNKNOWN_SECTION: "a value refused on a line not found",
+    MODEL: "the switch's model (the config does not state it)",
     LOSSLESS: "settings no reader places, on lines whose words name lossless ones",
 }
 
@@ -74,8 +77,12 @@ class Gate:
     shared: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, facts: Iterable[UnreadFact], device: DeviceConfig) -> Gate:
-        wide: dict[str, list[int]] = {}
+    def of(
+        cls, facts: Iterable[UnreadFact], device: DeviceConfig, model_assumed: bool = False
+    ) -> Gate:
+        """``model_assumed``: the config states no model and none was given; the one its port
+        layout suggests stands in, and what depends on the exact model is not verified."""
+        wide: dict[str, list[int]] = {MODEL: []} if model_assumed else {}
         ports: dict[str, dict[str, list[int]]] = {}
         for f in facts:
             _merge(wide if f.port is None else ports.setdefault(f.port, {}), f.section, f.lines)

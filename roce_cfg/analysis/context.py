@@ -97,8 +97,11 @@ class DeviceView:
         """What of this switch was not read, where (roce_cfg/gate.py)."""
         found: Gate | None = self.memo.get("gate")
         if found is None:
-            facts = self.parsed.config.accounting.unread_facts
-            found = self.memo["gate"] = Gate.of(facts, self.device)
+            config = self.parsed.config
+            assumed = config.model_from == "default" and self.model.known
+            found = self.memo["gate"] = Gate.of(
+                config.accounting.unread_facts, config.device, assumed
+            )
         return found
 
     @property

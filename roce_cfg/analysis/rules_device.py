@@ -246,7 +246,7 @@ def watchdog_missing(v: DeviceView) -> Iterator[Hit]:
     rationale="Each no-drop priority needs its own headroom per port; ASICs reserve a fixed "
     "number of lossless priority groups and refuse or silently ignore the rest.",
     fix="Use no more no-drop priorities than the model supports (see vendors/*.yaml max_no_drop).",
-    reads=("pfc",),
+    reads=("pfc", "model"),
 )
 def too_many_no_drop(v: DeviceView) -> Iterator[Hit]:
     if len(v.device.qos.no_drop) > v.model.max_no_drop:
@@ -385,7 +385,7 @@ def apply_step_missing(v: DeviceView) -> Iterator[Hit]:
     rationale="On some Huawei CloudEngine models PFC headroom comes from a pool that must be "
     "sized first; without it PFC ports have no headroom and drop in-flight packets after PAUSE.",
     fix="Configure 'qos buffer headroom-pool size <n> kbytes slot 1' to fit every PFC port.",
-    reads=("buffers", "pfc"),
+    reads=("buffers", "pfc", "model"),
 )
 def headroom_pool_missing(v: DeviceView) -> Iterator[Hit]:
     pool_missing = v.model.needs_headroom_pool and v.device.qos.headroom_pool_bytes is None
