@@ -727,6 +727,13 @@ def _port_of(namer: Namer, ranged: RangeSpec | None = None) -> Callable[[str], s
         if ranges.is_range(ranged, header):
             return None  # a range's lines are every port's of the range: switch-wide
         name = _interface_named(header, namer)
+        if name is not None and name.kind == "other":
+            # a word after the name ('interface cdgei-0/1/0/1 zqx'): the block is not read,
+            # and its lines are the port's that the words before name (ZXROS lists that port
+            # again under switchvlan-configuration: the gate must know its settings are unread)
+            words = header.split()[1:]
+            named = (namer.name(" ".join(words[:n])) for n in range(len(words) - 1, 0, -1))
+            name = next((n for n in named if n.kind != "other"), name)
         return name.canonical if name is not None else None
 
     return port_of
