@@ -276,6 +276,12 @@ class ParseSpec(_Data):
     interface_aliases: dict[str, str] = Field(
         default_factory=dict, description="short interface type -> full type (HGE -> HundredGigE)"
     )
+    # port types printed besides interface_prefix ('TFGigabitEthernet ': 25 Gb/s), names kept;
+    # views listing ports beside own lines (ZXROS 'dcb'), read as '<view> | <line>'; a prompt
+    # after last_line starts a capture's session output, not configuration
+    port_types: dict[str, Annotated[int, Field(gt=0, le=1600)]] = Field(default_factory=dict)
+    port_views: tuple[str, ...] = ()
+    capture_prompt: str | None = None
     wrap_width: int | None = Field(
         default=None, description="the CLI wraps saved lines at this column (ZTE: 80)"
     )
