@@ -154,6 +154,8 @@ def _option(option: RouteOption, words: list[str], i: int, fields: dict[str, Any
         value, i = " ".join(words[i : i + count]), i + count
     if option.field in ("bfd", "permanent"):
         fields[option.field] = True
+    elif option.field == "ecmp":
+        fields["inter_protocol_ecmp"] = True
     elif option.field != "other":
         fields[option.field] = value
     return i

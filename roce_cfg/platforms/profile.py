@@ -204,7 +204,7 @@ class VersionForm(_Data):
 class RouteOption(_Data):
     """A word a static-route line may carry after its next hop, and what follows it."""
 
-    field: Literal["preference", "tag", "description", "bfd", "track", "permanent", "other"]
+    field: Literal["preference", "tag", "description", "bfd", "track", "permanent", "ecmp", "other"]
     takes: int | Literal["int", "rest"] = Field(
         default=0, description="words after it: a count, one number, or the rest of the line"
     )
@@ -228,7 +228,6 @@ class StaticRouteSpec(_Data):
         default=False, description="a bare number after the next hop is the preference (IOS)"
     )
     options: dict[str, RouteOption] = Field(default_factory=dict)
-    default_preference: int = Field(ge=1, le=255)
     status: Status = "verified"
     source: str = ""
 
@@ -313,6 +312,23 @@ class EcmpLimit(_Data):
     source: str = ""
 
 
+class RoutePreference(_Data):
+    """Which route a switch forwards by when a static route and an eBGP route name the same
+    prefix (the longest prefix is chosen first; then the lower preference, or administrative
+    distance, wins). The deadlock analyser's route selection (deadlock/net.py) reads it."""
+
+    static: int = Field(ge=1, le=255, description="a static route's default preference")
+    ebgp: int = Field(ge=1, le=255, description="an eBGP route's default preference")
+    tie: Literal["ecmp", "flagged", "unknown"] = Field(
+        description="a static and an eBGP route of one preference: 'ecmp' load-balances, "
+        "'flagged' only where the static carries the vendor's inter-protocol ECMP word, "
+        "'unknown' no source says (both are followed, and the verdict says so)"
+    )
+    status: Status = "verified"
+    source: str = ""
+    note: str = ""
+
+
 class ApplyStep(_Data):
     edits: str = Field(description="regex of a top-level line that changes staged state")
     apply: str = Field(description="regex of the line that activates it")
@@ -369,6 +385,7 @@ class VendorProfile(_Data):
     lint: LintSpec = LintSpec()
     managed: ManagedScope = ManagedScope()
     ecmp_limit: EcmpLimit | None = None
+    route_preference: RoutePreference | None = None
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")
     # The overlay folder the profile was loaded with (never read from YAML): its grammar, merged
