@@ -61,8 +61,11 @@ def _edges(net: Network, failed: set[int]) -> dict[Node, set[Node]]:
                 ins.setdefault(y, set()).add(lid)
                 for lin in ins.get(s, ()):
                     edges.setdefault((s, lin), set()).add((y, lid))
-    ok = net.lossless
-    return {u: {v for v in vs if v in ok} for u, vs in edges.items() if u in ok}
+    ok, prio = net.lossless, net.prio
+    # A pause holds back only the priority it names: an edge only within one priority.
+    return {
+        u: {v for v in vs if v in ok and prio[v] == prio[u]} for u, vs in edges.items() if u in ok
+    }
 
 
 def components(net: Network, failed: set[int]) -> list[frozenset[Node]]:

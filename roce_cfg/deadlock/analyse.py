@@ -93,8 +93,9 @@ def _extra(st: State) -> dict[Node, set[Node]]:
                     if l_in != l_out:
                         extra.setdefault((s, l_in), set()).add((net.links[l_out].far(s), l_out))
     prio = net.prio
+    # Only within one lossless priority: a pause holds back only the priority it names.
     return {
-        u: {v for v in vs if prio.get(v) is not None}
+        u: {v for v in vs if prio.get(v) is not None and prio.get(v) == prio[u]}
         for u, vs in extra.items()
         if prio.get(u) is not None
     }

@@ -64,6 +64,7 @@ class Network:
     # port, or None when that hop is lossy (the dependency ends there)
     prio: dict[tuple[int, int], int | None] = field(default_factory=dict)
     lossless: frozenset[tuple[int, int]] = frozenset()  # the nodes of the dependency graph
+    one_priority: bool = True  # every lossless buffer holds RoCE in one priority
     # switch -> vlan -> links whose port on this switch is an access port in that VLAN
     vlan_links: list[dict[int, list[int]]] = field(default_factory=list)
     # per switch: every usable static route's prefix and the fabric link it leaves by (None: a
@@ -96,6 +97,7 @@ def build(
     ports = [{p.name: p for p in d.interfaces} for d in devices]
     _links(net, links, ports, dscp)
     net.lossless = frozenset(node for node, p in net.prio.items() if p is not None)
+    net.one_priority = len({p for p in net.prio.values() if p is not None}) <= 1
     net.pairs = [
         {n: frozenset((n, lid) for lid in lids) for n, lids in nbrs.items()} for nbrs in net.adj
     ]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from roce_cfg.deadlock.net import Network
 from roce_cfg.deadlock.routing import Node, destinations
 
-Kind = tuple[bool, bool, bool]  # lossless at this end, lossless at the far end, the fixed link
+Kind = tuple[int, int, bool]  # lossless priority at this end (-1: lossy), the far end; fixed
 LinkType = tuple[int, int, Kind]  # (class of this end, class of the far end, kind)
 
 
@@ -43,8 +43,10 @@ def applies(net: Network) -> bool:
 
 
 def _kind(net: Network, s: int, lid: int, fixed: frozenset[int]) -> Kind:
+    # The lossless priority of each end (-1: lossy): a pause holds back only its priority.
     far = net.links[lid].far(s)
-    return ((s, lid) in net.lossless, (far, lid) in net.lossless, lid in fixed)
+    here, there = net.prio[(s, lid)], net.prio[(far, lid)]
+    return (-1 if here is None else here, -1 if there is None else there, lid in fixed)
 
 
 @dataclass

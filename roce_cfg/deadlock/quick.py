@@ -55,11 +55,11 @@ def _signature(
     asn = net.asn[d]
     if asn is None or asn_count[asn] != 1:
         return None
-    lossless = net.lossless
+    prio = net.prio  # a lossless end's priority (None: lossy), which a swap must keep
     up = _up(net, d, failed)
     return (
         tuple(
-            (n, tuple(((d, lid) in lossless, (n, lid) in lossless) for lid in lids))
+            (n, tuple((prio[(d, lid)], prio[(n, lid)]) for lid in lids))
             for n, lids in up
         ),
         frozenset(n for n in net.sessions[d] if any(m == n for m, _ in up)),
@@ -279,11 +279,13 @@ def _has_cycle(
         if not targets:
             continue
         sources = [(s, lid) for lid in ins & lossless_in.get(s, set())]
-        if sources:
-            hub = (-1 - k, 0)  # a virtual node: negative ids never name a switch
-            succ[hub] = targets
-            for u in sources:
-                succ.setdefault(u, []).append(hub)
+        # One virtual node per priority (negative ids never name a switch): a pause holds back
+        # only the priority it names, so a buffer waits only on buffers of its own priority.
+        for u in sources:
+            hub = (-1 - k, 0 if net.one_priority else net.prio[u] or 0)
+            if hub not in succ:
+                succ[hub] = [o for o in targets if net.one_priority or net.prio[o] == hub[1]]
+            succ.setdefault(u, []).append(hub)
     for u, vs in extra.items():
         succ.setdefault(u, []).extend(vs)
     return bool(sccs([n for n in succ if n[0] >= 0], lambda n: succ.get(n, ())))

@@ -119,9 +119,12 @@ class State:
         return self.net.hosts[x] or bool(self.ins[d].get(x))
 
     def count(self, u: Node, v: Node, delta: int) -> None:
-        lossless = self.net.lossless
+        net = self.net
+        lossless = net.lossless
         if u not in lossless or v not in lossless:
             return  # a lossy hop: the packet can be dropped, no dependency
+        if not net.one_priority and net.prio[u] != net.prio[v]:
+            return  # the far end pauses another priority than the one this packet is queued in
         outs = self.edges.get(u)
         if outs is None:
             outs = {}
