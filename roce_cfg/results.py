@@ -156,6 +156,7 @@ def deadlock_doc(report: DeadlockReport, result: LintResult) -> dict[str, Any]:
     import json
 
     from roce_cfg.analysis.report import to_json
+    from roce_cfg.deadlock.verdict import doc as covered
 
     doc: dict[str, Any] = json.loads(to_json(result))
     doc["format"] = doc_format("deadlock")
@@ -172,6 +173,7 @@ def deadlock_doc(report: DeadlockReport, result: LintResult) -> dict[str, Any]:
         cycles=len(cycles),
     )
     doc["cycles"] = cycles
+    doc["routing"] = covered(report.net)  # what the verdict covers, and what it does not
     return doc
 
 

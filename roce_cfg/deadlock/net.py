@@ -1,4 +1,5 @@
-"""The fabric as the deadlock analysis sees it: switches, directed link ends, BGP, lossless ports.
+"""The fabric as the deadlock analysis sees it: switches, directed link ends, BGP, lossless ports,
+and the routes each switch forwards by (deadlock/dests.py turns them into the traffic classes).
 
 Built from vendor-neutral DeviceConfigs and the links between them; integer ids throughout
 because the analysis touches every (switch, destination) pair for every failure scenario.
@@ -12,7 +13,11 @@ from ipaddress import IPv4Address, IPv4Network
 from roce_cfg import evidence
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import priority_of
+
+# Route preference where a vendor profile states none (the profiles of all four do).
+STATIC_PREFERENCE, EBGP_PREFERENCE = 60, 255
 
 
 @dataclass(frozen=True)
@@ -35,9 +40,49 @@ class Link:
 
 @dataclass(frozen=True)
 class Static:
+    """A static route as forwarding uses it: to a linked switch over one link, out of the
+    fabric (a next hop on one of the switch's own subnets: a firewall, a storage gateway), or
+    discarded (NULL0)."""
+
     prefix: IPv4Network
-    via: int  # neighbour switch id
-    link: int
+    via: int  # the neighbour switch; -1 when the route leaves the fabric or discards
+    link: int  # the fabric link it leaves by; -1 likewise
+    preference: int
+    ecmp: bool = False  # load-balances with eBGP of one preference (VRP inter-protocol-ecmp)
+    exits: bool = False  # leaves the fabric ...
+    port: str = ""  # ... by this port, whose subnet holds the next hop
+    line: int | None = None
+
+    @property
+    def discards(self) -> bool:
+        return self.via < 0 and not self.exits
+
+
+@dataclass(frozen=True)
+class Cand:
+    """One route a switch holds for a traffic class: a connected subnet (delivered here), a
+    static route, or the routes of a BGP group (``group``); ``plen`` its prefix length."""
+
+    plen: int
+    pref: int  # the route's preference; a BGP group's is the switch's eBGP preference (-1 here)
+    group: int = -1
+    static: Static | None = None
+
+    @property
+    def local(self) -> bool:
+        return self.group < 0 and self.static is None
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A traffic class that is not plain BGP to one switch: every address of it is routed alike
+    by every switch (the same routes cover it), so one forwarding decision per switch serves
+    it. Every switch is taken to send some (statics and defaults carry traffic from anywhere)."""
+
+    prefixes: tuple[IPv4Network, ...]  # the RoCE destinations (or their parts) it stands for
+    bgp: tuple[Cand, ...]  # BGP routes covering it, longest first: a switch's routes ...
+    at: dict[int, tuple[Cand, ...]]  # ... unless listed here (its subnets, statics, origins)
+    deps: frozenset[int]  # the BGP groups it can follow
 
 
 @dataclass
@@ -55,11 +100,11 @@ class Network:
     all_outs: list[frozenset[tuple[int, int]]] = field(default_factory=list)
     # per switch: BGP neighbours it has a session with over a link (remote-as agreeing)
     sessions: list[set[int]] = field(default_factory=list)
-    # prefixes each switch originates into BGP, and where hosts sit (delivered locally)
-    # host subnets (where RoCE traffic starts and ends) each switch originates into BGP
+    # per BGP group (a switch's own prefixes: group = its id; others after the switches): the
+    # RoCE destinations routed plainly by it (a plain destination), else the group's prefixes
     originated: list[list[IPv4Network]] = field(default_factory=list)
-    hosts: list[bool] = field(default_factory=list)  # servers attached: RoCE traffic starts here
-    statics: list[list[Static]] = field(default_factory=list)
+    hosts: list[bool] = field(default_factory=list)  # RoCE traffic starts here (servers, storage)
+    statics: list[list[Static]] = field(default_factory=list)  # per switch, usable ones
     # (switch, link) -> the lossless priority a packet of the analysed DSCP has on that ingress
     # port, or None when that hop is lossy (the dependency ends there)
     prio: dict[tuple[int, int], int | None] = field(default_factory=dict)
@@ -67,19 +112,36 @@ class Network:
     one_priority: bool = True  # every lossless buffer holds RoCE in one priority
     # switch -> vlan -> links whose port on this switch is an access port in that VLAN
     vlan_links: list[dict[int, list[int]]] = field(default_factory=list)
-    # per switch: every usable static route's prefix and the fabric link it leaves by (None: a
-    # next hop outside the fabric, on one of the switch's own subnets). A static beats BGP for
-    # the prefixes it covers, so BGP forwarding there is replaced (routing._overridden).
-    covers: list[list[tuple[IPv4Network, int | None]]] = field(default_factory=list)
+    # per switch: the preference of an eBGP route, and what a tie with a static does
+    ebgp_pref: list[int] = field(default_factory=list)
+    tie: list[str] = field(default_factory=list)
+    # per BGP group: the switches originating it to every session ('network'); groups past the
+    # switches also have switches advertising it to some peers only (default-route-advertise)
+    origins: list[tuple[int, ...]] = field(default_factory=list)
+    adverts: dict[int, dict[int, frozenset[int]]] = field(default_factory=dict)
+    flows: list[Flow] = field(default_factory=list)  # traffic classes not plain BGP
+    # what the verdict says besides cycles: destinations judged to carry no RoCE, ones assumed
+    # to, and what the configs hold that the routing model leaves out
+    not_roce: list[str] = field(default_factory=list)
+    assumed: list[str] = field(default_factory=list)
+    unmodelled: list[str] = field(default_factory=list)
 
     def index(self, name: str) -> int:
         return self.names.index(name)
+
+    @property
+    def simple(self) -> bool:
+        """Every traffic class is plain eBGP to the one switch that originates it: the shape
+        the shortcuts (quick.py) and the failure sweep by symmetry (orbits.py) are proven for."""
+        return not self.flows and len(self.origins) <= len(self.names)
 
 
 def build(
     devices: list[DeviceConfig], links: list[tuple[str, str, str, str]], dscp: int
 ) -> Network:
     """``links`` are (device, port, device, port); ``dscp`` is the lossless class analysed."""
+    from roce_cfg.deadlock import dests  # the traffic classes read the network built here
+
     names = [d.hostname for d in devices]
     net = Network(
         names=names,
@@ -102,19 +164,31 @@ def build(
         {n: frozenset((n, lid) for lid in lids) for n, lids in nbrs.items()} for nbrs in net.adj
     ]
     net.all_outs = [frozenset().union(*p.values()) for p in net.pairs]
-    addr_owner: dict[IPv4Address, int] = {}
+    _preferences(net)
+    owner = _owners(devices)
+    for i in range(len(devices)):
+        net.statics.append(_statics(net, i, ports, owner))
+    dests.gather(net, ports, owner)
+    return net
+
+
+def _preferences(net: Network) -> None:
+    for d in net.devices:
+        pref = load_profile(d.vendor).route_preference
+        net.ebgp_pref.append(pref.ebgp if pref else EBGP_PREFERENCE)
+        net.tie.append(pref.tie if pref else "unknown")
+
+
+def _owners(devices: list[DeviceConfig]) -> dict[IPv4Address, int]:
+    """Which switch holds each interface address (ports, aggregates, VLAN interfaces)."""
+    owner: dict[IPv4Address, int] = {}
     for i, d in enumerate(devices):
         for p in d.interfaces:
             if p.ipv4 is not None:
-                addr_owner[p.ipv4.ip] = i
-    for i, d in enumerate(devices):
-        # Only subnets with servers behind them carry RoCE; loopbacks carry control traffic.
-        hosts = [svi.ipv4.network for svi in d.vlan_interfaces]
-        networks = list(d.bgp.networks) if d.bgp else []
-        net.originated.append([n for n in networks if any(n.overlaps(h) for h in hosts)])
-        net.hosts.append(any(i.mode == "access" and not i.shutdown for i in d.interfaces))
-        _statics(net, i, ports, addr_owner)
-    return net
+                owner[p.ipv4.ip] = i
+        for svi in d.vlan_interfaces:
+            owner.setdefault(svi.ipv4.ip, i)
+    return owner
 
 
 def _links(
@@ -139,9 +213,7 @@ def _links(
         net.adj[a].setdefault(b, []).append(link.id)
         net.adj[b].setdefault(a, []).append(link.id)
         for s, port in ((a, pa), (b, pb)):
-            prio = priority_of(devices[s], dscp)
-            lossless = port.qos.pfc and prio in port.qos.no_drop
-            net.prio[(s, link.id)] = prio if lossless else None
+            net.prio[(s, link.id)] = lossless_priority(devices[s], port, dscp)
             # A trunk carries the VLANs it permits (its PVID only if permitted); an access
             # port its one VLAN.
             carried = numbers.expand(port.trunk_vlans) or (port.access_vlan,)
@@ -150,6 +222,13 @@ def _links(
                     if vlan is not None:
                         net.vlan_links[s].setdefault(vlan, []).append(link.id)
         _session(net, peers, link, pa, pb)
+
+
+def lossless_priority(device: DeviceConfig, port: Interface, dscp: int) -> int | None:
+    """The priority the switch puts ``dscp`` in when that priority is no-drop with PFC on the
+    port, else None (the packet can be dropped there, not paused)."""
+    prio = priority_of(device, dscp)
+    return prio if port.qos.pfc and prio in port.qos.no_drop else None
 
 
 def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface | None:
@@ -166,32 +245,58 @@ def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface |
 
 
 def _statics(
-    net: Network, i: int, ports: list[dict[str, Interface]], addr_owner: dict[IPv4Address, int]
-) -> None:
-    """Switch ``i``'s usable static routes, and the prefixes each covers by which link."""
+    net: Network, i: int, ports: list[dict[str, Interface]], owner: dict[IPv4Address, int]
+) -> list[Static]:
+    """Switch ``i``'s static routes in its public table, as forwarding uses them; what cannot
+    be resolved is said in ``net.unmodelled``."""
     d = net.devices[i]
-    statics = []
-    covers: list[tuple[IPv4Network, int | None]] = []
-    local = [p.ipv4.network for p in d.interfaces if p.ipv4 is not None and not p.shutdown]
-    local += [svi.ipv4.network for svi in d.vlan_interfaces]
+    stated = load_profile(d.vendor).route_preference
+    default = stated.static if stated else STATIC_PREFERENCE
+    local = [(p.ipv4.network, p.name) for p in d.interfaces if p.ipv4 and not p.shutdown]
+    local += [(svi.ipv4.network, _svi(d, svi.vlan)) for svi in d.vlan_interfaces]
+    out: list[Static] = []
     for r in d.static_routes:
-        if r.next_hop is None or r.vrf:
-            continue  # a discard route forwards nothing; another VRF's table is not the fabric's
-        owner = addr_owner.get(r.next_hop)
-        if owner is None or owner not in net.adj[i]:
-            # Not a fabric switch: traffic leaves the fabric there (a firewall, a service
-            # network), as long as the next hop is on one of this switch's own subnets;
-            # otherwise, or when it is a switch whose link is gone, the route is inactive.
-            if owner is None and any(r.next_hop in n for n in local):
-                covers.append((r.prefix, None))
+        if r.vrf:
+            continue  # another VRF's table (management, tenants) is not the fabric's
+        pref, ecmp = r.preference or default, r.inter_protocol_ecmp
+        if r.next_hop is None:
+            if r.interface.upper().startswith("NULL"):
+                out.append(Static(r.prefix, -1, -1, pref, ecmp, line=r.line))
+            else:
+                net.unmodelled.append(_unresolved(d, r.prefix, r.line, "an interface only"))
             continue
-        for lid in net.adj[i][owner]:
-            far = ports[owner].get(net.links[lid].port_at(owner))
-            if far is not None and far.ipv4 is not None and far.ipv4.ip == r.next_hop:
-                statics.append(Static(r.prefix, owner, lid))
-                covers.append((r.prefix, lid))
-    net.statics.append(statics)
-    net.covers.append(covers)
+        far = owner.get(r.next_hop)
+        hop = _hop(net, i, far, r.next_hop, ports) if far is not None else None
+        port = next((name for n, name in local if r.next_hop in n), None) if far is None else None
+        if hop is not None:
+            out.append(Static(r.prefix, hop[0], hop[1], pref, ecmp, line=r.line))
+        elif port is not None:
+            out.append(Static(r.prefix, -1, -1, pref, ecmp, True, port, r.line))
+        else:
+            # A next hop on no up link or subnet of this switch resolves through other routes
+            # (recursive lookup), which is not modelled: the route is left out, and said so.
+            net.unmodelled.append(_unresolved(d, r.prefix, r.line, f"next hop {r.next_hop}"))
+    return out
+
+
+def _svi(d: DeviceConfig, vlan: int) -> str:
+    return f"{load_profile(d.vendor).vlan_interface}{vlan}"
+
+
+def _hop(
+    net: Network, i: int, far: int, address: IPv4Address, ports: list[dict[str, Interface]]
+) -> tuple[int, int] | None:
+    """(neighbour, link) when ``address`` is the far end of one of switch ``i``'s links."""
+    for lid in net.adj[i].get(far, ()):
+        end = ports[far].get(net.links[lid].port_at(far))
+        if end is not None and end.ipv4 is not None and end.ipv4.ip == address:
+            return far, lid
+    return None
+
+
+def _unresolved(d: DeviceConfig, prefix: IPv4Network, line: int | None, why: str) -> str:
+    where = f"{d.hostname}:{line}" if line is not None else d.hostname
+    return f"{where} static route {prefix} via {why}: not on an up link or subnet of the switch"
 
 
 def _session(

@@ -2,12 +2,13 @@
 the fabric, and the automorphism that maps one onto another.
 
 An automorphism here is a permutation of switches and links that keeps everything the routing
-model reads (routing.py): which switches are linked and over how many links, which link ends
-are lossless, BGP sessions, which switches share an ASN, max-paths, servers and destinations.
-Under such a permutation the routing of a failure scenario is the routing of its image,
-relabelled, so the same buffer dependency cycles open, relabelled (docs/deadlock.md says why,
-and where router ids come in). Static routes and VLAN flooding are not covered: a fabric with
-either has no symmetry here, and every failure is its own orbit.
+model reads (routing.py): which switches are linked and over how many links, each link end's
+lossless priority, BGP sessions, which switches share an ASN, max-paths, servers and
+destinations. Under such a permutation the routing of a failure scenario is the routing of its
+image, relabelled, so the same buffer dependency cycles open, relabelled (docs/deadlock.md says
+why, and where router ids come in). Traffic classes that are not plain eBGP (statics, defaults:
+dests.py) and VLAN flooding are not covered: a fabric with either is checked scenario by
+scenario.
 
 How the group is found, without listing its (astronomically many) elements:
 
@@ -37,9 +38,9 @@ LinkType = tuple[int, int, Kind]  # (class of this end, class of the far end, ki
 
 
 def applies(net: Network) -> bool:
-    """Whether the symmetry argument covers this fabric (statics and flooding are not
-    symmetric per destination, as in quick.py)."""
-    return not any(net.statics) and not any(net.vlan_links)
+    """Whether the symmetry argument covers this fabric: every traffic class plain eBGP to one
+    switch (statics, defaults and flooding are not symmetric per destination, as in quick.py)."""
+    return net.simple and not any(net.vlan_links)
 
 
 def _kind(net: Network, s: int, lid: int, fixed: frozenset[int]) -> Kind:

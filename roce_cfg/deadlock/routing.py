@@ -2,11 +2,13 @@
 incrementally so that a failed link only touches the destinations and switches it changes.
 
 Routing model (what a "no cycle" answer covers): each switch that originates prefixes into BGP
-is a destination; a switch's best routes are the shortest AS paths its eBGP neighbours offer;
-a path holding the switch's own ASN is rejected (loop prevention, no allowas-in); ECMP spans
-the equal-length best paths up to max-paths over every parallel link; a switch advertises one
-best path (lowest neighbour router-id breaks ties). Every switch that routes a destination is
-assumed to carry traffic to it (all-to-all collective traffic).
+is a group of routes; a switch's best routes are the shortest AS paths its eBGP neighbours
+offer; a path holding the switch's own ASN is rejected (loop prevention, no allowas-in); ECMP
+spans the equal-length best paths up to max-paths over every parallel link; a switch advertises
+one best path (lowest neighbour router-id breaks ties). A plain destination (dests.py: a
+switch's own subnets routed by its eBGP advertisement alone) is kept here, with its traffic:
+servers send it, and a switch carries what its neighbours forward to it. Every other traffic
+class is forward.py's, on the routes kept here.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from ipaddress import IPv4Network, collapse_addresses
 from itertools import filterfalse
 from typing import Any
 
@@ -53,6 +54,12 @@ class State:
     routes: dict[int, dict[int, Route]] = field(default_factory=dict)  # [dest][switch]
     outs: dict[int, dict[int, frozenset[Out]]] = field(default_factory=dict)  # [dest][switch]
     ins: dict[int, dict[int, set[int]]] = field(default_factory=dict)  # [dest][switch]
+    # the same for the classes of net.flows (forward.py), by their index
+    gouts: dict[int, dict[int, frozenset[Out]]] = field(default_factory=dict)
+    gins: dict[int, dict[int, set[int]]] = field(default_factory=dict)
+    # during a failure: the switches whose route each BGP group moved (forward.py re-decides
+    # the classes that follow it there)
+    moved: dict[int, set[int]] | None = None
     edges: dict[Node, dict[Node, int]] = field(default_factory=dict)  # refcount per edge
     extra: list[Edge] = field(default_factory=list)  # edges not from BGP (statics, flooding)
     undo: list[tuple[Any, Any, Any]] | None = None
@@ -171,7 +178,8 @@ def _route(
 _NONE: frozenset[Out] = frozenset()
 
 
-def _outs(st: State, s: int, route: Route | None) -> frozenset[Out]:
+def outs_of(st: State, s: int, route: Route | None) -> frozenset[Out]:
+    """The (next hop, link) pairs ``route`` sends over from ``s``, failed links left out."""
     if route is None or not route.nh:
         return _NONE
     key = (s, route.nh)
@@ -191,29 +199,12 @@ def _outs(st: State, s: int, route: Route | None) -> frozenset[Out]:
     return hit
 
 
-def _overridden(st: State, d: int, s: int) -> bool:
-    """s's static routes, not BGP, forward everything for d: for each prefix d originates, the
-    live statics at s of that length or longer cover all of it. A static wins over an eBGP route
-    of the same length on all four vendors (route preference: static 60 vs BGP 255 on
-    Comware/VRP, administrative distance 1 vs 20 on RGOS/ZXROS); a shorter static loses to it.
-    Where they go instead is the static edges (analyse._extra)."""
-    covers = st.net.covers[s]
-    if not covers:
-        return False
-    live = [p for p, lid in covers if lid is None or lid not in st.failed]
-    for p in st.net.originated[d]:
-        inside: list[IPv4Network] = [q for q in live if q.subnet_of(p)]
-        if not inside or list(collapse_addresses(inside)) != [p]:
-            return False
-    return True
-
-
 def _sync(st: State, d: int, s: int, adding: bool) -> None:
     """Bring s's outgoing (next hop, link) set in line with its route and the link states,
     moving the edges and the downstream traffic that implies. Callers run every removal
     (``adding`` False) before any addition, so traffic that stops is not first re-routed."""
     route = st.routes[d].get(s)
-    new = _NONE if _overridden(st, d, s) else _outs(st, s, route)
+    new = outs_of(st, s, route)
     table = st.outs[d]
     old = table.get(s, frozenset())
     change = new - old if adding else old - new
@@ -321,6 +312,8 @@ def converge(
             if m not in queued:
                 queue.append(m)
                 queued.add(m)
+    if st.moved is not None:
+        st.moved.setdefault(d, set()).update(touched)
     if not edges:
         return
     order = sorted(touched)
@@ -378,21 +371,33 @@ def _tell(
 
 
 def destinations(net: Network) -> list[int]:
-    return [s for s, prefixes in enumerate(net.originated) if prefixes and net.asn[s] is not None]
+    """The plain destinations (a switch routing its own subnets by eBGP alone), by switch."""
+    n = len(net.names)
+    return [
+        s for s, prefixes in enumerate(net.originated[:n]) if prefixes and net.asn[s] is not None
+    ]
 
 
 def baseline(net: Network) -> State:
+    from roce_cfg.deadlock import forward  # the other classes, on the routes kept here
+
     st = State(net)
     for d in destinations(net):
         st.routes[d], st.outs[d], st.ins[d] = {}, {}, {}
         converge(st, d, [d])
+    n = len(net.names)
+    for g in sorted({g for f in net.flows for g in f.deps if g < n} - st.routes.keys()):
+        if net.asn[g] is not None:
+            st.routes[g] = {}
+            converge(st, g, [g], edges=False)
+    forward.start(st)
     st.added = []
     return st
 
 
 def fail(st: State, link_ids: list[int]) -> None:
     """Fail links, keeping an undo log; ``st.added`` collects the edges that appear."""
-    st.undo, st.added = [], []
+    st.undo, st.added, st.moved = [], [], {}
     st.memo = {}  # out-edge sets depend on the failed links
     ends: set[int] = set()
     for lid in link_ids:
@@ -404,17 +409,13 @@ def fail(st: State, link_ids: list[int]) -> None:
     st.recut(link_ids)
     order = sorted(ends)
     lost = {s: frozenset(n for n in st.net.adj[s] if not st.linked(s, n)) for s in order}
-    failed = set(link_ids)
-    # A static over a failed link is withdrawn: BGP may take over again at its switch.
-    withdrawn = {s for s in order if any(lid in failed for _, lid in st.net.covers[s])}
     for d, table in st.routes.items():
+        if d >= len(st.net.names):
+            continue  # a group forward.py keeps
         quick: dict[int, Route | None] = {}
         start: list[int] = []
         for s in order:
             r = table.get(s)
-            if s in withdrawn and r is not None:
-                start.append(s)  # re-synced by converge even when its route stays the same
-                continue
             if r is None or not ends.intersection(r.nh):
                 continue  # s does not route d over a failed link
             start.append(s)
@@ -434,8 +435,13 @@ def fail(st: State, link_ids: list[int]) -> None:
             # link's buffers, which the cycle search skips (State.alive), so no edge moves.
             for s in start:
                 st.put(table, s, quick[s])
+            st.moved.setdefault(d, set()).update(start)
             continue
-        converge(st, d, start, quick)
+        converge(st, d, start, quick, edges=d in st.outs)
+    if st.net.flows or len(st.net.origins) > len(st.net.names):
+        from roce_cfg.deadlock import forward
+
+        forward.after_failure(st, ends)
 
 
 def restore(st: State, link_ids: list[int]) -> None:
@@ -446,3 +452,4 @@ def restore(st: State, link_ids: list[int]) -> None:
     st.recut(link_ids)
     st.added = []
     st.memo = {}
+    st.moved = None
