@@ -330,3 +330,20 @@ def test_the_verdict_says_what_the_simulation_leaves_out() -> None:
     assert any(
         x.startswith("leaf-1:396 static route 0.0.0.0/0 via next hop 192.168.30.254") for x in left
     )
+
+
+def test_a_default_originated_by_network_is_routed(tmp_path: Path) -> None:
+    """'network 0.0.0.0 0' on both spines (taken to originate the default whether or not the
+    spine's own table holds one): leaves that share an ASN reach each other by it."""
+    swap = {
+        spine: [(" ipv4-family unicast\n", " ipv4-family unicast\n  network 0.0.0.0 0\n")]
+        for spine in ("spine-1", "spine-2")
+    }
+    folder = _fabric(tmp_path, "huawei", swap=swap, shared_leaf_asn=True)
+    net, st = _state(folder)
+    leaf1, leaf2 = net.index("leaf-1"), net.index("leaf-2")
+    (flow,) = [i for i, f in enumerate(net.flows) if str(f.prefixes[0]) == "172.16.1.0/24"]
+    assert [c.plen for c in net.flows[flow].bgp] == [24, 0]
+    assert {net.names[y] for y, _ in st.gouts[flow][leaf1]} == {"spine-1", "spine-2"}
+    assert leaf2 not in st.gouts[flow]  # delivered there
+    assert _cycles(folder, "--fail-links", "all-single")[:2] == (0, [])

@@ -200,3 +200,14 @@ def test_a_default_route_advertised_to_a_peer_is_read(vendor: Vendor, text: str)
     assert [u.text.strip() for u in config.accounting.unread_lines] == [
         "peer 10.1.0.3 default-route-advertise route-policy P"
     ]
+
+
+def test_default_originate_in_the_ios_shape() -> None:
+    """'neighbor X default-originate': the IOS form, read for RGOS (unconfirmed there)."""
+    text = (
+        "hostname sw-1\n!\nrouter bgp 65001\n bgp router-id 10.0.0.1\n"
+        " neighbor 10.1.0.1 remote-as 65101\n address-family ipv4 unicast\n"
+        "  neighbor 10.1.0.1 default-originate\n exit-address-family\n!\nend\n"
+    )
+    bgp = parse_text(text, file="sw-1.cfg", vendor=Vendor.RUIJIE).config.device.bgp
+    assert bgp is not None and bgp.default_to == (IPv4Address("10.1.0.1"),)
