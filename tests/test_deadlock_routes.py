@@ -109,7 +109,9 @@ def test_a_static_wins_over_ebgp_only_where_its_preference_does(
     """spine-1 sends leaf-2's servers down to leaf-1 by a static, and leaf-1 sends them back
     up by eBGP: a 2-buffer cycle, where the static is preferred to spine-1's eBGP route."""
     folder = _fabric(tmp_path, vendor, {"spine-1": [STATIC_DOWN[vendor] + preference]})
-    code, chains, _ = _cycles(folder)
+    code, chains, doc = _cycles(folder)
+    unconfirmed = [n for n in doc["routing"]["unconfirmed"] if "route preference" in n]
+    assert bool(unconfirmed) == (vendor == "ruijie")  # RGOS's distances have no source
     assert (code, chains) == (
         (1, ["leaf-1[spine-1] -> spine-1[leaf-1] -> leaf-1[spine-1]"]) if cycle else (0, [])
     )
@@ -302,7 +304,7 @@ def test_inter_protocol_ecmp_keeps_the_ebgp_route_beside_the_static(
     folder = _fabric(tmp_path, "huawei", add, swap)
     _, chains, doc = _cycles(folder, *FAIL_VALLEY)
     assert len(chains) == cycles
-    notes = [n for n in doc["routing"]["not_followed"] if "ties eBGP" in n]
+    notes = [n for n in doc["routing"]["unconfirmed"] if "ties eBGP" in n]
     assert bool(notes) == tie_noted, notes
 
 

@@ -28,6 +28,8 @@ from roce_cfg import evidence
 from roce_cfg.deadlock.net import Cand, Flow, Network
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 
 ROCE = frozenset({"roce", "assumed"})  # the kinds of destination RoCE is simulated to
 LISTED = 12  # destinations named per kind in the verdict; the rest are counted
@@ -79,11 +81,7 @@ def gather(net: Network, ports: list[dict[str, Interface]], owner: dict[IPv4Addr
         if seen is not flow and label not in seen.prefixes:
             classes[sig] = Flow((*seen.prefixes, label), seen.bgp, seen.at, seen.deps)
     net.flows = list(classes.values())
-    for flow in net.flows:
-        for s, routes in flow.at.items():
-            for note in _ties(net, s, routes):
-                if note not in net.unmodelled:
-                    net.unmodelled.append(note)
+    _unsure(net)
 
 
 def _groups(net: Network, owner: dict[IPv4Address, int]) -> dict[Key, int]:
@@ -383,3 +381,26 @@ def _ties(net: Network, s: int, routes: tuple[Cand, ...]) -> Iterator[str]:
                     f"{where} static route {r.prefix} ties eBGP at preference {r.preference}, "
                     "which no source settles: both followed"
                 )
+
+
+def _unsure(net: Network) -> None:
+    """What the verdict rests on that no source confirms: a tie between a static and eBGP the
+    vendor documents no rule for, and a vendor's unconfirmed preferences where they decide."""
+    deciding: dict[str, set[str]] = {}
+    for flow in net.flows:
+        for s, routes in flow.at.items():
+            for note in _ties(net, s, routes):
+                if note not in net.unsure:
+                    net.unsure.append(note)
+            both = any(c.static for c in routes) and any(c.group >= 0 for c in routes)
+            vendor = net.devices[s].vendor
+            pref = load_profile(vendor).route_preference
+            if both and pref is not None and pref.status == "unverified":
+                deciding.setdefault(vendor.value, set()).add(net.names[s])
+    for name, where in sorted(deciding.items()):
+        pref = load_profile(Vendor(name)).route_preference
+        assert pref is not None
+        net.unsure.append(
+            f"{name} route preference (static {pref.static}, eBGP {pref.ebgp}: {pref.note}) "
+            f"decides between a static and eBGP at {', '.join(sorted(where))}"
+        )

@@ -121,10 +121,11 @@ class Network:
     adverts: dict[int, dict[int, frozenset[int]]] = field(default_factory=dict)
     flows: list[Flow] = field(default_factory=list)  # traffic classes not plain BGP
     # what the verdict says besides cycles: destinations judged to carry no RoCE, ones assumed
-    # to, and what the configs hold that the routing model leaves out
+    # to, what the configs hold that the routing model leaves out
     not_roce: list[str] = field(default_factory=list)
     assumed: list[str] = field(default_factory=list)
     unmodelled: list[str] = field(default_factory=list)
+    unsure: list[str] = field(default_factory=list)  # what it rests on that no source confirms
 
     def index(self, name: str) -> int:
         return self.names.index(name)

@@ -56,6 +56,8 @@ def lines(net: Network) -> list[str]:
         out.append(f"RoCE assumed to (no subnet of a switch read holds them): {_some(net.assumed)}")
     if net.unmodelled:
         out.append(f"routes not followed as configured: {_some(net.unmodelled)}")
+    if net.unsure:
+        out.append(f"unconfirmed: {_some(net.unsure)}")
     return out
 
 
@@ -70,4 +72,5 @@ def doc(net: Network) -> dict[str, Any]:
         "no_roce": list(net.not_roce),
         "assumed_roce": list(net.assumed),
         "not_followed": list(net.unmodelled),
+        "unconfirmed": list(net.unsure),
     }
