@@ -96,13 +96,21 @@ def _decide(
 
 
 def _flows(net: Network, up: Up, edges: dict[Node, set[Node]]) -> None:
-    """The other classes: every switch sends, each forwards by its own routes."""
+    """The other classes: traffic starts at the senders, each switch forwards by its own routes;
+    a switch carries the class when a sender reaches it."""
     groups = {g for f in net.flows for g in f.deps}
     tables = {g: _routes(net, g, up) for g in groups}
     for flow in net.flows:
         hops = {x: _decide(net, flow, x, tables, up) for x in range(len(net.names))}
-        for hs in hops.values():
-            for y, lid in hs:
+        reached = {x for x, sends in enumerate(net.senders) if sends}
+        todo = list(reached)
+        while todo:
+            for y, _ in hops[todo.pop()]:
+                if y not in reached:
+                    reached.add(y)
+                    todo.append(y)
+        for x in reached:
+            for y, lid in hops[x]:
                 for out in hops[y]:
                     edges.setdefault((y, lid), set()).add(out)
 

@@ -113,6 +113,7 @@ def _edges(st_: State) -> dict[Node, set[Node]]:
     out: dict[Node, set[Node]] = {}
     for u, vs in st_.edges.items():
         for v, n in vs.items():
+            assert n >= 0, (u, v, n)  # a count below zero: an edge taken away it never had
             if n and st_.alive(u) and st_.alive(v):
                 out.setdefault(u, set()).add(v)
     return out

@@ -68,6 +68,7 @@ def gather(net: Network, ports: list[dict[str, Interface]], owner: dict[IPv4Addr
     for dest in (*chosen[0].values(), *chosen[1].values()):
         if dest.kind == "roce" and dest.switch >= 0:
             net.hosts[dest.switch] = True  # RoCE traffic starts where RoCE hosts sit
+    net.senders = net.hosts if any(net.hosts) else [True] * len(net.names)
     classes: dict[object, Flow] = {}
     for start, label in _atoms(chosen, [*local, *bgp]):
         flow = _flow(net, start, label, local, bgp)

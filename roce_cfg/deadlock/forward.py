@@ -7,7 +7,10 @@ default carries traffic from wherever it comes.
 
 The edges are kept by the same reference counts and undo log as routing.py's, per switch: a
 class's buffer dependencies at a switch are its ways in times its ways out, so a failure only
-re-decides the switches at the failed links' ends and those whose BGP routes moved.
+re-decides the switches at the failed links' ends and those whose BGP routes moved. Traffic
+that stops arriving stops what it fed, as in routing.py; only where forwarding may loop (a
+static or default pointing back) is the class rebuilt from its senders, so that a loop cut off
+from them carries nothing.
 
 Also here: the BGP groups the incremental engine does not keep (a prefix several switches
 originate, a default advertised to chosen peers), found by plain rounds in each scenario.
@@ -27,10 +30,14 @@ def start(st: State) -> None:
     """The healthy routes of the groups past the switches, and every Flow's edges."""
     for g in range(len(st.net.names), len(st.net.origins)):
         st.routes[g] = rounds(st, g)
-    everywhere = range(len(st.net.names))
     for i, flow in enumerate(st.net.flows):
-        st.gouts[i], st.gins[i] = {}, {}
-        sync(st, i, flow, everywhere)
+        outs: dict[int, frozenset[Out]] = {}
+        for x in range(len(st.net.names)):
+            hops = choose(st, flow, x)
+            if hops:
+                outs[x] = hops
+        st.gouts[i], st.gins[i], st.loopy[i] = outs, {}, _cyclic(outs)
+        _send_from_senders(st, i)
 
 
 def after_failure(st: State, ends: set[int]) -> None:
@@ -47,7 +54,10 @@ def after_failure(st: State, ends: set[int]) -> None:
         where = set(ends)
         for g in flow.deps:
             where |= st.moved.get(g, set())
-        sync(st, i, flow, sorted(where))
+        added = sync(st, i, flow, sorted(where))
+        if st.loopy[i] or _loops(st.gouts[i], added):
+            st.put(st.loopy, i, True)
+            _rebuild(st, i)
 
 
 def rounds(st: State, g: int) -> dict[int, Route]:
@@ -127,28 +137,51 @@ def _winners(st: State, flow: Flow, x: int) -> list[tuple[Cand, frozenset[Out]]]
     return []
 
 
-def sync(st: State, i: int, flow: Flow, where: range | list[int]) -> None:
-    """Re-decide the class at the switches ``where``, moving its edges."""
+def sync(st: State, i: int, flow: Flow, where: range | list[int]) -> list[tuple[int, Out]]:
+    """Re-decide the class at the switches ``where``, moving its edges; the hops added.
+
+    A switch's hops change one at a time, each counted as it goes: traffic stopping or starting
+    can come round to the switch itself (a static pointing back), and must find its hops as
+    they are counted then."""
     outs = st.gouts[i]
+    added: list[tuple[int, Out]] = []
     for x in where:
         new = choose(st, flow, x)
         old = outs.get(x, _NONE)
         if new == old:
             continue
-        st.put(outs, x, new if new else MISSING)
         for hop in old - new:
-            _move(st, i, x, hop, -1)
+            now = outs.get(x, _NONE) - {hop}
+            st.put(outs, x, now if now else MISSING)
+            if _active(st, i, x):
+                _send(st, i, x, hop, -1)
         for hop in new - old:
-            _move(st, i, x, hop, 1)
+            st.put(outs, x, outs.get(x, _NONE) | {hop})
+            if _active(st, i, x):
+                _send(st, i, x, hop, 1)
+            added.append((x, hop))
+    return added
 
 
-def _move(st: State, i: int, x: int, hop: Out, delta: int) -> None:
-    """``x`` starts (+1) or stops (-1) sending the class over ``hop``: its ways in now wait on
-    that buffer, and the far switch has one way in more (or fewer) for its own ways out."""
-    outs, ins = st.gouts[i], st.gins[i]
-    for lin in ins.get(x, ()):
+def _active(st: State, i: int, x: int) -> bool:
+    """``x`` has traffic of the class: it sends some, or some arrives."""
+    return st.net.senders[x] or bool(st.gins[i].get(x))
+
+
+def _send(st: State, i: int, x: int, hop: Out, delta: int) -> None:
+    """Active ``x`` starts (+1) or stops (-1) sending the class over ``hop``: its ways in now
+    wait on that buffer, and traffic starts or stops arriving there."""
+    for lin in st.gins[i].get(x, ()):
         st.count((x, lin), hop, delta)
+    _arrive(st, i, hop, delta)
+
+
+def _arrive(st: State, i: int, hop: Out, delta: int) -> None:
+    """Traffic of the class starts (+1) or stops (-1) arriving over ``hop``'s link: that way in
+    waits on the switch's ways out, which carry traffic once the switch has any."""
     y, lid = hop
+    outs, ins = st.gouts[i], st.gins[i]
+    was = _active(st, i, y)
     members = ins.get(y)
     if members is None:
         members = set()
@@ -156,6 +189,71 @@ def _move(st: State, i: int, x: int, hop: Out, delta: int) -> None:
     st.toggle(members, lid, delta > 0)
     for out in outs.get(y, ()):
         st.count(hop, out, delta)
+    if _active(st, i, y) != was:
+        for out in outs.get(y, ()):
+            _arrive(st, i, out, delta)
+
+
+def _send_from_senders(st: State, i: int) -> None:
+    outs = st.gouts[i]
+    for x, sends in enumerate(st.net.senders):
+        if sends:
+            for hop in outs.get(x, ()):
+                _arrive(st, i, hop, 1)
+
+
+def _cyclic(outs: dict[int, frozenset[Out]]) -> bool:
+    """Whether the class's forwarding has a loop (a depth-first search for a back edge)."""
+    state: dict[int, int] = {}  # 1 on the path, 2 done
+    for root in outs:
+        if root in state:
+            continue
+        stack = [(root, iter(outs[root]))]
+        state[root] = 1
+        while stack:
+            x, hops = stack[-1]
+            for y, _ in hops:
+                if state.get(y) == 1:
+                    return True
+                if y not in state:
+                    state[y] = 1
+                    stack.append((y, iter(outs.get(y, ()))))
+                    break
+            else:
+                state[x] = 2
+                stack.pop()
+    return False
+
+
+def _loops(outs: dict[int, frozenset[Out]], added: list[tuple[int, Out]]) -> bool:
+    """Whether a forwarding loop may run through one of the hops ``added``: a switch that
+    added one is reached again from where they lead. Traffic kept arriving round a loop would
+    keep its switches active after what fed it stops, so such a class is rebuilt."""
+    if not added:
+        return False
+    sources = {x for x, _ in added}
+    seen: set[int] = set()
+    todo = [hop[0] for _, hop in added]
+    while todo:
+        y = todo.pop()
+        if y in sources:
+            return True
+        if y not in seen:
+            seen.add(y)
+            todo.extend(z for z, _ in outs.get(y, ()))
+    return False
+
+
+def _rebuild(st: State, i: int) -> None:
+    """The class's traffic again from its senders: what no sender reaches any more (a loop
+    that fed itself) carries none."""
+    outs, ins = st.gouts[i], st.gins[i]
+    for y in list(ins):
+        for lid in list(ins[y]):
+            for out in outs.get(y, ()):
+                st.count((y, lid), out, -1)
+            st.toggle(ins[y], lid, False)
+    _send_from_senders(st, i)
 
 
 def explain(st: State, i: int, x: int, hop: Out) -> str:

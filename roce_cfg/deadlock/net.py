@@ -104,6 +104,9 @@ class Network:
     # RoCE destinations routed plainly by it (a plain destination), else the group's prefixes
     originated: list[list[IPv4Network]] = field(default_factory=list)
     hosts: list[bool] = field(default_factory=list)  # RoCE traffic starts here (servers, storage)
+    # where the traffic of a Flow starts: the hosts, or every switch where the configs show no
+    # RoCE host at all (a loop between two switches is still a loop)
+    senders: list[bool] = field(default_factory=list)
     statics: list[list[Static]] = field(default_factory=list)  # per switch, usable ones
     # (switch, link) -> the lossless priority a packet of the analysed DSCP has on that ingress
     # port, or None when that hop is lossy (the dependency ends there)

@@ -57,6 +57,7 @@ class State:
     # the same for the classes of net.flows (forward.py), by their index
     gouts: dict[int, dict[int, frozenset[Out]]] = field(default_factory=dict)
     gins: dict[int, dict[int, set[int]]] = field(default_factory=dict)
+    loopy: dict[int, bool] = field(default_factory=dict)  # the class's forwarding may loop
     # during a failure: the switches whose route each BGP group moved (forward.py re-decides
     # the classes that follow it there)
     moved: dict[int, set[int]] | None = None
@@ -64,6 +65,9 @@ class State:
     extra: list[Edge] = field(default_factory=list)  # edges not from BGP (statics, flooding)
     undo: list[tuple[Any, Any, Any]] | None = None
     added: list[Edge] = field(default_factory=list)
+    # during a failure: each edge's count before it, for the edges the failure touched (one
+    # that went and came back within the failure is no new edge)
+    before: dict[Edge, int] = field(default_factory=dict)
     # Keep every equal path, max-paths aside: the bound the sweep uses where router ids
     # truncate (docs/deadlock.md, "Left out past max-paths").
     every_path: bool = False
@@ -138,6 +142,8 @@ class State:
             self.put(self.edges, u, outs)
         old = outs.get(v, 0)
         self.put(outs, v, old + delta if old + delta else MISSING)
+        if self.undo is not None:
+            self.before.setdefault((u, v), old)  # its count when the scenario began
         if old == 0 and delta > 0:
             self.added.append((u, v))
 
@@ -397,7 +403,7 @@ def baseline(net: Network) -> State:
 
 def fail(st: State, link_ids: list[int]) -> None:
     """Fail links, keeping an undo log; ``st.added`` collects the edges that appear."""
-    st.undo, st.added, st.moved = [], [], {}
+    st.undo, st.added, st.moved, st.before = [], [], {}, {}
     st.memo = {}  # out-edge sets depend on the failed links
     ends: set[int] = set()
     for lid in link_ids:
@@ -442,6 +448,7 @@ def fail(st: State, link_ids: list[int]) -> None:
         from roce_cfg.deadlock import forward
 
         forward.after_failure(st, ends)
+    st.added = [e for e in st.added if not st.before.get(e)]
 
 
 def restore(st: State, link_ids: list[int]) -> None:
@@ -453,3 +460,4 @@ def restore(st: State, link_ids: list[int]) -> None:
     st.added = []
     st.memo = {}
     st.moved = None
+    st.before = {}
