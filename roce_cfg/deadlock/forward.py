@@ -2,8 +2,8 @@
 subnets two switches hold): at every switch the longest prefix among its live routes, then the
 lowest route preference; routes of one preference are all followed (ECMP, and inter-protocol
 ECMP where the vendor has it; where no source says what a tie does, both are followed too and
-the verdict says so). Every switch is taken to send some traffic of such a class: a static or a
-default carries traffic from wherever it comes.
+the verdict says so). Its traffic starts at the switches with RoCE hosts (at every switch where
+the configs show none) and goes where each switch's routes send it.
 
 The edges are kept by the same reference counts and undo log as routing.py's, per switch: a
 class's buffer dependencies at a switch are its ways in times its ways out, so a failure only

@@ -77,7 +77,7 @@ class Cand:
 class Flow:
     """A traffic class that is not plain BGP to one switch: every address of it is routed alike
     by every switch (the same routes cover it), so one forwarding decision per switch serves
-    it. Every switch is taken to send some (statics and defaults carry traffic from anywhere)."""
+    it. Its traffic starts where RoCE hosts are (Network.senders)."""
 
     prefixes: tuple[IPv4Network, ...]  # the RoCE destinations (or their parts) it stands for
     bgp: tuple[Cand, ...]  # BGP routes covering it, longest first: a switch's routes ...
