@@ -277,8 +277,8 @@ def _statics(
         elif port is not None:
             out.append(Static(r.prefix, -1, -1, pref, ecmp, True, port, r.line))
         else:
-            # A next hop on no up link or subnet of this switch resolves through other routes
-            # (recursive lookup), which is not modelled: the route is left out, and said so.
+            # A next hop on no up link or subnet read (a management port, which roce-cfg does not
+            # read; a recursive lookup, not modelled): the route is left out, and said so.
             net.unmodelled.append(_unresolved(d, r.prefix, r.line, f"next hop {r.next_hop}"))
     return out
 
@@ -300,7 +300,10 @@ def _hop(
 
 def _unresolved(d: DeviceConfig, prefix: IPv4Network, line: int | None, why: str) -> str:
     where = f"{d.hostname}:{line}" if line is not None else d.hostname
-    return f"{where} static route {prefix} via {why}: not on an up link or subnet of the switch"
+    return (
+        f"{where} static route {prefix} via {why}: on no up link or subnet of the switch read "
+        "(a management port, or a recursive next hop)"
+    )
 
 
 def _session(
