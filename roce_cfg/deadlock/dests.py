@@ -25,7 +25,7 @@ from itertools import groupby, pairwise
 from typing import NamedTuple
 
 from roce_cfg import evidence
-from roce_cfg.deadlock.net import Cand, Flow, Network
+from roce_cfg.deadlock.network import Cand, Flow, Network
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.platforms.profile import load_profile

@@ -5,12 +5,12 @@ ECMP where the vendor has it; where no source says what a tie does, both are fol
 the verdict says so). Its traffic starts at the switches with RoCE hosts (at every switch where
 the configs show none) and goes where each switch's routes send it.
 
-The edges are kept by the same reference counts and undo log as routing.py's, per switch: a
-class's buffer dependencies at a switch are its ways in times its ways out, so a failure only
-re-decides the switches at the failed links' ends and those whose BGP routes moved. Traffic
-that stops arriving stops what it fed, as in routing.py; only where forwarding may loop (a
-static or default pointing back) is the class rebuilt from its senders, so that a loop cut off
-from them carries nothing.
+The edges are kept by the same reference counts and undo log as routing.py's (state.py), per
+switch: a class's buffer dependencies at a switch are its ways in times its ways out, so a
+failure only re-decides the switches at the failed links' ends and those whose BGP routes moved.
+Traffic that stops arriving stops what it fed, as in routing.py; only where forwarding may loop
+(a static or default pointing back) is the class rebuilt from its senders, so that a loop cut
+off from them carries nothing.
 
 Also here: the BGP groups the incremental engine does not keep (a prefix several switches
 originate, a default advertised to chosen peers), found by plain rounds in each scenario.
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from roce_cfg.deadlock.net import Cand, Flow
-from roce_cfg.deadlock.routing import MISSING, Out, Route, State, outs_of
+from roce_cfg.deadlock.network import Cand, Flow
+from roce_cfg.deadlock.state import MISSING, Out, Route, State, outs_of
 
 _NONE: frozenset[Out] = frozenset()
 
