@@ -14,7 +14,18 @@ from pathlib import Path
 from typing import TypedDict
 
 FILE = Path(__file__).with_name("rulebook.json")
-FIELDS = ("id", "name", "severity", "scope", "summary", "rationale", "fix", "limits")
+FIELDS = (
+    "id",
+    "name",
+    "severity",
+    "scope",
+    "summary",
+    "rationale",
+    "fix",
+    "limits",
+    "reads",
+    "verifies",
+)
 
 
 class Entry(TypedDict):
@@ -26,6 +37,8 @@ class Entry(TypedDict):
     rationale: str
     fix: str
     limits: str
+    reads: list[str]  # the config sections it judges (roce_cfg/gate.py: unread ones, no verdict)
+    verifies: bool  # False: a 'cannot verify' rule (fails only with --require-verified)
 
 
 def load() -> list[Entry]:
@@ -48,6 +61,8 @@ def from_registry() -> list[Entry]:
             rationale=r.rationale,
             fix=r.fix,
             limits=r.limits,
+            reads=list(r.reads),
+            verifies=r.verifies,
         )
         for r in rules()
     ]

@@ -135,5 +135,5 @@ def test_h3c_findings_ignore_block_order_and_unmanaged_lines(
 def test_the_baselines_have_findings_to_keep() -> None:
     """Not vacuous: both fabrics lint to findings, and each file has blocks to shuffle."""
     for fabric in UNMANAGED:
-        assert sum(_baseline(fabric)[0].values()) > 30
+        assert sum(_baseline(fabric)[0].values()) > 20
         assert all(t.count(SEP) > 10 for _, t in _texts(fabric))

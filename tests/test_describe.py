@@ -30,3 +30,68 @@ def test_numbers_past_their_domain_are_not_read() -> None:
     assert describe.speed(f"speed={huge}G") is None
     assert describe.cable(f"cable={huge}m") is None
     assert describe.speed("speed=1601G") is None
+
+
+# Words as descriptions hold them: a letter first, so no word is itself a '<n>m' token.
+WORDS = st.lists(st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,9}", fullmatch=True), max_size=4)
+SEPARATORS = st.sampled_from(["_", "-", " ", "/", "__", " - "])
+METRES = st.one_of(
+    st.integers(min_value=1, max_value=10_000).map(float),
+    st.integers(min_value=1, max_value=9_999).map(lambda n: n / 10),
+)
+# How cabling teams and operators write a length, around the figure '{n}'
+LENGTH_FORMS = st.sampled_from(
+    [
+        "{n}m",
+        "{n}M",
+        "({n}m)",
+        "[{n}m]",
+        "len:{n}m",
+        "length={n}m",
+        "cable_len={n}m",
+        "dist:{n}m",
+        "cable {n} m",
+        "Length {n} M",
+    ]
+)
+
+
+@given(WORDS, SEPARATORS, LENGTH_FORMS, METRES, SEPARATORS, WORDS)
+def test_a_length_token_among_other_words_is_read(
+    before: list[str], sep1: str, form: str, metres: float, sep2: str, after: list[str]
+) -> None:
+    token = form.format(n=f"{metres:g}")
+    text = sep1.join([*before, token]) + "".join(sep2 + word for word in after)
+    assert describe.cable(text) == metres, text
+
+
+# Numbers that are not lengths: speeds, ids, millimetres, megabits, addresses, minutes
+NOT_LENGTHS = st.sampled_from(
+    [
+        "{n}G",
+        "{n}GE",
+        "{n}g",
+        "ID{n}M",
+        "id{n}m",
+        "{n}mm",
+        "{n}Mbps",
+        "{n}MB",
+        "{n}min",
+        "vlan{n}",
+        "10.1.{n}.1",
+        "1,{n}m",
+        "v1.{n}m",
+        "{n}ms",
+        "x{n}m",
+        "{n}m2",
+        "{n}GE1/0/{n}",
+    ]
+)
+
+
+@given(WORDS, SEPARATORS, NOT_LENGTHS, st.integers(min_value=1, max_value=9_999), WORDS)
+def test_numbers_that_are_not_lengths_are_not_read(
+    before: list[str], sep: str, form: str, n: int, after: list[str]
+) -> None:
+    text = sep.join([*before, form.format(n=n), *after])
+    assert describe.cable(text) is None, text

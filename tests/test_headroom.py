@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from roce_cfg.design.headroom import cable_round_trip_bytes, required_headroom
+from roce_cfg.design.headroom import PAUSE_QUANTA, cable_round_trip_bytes, required_headroom
 from roce_cfg.model.fabric import HeadroomTerm
 
 JUMBO_254 = {
@@ -137,3 +139,34 @@ def test_headroom_grows_with_speed_on_the_ieee_bounds() -> None:
         for s in (25, 100, 200, 400)
     ]
     assert sizes == sorted(sizes) and len(set(sizes)) == 4
+
+
+@given(
+    st.sampled_from(sorted(PAUSE_QUANTA)),
+    st.floats(min_value=0.5, max_value=10_000, allow_nan=False),
+    st.integers(min_value=1500, max_value=9600),
+    st.integers(min_value=1, max_value=1024),
+    st.sampled_from([1, 1024]),
+    st.integers(min_value=0, max_value=100),
+)
+def test_an_unknown_cell_size_gives_the_least_any_cell_needs(
+    speed: int, cable: float, mtu: int, cell: int, unit: int, small: int
+) -> None:
+    """A model whose cell size no source gives is judged against this figure: a port short of it
+    is short whatever the cell, so it must be at most what every cell size needs."""
+
+    def need(cell_bytes: int | None) -> int:
+        return required_headroom(
+            speed_gbps=speed,
+            cable_m=cable,
+            mtu_sender=mtu,
+            mtu_receiver=mtu,
+            cell_bytes=cell_bytes,
+            unit_bytes=unit,
+            mac_phy_delay_bytes=None,
+            small_packet_percent=small,
+        )[0]
+
+    assert need(None) <= need(cell)
+    if unit == 1:
+        assert need(None) == need(1)  # no rounding and no waste: the same as 1-byte cells

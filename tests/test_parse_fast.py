@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from roce_cfg.parse.normalise import Unreadable, _iface_addr, _prefixlen, ipv4
+from roce_cfg.parse.normalise import _iface_addr, _prefixlen, ipv4
 
 # dotted quads of every near-miss: leading zeros, signs, spaces, numbers past 255, other digits
 _OCTETS = st.one_of(
@@ -44,16 +44,13 @@ def test_an_address_is_read_as_ipaddress_reads_it(text: str) -> None:
 @given(_QUADS, st.sampled_from(["255.255.255.254", "255.255.255.0", "0.0.0.255", "0.0.0.0"]))
 def test_an_interface_address_is_read_as_ipaddress_reads_it(ip: str, mask: str) -> None:
     def slow() -> IPv4Interface:
-        try:
-            return IPv4Interface((ip, _prefixlen(mask)))
-        except ValueError:
-            raise Unreadable(f"'{ip} {mask}' is not an IPv4 address and mask") from None
+        return IPv4Interface((ip, _prefixlen(mask)))
 
     def outcome(read: Callable[[], IPv4Interface]) -> tuple[Any, str | None]:
         try:
             found = read()
-        except Unreadable as exc:
-            return None, str(exc)
+        except ValueError:
+            return None, "not an address"
         return (found, found.ip, found.network, found.network.prefixlen), None
 
     assert outcome(lambda: _iface_addr(ip, mask)) == outcome(slow)

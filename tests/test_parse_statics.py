@@ -120,11 +120,17 @@ def test_ios_shape_distance_for_ruijie() -> None:
     assert [(x.preference, x.tag, x.description) for x in r] == [(250, 3, "x")]
 
 
-def test_unknown_option_keeps_the_route_and_says_so() -> None:
+def test_unknown_option_leaves_the_route_unread_and_says_so() -> None:
+    """A route read up to a word no option takes is not the route the switch has (its tag, its
+    preference after the word): the line is unread, and the gate keeps deadlock from routing
+    without it."""
     config = huawei("ip route-static 10.1.0.0 16 10.0.0.1 preference 9 frobnicate 3 tag 4")
-    (r,) = config.device.static_routes
-    assert r.preference == 9 and r.tag is None
-    assert any(n.startswith("line 7: static route option 'frobnicate'") for n in config.notes)
+    assert config.device.static_routes == ()
+    (u,) = config.unread
+    assert u.line == 7 and "option 'frobnicate' not understood" in u.reason
+    assert [(f.section, f.lines) for f in config.accounting.unread_facts] == [
+        ("static_routes", (7,))
+    ]
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_headroom,
     rules_input,
     rules_intent,
+    rules_mlag,
     rules_watchdog,
 )
 from roce_cfg.analysis.context import (
@@ -32,6 +33,7 @@ from roce_cfg.analysis.context import (
     FabricLink,
     FabricView,
     Options,
+    concludes,
     links_of,
 )
 from roce_cfg.analysis.findings import Finding, LintResult
@@ -54,6 +56,7 @@ from roce_cfg.parse.hints import (
     PlanLink,
     hints_from_plan,
     validated_plan,
+    with_speeds,
 )
 from roce_cfg.parse.many import Skipped, screen_each, workers
 from roce_cfg.platforms.profile import load_profile
@@ -93,7 +96,8 @@ def lint(
     screen = screener(vendor, overlay)
     pending = frozenset(found.unscreened)
     configs = list(found.configs)
-    with screen_each(configs, vendor, plan.hints, overlay, screen, pending) as parsed:
+    hints = with_speeds(plan.hints, options.speeds) if options else plan.hints
+    with screen_each(configs, vendor, hints, overlay, screen, pending) as parsed:
         planned = plan.validated()  # while the workers parse; a bad plan stops them
         options = _with_plan(options or Options(), loaded, planned)
         views = _views(found, parsed, overlay, options, progress, unread)
@@ -343,13 +347,20 @@ def _findings(
     """The located findings of one rule (a rule over the intent has none without one)."""
     assert r.check is not None
     if r.scope == "device":
-        return [_locate(r, h, views, v.name) for v in views.values() for h in r.check(v)]
+        return [
+            _locate(r, h, views, v.name)
+            for v in views.values()
+            for h in r.check(v)
+            if concludes(r, h, views, v.name)
+        ]
     if r.scope == "fabric":
-        return [_locate(r, h, views) for h in r.check(fabric_view)]
+        return [_locate(r, h, views) for h in r.check(fabric_view) if concludes(r, h, views)]
     if iv is None:
         return []
     findings: list[Finding] = []
     for h in r.check(iv):
+        if not concludes(r, h, views):
+            continue
         f = _locate(r, h, views)
         if f.file is None and h.device == iv.intent.name:
             f = f.model_copy(update={"file": iv.file})
@@ -438,6 +449,9 @@ def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None 
             line = line or view.source.interface_line(hit.port)
         elif anchor is not None:
             line = view.source.line_of(anchor)
+    detail = hit.detail
+    if view is not None and hit.port is not None and r.reads and not hit.of_switch:
+        detail = (*detail, *view.origins(r.reads, hit.port))
     # lean: a config of 100,000 ports has hundreds of thousands of findings (issue 27)
     return lean(
         Finding(
@@ -450,6 +464,6 @@ def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None 
             message=hit.message,
             related_device=hit.related_device,
             related_port=hit.related_port,
-            detail=hit.detail,
+            detail=detail,
         )
     )

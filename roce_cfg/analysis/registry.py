@@ -27,6 +27,9 @@ class Hit:
     related_device: str | None = None
     related_port: str | None = None
     detail: tuple[str, ...] = ()
+    # a conclusion about the whole switch that names one port as its example (the worst of
+    # them): the evidence gate weighs every port's unread lines, not only that one's
+    of_switch: bool = False
 
 
 Check = Callable[[Any], Iterable[Hit]]
@@ -46,6 +49,14 @@ class Rule:
     fix: str
     limits: str = ""
     check: Check | None = field(repr=False, default=None)
+    # the config sections its conclusions stand on (parse/accounting.py's names): where the
+    # evidence gate finds one of them unread, the rule's conclusion there is dropped and RC405
+    # says it could not be verified (roce_cfg/gate.py)
+    reads: tuple[str, ...] = ()
+    # False for a 'cannot verify' rule: its findings say what could not be checked, never that
+    # something is wrong (docs/lint.md, "What could not be verified"); --require-verified fails
+    # on them
+    verifies: bool = True
 
 
 RULES: dict[str, Rule] = {}
@@ -62,11 +73,14 @@ def declare(
     fix: str,
     limits: str = "",
     check: Check | None = None,
+    reads: tuple[str, ...] = (),
+    verifies: bool = True,
 ) -> Rule:
     """Register a rule; with no ``check``, one that lint does not run itself."""
     if id in RULES:
         raise RuntimeError(f"rule {id} registered twice")
-    RULES[id] = Rule(id, name, severity, scope, summary, rationale, fix, limits, check)
+    text = (summary, rationale, fix, limits)
+    RULES[id] = Rule(id, name, severity, scope, *text, check, reads, verifies)
     return RULES[id]
 
 
@@ -80,14 +94,14 @@ def rule(
     rationale: str,
     fix: str,
     limits: str = "",
+    reads: tuple[str, ...] = (),
+    verifies: bool = True,
 ) -> Callable[[Check], Check]:
     """Register the decorated function as the rule's check."""
 
     def register(fn: Check) -> Check:
-        declare(
-            id, name, severity, scope, summary=summary, rationale=rationale, fix=fix,
-            limits=limits, check=fn,
-        )  # fmt: skip
+        text = {"summary": summary, "rationale": rationale, "fix": fix, "limits": limits}
+        declare(id, name, severity, scope, **text, check=fn, reads=reads, verifies=verifies)
         return fn
 
     return register

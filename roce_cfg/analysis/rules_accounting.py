@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from roce_cfg.analysis.context import DeviceView
-from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.analysis.registry import Hit, rule, rules
+from roce_cfg.gate import EVERY_SECTION, MODEL, SECTION_NAMES
 
 
 def _counts(by: dict[str, int]) -> str:
@@ -50,25 +51,80 @@ def lines_accounted(v: DeviceView) -> Iterator[Hit]:
     "unread-lossless-lines",
     "warning",
     "device",
-    summary="Lines roce-cfg did not read in a section that bears on losslessness (QoS, PFC, ECN, "
-    "buffers, watchdog, MTU, interfaces, aggregates, M-LAG, BGP, static routes).",
-    rationale="An unread line there may change what the rules judge: a PFC or scheduling line on "
-    "a port, a link aggregate whose members carry RoCE, a static route that steers lossless "
-    "traffic into a loop. The findings about that section are then made without it, and a "
-    "clean result there is not an all-clear.",
+    summary="cannot verify: lines roce-cfg did not read (or refused for their value) in a section "
+    "that bears on losslessness (QoS, PFC, ECN, buffers, watchdog, MTU, interfaces, aggregates, "
+    "M-LAG, BGP, static routes); the rules that read that section conclude nothing there.",
+    rationale="An unread line there may change what the rules judge: a named PFC profile, a PFC "
+    "or scheduling line on a port, a link aggregate whose members carry RoCE, a static route "
+    "that steers lossless traffic into a loop. Judging as if the line were absent would report "
+    "'PFC is off' where it is on, or pass what is broken; so every rule that reads the section "
+    "stays silent where it was not read, and this finding lists what was not verified.",
     fix="Check the listed lines by hand ('roce-cfg parse -v' lists them all), or teach roce-cfg "
     "the command: a grammar entry in vendors/<vendor>.grammar.yaml and a line in the parse "
     "template (templates/<vendor>/parse/), each with its source.",
-    limits="One finding per section and file, at the first unread line; the section is the one "
-    "of the block the line is in (the grammar's 'areas' where no command opens it). Lines "
-    "refused for a value out of range are RC119's, not counted here.",
+    limits="One finding per section and file, at the first unread line; a line inside a port's "
+    "block leaves that port (its aggregate, members and breakout legs with it) unverified, a "
+    "global line the whole switch. The section is the one of the block the line is in (the "
+    "grammar's 'areas' where no command opens it).",
+    verifies=False,
 )
 def unread_lossless_lines(v: DeviceView) -> Iterator[Hit]:
-    a = v.parsed.config.accounting
-    for section, count in sorted(a.lossless_unread().items()):
-        first = next((u for u in a.unread_lines if u.section == section), None)
-        where = f"; first: line {first.line} '{first.text[:60]}'" if first else ""
+    gate = v.gate
+    for section in gate.sections():
+        if section == MODEL:
+            continue  # RC123's
+        wide, ports = gate.where(section)
+        lines = sorted({*wide, *gate.port_lines(section)} - {0})
+        where = []
+        if wide or not ports:
+            where.append("switch-wide")
+        if ports:
+            where.append(f"on {_ports(ports)}")
+        judged = [r.id for r in rules() if section in r.reads or _every(section, r.reads)]
+        not_judged = f"; not judged there: {', '.join(judged)}" if judged else ""
+        at = f" (lines {_lines(lines)})" if lines else ""
         yield Hit(
-            f"{count} line(s) of section '{section}' not read; what they set is not checked{where}",
-            line=first.line if first else None,
+            f"cannot verify: {SECTION_NAMES.get(section, section)} (section '{section}') "
+            f"not read{at}, "
+            f"{' and '.join(where)}{not_judged}",
+            line=lines[0] if lines else None,
         )
+
+
+def _every(section: str, reads: tuple[str, ...]) -> bool:
+    return section in EVERY_SECTION and bool(reads)
+
+
+def _ports(ports: list[str]) -> str:
+    shown = ", ".join(ports[:4])
+    return f"{len(ports)} ports ({shown}, ...)" if len(ports) > 4 else shown
+
+
+def _lines(lines: list[int]) -> str:
+    shown = ", ".join(map(str, lines[:8]))
+    return f"{shown} and {len(lines) - 8} more" if len(lines) > 8 else shown
+
+
+@rule(
+    "RC123",
+    "model-assumed",
+    "info",
+    "device",
+    summary="cannot verify: the config does not state the switch's model and none was given; "
+    "what depends on the exact model is not judged.",
+    rationale="Comware prints no model line, and a port layout can fit several models. The "
+    "model its ports suggest stands in for reading the ports, but whether the model sets "
+    "headroom itself, how many no-drop priorities it takes and how large its buffer is differ "
+    "between models that share a layout: judging those by a guess gives errors the switch does "
+    "not have (a headroom line 'not supported' on a switch that printed it).",
+    fix="Give the model: --model, fabric.json, or an intent.",
+    verifies=False,
+)
+def model_assumed(v: DeviceView) -> Iterator[Hit]:
+    if v.gate.unread((MODEL,)) is None:
+        return
+    judged = [r.id for r in rules() if MODEL in r.reads]
+    yield Hit(
+        f"cannot verify: the model is not stated; {v.device.model} (from its port layout) "
+        f"stands in; not judged: {', '.join(judged)}"
+    )

@@ -8,7 +8,7 @@ analyses; the lint engine skips it and ``deadlock_findings`` reports it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from roce_cfg.analysis.context import FabricView
 from roce_cfg.analysis.findings import Finding, LintResult
@@ -18,6 +18,9 @@ from roce_cfg.analysis.rules_input import unread_finding
 from roce_cfg.deadlock import Source
 from roce_cfg.deadlock.analyse import Cycle, Report, analyse
 from roce_cfg.deadlock.net import build
+from roce_cfg.gate import DEADLOCK_SECTIONS, SECTION_NAMES, Gate
+from roce_cfg.model.order import natural
+from roce_cfg.parse import Parsed
 from roce_cfg.policy import fabric_roce_dscp
 
 RATIONALE = (
@@ -91,6 +94,47 @@ declare(
 )
 
 
+@rule(
+    "RC503",
+    "deadlock-unverified",
+    "error",
+    "fabric",
+    summary="cannot verify: the deadlock verdict rests on a switch whose lossless policy (PFC, "
+    "no-drop priorities, the DSCP map) or routing (ports, aggregates, BGP, static routes) was "
+    "partly not read.",
+    rationale="A deadlock verdict is the one users act on blindly. A switch whose PFC profile "
+    "or routes were not read has no buffer dependencies in the graph, or the wrong ones: 'no "
+    "cycle' over it would be an all-clear the analysis cannot give.",
+    fix="Check the lines listed (RC405 of 'roce-cfg lint' lists them per section) or teach "
+    "roce-cfg the command (vendors/<vendor>.grammar.yaml and its parse template); then run "
+    "the analysis again.",
+    limits="Every scenario is unverified while one switch is: which traffic crosses it depends "
+    "on the routing that may not have been read.",
+    verifies=False,
+)
+def deadlock_unverified(f: FabricView) -> Iterator[Hit]:
+    if not f.options.deadlock:
+        return
+    yield from unverified_hits({name: v.gate for name, v in f.devices.items()})
+
+
+def unverified_hits(gates: Mapping[str, Gate]) -> Iterator[Hit]:
+    """One 'cannot verify' hit per switch whose lossless policy or routing was partly unread."""
+    for device, gate in sorted(gates.items(), key=lambda kv: natural(kv[0])):
+        lines = gate.unread(DEADLOCK_SECTIONS)
+        if lines is None:
+            continue
+        sections = [SECTION_NAMES.get(s, s) for s in gate.sections() if s in DEADLOCK_SECTIONS]
+        shown = [n for n in lines if n]
+        at = f" (lines {', '.join(map(str, shown[:8]))}{' ...' if len(shown) > 8 else ''})"
+        yield Hit(
+            f"cannot verify: {', '.join(sections)} not read{at if shown else ''}; no "
+            "scenario whose traffic crosses this switch is verified",
+            device=device,
+            line=shown[0] if shown else None,
+        )
+
+
 def deadlock_findings(src: Source, report: Report) -> LintResult:
     """The deadlock command's findings: RC501 for the healthy fabric's cycles, RC502 for each
     cycle a failure scenario opens."""
@@ -99,6 +143,8 @@ def deadlock_findings(src: Source, report: Report) -> LintResult:
         name = report.scenario_name(scenario)
         found += [_finding(src, "RC502", h) for h in hits(report, cycles, name)]
     found += [unread_finding(u) for u in src.unread]  # RC001: files the analysis never saw
+    gates = {name: _gate(p) for name, p in src.parsed.items()}
+    found += [_finding(src, "RC503", h) for h in unverified_hits(gates)]
     # What the configs point at that no link explains: the analysis did not see the fabric
     # whole, so 'no cycle' is not an all-clear (issue 26).
     gaps = list(src.facts.gaps) if src.facts is not None else []
@@ -109,8 +155,17 @@ def deadlock_findings(src: Source, report: Report) -> LintResult:
     return LintResult(found, files, report.net.names, coverage=coverage)
 
 
+def _gate(parsed: Parsed) -> Gate:
+    return Gate.of(parsed.config.accounting.unread_facts, parsed.config.device)
+
+
 def _text_of(src: Source) -> Callable[[str], str | None]:
     return lambda device: src.parsed[device].text if device in src.parsed else None
+
+
+# A deadlock verdict is the one users act on blindly: what lint reports as 'cannot verify'
+# (a neighbour not given, a link not found, a switch partly read) keeps deadlock's exit code 1.
+_NEVER_ALL_CLEAR = frozenset({*GAP_RULES.values(), "RC503"})
 
 
 def _finding(src: Source, rule_id: str, h: Hit) -> Finding:
@@ -119,7 +174,7 @@ def _finding(src: Source, rule_id: str, h: Hit) -> Finding:
     line = h.line or (parsed.source.interface_line(h.port) if parsed and h.port else None)
     return Finding(
         rule=rule_id,
-        severity=RULES[rule_id].severity,
+        severity="error" if rule_id in _NEVER_ALL_CLEAR else RULES[rule_id].severity,
         device=h.device,
         file=src.files.get(h.device, src.origin),
         line=line,

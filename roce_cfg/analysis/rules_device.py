@@ -22,6 +22,7 @@ RESERVED_PRIORITIES = (0, 6, 7)
     rationale="PFC pauses only no-drop priorities. A port with PFC on and an empty no-drop list "
     "pauses nothing: RoCE on it is dropped under congestion while the config looks lossless.",
     fix="Add the RoCE priority to the port's no-drop list, or turn PFC off on the port.",
+    reads=("pfc",),
 )
 def pfc_without_no_drop(v: DeviceView) -> Iterator[Hit]:
     for port in v.lossless_ports():
@@ -38,8 +39,11 @@ def pfc_without_no_drop(v: DeviceView) -> Iterator[Hit]:
     rationale="A lossless priority is only lossless if every port it crosses sends PAUSE. One "
     "port without PFC drops RoCE there, and RoCE's go-back-N retransmission collapses throughput.",
     fix="Enable PFC on the port with the fabric's no-drop priorities.",
-    limits="Which ports carry RoCE is inferred: access ports, routed /30-/31 links and ports with "
-    "QoS trust. A routed port that carries no RoCE (a management uplink) can be suppressed.",
+    limits="Which ports carry RoCE is inferred (docs/lint.md, 'Which ports carry RoCE'): ports "
+    "with PFC or DSCP trust, access ports, and routed /30-/31 links facing a BGP neighbour, not "
+    "ports in a VRF no lossless port is in. Another routed port that carries no RoCE can be "
+    "suppressed.",
+    reads=("pfc", "interfaces", "aggregates"),
 )
 def lossless_port_without_pfc(v: DeviceView) -> Iterator[Hit]:
     if not v.device.qos.no_drop:
@@ -63,6 +67,7 @@ def lossless_port_without_pfc(v: DeviceView) -> Iterator[Hit]:
     "and can deadlock the fabric.",
     fix="Configure ECN (WRED with ECN) on the queue of every no-drop priority and apply it to the "
     "lossless ports.",
+    reads=("ecn", "pfc", "qos_maps"),
 )
 def no_drop_queue_without_ecn(v: DeviceView) -> Iterator[Hit]:
     ecn_queues = {e.queue for e in v.device.qos.ecn}
@@ -87,6 +92,7 @@ def no_drop_queue_without_ecn(v: DeviceView) -> Iterator[Hit]:
     rationale="Marking probability ramps from Kmin to Kmax; Kmin >= Kmax leaves no ramp, so the "
     "queue either never marks or marks everything at once, and DCQCN oscillates.",
     fix="Set Kmin below Kmax (NVIDIA's lossless profile uses 150 KB / 1500 KB).",
+    reads=("ecn",),
 )
 def ecn_threshold_order(v: DeviceView) -> Iterator[Hit]:
     for e in v.device.qos.ecn:
@@ -106,6 +112,7 @@ def ecn_threshold_order(v: DeviceView) -> Iterator[Hit]:
     summary="ECN marking probability outside (0, 100] percent.",
     rationale="A 0 % maximum probability never marks; above 100 % is not a probability.",
     fix="Use a maximum marking probability between 1 and 100 percent.",
+    reads=("ecn",),
 )
 def ecn_probability(v: DeviceView) -> Iterator[Hit]:
     for e in v.device.qos.ecn:
@@ -125,6 +132,7 @@ def ecn_probability(v: DeviceView) -> Iterator[Hit]:
     fix="Raise the static XOFF threshold above ECN Kmin, or lower Kmin.",
     limits="Checked only where a static XOFF is configured; dynamic (alpha) thresholds depend on "
     "free buffer at run time and default thresholds are not published.",
+    reads=("ecn", "pfc", "buffers"),
 )
 def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
     # thresholds in percent of a queue's buffer cannot be set against a byte count
@@ -151,10 +159,11 @@ def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
     fix="Schedule the CNP queue (and those above it) in strict priority on every RoCE port.",
     limits="The CNP DSCP is the intent's, else --cnp-dscp, else the config's lossy DSCP on a "
     "strict queue, else 48.",
+    reads=("scheduling", "qos_maps", "interfaces", "aggregates"),
 )
 def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     queue = v.queue_of(v.priority_of(v.cnp_dscp))
-    for port in v.roce_config_ports():
+    for port in v.roce_config_ports("strict_queues"):
         if queue not in port.qos.strict_queues:
             yield Hit(
                 f"CNP (DSCP {v.cnp_dscp}) queue {queue} is not strict priority",
@@ -171,10 +180,12 @@ def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     rationale="RoCEv2 marks its class in DSCP. A port that does not trust it classifies RoCE by "
     "the port default (priority 0, lossy), so PFC and ECN never apply to it.",
     fix="Trust DSCP on server-facing and fabric ports.",
-    limits="RoCE ports are inferred (access ports, routed /30-/31 links, PFC ports).",
+    limits="RoCE ports are inferred as for RC102 (docs/lint.md, 'Which ports carry RoCE'). "
+    "Where an aggregate's members carry the trust setting themselves, each member is judged.",
+    reads=("qos_maps", "interfaces", "aggregates"),
 )
 def dscp_not_trusted(v: DeviceView) -> Iterator[Hit]:
-    for port in v.roce_config_ports():
+    for port in v.roce_config_ports("trust_dscp"):
         if not port.qos.trust_dscp:
             yield Hit("DSCP not trusted on a RoCE port", port=port.name)
 
@@ -191,6 +202,7 @@ def dscp_not_trusted(v: DeviceView) -> Iterator[Hit]:
     limits="The RoCE DSCP is the intent's, else --roce-dscp, else the DSCP most configs map to "
     "a no-drop priority, else 26. An unmapped DSCP is taken to land in its class-selector "
     "priority (DSCP >> 3).",
+    reads=("qos_maps", "pfc"),
 )
 def roce_dscp_lossy(v: DeviceView) -> Iterator[Hit]:
     if not any(v.carries_roce(p) for p in v.device.interfaces):
@@ -213,6 +225,7 @@ def roce_dscp_lossy(v: DeviceView) -> Iterator[Hit]:
     rationale="The watchdog breaks a PFC storm or deadlock by dropping or forwarding the stuck "
     "priority after a detection time; without it one bad NIC or a deadlock halts the fabric.",
     fix="Enable PFC deadlock detection globally (detection and recovery times) and on PFC ports.",
+    reads=("watchdog", "pfc"),
 )
 def watchdog_missing(v: DeviceView) -> Iterator[Hit]:
     pfc_ports = [p for p in v.lossless_ports() if p.qos.pfc]
@@ -233,6 +246,7 @@ def watchdog_missing(v: DeviceView) -> Iterator[Hit]:
     rationale="Each no-drop priority needs its own headroom per port; ASICs reserve a fixed "
     "number of lossless priority groups and refuse or silently ignore the rest.",
     fix="Use no more no-drop priorities than the model supports (see vendors/*.yaml max_no_drop).",
+    reads=("pfc", "model"),
 )
 def too_many_no_drop(v: DeviceView) -> Iterator[Hit]:
     if len(v.device.qos.no_drop) > v.model.max_no_drop:
@@ -252,6 +266,7 @@ def too_many_no_drop(v: DeviceView) -> Iterator[Hit]:
     rationale="Priority 0 carries unclassified traffic, 6 and 7 network control (and often CNP); "
     "making them lossless lets ordinary or control traffic trigger PAUSE (H3C: avoid 0, 6, 7).",
     fix="Use a priority from 1 to 5 for RoCE.",
+    reads=("pfc",),
 )
 def no_drop_reserved(v: DeviceView) -> Iterator[Hit]:
     bad = [p for p in v.device.qos.no_drop if p in RESERVED_PRIORITIES]
@@ -268,27 +283,26 @@ def no_drop_reserved(v: DeviceView) -> Iterator[Hit]:
     rationale="RoCE uses a 4096-byte path MTU on GPU fabrics; with Ethernet, IP, UDP, BTH and "
     "ICRC headers the frames need an MTU of about 4200. Smaller MTUs drop or fragment RoCE.",
     fix="Set jumbo frames (9216 is usual) on every RoCE port and gateway interface.",
+    reads=("mtu", "interfaces", "vlan_interfaces", "aggregates"),
 )
 def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
-    for port in v.roce_config_ports():
+    for port in v.roce_config_ports("frame_bytes"):
         if _frame_unpublished(v, port):
-            continue  # its MTU would be a guess: RC120 says the model is unknown
+            continue  # its MTU would be a guess: the model's default is unpublished
         if port.mtu < ROCE_MIN_MTU:
             yield Hit(f"MTU {port.mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
     for svi in v.device.vlan_interfaces:
-        if svi.mtu < ROCE_MIN_MTU:
+        if svi.mtu < ROCE_MIN_MTU and v.gateway_carries_roce(svi.vlan):
             name = v.profile.vlan_interface + str(svi.vlan)
             yield Hit(f"gateway MTU {svi.mtu} < {ROCE_MIN_MTU}", port=name)
 
 
 def _frame_unpublished(v: DeviceView, port: Interface) -> bool:
-    """A Layer-2 port with no frame-limit or MTU line on a model the profiles do not know:
-    its MTU is that model's unpublished default, not a value read."""
+    """A Layer-2 port with no frame-limit or MTU line on a model whose default frame limit no
+    source gives (a model the profiles do not list, or a listed one whose default is not
+    published): its MTU is that default, not a value read."""
     return (
-        not v.model.known
-        and port.mode == "access"
-        and port.frame_bytes is None
-        and v.model.frame_default_bytes is None
+        port.mode == "access" and port.frame_bytes is None and v.model.frame_default_bytes is None
     )
 
 
@@ -307,9 +321,10 @@ def _frame_unpublished(v: DeviceView, port: Interface) -> bool:
     "tagged), or lower the MTU.",
     limits="A port without a frame-limit line is judged by the model's default frame limit "
     "where a source gives one (Huawei 9216, H3C S6850 9416); where none does, it is not judged.",
+    reads=("mtu", "interfaces"),
 )
 def frame_below_packet(v: DeviceView) -> Iterator[Hit]:
-    for port in v.config_ports():
+    for port in v.config_ports("frame_bytes"):
         frame = port.frame_bytes or v.model.frame_default_bytes
         if frame is None:
             continue
@@ -370,6 +385,7 @@ def apply_step_missing(v: DeviceView) -> Iterator[Hit]:
     rationale="On some Huawei CloudEngine models PFC headroom comes from a pool that must be "
     "sized first; without it PFC ports have no headroom and drop in-flight packets after PAUSE.",
     fix="Configure 'qos buffer headroom-pool size <n> kbytes slot 1' to fit every PFC port.",
+    reads=("buffers", "pfc", "model"),
 )
 def headroom_pool_missing(v: DeviceView) -> Iterator[Hit]:
     pool_missing = v.model.needs_headroom_pool and v.device.qos.headroom_pool_bytes is None
@@ -390,6 +406,7 @@ def headroom_pool_missing(v: DeviceView) -> Iterator[Hit]:
     "maintenance window; or lower max_paths in the intent.",
     limits="The cap is the config's own line, else the model's default where a source gives "
     "one; a cap in the saved config may not be in effect until the next reboot.",
+    reads=("bgp",),
 )
 def ecmp_above_device_cap(v: DeviceView) -> Iterator[Hit]:
     found = _ecmp_cap(v)
@@ -409,6 +426,8 @@ def ecmp_above_device_cap(v: DeviceView) -> Iterator[Hit]:
     fix="Check 'display max-ecmp-num' on the switch (or set 'max-ecmp-num N' and reboot), or "
     "give the model's default in a vendor overlay (models.<model>.ecmp_default).",
     limits="No source read gives the default for the S6850 or S98xx (the S12500's is 16).",
+    reads=("bgp",),
+    verifies=False,
 )
 def ecmp_cap_unknown(v: DeviceView) -> Iterator[Hit]:
     found = _ecmp_cap(v)
@@ -467,6 +486,7 @@ def value_out_of_domain(v: DeviceView) -> Iterator[Hit]:
     "RoCE traffic is dropped under congestion, though the config reads as PFC-enabled.",
     fix="Set PFC to manual mode on server and fabric ports, or enable the port's DCBX TLV "
     "(Huawei: 'lldp tlv-enable dcbx') and DCBX on the server NIC.",
+    reads=("pfc",),
 )
 def pfc_auto_without_dcbx(v: DeviceView) -> Iterator[Hit]:
     for port in v.lossless_ports():

@@ -9,9 +9,8 @@ from itertools import chain
 from typing import Any, NamedTuple
 
 from roce_cfg import evidence
-from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView
+from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView, carried
 from roce_cfg.analysis.registry import Hit, rule
-from roce_cfg.model import numbers
 from roce_cfg.model.device import Interface
 from roce_cfg.policy import lossless_dscps
 
@@ -83,6 +82,7 @@ def _mismatch(
     rationale="PAUSE for a priority only helps if the sender honours it: an end that does not "
     "treat the priority as no-drop neither pauses nor reserves headroom, so the link drops it.",
     fix="Use the same no-drop priorities on both ends of every fabric link.",
+    reads=("pfc", "interfaces", "aggregates"),
 )
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "no-drop priorities", lambda s: s.no_drop)
@@ -103,6 +103,7 @@ def _no_drop(v: DeviceView, port: Interface) -> list[int]:
     rationale="Traffic crossing from a trusting to a non-trusting port loses its class and lands "
     "in the default, lossy queue on the next hop.",
     fix="Trust DSCP on both ends of every fabric link.",
+    reads=("qos_maps", "interfaces", "aggregates"),
 )
 def link_trust(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "DSCP trust", lambda s: s.trust, "port.trust")
@@ -120,6 +121,7 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     limits="Compares the RoCE and CNP DSCPs (the intent's, --roce-dscp / --cnp-dscp, else the "
     "DSCP most configs map to a no-drop priority) and the set of DSCPs each end maps to a "
     "no-drop priority: a switch whose lossless policy differs from its neighbour's is reported.",
+    reads=("qos_maps", "pfc"),
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "DSCP map", lambda s: s.classes)
@@ -147,6 +149,7 @@ def _classes(v: DeviceView) -> str:
     rationale="The smaller MTU drops the larger frames of the other side, and headroom computed "
     "from one MTU is wrong for the other.",
     fix="Use the same MTU on both ends.",
+    reads=("mtu", "interfaces", "aggregates"),
 )
 def link_mtu(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "MTU", lambda s: s.mtu, "port.mtu")
@@ -162,6 +165,7 @@ def link_mtu(f: FabricView) -> Iterator[Hit]:
     "or breakout, and headroom sized for the wrong speed.",
     fix="Cable matching ports or set the same speed on both ends.",
     limits="Speeds come from fabric.json when given, else from the interface names.",
+    reads=("interfaces", "aggregates"),
 )
 def link_speed(f: FabricView) -> Iterator[Hit]:
     yield from _mismatch(f, "speed (Gb/s)", lambda s: s.speed)
@@ -176,6 +180,7 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
     rationale="Every server-to-server path in a Clos crosses leaf-spine links; one hop where the "
     "RoCE priority has no PFC makes the whole path lossy.",
     fix="Enable PFC with the RoCE priority as no-drop on both ends of every fabric link.",
+    reads=("pfc", "qos_maps", "interfaces", "aggregates"),
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     pairs = _pairs(f)
@@ -183,6 +188,8 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     prios = {id(v): v.priority_of(v.roce_dscp) for v in f.devices.values()}
     swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
     for a, pa, b, pb, _ in chain(pairs, swapped):
+        if not (a.carries_roce(pa) or b.carries_roce(pb)):
+            continue  # a link neither end carries RoCE over (a keepalive in its own VRF)
         prio = prios[id(a)]
         # a LAG is lossy where any member is: the hash puts some flows on that member
         for m in a.physical(pa):
@@ -210,6 +217,7 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     limits="Without fabric.json or an intent, VLAN IDs may repeat on leaves (they are local); "
     "only a gateway subnet repeated on several switches is reported. A trunk counts with the "
     "VLANs it permits ('all': every VLAN the switch has).",
+    reads=("interfaces", "vlan_interfaces"),
 )
 def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     where: dict[int, list[str]] = defaultdict(list)
@@ -243,14 +251,9 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
             yield Hit(f"VLAN {vlan} {how} here; {why}", device=name, port=port.name)
 
 
-def _carried(port: Interface) -> tuple[int, ...]:
-    """The VLANs a switched port carries: a trunk's permitted list (a VLAN stretched over a
-    trunk is as stray as one on a server port), else its access VLAN."""
-    if port.mode != "access":
-        return ()
-    if port.trunk_vlans:
-        return numbers.expand(port.trunk_vlans)
-    return (port.access_vlan,) if port.access_vlan else ()
+# the VLANs a switched port carries: a VLAN stretched over a trunk is as stray as one on a
+# server port
+_carried = carried
 
 
 @rule(
@@ -266,6 +269,7 @@ def _carried(port: Interface) -> tuple[int, ...]:
     "are the plan's (fabric.json) or the descriptions' ('speed=<n>G'). A leaf whose server "
     "port speeds only the port names give is not checked (a 400G port may run a 200G NIC); "
     "RC206 says so.",
+    reads=("interfaces", "aggregates"),
 )
 def oversubscribed(f: FabricView) -> Iterator[Hit]:
     for name, v in sorted(f.devices.items()):
@@ -305,6 +309,7 @@ def _neighbors(v: DeviceView) -> dict[int, int]:
     rationale="The session never comes up, so the link carries no routes and ECMP loses a path; "
     "the deadlock analysis also reads the fabric's routing from these sessions.",
     fix="Set the neighbour's remote-as to the ASN configured on the peer.",
+    reads=("bgp",),
 )
 def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
@@ -330,11 +335,14 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     summary="A fabric link has no BGP session while both switches run BGP.",
     rationale="A link without a session carries no traffic: ECMP has one path fewer than cabled.",
     fix="Add the neighbour for the peer's link address.",
+    reads=("bgp", "interfaces"),
 )
 def link_without_bgp(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
         if a.device.bgp is None or b.device.bgp is None or pb.ipv4 is None:
             continue
+        if a.vrf(pa.name) or b.vrf(pb.name):
+            continue  # the sessions read are the public table's; a VRF link is not a fabric one
         if int(pb.ipv4) not in _neighbors(a):
             yield Hit(
                 f"no BGP neighbor {pb.ipv4.ip} for the link to {b.name}",
@@ -346,7 +354,9 @@ def link_without_bgp(f: FabricView) -> Iterator[Hit]:
 
 
 # --- what the configs point at that no link explains (roce_cfg/evidence.py): 'cannot verify'
-# findings at error severity, so a fabric the analysis could not see whole never passes.
+# findings. A neighbour the user did not give is info, a link roce-cfg could not find between
+# configs it read is a warning; --require-verified fails on both, and 'deadlock' never says "no
+# cycle" over them (its exit code is 1 while one stands).
 
 
 # the rule of each kind of gap (lint's rules below; deadlock reports the same findings)
@@ -382,7 +392,7 @@ def _fabric_gaps(f: FabricView, kind: str) -> Iterator[Hit]:
 @rule(
     "RC311",
     "bgp-peer-on-no-link",
-    "error",
+    "info",
     "fabric",
     summary="cannot verify: a BGP peer's address is on no link found in the configs read.",
     rationale="Traffic to that peer crosses a link whose far end, policy and losslessness no "
@@ -391,6 +401,7 @@ def _fabric_gaps(f: FabricView, kind: str) -> Iterator[Hit]:
     fix="Add the far switch's config (or fabric.json); remove the session if the peer is gone.",
     limits="Sessions are matched by the far end's interface address (ports, aggregates, VLAN "
     "interfaces); multihop sessions to loopbacks are reported too.",
+    verifies=False,
 )
 def bgp_peer_on_no_link(f: FabricView) -> Iterator[Hit]:
     yield from _fabric_gaps(f, "bgp-peer")
@@ -405,13 +416,14 @@ def _line_naming(text: str, address: str) -> int | None:
 @rule(
     "RC312",
     "described-far-end-unmatched",
-    "error",
+    "warning",
     "fabric",
     summary="cannot verify: a port's description names a switch of the fabric, but no link to "
     "that switch was found.",
     rationale="The description says the port is cabled to a switch whose config was read, yet "
     "neither addresses nor descriptions join them: a link the analysis does not see.",
     fix="Correct the description, or the addressing of the two ends, or add fabric.json.",
+    verifies=False,
 )
 def described_far_end_unmatched(f: FabricView) -> Iterator[Hit]:
     yield from _fabric_gaps(f, "description")
@@ -420,13 +432,14 @@ def described_far_end_unmatched(f: FabricView) -> Iterator[Hit]:
 @rule(
     "RC313",
     "lossless-port-unknown-neighbour",
-    "error",
+    "info",
     "fabric",
     summary="cannot verify: a lossless routed port faces a neighbour whose config was not read.",
     rationale="PFC and the no-drop class must agree at both ends of a lossless link; with the "
     "far end unread neither that nor the deadlock-freedom of the routes over it can be checked.",
     fix="Add the neighbour's config (or fabric.json), or turn PFC off on a port that is not "
     "part of the lossless fabric.",
+    verifies=False,
 )
 def lossless_port_unknown_neighbour(f: FabricView) -> Iterator[Hit]:
     yield from _fabric_gaps(f, "lossless-port")
@@ -435,13 +448,14 @@ def lossless_port_unknown_neighbour(f: FabricView) -> Iterator[Hit]:
 @rule(
     "RC314",
     "mlag-peer-link-unpaired",
-    "error",
+    "info",
     "fabric",
     summary="cannot verify: an M-LAG peer-link whose other switch was not found.",
     rationale="Lossless traffic crosses the peer-link (single-homed hosts, a leaf that lost its "
     "uplinks); unpaired, its far end's PFC and its place in the buffer graph are unknown.",
     fix="Add the other M-LAG switch's config; its peer-link pairs by a shared dual-active "
     "gateway or a description naming this switch.",
+    verifies=False,
 )
 def mlag_peer_link_unpaired(f: FabricView) -> Iterator[Hit]:
     yield from _fabric_gaps(f, "peer-link")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from roce_cfg.analysis.context import ASSUMED_CABLE_M, SHORTEST_CABLE_M, DeviceView
@@ -44,30 +44,8 @@ def needs(v: DeviceView) -> list[Need]:
 
 
 def _needs(v: DeviceView) -> list[Need]:
-    unit = v.profile.unit_bytes(v.profile.headroom_unit_bytes, v.model)
-    consts = v.profile.headroom
+    need = _formula(v)
     out: list[Need] = []
-    done: dict[tuple[int, float, int], tuple[int, tuple[str, ...]]] = {}
-
-    def need(cable_m: float, port: Interface) -> tuple[int, tuple[str, ...]]:
-        # ports mostly share speed, cable and MTU: one computation each (issue 27)
-        key = (port.speed_gbps, cable_m, port.mtu)
-        if key not in done:
-            required, terms = required_headroom(
-                speed_gbps=port.speed_gbps,
-                cable_m=cable_m,
-                mtu_sender=port.mtu,
-                mtu_receiver=port.mtu,
-                cell_bytes=v.model.cell_bytes,
-                unit_bytes=unit,
-                mac_phy_delay_bytes=consts.mac_phy_delay_bytes,
-                small_packet_percent=consts.small_packet_percent,
-                min_packet_bytes=consts.min_packet_bytes,
-            )
-            detail = (*(f"{t.name}: {t.bytes} B" for t in terms), f"required: {required} B")
-            done[key] = required, detail
-        return done[key]
-
     for port in v.lossless_ports():
         if not port.qos.pfc or port.speed_gbps not in PAUSE_QUANTA:
             continue
@@ -91,6 +69,38 @@ def _needs(v: DeviceView) -> list[Need]:
     return out
 
 
+def _formula(v: DeviceView) -> Callable[[float, Interface], tuple[int, tuple[str, ...]]]:
+    """The required headroom of a port at a cable length, with its terms. A model the profiles
+    do not list has no known cell size: its need is the least any cell size gives (no rounding
+    to cells, no small-packet overhead), so a port short of it is short on that switch too."""
+    cell = v.model.cell_bytes if v.model.known else None
+    unit_of = v.profile.headroom_unit_bytes
+    unit = 1 if cell is None and unit_of == "cell" else v.profile.unit_bytes(unit_of, v.model)
+    consts = v.profile.headroom
+    done: dict[tuple[int, float, int], tuple[int, tuple[str, ...]]] = {}
+
+    def need(cable_m: float, port: Interface) -> tuple[int, tuple[str, ...]]:
+        # ports mostly share speed, cable and MTU: one computation each
+        key = (port.speed_gbps, cable_m, port.mtu)
+        if key not in done:
+            required, terms = required_headroom(
+                speed_gbps=port.speed_gbps,
+                cable_m=cable_m,
+                mtu_sender=port.mtu,
+                mtu_receiver=port.mtu,
+                cell_bytes=cell,
+                unit_bytes=unit,
+                mac_phy_delay_bytes=consts.mac_phy_delay_bytes,
+                small_packet_percent=consts.small_packet_percent,
+                min_packet_bytes=consts.min_packet_bytes,
+            )
+            detail = (*(f"{t.name}: {t.bytes} B" for t in terms), f"required: {required} B")
+            done[key] = required, detail
+        return done[key]
+
+    return need
+
+
 @rule(
     "RC201",
     "headroom-below-required",
@@ -107,10 +117,16 @@ def _needs(v: DeviceView) -> list[Need]:
     f"where nothing says, the shortest plausible cable ({SHORTEST_CABLE_M:g} m) is checked here "
     "and the rest is RC206's. Speed comes from the plan, a 'speed=<n>G' token in the "
     "description, else the port name. Cell size and MAC/PHY delay are the vendor "
-    "profile's, several of them assumptions (see vendors/*.yaml).",
+    "profile's, several of them assumptions (see vendors/*.yaml); on a model the profile does "
+    "not list, a headroom line is held against the least any cell size needs (RC120 says what "
+    "is left unverified).",
+    reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
-    if not (v.model.known and v.model.headroom_configurable):
+    if not v.model.known:
+        yield from _short_on_unknown_model(v)
+        return
+    if not v.model.headroom_configurable:
         return
     for n in needs(v):
         if n.configured is None and n.default is not None:
@@ -139,6 +155,24 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
             )
 
 
+def _short_on_unknown_model(v: DeviceView) -> Iterator[Hit]:
+    """A model the profiles do not list: each headroom line against the least the formula
+    needs. Its headroom default and its cell size are nobody's, so a port with no line, and a
+    line counted in cells, is RC120's 'cannot verify', not a finding here."""
+    if v.profile.headroom_unit_bytes == "cell":
+        return
+    for n in needs(v):
+        if n.configured is not None and n.configured < n.required:
+            yield Hit(
+                f"priority {n.priority}: headroom {n.configured} B < required at least "
+                f"{n.required} B ({n.describe()}; the model's cell size is unknown: no cell "
+                "overhead counted)",
+                port=n.port.name,
+                anchor="port.headroom",
+                detail=n.detail,
+            )
+
+
 @rule(
     "RC202",
     "headroom-wasteful",
@@ -150,6 +184,7 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     fix="Lower the headroom towards the required figure (roce-cfg lint -v shows the arithmetic).",
     limits="Same cable-length sources as RC201; where the cable is unknown, compared with the "
     f"need of a {ASSUMED_CABLE_M:g} m cable.",
+    reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     if not (v.model.known and v.model.headroom_configurable):
@@ -178,6 +213,7 @@ def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     fix="Reduce lossless ports, priorities or headroom, or enlarge the headroom pool.",
     limits="Needs the pool size (config or vendor profile) or the model's buffer size; most "
     "vendors do not publish buffer sizes, so the check is skipped where the profile has none.",
+    reads=("buffers", "pfc", "mtu", "interfaces", "model"),
 )
 def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     if not v.model.known:
@@ -214,6 +250,7 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     "long cables or fast ports can need more than the default.",
     fix="Compare the required figure with the vendor's default for this model; shorten cables "
     "or ask the vendor if it is larger.",
+    reads=("buffers", "pfc", "mtu", "interfaces", "model"),
 )
 def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
     if v.model.headroom_configurable or not v.model.known:
@@ -228,6 +265,7 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
             f"{worst.required} B ({worst.port.name}, {worst.describe()})",
             port=worst.port.name,
             detail=worst.detail,
+            of_switch=True,
         )
 
 
@@ -240,6 +278,7 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
     rationale="The vendor's command reference does not list the headroom command for this model; "
     "the switch rejects the line and the rest of the change may not apply.",
     fix="Remove the headroom lines for this model.",
+    reads=("buffers", "pfc", "model"),
 )
 def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
     if v.model.headroom_configurable or not v.model.known:
@@ -265,6 +304,7 @@ def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
     "plausible cable needs (RC201) and says here, once per switch, what it could not verify.",
     fix="Give fabric.json or the intent, write 'cable=<n>m speed=<n>G' in the port descriptions "
     "(roce-cfg generates them), or pass --cable-length (per role: 'server=3,fabric=30').",
+    verifies=False,
 )
 def cannot_verify(v: DeviceView) -> Iterator[Hit]:
     said: list[str] = []
@@ -307,15 +347,19 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
 @rule(
     "RC120",
     "model-unknown",
-    "error",
+    "warning",
     "device",
     summary="The switch's model is not in the vendor profile: its buffer cannot be checked.",
-    rationale="Headroom need (cell size), the headroom pool and the packet buffer are per model. "
-    "Judging the switch by another model's figures gives errors that may be false and hides "
-    "real shortfalls; the headroom and buffer rules are not run on it, so the gap stays an "
-    "error until the model is known.",
+    rationale="The headroom pool, the packet buffer, the cell size and the headroom in force "
+    "where no line sets it are per model. Judging the switch by another model's figures gives "
+    "errors that may be false and hides real shortfalls. What needs only the port (speed, cable, "
+    "MTU) is still judged: a headroom line below the least the formula needs for any cell size "
+    "is RC201; the pool budget, the unconfigured ports and headroom counted in cells stay "
+    "unverified: a gap in what roce-cfg knows, a warning (--require-verified fails on it) "
+    "until the model is known.",
     fix="Add the model to an overlay (vendors/<vendor>.yaml 'models': ports, cell size, buffer, "
     "with the source of each figure), or pass --model when it is a listed model.",
+    verifies=False,
 )
 def model_unknown(v: DeviceView) -> Iterator[Hit]:
     if v.model.known:
@@ -327,8 +371,13 @@ def model_unknown(v: DeviceView) -> Iterator[Hit]:
         if v.device.model == "unknown"
         else (v.device.model)
     )
+    judged = (
+        "headroom lines (counted in cells of an unknown size)"
+        if v.profile.headroom_unit_bytes == "cell"
+        else "the headroom in force on ports with no headroom line"
+    )
     yield Hit(
-        f"cannot verify: model {name} unknown (add it with an overlay); headroom and "
-        f"buffer of {lossless} PFC port(s) not checked (RC201-RC205)",
+        f"cannot verify: model {name} unknown (add it with an overlay); buffer budget and "
+        f"{judged} of {lossless} PFC port(s) not checked (RC201-RC205)",
         anchor="model",
     )

@@ -88,6 +88,21 @@ def diff(got: Any, want: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
     fix="Push the intent's config (roce-cfg push), or change the intent if the switch is right.",
     limits="Compares what the config text states: port speeds are the plan's, and lines "
     "roce-cfg does not model (opaque blocks) are not compared.",
+    reads=(
+        "pfc",
+        "qos_maps",
+        "ecn",
+        "watchdog",
+        "buffers",
+        "scheduling",
+        "mtu",
+        "interfaces",
+        "vlan_interfaces",
+        "aggregates",
+        "mlag",
+        "bgp",
+        "static_routes",
+    ),
 )
 def drift(iv: IntentView) -> Iterator[Hit]:
     for name, want in sorted(iv.designed.items()):

@@ -95,7 +95,7 @@ def required_headroom(
     cable_m: float,
     mtu_sender: int,
     mtu_receiver: int,
-    cell_bytes: int,
+    cell_bytes: int | None,
     unit_bytes: int,
     mac_phy_delay_bytes: int | None,
     small_packet_percent: int,
@@ -104,11 +104,16 @@ def required_headroom(
     """Required headroom in bytes for one lossless priority of one port, with its terms.
 
     The MAC/PHY term is ``mac_phy_delay_bytes`` where a vendor profile measures it, else both
-    ends' interface delay (the receiver's sending the PAUSE, the sender's still holding data)."""
+    ends' interface delay (the receiver's sending the PAUSE, the sender's still holding data).
+    ``cell_bytes`` None (a model whose cell size no source gives): the least any cell size needs,
+    no frame rounded up to cells and no small-packet overhead, so that less than it is short
+    whatever the cell."""
     if speed_gbps not in PAUSE_QUANTA:
         raise ValueError(f"no pause-quanta figure for {speed_gbps}G")
-    sender = round_up(mtu_sender, cell_bytes)
-    receiver = round_up(mtu_receiver, cell_bytes)
+    cell = cell_bytes or 1  # 1-byte 'cells' round nothing up and waste nothing
+    cells = f"in {cell_bytes} B cells" if cell_bytes else "(cell size unknown: not rounded)"
+    sender = round_up(mtu_sender, cell)
+    receiver = round_up(mtu_receiver, cell)
     cable = cable_round_trip_bytes(speed_gbps, cable_m)
     response = PAUSE_QUANTA[speed_gbps] * 512 // 8
     if mac_phy_delay_bytes is None:
@@ -117,20 +122,20 @@ def required_headroom(
     else:
         mac_phy, mac_phy_name = mac_phy_delay_bytes, "MAC/PHY delay (vendor profile)"
     in_flight = cable + mac_phy + response
-    occupancy = cell_occupancy(cell_bytes, small_packet_percent, min_packet_bytes)
+    occupancy = cell_occupancy(cell, small_packet_percent, min_packet_bytes)
+    waste = (
+        f"{small_packet_percent}% of in-flight bytes" if cell_bytes else "cell size unknown: none"
+    )
     overhead = math.ceil(round(in_flight * (occupancy - 1), 6))
     subtotal = sender + receiver + in_flight + overhead
     total = round_up(subtotal, unit_bytes)
     terms = (
-        HeadroomTerm(name=f"sender MTU {mtu_sender} B in {cell_bytes} B cells", bytes=sender),
-        HeadroomTerm(name=f"receiver MTU {mtu_receiver} B in {cell_bytes} B cells", bytes=receiver),
+        HeadroomTerm(name=f"sender MTU {mtu_sender} B {cells}", bytes=sender),
+        HeadroomTerm(name=f"receiver MTU {mtu_receiver} B {cells}", bytes=receiver),
         HeadroomTerm(name=f"cable round trip {cable_m:g} m at {speed_gbps}G", bytes=cable),
         HeadroomTerm(name=mac_phy_name, bytes=mac_phy),
         HeadroomTerm(name=f"peer response {PAUSE_QUANTA[speed_gbps]} pause quanta", bytes=response),
-        HeadroomTerm(
-            name=f"small-packet cell overhead ({small_packet_percent}% of in-flight bytes)",
-            bytes=overhead,
-        ),
+        HeadroomTerm(name=f"small-packet cell overhead ({waste})", bytes=overhead),
         HeadroomTerm(name=f"rounding up to {unit_bytes} B units", bytes=total - subtotal),
     )
     return total, terms

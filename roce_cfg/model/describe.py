@@ -3,9 +3,10 @@ speed it is meant to run at, its cable length), written by design into the descr
 back by parse, lint and deadlock, from roce-cfg's own descriptions and from an operator's.
 
 roce-cfg writes ``far:<device>:<port> speed=<n>G cable=<n>m``; the readers also take the forms
-operators write by hand: ``speed:100G``, ``cable 2.5 m``, ``cable:100m``, and a description
-that is only the far end, ``leaf-1:HundredGigE1/0/1``. A value outside its domain (speeds of
-1-1600G, cables of up to 10 km, as the intent and fabric.json bound them) is not read.
+operators write by hand: ``speed:100G``, ``cable 2.5 m``, ``cable:100m``, ``length 30 m``,
+``len:30m``, a length token between separators (``_800m_SMF``, ``-100M-``, ``(30m)``), and a
+description that is only the far end, ``leaf-1:HundredGigE1/0/1``. A value outside its domain
+(speeds of 1-1600G, cables of up to 10 km, as the intent and fabric.json bound them) is not read.
 """
 
 from __future__ import annotations
@@ -21,11 +22,20 @@ MAX_CABLE_M = 10_000.0
 
 # Digits bounded: a 5,000-digit 'speed=' must neither be converted nor match.
 _SPEED = re.compile(r"\bspeed\s*[=:]\s*(\d{1,5})\s*G\b", re.IGNORECASE)
-_CABLE = re.compile(r"\bcable\s*[=:]?\s*(\d{1,6}(?:\.\d{1,6})?)\s*m\b", re.IGNORECASE)
+# A length after a word that names it ('cable=30m', 'cable 2.5 m', 'length 30 m', 'len:30m',
+# 'cable_len=30m', 'uplink_cable 30 m'); the unit is the last letter ('30mm', '30min' are no
+# metres).
+_CABLE = re.compile(
+    r"(?<![a-z0-9])(?:cable|len|length|dist|distance)(?:[_-]?(?:len|length))?\s*[=:]?\s*"
+    r"(\d{1,6}(?:\.\d{1,6})?)\s*m(?![a-z0-9])",
+    re.IGNORECASE,
+)
 _OWN_FAR = re.compile(r"^far:(?P<device>[^:\s]+):(?P<port>\S+)")
 # The naming convention of cabling teams: a '<n>m' token between separators ('..._100m_OM4',
-# 'gpu-101_eth0_3m_DAC', 'uplink 300m'); issue 26 names '_100m_'. Not a vendor form.
-_LENGTH_TOKEN = re.compile(r"(?:^|[_\s/-])(\d{1,5}(?:\.\d{1,3})?)m(?=$|[_\s/-])")
+# 'gpu-101_eth0_3m_DAC', 'uplink 300m', 'TO-SPINE-100M-SMF', 'spine-1 (30m)'). Not a vendor
+# form. A letter or digit on either side makes it another word ('ID100M', '5mm', '100Mbps'), as
+# does a number it continues ('1.5m' is read whole, never as '5m'; '1,5m' not at all).
+_LENGTH_TOKEN = re.compile(r"(?<![A-Za-z0-9.,])(\d{1,5}(?:\.\d{1,3})?)[mM](?![A-Za-z0-9])")
 
 
 def encode(far: str, speed_gbps: int, cable_m: float) -> str:
@@ -67,19 +77,24 @@ def cable(description: str) -> float | None:
 
 
 def cable_stated(description: str) -> tuple[float, str] | None:
-    """The cable length a description states and the words that state it: roce-cfg's
-    ``cable=<n>m`` (or ``cable 2.5 m``), else a ``<n>m`` token between separators.
+    """The cable length a description states and the words that state it: a length after a word
+    naming it (roce-cfg's ``cable=<n>m``, ``cable 2.5 m``, ``len:30m``), else the first
+    ``<n>m`` token between separators.
 
     >>> cable_stated("to_spine-1_100GE1/0/1_100m_OM4"), cable_stated("gpu-101_eth0_3m_DAC")
-    ((100.0, '_100m'), (3.0, '_3m'))
+    ((100.0, '100m'), (3.0, '3m'))
     >>> cable_stated("uplink 300m"), cable_stated("10.1.1.1 5mm"), cable_stated("x_0m_")
-    ((300.0, ' 300m'), None, None)
+    ((300.0, '300m'), None, None)
+    >>> cable_stated("TO-SPINE-100M-SMF"), cable_stated("spine-1 (30m)"), cable_stated("len:30m")
+    ((100.0, '100M'), (30.0, '30m'), (30.0, 'len:30m'))
+    >>> cable_stated("ID100M 400G"), cable_stated("1,5m"), cable_stated("x_0m_7m")
+    (None, None, (7.0, '7m'))
     """
     for pattern in (_CABLE, _LENGTH_TOKEN):
-        m = pattern.search(description)
-        value = float(m[1]) if m else 0.0
-        if m and 0 < value <= MAX_CABLE_M:
-            return value, m[0]
+        for m in pattern.finditer(description):
+            value = float(m[1])
+            if 0 < value <= MAX_CABLE_M:
+                return value, m[0]
     return None
 
 

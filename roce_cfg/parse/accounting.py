@@ -16,8 +16,9 @@ body of an unread ``interface Eth-Trunk1`` is unread (in the section 'aggregates
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -30,6 +31,8 @@ from roce_cfg.parse.templates import template_files
 from roce_cfg.redact import redact
 from roce_cfg.vendor import Vendor
 
+# A line that bears on losslessness by its words though no grammar entry places it (below)
+LOSSLESS = "lossless"
 # Sections where a line roce-cfg does not read may change what is lossless: the QoS map, PFC,
 # ECN, the watchdog, buffers, scheduling, MTU, interfaces and aggregates, M-LAG, BGP and statics.
 LOSSLESS_SECTIONS = frozenset(
@@ -47,9 +50,48 @@ LOSSLESS_SECTIONS = frozenset(
         "mlag",
         "bgp",
         "static_routes",
+        "loopback",
+        LOSSLESS,
     }
 )
 MAX_LISTED = 1_000  # unread lines listed per file (all are counted)
+
+# Words that mark a line as bearing on losslessness where neither a command nor an area of the
+# vendor's grammar places it (a command no grammar knows, a misspelt one, another release's
+# form): in 'other' such a line would leave the gate blind to a setting that may change what is
+# lossless. None of these words says for sure what the line sets, so such a line is unread in
+# the section LOSSLESS, which leaves every section unread where it is (roce_cfg/gate.py). Short
+# words must stand alone; long ones are found inside a word too (a typo glued to a keyword).
+_LONG_WORDS = (
+    "deadlock", "watchdog", "priority-flow-control", "no-drop", "nodrop", "lossless", "wred",
+    "drop-profile", "buffer", "headroom", "strict-priority", "priority-queue", "scheduler",
+    "dscp", "dot1p", "diffserv", "map-table", "classifier", "behavior", "traffic-policy",
+    "service-policy", "policy-map", "class-map", "remark", "jumboframe", "link-aggregation",
+    "eth-trunk", "smartgroup", "aggregateport", "lacp", "m-lag", "drni", "dfs-group",
+    "peer-link", "route-static",
+)  # fmt: skip
+_SHORT_WORDS = (
+    "pfc", "dcb", "ecn", "red", "xoff", "xon", "wrr", "wfq", "drr", "dwrr", "pq", "ets",
+    "queue", "cos", "trust", "phb", "qos", "car", "mtu", "jumbo", "port-group", "mlag", "bgp",
+)  # fmt: skip
+_KEYWORD = re.compile(
+    "|".join([*map(re.escape, _LONG_WORDS), *(rf"\b{re.escape(w)}\b" for w in _SHORT_WORDS)]),
+    re.IGNORECASE,
+)
+
+
+def keyword_section(flat: str) -> str | None:
+    """LOSSLESS for a line whose words name a lossless setting, for a line no grammar entry
+    places; None for any other.
+
+    >>> keyword_section("zqxqos map-table dscp-dot1p")
+    'lossless'
+    >>> keyword_section("snmp-agent sys-info version v3") is None
+    True
+    """
+    return LOSSLESS if _KEYWORD.search(flat) else None
+
+
 OTHER = "other"
 
 
@@ -65,6 +107,21 @@ class AccountedLine(_M):
     text: str
 
 
+class UnreadFact(_M):
+    """Lines not read in one section that bears on losslessness, at one scope: a port (the lines
+    of its block) or the whole switch (``port`` None: a global line, a profile, a range). The
+    evidence gate (roce_cfg/gate.py) makes every rule that reads this section there say 'cannot
+    verify' instead of concluding from the value the line would have set."""
+
+    section: str
+    port: str | None = None
+    lines: tuple[int, ...] = ()  # the first MAX_FACT_LINES, in file order
+    count: int = 0
+
+
+MAX_FACT_LINES = 20
+
+
 class Accounting(_M):
     """What became of each line of one config (blank lines and separators are not counted)."""
 
@@ -76,6 +133,9 @@ class Accounting(_M):
     unmanaged_by_kind: dict[str, int] = {}
     unread_by_section: dict[str, int] = {}
     unread_lines: tuple[AccountedLine, ...] = ()  # the first MAX_LISTED
+    # every unread line of a lossless section, by section and port (none left out: the gate
+    # must know each scope that was not read, however many lines the file has)
+    unread_facts: tuple[UnreadFact, ...] = ()
 
     def all_read(self) -> bool:
         return self.understood == self.lines
@@ -185,7 +245,10 @@ class Judge:
     areas: list[tuple[re.Pattern[str], str]]
 
     def __post_init__(self) -> None:
-        self._views = sorted({v for c in self.grammar.commands for v in c.views})
+        # the root view first: a top-level 'interface X' is a port, though a view under it
+        # (ZXROS switchvlan) has a command of the same words
+        views = {v for c in self.grammar.commands for v in c.views}
+        self._views = sorted(views, key=lambda v: (v != self.grammar.root, v))
         self._memo: dict[tuple[str, str], _Verdict] = {}
         # (view, undo) pairs, in the order _command_section tries them, that have a command
         # starting with a given word: a line is matched only where it can match (100,000
@@ -305,8 +368,9 @@ class Judge:
         return None
 
     def area(self, flat: str) -> str | None:
-        """The section of a line: the grammar's ``areas`` first, else its command's section."""
-        return self.named_area(flat) or self._command_section(flat)
+        """The section of a line: the grammar's ``areas`` first, else its command's section,
+        else the section its words name (``keyword_section``)."""
+        return self.named_area(flat) or self._command_section(flat) or keyword_section(flat)
 
     def named_area(self, flat: str) -> str | None:
         return next((s for p, s in self.areas if p.match(flat)), None)
@@ -342,15 +406,20 @@ def _walk(
             indent = block.indent
         parent = stack[-1][1] if stack else None
         flat = " ".join(text.split())
-        if parent is not None and parent.status != "understood":
+        if parent is not None and parent.label == OTHER and parent.status == "unread":
+            # under a block nothing places, a line's own command or words may: an unknown
+            # header must not hide the PFC or DSCP lines under it from the gate
+            verdict = _Verdict("unread", j.area(flat) or OTHER)
+        elif parent is not None and parent.status != "understood":
             verdict = parent  # the lines under a refused line go with it (parse/domains.py)
         elif line.no in refused:
             verdict = _Verdict("refused", "")
         else:
             verdict = j.line(flat, readers)
             if verdict.status == "unread" and parent is not None:
-                # a line under a block that is read: its own area, else the block's section
-                verdict = _Verdict("unread", j.named_area(flat) or parent.label)
+                # a line under a block that is read: its own area or words, else the block's
+                section = j.named_area(flat) or keyword_section(flat) or parent.label
+                verdict = _Verdict("unread", section)
         stack.append((indent, verdict))
         yield line.no, flat, verdict
 
@@ -368,7 +437,38 @@ def _tally(walked: Iterable[tuple[int, str, _Verdict]]) -> _Tally:
             refused += 1
         else:
             unread.append((n, verdict.label))
-    return _Tally(understood, refused, tuple(kinds.items()), tuple(unread))
+    return _Tally(understood, refused, tuple(kinds.items()), tuple(_lifted(unread)))
+
+
+def _lifted(unread: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """An unread header nothing places takes the first lossless section of the lines under it
+    (a misspelt 'interface' or 'dcb pfc' header is as unread as the PFC lines it opens)."""
+    if not unread or unread[0] != (0, OTHER):
+        return unread
+    below = next((label for _, label in unread[1:] if label in LOSSLESS_SECTIONS), None)
+    return unread if below is None else [(0, below), *unread[1:]]
+
+
+# The port a block's lines belong to, from its header's text ('interface X' -> X's canonical
+# name); None for a block that is no port's (a global command, a profile, a range).
+PortOf = Callable[[str], str | None]
+
+
+def _scopes(block: Block, port_of: PortOf) -> dict[int, str | None]:
+    """The port each line of ``block`` belongs to: the block's own, or that of an 'interface'
+    line nested in it (ZXROS lists its ports again under 'switchvlan-configuration')."""
+    out: dict[int, str | None] = {}
+    own = port_of(block.header.text.lstrip())
+    nested: tuple[int, str | None] | None = None  # (indent, port) of an open nested interface
+    for line in block.lines:
+        head = line.text.lstrip(" ")
+        indent = len(line.text) - len(head)
+        if nested is not None and indent <= nested[0]:
+            nested = None
+        if line is not block.header and head.startswith("interface "):
+            nested = (indent, port_of(head))
+        out[line.no] = nested[1] if nested is not None else own
+    return out
 
 
 @dataclass
@@ -377,37 +477,40 @@ class _Sum:
 
     vendor: str
     understood: int
+    port_of: PortOf
     refused: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
     sections: Counter[str] = field(default_factory=Counter)
     listed: list[AccountedLine] = field(default_factory=list)
+    facts: dict[tuple[str, str | None], list[int]] = field(default_factory=dict)
+    fact_counts: Counter[tuple[str, str | None]] = field(default_factory=Counter)
 
-    def walked(self, walk: Iterable[tuple[int, str, _Verdict]]) -> None:
-        for no, text, verdict in walk:
-            if verdict.status == "understood":
-                self.understood += 1
-            elif verdict.status == "unmanaged":
-                self.kinds[verdict.label] += 1
-            elif verdict.status == "refused":
-                self.refused += 1
-            else:
-                self.unread(no, text, verdict.label)
+    def walked(self, walk: Iterable[tuple[int, str, _Verdict]], block: Block) -> None:
+        self.tallied(_tally(walk), block)
 
     def tallied(self, tally: _Tally, block: Block) -> None:
         self.understood += tally.understood
         self.refused += tally.refused
         for kind, n in tally.unmanaged:
             self.kinds[kind] += n
-        lines = block.lines if tally.unread else []
+        if not tally.unread:
+            return
+        lines, scopes = block.lines, _scopes(block, self.port_of)
         for index, section in tally.unread:
             line = lines[index]
-            self.unread(line.no, " ".join(line.text.split()), section)
+            self.unread(line.no, " ".join(line.text.split()), section, scopes.get(line.no))
 
-    def unread(self, no: int, text: str, section: str) -> None:
+    def unread(self, no: int, text: str, section: str, port: str | None) -> None:
         self.sections[section] += 1
         if len(self.listed) < MAX_LISTED:
             shown = redact(text, self.vendor)
             self.listed.append(AccountedLine(line=no, section=section, text=shown))
+        if section in LOSSLESS_SECTIONS:
+            key = (section, port)
+            self.fact_counts[key] += 1
+            kept = self.facts.setdefault(key, [])
+            if len(kept) < MAX_FACT_LINES:
+                kept.append(no)
 
     def accounting(self) -> Accounting:
         unmanaged, unread = sum(self.kinds.values()), sum(self.sections.values())
@@ -420,7 +523,15 @@ class _Sum:
             unmanaged_by_kind=dict(sorted(self.kinds.items())),
             unread_by_section=dict(sorted(self.sections.items())),
             unread_lines=tuple(self.listed),
+            unread_facts=tuple(
+                UnreadFact(section=s, port=p, lines=tuple(n), count=self.fact_counts[(s, p)])
+                for (s, p), n in self.facts.items()
+            ),
         )
+
+
+def _no_port(header: str) -> str | None:
+    return None
 
 
 def account(
@@ -430,19 +541,92 @@ def account(
     layout: int,
     refused: Iterable[int],
     overlay: Path | None = None,
+    port_of: PortOf = _no_port,
 ) -> Accounting:
-    """Count every line of the config's blocks; ``layout`` lines (a closing 'return') are read."""
+    """Count every line of the config's blocks; ``layout`` lines (a closing 'return') are read.
+    ``port_of`` names the port of a block's header, for the unread facts' scopes."""
     j = judge(vendor, overlay)
     bad = set(refused)
-    total = _Sum(vendor.value, understood=layout)
+    total = _Sum(vendor.value, understood=layout, port_of=port_of)
     walks = [(b, True) for b in fed] + [(b, False) for b in opaque]
     for block, is_fed in sorted(walks, key=lambda bf: bf[0].header.no):
         tally = j.tally(block, is_fed, bad)
         if tally is None:
-            total.walked(_walk(block, is_fed, bad, j))
+            total.walked(_walk(block, is_fed, bad, j), block)
         else:
             total.tallied(tally, block)
     return total.accounting()
+
+
+def verdicts(
+    vendor: Vendor, blocks: Iterable[tuple[Block, bool]], overlay: Path | None = None
+) -> dict[int, tuple[str, str]]:
+    """Each line's status and section (``account`` line by line, for tests and tools):
+    ``blocks`` are (block, whether the templates read it)."""
+    j = judge(vendor, overlay)
+    return {
+        no: (verdict.status, verdict.label)
+        for block, fed in blocks
+        for no, _, verdict in _walk(block, fed, set(), j)
+    }
+
+
+def read_lines(
+    vendor: Vendor,
+    blocks: Iterable[tuple[Block, bool]],
+    port_of: PortOf,
+    overlay: Path | None = None,
+) -> dict[tuple[str, str | None], tuple[int, ...]]:
+    """The lines read in each section at each scope (a port, or None: switch-wide), for where a
+    fact a finding stands on came from; ``blocks`` are (block, whether the templates read it)."""
+    j = judge(vendor, overlay)
+    out: dict[tuple[str, str | None], list[int]] = {}
+    for block, fed in blocks:
+        scopes: dict[int, str | None] | None = None
+        for no, _, verdict in _walk(block, fed, set(), j):
+            if verdict.status == "understood":
+                scopes = scopes if scopes is not None else _scopes(block, port_of)
+                out.setdefault((verdict.label, scopes.get(no)), []).append(no)
+    return {key: tuple(lines) for key, lines in out.items()}
+
+
+UNKNOWN_SECTION = "unknown"  # a refused line whose place is not known: every section there
+
+
+def refused_facts(
+    refused: Iterable[tuple[int | None, str]],
+    blocks: list[Block],
+    j: Judge,
+    port_of: PortOf,
+    more: int = 0,
+) -> list[UnreadFact]:
+    """The unread facts of lines a reader refused after the accounting took them (a value out of
+    its domain, a word where a number belongs), each at its block's port and its own section
+    (else its block's). A refused line whose place is not known, or ``more`` lines past the
+    listed ones, leave every section of the switch unread."""
+    starts = [b.header.no for b in blocks]
+    facts: dict[tuple[str, str | None], list[int]] = {}
+    for no, text in refused:
+        block = _block_at(blocks, starts, no) if no else None
+        if block is None:
+            facts.setdefault((UNKNOWN_SECTION, None), [])
+            continue
+        flat = " ".join(text.split())
+        section = j.area(flat) or j.area(" ".join(block.header.text.split())) or UNKNOWN_SECTION
+        if section in LOSSLESS_SECTIONS or section == UNKNOWN_SECTION:
+            assert no is not None
+            facts.setdefault((section, _scopes(block, port_of).get(no)), []).append(no)
+    if more:
+        facts.setdefault((UNKNOWN_SECTION, None), [])
+    return [
+        UnreadFact(section=s, port=p, lines=tuple(n[:MAX_FACT_LINES]), count=max(len(n), 1))
+        for (s, p), n in facts.items()
+    ]
+
+
+def _block_at(blocks: list[Block], starts: list[int], no: int) -> Block | None:
+    at = bisect_right(starts, no) - 1
+    return blocks[at] if at >= 0 and blocks[at].end >= no else None
 
 
 def describe(a: Accounting, listed: bool) -> list[str]:

@@ -8,7 +8,8 @@ an ``IPv4Interface`` (a network object each) and every headroom term was 6 % of 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from ipaddress import IPv4Address, IPv4Interface
 from pathlib import Path
 from typing import Annotated, Any, Generic, Literal, NamedTuple, TypeVar
@@ -241,3 +242,20 @@ def _hints(
         hostname: Hints(model=model, role=role, speeds=speeds.get(hostname, {}))
         for hostname, model, role in switches
     }
+
+
+def with_speeds(
+    hints: Mapping[str, Hints], speeds: Mapping[tuple[str, str], int]
+) -> Mapping[str, Hints]:
+    """``hints`` with the port speeds a cabling plan states (``lint --cabling``): the plan's
+    win over fabric.json's, as its cable lengths do."""
+    if not speeds:
+        return hints
+    stated: dict[str, dict[str, int]] = {}
+    for (device, port), gbps in speeds.items():
+        stated.setdefault(device, {})[port] = gbps
+    out = dict(hints)
+    for device, ports in stated.items():
+        had = out.get(device, Hints())
+        out[device] = replace(had, speeds={**had.speeds, **ports})
+    return out

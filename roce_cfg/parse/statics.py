@@ -107,8 +107,9 @@ def _next_hop(spec: StaticRouteSpec, words: list[str]) -> tuple[IPv4Address | No
 def _options(
     ctx: Context, spec: StaticRouteSpec, words: list[str], line: int | None
 ) -> dict[str, Any]:
-    """The options after the next hop, by the grammar; an unknown word ends the reading with
-    a note (the route is kept with what was read before it)."""
+    """The options after the next hop, by the grammar; a word no option of the grammar takes
+    leaves the whole line unread: a route missing its preference or its VPN would steer the
+    deadlock analysis where the switch does not."""
     fields: dict[str, Any] = {}
     i = 0
     while i < len(words):
@@ -124,12 +125,7 @@ def _options(
                 raise _Unknown(word)
             i = _option(option, words, i + 1, fields)
         except _Unknown as exc:
-            where = f"line {line}: " if line is not None else ""
-            ctx.notes.append(
-                f"{where}static route option '{exc}' not understood; the route is kept "
-                f"without '{' '.join(words[i:])}'"
-            )
-            break
+            raise Unreadable(f"option '{exc}' not understood") from None
     return fields
 
 

@@ -143,7 +143,7 @@ _TABLE: list[tuple[str, str, Severity, str, str, str]] = [
     (
         "RV190",
         "cannot-verify",
-        "error",
+        "warning",
         "A check could not be made",
         "What cannot be verified is reported, never taken as fine: no sourced display command "
         "for the vendor, or output verify cannot read.",

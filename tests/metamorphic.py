@@ -1,0 +1,228 @@
+"""Rewrites a switch treats as the same configuration: the catalogue the metamorphic property
+(tests/test_metamorphic.py) applies to designed fabrics. Each rewrite says where the equivalence
+comes from; a reader that tells the two forms apart is wrong, whatever it concludes.
+
+A rewrite takes one config's text and its vendor and gives the text in the other form, or None
+where it does not apply (no such line, another vendor).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from ipaddress import IPv4Network
+
+Rewrite = Callable[[str, str], str | None]
+
+
+@dataclass(frozen=True)
+class Form:
+    name: str
+    rewrite: Rewrite
+    source: str
+    # a form roce-cfg does not read yet: the property expects it to fail (strict), so the day a
+    # reader learns it the entry must move here
+    unread: bool = False
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def crlf(text: str, vendor: str) -> str | None:
+    return text.replace("\n", "\r\n")
+
+
+_PROMPTS = {
+    "h3c": ("<{host}>", "display current-configuration"),
+    "huawei": ("<{host}>", "display current-configuration"),
+    "ruijie": ("{host}#", "show running-config"),
+    "zte": ("{host}#", "show running-config"),
+}
+
+
+def _host(text: str) -> str:
+    found = re.search(r"^\s*(?:sysname|hostname)\s+(\S+)", text, re.M)
+    return found[1] if found else "switch"
+
+
+def terminal_capture(text: str, vendor: str) -> str | None:
+    """The file as a terminal log keeps it: the prompt and command before, the prompt after,
+    trailing blanks on some lines."""
+    prompt, command = _PROMPTS[vendor]
+    shown = prompt.format(host=_host(text))
+    body = [ln + "   " if n % 7 == 3 else ln for n, ln in enumerate(_lines(text))]
+    return "\n".join([f"{shown}{command}", *body, shown]) + "\n"
+
+
+def pager(text: str, vendor: str) -> str | None:
+    """Every 23rd line behind the pager prompt the CLI erased with ANSI cursor moves."""
+    lines = _lines(text)
+    out = [
+        f"  ---- More ----\x1b[16D                \x1b[16D{ln}" if n and n % 23 == 0 else ln
+        for n, ln in enumerate(lines)
+    ]
+    return "\n".join(out) + "\n"
+
+
+def mask_length(text: str, vendor: str) -> str | None:
+    """Huawei VRP takes a mask or its length ('ip address <ip-address> { <mask> |
+    <mask-length> }') and prints what it was given."""
+    if vendor != "huawei":
+        return None
+
+    def shorter(m: re.Match[str]) -> str:
+        return f"{m[1]}{IPv4Network(f'0.0.0.0/{m[2]}').prefixlen}"
+
+    out = re.sub(r"^(\s*ip address \S+ )(\d+\.\d+\.\d+\.\d+)$", shorter, text, flags=re.M)
+    return out if out != text else None
+
+
+def vlan_batch_listed(text: str, vendor: str) -> str | None:
+    """Huawei 'vlan batch { <vlan-id1> [ to <vlan-id2> ] } &<1-10>': a range or its VLANs."""
+    if vendor != "huawei":
+        return None
+
+    def listed(m: re.Match[str]) -> str:
+        low, high = int(m[1]), int(m[2])
+        if high - low > 8:
+            return m[0]
+        return " ".join(str(v) for v in range(low, high + 1))
+
+    def spans(m: re.Match[str]) -> str:
+        return re.sub(r"(\d+) to (\d+)", listed, m[1])
+
+    out = re.sub(r"(?<=^vlan batch )(.*)$", spans, text, flags=re.M)
+    return out if out != text else None
+
+
+def named_pfc_profile(text: str, vendor: str) -> str | None:
+    """Huawei CE: the default PFC profile and a named one applied per port configure the same
+    pause ('dcb pfc [ <profilename> ]', 'dcb pfc enable [ <pfcprofile> ] [ mode { auto |
+    manual } ]')."""
+    if vendor != "huawei" or "\ndcb pfc\n" not in text:
+        return None
+    text = text.replace("\ndcb pfc\n", "\ndcb pfc roce\n")
+    return re.sub(r"^ dcb pfc enable( mode \w+)?$", r" dcb pfc enable roce\1", text, flags=re.M)
+
+
+def _blocks(text: str) -> list[list[str]]:
+    """The config's top-level blocks: a line at column 0 and the indented lines under it."""
+    out: list[list[str]] = []
+    for line in _lines(text):
+        if line[:1] not in (" ", "") or not out:
+            out.append([line])
+        else:
+            out[-1].append(line)
+    return out
+
+
+def _joined(blocks: list[list[str]]) -> str:
+    return "\n".join(line for block in blocks for line in block) + "\n"
+
+
+# H3C lines a port's own settings are made of, that may stand on an aggregate or on its members
+# (vendors/h3c.yaml parse.aggregate: inherit and gather)
+_MEMBER_SETTINGS = re.compile(r"^ (qos trust|qos (wrr|wfq)|qos wred apply|jumboframe enable)")
+_GROUP = re.compile(r"^ port link-aggregation group (\d+)$")
+
+
+def settings_on_members(text: str, vendor: str) -> str | None:
+    """H3C: trust, queue scheduling, WRED and the frame limit printed on an aggregate, or the
+    same lines on each of its members and not on it. Attribute configurations made on the
+    aggregate are synchronised to its members [H3C-LAG-CG]; the interface-view QoS and jumbo
+    commands apply per port [H3C-TPL-A], [H3C-S6850-CG] (vendors/h3c.yaml parse.aggregate)."""
+    if vendor != "h3c":
+        return None
+    blocks = _blocks(text)
+    moved: dict[str, list[str]] = {}
+    for block in blocks:
+        m = re.fullmatch(r"interface (?:Bridge|Route)-Aggregation(\d+)", block[0])
+        lines = [ln for ln in block[1:] if _MEMBER_SETTINGS.match(ln)] if m else []
+        if m and lines:
+            moved[m[1]] = lines
+            block[1:] = [ln for ln in block[1:] if ln not in lines]
+    changed = False
+    for block in blocks:
+        group = next((g[1] for ln in block[1:] if (g := _GROUP.match(ln))), None)
+        if block[0].startswith("interface ") and group in moved:
+            block[1:] = [*block[1:], *moved[group]]
+            changed = True
+    return _joined(blocks) if changed else None
+
+
+_OWN = re.compile(r"^ (description|ip address|port link-aggregation group) ")
+_PORT = re.compile(r"^interface (?P<type>[A-Za-z-]+)(?P<slot>\d+/\d+/)(?P<n>\d+)$")
+
+
+def interface_range(text: str, vendor: str) -> str | None:
+    """H3C: the lines a run of ports has in common typed once in 'interface range <first> to
+    <last>', each port's block keeping its own ('interface range' view: the commands apply to
+    every interface of the range [CMW-RANGE])."""
+    if vendor != "h3c":
+        return None
+    out: list[list[str]] = []
+    run: list[list[str]] = []
+    changed = False
+
+    def flush() -> None:
+        nonlocal changed
+        common = [ln for ln in run[0][1:] if not _OWN.match(ln)] if run else []
+        common = [ln for ln in common if all(ln in b for b in run)]
+        if len(run) > 1 and common:
+            first, last = run[0][0].split()[1], run[-1][0].split()[1]
+            out.extend([[f"interface range {first} to {last}", *common], ["#"]])
+            for b in run:
+                out.extend([[b[0], *(ln for ln in b[1:] if ln not in common)], ["#"]])
+            changed = True
+        else:
+            out.extend(x for b in run for x in (b, ["#"]))
+        run.clear()
+
+    for block in _blocks(text):
+        m = _PORT.match(block[0])
+        if block == ["#"] and run:
+            continue  # the separators of a run are written back with it
+        prev = _PORT.match(run[-1][0]) if run else None
+        if m is None or (prev and not _next(prev, m)):
+            flush()
+        if m is None:
+            out.append(block)
+        else:
+            run.append(block)
+    flush()
+    return _joined(out) if changed else None
+
+
+def _next(prev: re.Match[str], port: re.Match[str]) -> bool:
+    """Whether ``port`` is the port after ``prev`` (same type and slot, the next number)."""
+    same = (port["type"], port["slot"]) == (prev["type"], prev["slot"])
+    return same and int(port["n"]) == int(prev["n"]) + 1
+
+
+def saved_range_name(text: str, vendor: str) -> str | None:
+    """H3C: a named interface range is saved as its name and members, with nothing under it
+    ([CMW-RANGE] 'interface range name'); it sets nothing itself."""
+    if vendor != "h3c":
+        return None
+    ports = [b[0].split()[1] for b in _blocks(text) if _PORT.match(b[0])]
+    if len(ports) < 2:
+        return None
+    blocks = _blocks(text)
+    at = next(n for n, b in enumerate(blocks) if b[0].startswith("interface "))
+    blocks.insert(at, [f"interface range name ROCE interface {ports[0]} to {ports[1]}", "#"])
+    return _joined(blocks)
+
+
+FORMS = (
+    Form("crlf", crlf, "a saved file moved through Windows (tests/brownfield h3c-lag leaf-2.cfg)"),
+    Form("terminal capture", terminal_capture, "shared/netmiko-notes.md: prompts and commands"),
+    Form("pager", pager, "tests/parse/h3c/leaf-s6850-terminal.cfg: '---- More ----' erased"),
+    Form("mask length", mask_length, "[HW-CR] ip address (interface view)"),
+    Form("vlan batch listed", vlan_batch_listed, "[HW-CR] vlan batch"),
+    Form("named PFC profile", named_pfc_profile, "[HW-CR] dcb pfc; dcb pfc enable", unread=True),
+    Form("settings on members", settings_on_members, "[H3C-LAG-CG]; vendors/h3c.yaml aggregate"),
+    Form("interface range", interface_range, "[CMW-RANGE] interface range"),
+    Form("saved range name", saved_range_name, "[CMW-RANGE] interface range name"),
+)
