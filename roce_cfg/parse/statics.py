@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from roce_cfg.model import numbers
 from roce_cfg.model.device import StaticRoute
-from roce_cfg.platforms.profile import RouteOption, StaticRouteSpec
+from roce_cfg.platforms.routes import RouteOption, StaticRouteSpec
 
 if TYPE_CHECKING:  # normalise calls this module; the context is its
     from roce_cfg.parse.normalise import Context

@@ -20,11 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
+from roce_cfg.platforms.routes import RoutePreference, StaticRouteSpec, Status
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
 from roce_cfg.yamlsrc import PROFILE, load_file
-
-Status = Literal["verified", "partial", "unverified", "user"]
 
 
 class _Data(BaseModel):
@@ -201,19 +200,6 @@ class VersionForm(_Data):
     note: str = ""
 
 
-class RouteOption(_Data):
-    """A word a static-route line may carry after its next hop, and what follows it."""
-
-    field: Literal["preference", "tag", "description", "bfd", "track", "permanent", "ecmp", "other"]
-    takes: int | Literal["int", "rest"] = Field(
-        default=0, description="words after it: a count, one number, or the rest of the line"
-    )
-    variants: dict[str, int] = Field(
-        default_factory=dict,
-        description="the word after it picks how many more follow ('track nqa <a> <b>': 2)",
-    )
-
-
 class RangeSpec(_Data):
     """A block whose lines apply to every port of a range it names (Comware 'interface range')."""
 
@@ -222,24 +208,6 @@ class RangeSpec(_Data):
         "('A to B C'), empty for a range named before"
     )
     to: str = Field(default="to", description="the word between a span's first and last port")
-    source: str = ""
-
-
-class StaticRouteSpec(_Data):
-    """How the vendor prints a static route (roce_cfg/parse/statics.py)."""
-
-    command: str = Field(description="the words a route line starts with ('ip route-static')")
-    vrf_word: str | None = Field(default=None, description="'vpn-instance' / 'vrf'")
-    settings: tuple[str, ...] = Field(
-        default=(),
-        description="words after the command that make the line a global setting, not a route "
-        "('ip route-static bfd ...' configures a BFD session)",
-    )
-    bare_preference: bool = Field(
-        default=False, description="a bare number after the next hop is the preference (IOS)"
-    )
-    options: dict[str, RouteOption] = Field(default_factory=dict)
-    status: Status = "verified"
     source: str = ""
 
 
@@ -322,23 +290,6 @@ class EcmpLimit(_Data):
     line: str = Field(description="regex of that command in a saved config; group 1 = the cap")
     reboot: bool = Field(description="the new cap takes effect only after a reboot")
     source: str = ""
-
-
-class RoutePreference(_Data):
-    """Which route a switch forwards by when a static route and an eBGP route name the same
-    prefix (the longest prefix is chosen first; then the lower preference, or administrative
-    distance, wins). The deadlock analyser's route selection (deadlock/net.py) reads it."""
-
-    static: int = Field(ge=1, le=255, description="a static route's default preference")
-    ebgp: int = Field(ge=1, le=255, description="an eBGP route's default preference")
-    tie: Literal["ecmp", "flagged", "unknown"] = Field(
-        description="a static and an eBGP route of one preference: 'ecmp' load-balances, "
-        "'flagged' only where the static carries the vendor's inter-protocol ECMP word, "
-        "'unknown' no source says (both are followed, and the verdict says so)"
-    )
-    status: Status = "verified"
-    source: str = ""
-    note: str = ""
 
 
 class ApplyStep(_Data):
