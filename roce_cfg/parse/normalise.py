@@ -651,11 +651,13 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
     networks = tuple(
         IPv4Network(f"{n['ip']}/{n['mask']}", strict=False) for n in as_list(b.get("networks"))
     )
+    default_to = tuple(ipv4(str(d["address"])) for d in as_list(b.get("defaults")))
     return Bgp(
         asn=asn,
         router_id=router_id,
         neighbors=tuple(neighbors),
         networks=networks,
+        default_to=default_to,
         max_paths=ctx.number(b.get("max_paths", 1), numbers.PATHS, 1, "@bgp"),
     )
 
