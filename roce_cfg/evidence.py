@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from ipaddress import IPv4Address, IPv4Network
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 from typing import Literal
 
-from roce_cfg.model import describe, numbers
+from roce_cfg.model import addresses, describe, numbers
 from roce_cfg.model.device import DeviceConfig, Interface, PortQos
 from roce_cfg.model.fabric import Link
 from roce_cfg.parse import ParsedConfig
@@ -64,7 +64,7 @@ class Gap:
 @dataclass(frozen=True)
 class Session:
     device: str
-    peer: IPv4Address
+    peer: IPv4Address | IPv6Address
     remote_as: int
     link: LinkFact | None  # the link whose far end holds the peer address
 
@@ -252,21 +252,29 @@ def roles(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> dict[st
 
 
 def infer_links(devices: Sequence[DeviceConfig]) -> list[LinkFact]:
-    """Links from shared /30-/31 subnets (ports, aggregates, VLAN interfaces), M-LAG
-    peer-links, and descriptions naming the far end."""
+    """Links from shared point-to-point subnets (/30-/31, /126-/127: ports, aggregates, VLAN
+    interfaces; an IPv6 /64 only two routed ports share), M-LAG peer-links, and descriptions
+    naming the far end."""
     found: dict[tuple[End, End], LinkFact] = {}
-    by_net: dict[IPv4Network, list[tuple[DeviceConfig, str]]] = {}
+    by_net: dict[IPv4Network | IPv6Network, list[tuple[DeviceConfig, str]]] = {}
     for d in devices:
         for p in d.interfaces:
             if p.ipv4 is not None and p.ipv4.network.prefixlen >= 30 and not p.shutdown:
                 by_net.setdefault(p.ipv4.network, []).append((d, p.name))
+        for entry in d.ipv6_ports:  # most switches: none
+            a = entry.address
+            if a is not None and addresses.point_to_point(a) and not _down(d, entry.port):
+                by_net.setdefault(a.network, []).append((d, entry.port))
     by_name = {d.hostname: d for d in devices}
     for link in _peer_links(devices):
         found[(link.a, link.b)] = link
     for d in devices:
         for svi in d.vlan_interfaces:
-            if svi.ipv4.network.prefixlen >= 30:
-                by_net.setdefault(svi.ipv4.network, []).append((d, _svi_name(d, svi.vlan)))
+            for held in addresses.of_vlan(svi):
+                if addresses.point_to_point(held):
+                    by_net.setdefault(held.network, []).append((d, _svi_name(d, svi.vlan)))
+    for net, ends in addresses.paired_v6(devices, _down).items():
+        by_net.setdefault(net, ends)
     for ends in by_net.values():
         if len(ends) == 2 and ends[0][0].hostname != ends[1][0].hostname:
             (da, pa), (db, pb) = sorted(ends, key=lambda e: (e[0].hostname, e[1]))
@@ -275,6 +283,12 @@ def infer_links(devices: Sequence[DeviceConfig]) -> list[LinkFact]:
     for link in _described(devices, by_name, found):
         found.setdefault((link.a, link.b), link)
     return [found[k] for k in sorted(found)]
+
+
+def _down(d: DeviceConfig, name: str) -> bool:
+    """The port ``name`` is shut (or not one of ``d``'s ports)."""
+    port = _port(d, name)
+    return port is None or port.shutdown
 
 
 def _svi_name(d: DeviceConfig, vlan: int) -> str:
@@ -330,7 +344,8 @@ def _peer_links(devices: Sequence[DeviceConfig]) -> list[LinkFact]:
 
 
 def _paired(da: DeviceConfig, pa: str, db: DeviceConfig, pb: str) -> bool:
-    gateways = {s.ipv4 for s in da.vlan_interfaces} & {s.ipv4 for s in db.vlan_interfaces}
+    gateways = {a for s in da.vlan_interfaces for a in addresses.of_vlan(s)}
+    gateways &= {a for s in db.vlan_interfaces for a in addresses.of_vlan(s)}
     if gateways:
         return True
     desc_a, desc_b = _description(da, pa), _description(db, pb)
@@ -423,6 +438,8 @@ def _sessions(
     # each read switch's link-end addresses in one table, not two look-ups per link end
     owner: dict[tuple[str, int], LinkFact] = {}
     tables = {d.hostname: _addresses(d) for d in devices}
+    # IPv6 link ends (as addresses.key numbers), of the switches that have any
+    tables6 = {d.hostname: _addresses6(d) for d in devices if d.ipv6_ports or _svi6(d)}
     none: dict[str, int | None] = {}
     for k in links:
         for near, far in ((k.a, k.b), (k.b, k.a)):
@@ -431,10 +448,13 @@ def _sessions(
                 ip = known.get((far.device, far.port))
             if ip is not None:
                 owner[(near.device, ip)] = k
+            ip6 = tables6.get(far.device, none).get(far.port) if tables6 else None
+            if ip6 is not None:
+                owner[(near.device, ip6)] = k
     out = []
     for d in devices:
         for n in d.bgp.neighbors if d.bgp else ():
-            link = owner.get((d.hostname, int(n.address)))
+            link = owner.get((d.hostname, addresses.key(n.address)))
             out.append(Session(d.hostname, n.address, n.remote_as, link))
     return out
 
@@ -446,8 +466,24 @@ def _addresses(d: DeviceConfig) -> dict[str, int | None]:
     table = {p.name: int(p.ipv4) if p.ipv4 is not None else None for p in d.interfaces}
     svis: dict[str, int | None] = {}
     for s in d.vlan_interfaces:  # the first of a VLAN's interfaces, as vlan_of finds it
-        svis.setdefault(_svi_name(d, s.vlan), int(s.ipv4))
+        svis.setdefault(_svi_name(d, s.vlan), int(s.ipv4) if s.ipv4 is not None else None)
     table.update(svis)
+    return table
+
+
+def _svi6(d: DeviceConfig) -> bool:
+    return any(s.ipv6 is not None for s in d.vlan_interfaces)
+
+
+def _addresses6(d: DeviceConfig) -> dict[str, int | None]:
+    """``_addresses`` of the IPv6 link ends (numbers of ``addresses.key``)."""
+    table: dict[str, int | None] = {
+        e.port: addresses.key(e.address) for e in d.ipv6_ports if e.address is not None
+    }
+    svis: dict[str, int | None] = {}
+    for s in d.vlan_interfaces:
+        svis.setdefault(_svi_name(d, s.vlan), addresses.key(s.ipv6) if s.ipv6 else None)
+    table.update({k: v for k, v in svis.items() if v is not None})
     return table
 
 
@@ -510,11 +546,12 @@ def _lossless_gaps(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -
     for d in devices:
         for p in d.interfaces:
             end = End(d.hostname, p.name)
-            if p.shutdown or end in linked or p.ipv4 is None or p.ipv4.network.prefixlen < 30:
+            if p.shutdown or end in linked:
                 continue
-            if lossless(d, p):
+            address = addresses.link_address(d, p)
+            if address is not None and lossless(d, p):
                 out.append(Gap("lossless-port", d.hostname, p.name,
-                               f"lossless routed port ({p.ipv4}) toward a neighbour whose "
+                               f"lossless routed port ({address}) toward a neighbour whose "
                                "config was not read"))  # fmt: skip
     return out
 
@@ -545,6 +582,17 @@ def members(d: DeviceConfig, port: Interface) -> list[Interface]:
     if agg is None or not agg.members:
         return [port]
     return [p for p in (_port(d, m) for m in agg.members) if p is not None and not p.shutdown]
+
+
+def end_addresses(d: DeviceConfig, port: str) -> tuple[addresses.Assigned, ...]:
+    """The addresses of a link end of either family, IPv4 first: a port's or aggregate's, or
+    a VLAN interface's (as ``vlan_of`` finds it)."""
+    vlan = vlan_of(d, port)
+    if vlan is not None:
+        svi = next((s for s in d.vlan_interfaces if s.vlan == vlan), None)
+        return addresses.of_vlan(svi) if svi is not None else ()
+    p = _port(d, port)
+    return addresses.of_port(d, p) if p is not None else ()
 
 
 def end_port(d: DeviceConfig, port: str, rides: str | None = None) -> Interface | None:

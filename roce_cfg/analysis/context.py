@@ -9,7 +9,7 @@ from typing import Any
 from roce_cfg import evidence
 from roce_cfg.analysis.registry import Hit, Rule
 from roce_cfg.gate import Gate, ReadWhere, origins
-from roce_cfg.model import describe, numbers
+from roce_cfg.model import addresses, describe, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap, read_where
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
@@ -230,8 +230,9 @@ class DeviceView:
         """Vendor-neutral, from what the config says of the port (docs/lint.md, 'Which ports
         carry RoCE'): not a port bound to a VRF that no lossless port of the switch is in; a
         port with PFC or DSCP trust (on it, its aggregate or a member) or an access port does;
-        a routed point-to-point port without either does only where it faces a fabric switch
-        (a BGP neighbour on its subnet, or a switch that states no BGP at all)."""
+        a routed point-to-point port (IPv4 /30-/31, IPv6 /126-/127) without either does only
+        where it faces a fabric switch (a BGP neighbour on its subnet, or a switch that states
+        no BGP at all)."""
         if port.shutdown or evidence.factory_default(port):
             return False
         # most ports are no aggregate's member: no scan of the aggregates for them
@@ -246,10 +247,11 @@ class DeviceView:
             return True
         if port.mode == "access":
             return True
-        if port.ipv4 is None or port.ipv4.network.prefixlen < 30:
+        if addresses.link_address(self.device, port) is None:
             return False
         bgp = self.device.bgp
-        return bgp is None or any(n.address in port.ipv4.network for n in bgp.neighbors)
+        nets = [a.network for a in addresses.links_of(self.device, port)]
+        return bgp is None or any(n.address in net for net in nets for n in bgp.neighbors)
 
     def vrf(self, name: str) -> str:
         """The VRF a port's addresses are in: a member's is its aggregate's."""

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from roce_cfg import evidence
 from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView, carried
 from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.model import addresses
 from roce_cfg.model.device import Interface
 from roce_cfg.policy import lossless_dscps
 
@@ -234,8 +235,8 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
             subnets: dict[str, list[str]] = defaultdict(list)
             for s in switches:
                 for svi in f.devices[s].device.vlan_interfaces:
-                    if svi.vlan == vlan:
-                        subnets[str(svi.ipv4.network)].append(s)
+                    for held in addresses.of_vlan(svi) if svi.vlan == vlan else ():
+                        subnets[str(held.network)].append(s)
             # an M-LAG pair's dual-active gateway is one gateway on two switches, not a spread
             pairs = f.facts.mlag_pairs() if f.facts is not None else set()
             shared = [g for g in subnets.values() if len(g) > 1 and frozenset(g) not in pairs]
@@ -280,7 +281,7 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
         up = sum(
             p.speed_gbps
             for p in ports
-            if p.mode == "routed" and p.ipv4 is not None and p.ipv4.network.prefixlen >= 30
+            if p.mode == "routed" and addresses.link_address(v.device, p) is not None
         )
         if down and up and down > up:
             yield Hit(
@@ -291,11 +292,12 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
 
 
 def _neighbors(v: DeviceView) -> dict[int, int]:
-    """Neighbour address (as a number: hashing and printing IPv4Address objects was a fifth
-    of RC309 and RC310 at xl) -> remote AS."""
+    """Neighbour address (as a number of either family, addresses.key: hashing and printing
+    IPv4Address objects was a fifth of RC309 and RC310 at xl) -> remote AS."""
     if "neighbors" not in v.memo:
         bgp = v.device.bgp
-        v.memo["neighbors"] = {int(n.address): n.remote_as for n in bgp.neighbors} if bgp else {}
+        key = addresses.key
+        v.memo["neighbors"] = {key(n.address): n.remote_as for n in bgp.neighbors} if bgp else {}
     result: dict[int, int] = v.memo["neighbors"]
     return result
 
@@ -315,18 +317,19 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     # each end names the other: a spine's wrong remote-as for a leaf is as wrong as the leaf's
     ends = [e for x, px, y, py, _ in _pairs(f) for e in ((x, px, y, py), (y, py, x, px))]
     for a, pa, b, pb in ends:
-        if pb.ipv4 is None or b.device.bgp is None:
+        if b.device.bgp is None:
             continue
-        remote = _neighbors(a).get(int(pb.ipv4))  # int(): an interface's address, as a number
-        if remote is not None and remote != b.device.bgp.asn:
-            yield Hit(
-                f"neighbor {pb.ipv4.ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
-                device=a.name,
-                port=pa.name,
-                related_device=b.name,
-                related_port=pb.name,
-                line=a.source.line_of(a.profile.parse.anchors.get("bgp", "bgp "), None),
-            )
+        for held in addresses.of_port(b.device, pb):
+            remote = _neighbors(a).get(addresses.key(held))  # the address, as a number
+            if remote is not None and remote != b.device.bgp.asn:
+                yield Hit(
+                    f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
+                    device=a.name,
+                    port=pa.name,
+                    related_device=b.name,
+                    related_port=pb.name,
+                    line=a.source.line_of(a.profile.parse.anchors.get("bgp", "bgp "), None),
+                )
 
 
 @rule(
@@ -341,13 +344,14 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
 )
 def link_without_bgp(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
-        if a.device.bgp is None or b.device.bgp is None or pb.ipv4 is None:
+        far = addresses.of_port(b.device, pb)
+        if a.device.bgp is None or b.device.bgp is None or not far:
             continue
         if a.vrf(pa.name) or b.vrf(pb.name):
             continue  # the sessions read are the public table's; a VRF link is not a fabric one
-        if int(pb.ipv4) not in _neighbors(a):
+        if not any(addresses.key(held) in _neighbors(a) for held in far):
             yield Hit(
-                f"no BGP neighbor {pb.ipv4.ip} for the link to {b.name}",
+                f"no BGP neighbor {far[0].ip} for the link to {b.name}",
                 device=a.name,
                 port=pa.name,
                 related_device=b.name,

@@ -20,41 +20,48 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from ipaddress import IPv4Address, IPv4Network, collapse_addresses
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, collapse_addresses
 from itertools import groupby, pairwise
 from typing import NamedTuple
 
 from roce_cfg import evidence
 from roce_cfg.deadlock.network import Cand, Flow, Network
-from roce_cfg.model import numbers
+from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
 
 ROCE = frozenset({"roce", "assumed"})  # the kinds of destination RoCE is simulated to
 LISTED = 12  # destinations named per kind in the verdict; the rest are counted
-Key = tuple[int, int]  # (first address, prefix length)
+# (first address, prefix length); an IPv6 prefix's address is tagged above every IPv4 one
+# (addresses.V6_TAG), so that the two families share one number line and never overlap
+Key = tuple[int, int]
 Routes = dict[Key, list[tuple[int, Cand]]]  # prefix -> (switch, route) for subnets and statics
+Net = IPv4Network | IPv6Network
+Address = IPv4Address | IPv6Address
 
 
 class Dest(NamedTuple):  # a tuple: every link end of a large fabric makes one
     key: Key  # the prefix as numbers, looked up far more often than read
-    prefix: IPv4Network
+    prefix: Net
     kind: str  # roce, lossy (reached by a port without PFC), control, discard, summary, assumed
     switch: int  # where it is attached or routed out; -1: advertised into BGP only
     port: str = ""
     attached: bool = True  # one of a switch's subnets; else reached by a route only
 
 
-def _key(p: IPv4Network) -> Key:
-    return int(p.network_address), p.prefixlen
+def _key(p: Net) -> Key:
+    return addresses.key(p.network_address), p.prefixlen
 
 
-def _net(key: Key) -> IPv4Network:
+def _net(key: Key) -> Net:
+    address, plen = key
+    if address >= V6:
+        return IPv6Network((address - V6, plen))
     return IPv4Network(key)
 
 
-def gather(net: Network, ports: list[dict[str, Interface]], owner: dict[IPv4Address, int]) -> None:
+def gather(net: Network, ports: list[dict[str, Interface]], owner: dict[Address, int]) -> None:
     """net.origins, net.adverts, net.originated, net.hosts, net.flows and the verdict's notes."""
     bgp = _groups(net, owner)
     local: Routes = {}
@@ -85,30 +92,35 @@ def gather(net: Network, ports: list[dict[str, Interface]], owner: dict[IPv4Addr
     _unsure(net)
 
 
-def _groups(net: Network, owner: dict[IPv4Address, int]) -> dict[Key, int]:
+def _groups(net: Network, owner: dict[Address, int]) -> dict[Key, int]:
     """BGP groups: prefixes with one set of originators route alike. A switch's own prefixes
     are group ``switch``; prefixes several switches originate, and a default some advertise to
     chosen peers only, get groups past the switches."""
     n = len(net.names)
     net.originated = [[] for _ in range(n)]
     net.origins = [() for _ in range(n)]
-    origins: dict[IPv4Network, set[int]] = {}
-    adverts: dict[int, frozenset[int]] = {}
+    origins: dict[Net, set[int]] = {}
+    # per default route (of the family of the peers it is sent to): switch -> the peers
+    adverts: dict[Net, dict[int, frozenset[int]]] = {}
     for s, d in enumerate(net.devices):
         if d.bgp is None or net.asn[s] is None:
             continue
         for p in d.bgp.networks:
             origins.setdefault(p, set()).add(s)
-        to = frozenset(owner[a] for a in d.bgp.default_to if owner.get(a) in net.sessions[s])
-        if to:
-            adverts[s] = to
-    default = IPv4Network("0.0.0.0/0")
-    if adverts:
+        for default in _DEFAULTS:
+            to = frozenset(
+                owner[a]
+                for a in d.bgp.default_to
+                if a.version == default.version and owner.get(a, -1) in net.sessions[s]
+            )
+            if to:
+                adverts.setdefault(default, {})[s] = to
+    for default in adverts:
         origins.setdefault(default, set())
     keys: dict[object, int] = {}
     out: dict[Key, int] = {}
     for p, by in sorted(origins.items(), key=lambda kv: _key(kv[0])):
-        sent = adverts if p == default else {}
+        sent = adverts.get(p, {})
         if len(by) == 1 and not sent:
             (g,) = by
             net.origins[g] = (g,)
@@ -135,25 +147,30 @@ def _connected(net: Network, local: Routes) -> Iterator[Dest]:
         # A subnet the switch has a BGP peer on leads to a router (a link not found, a switch
         # not read), not to hosts.
         peers = [n.address for n in d.bgp.neighbors] if d.bgp else []
-        subnets: list[tuple[IPv4Network, str, str]] = []
+        subnets: list[tuple[Net, str, str]] = []
         for p in d.interfaces:
-            if p.ipv4 is None or p.shutdown or p.name in members:
+            if p.shutdown or p.name in members:
                 continue
-            routed = p.name in on_links[s] or any(a in p.ipv4.network for a in peers)
-            kind = "control" if routed else _kind(d, p)
-            subnets.append((p.ipv4.network, kind, p.name))
+            for held in addresses.of_port(d, p):
+                routed = p.name in on_links[s] or any(a in held.network for a in peers)
+                kind = "control" if routed else _kind(d, p)
+                subnets.append((held.network, kind, p.name))
         for svi in d.vlan_interfaces:
             kind, port = _vlan_kind(d, svi.vlan, on_links[s])
-            subnets.append((svi.ipv4.network, kind, port))
-        if d.loopback is not None:
-            subnets.append((d.loopback.ipv4.network, "control", d.loopback.name))
+            subnets += [(held.network, kind, port) for held in addresses.of_vlan(svi)]
+        loop = d.loopback
+        if loop is not None:
+            held_by = (x for x in (loop.ipv4, loop.ipv6) if x is not None)
+            subnets += [(held.network, "control", loop.name) for held in held_by]
         for prefix, kind, port in subnets:
             key = _key(prefix)
             local.setdefault(key, []).append((s, _LOCAL[key[1]]))
             yield Dest(key, prefix, kind, s, port)
 
 
-_LOCAL = [Cand(plen, 0) for plen in range(IPv4Network("0.0.0.0/0").max_prefixlen + 1)]
+_LOCAL = [Cand(plen, 0) for plen in range(IPv6Network("::/0").max_prefixlen + 1)]
+# the default route of each family, as a BGP speaker advertises it to a peer of that family
+_DEFAULTS = (IPv4Network("0.0.0.0/0"), IPv6Network("::/0"))
 
 
 def _kind(d: DeviceConfig, port: Interface) -> str:
@@ -237,7 +254,7 @@ def _summaries(chosen: Chosen) -> Chosen:
     for key, dest in list(chosen[1].items()):
         if dest.kind != "assumed":
             continue
-        end = key[0] + (1 << (WIDTH - key[1]))
+        end = key[0] + (1 << (_width(key[0]) - key[1]))
         k = bisect_right(starts, (key[0], key[1]))
         if k < len(starts) and starts[k][0] < end:
             chosen[1][key] = dest._replace(kind="summary")
@@ -265,19 +282,26 @@ def _held(chosen: Chosen, d: Dest) -> bool:
 
 
 WIDTH = IPv4Network("0.0.0.0/0").max_prefixlen
+V6 = addresses.V6_TAG
+
+
+def _width(address: int) -> int:
+    """The address width of a number of either family (an IPv6 one is tagged, V6)."""
+    return 128 if address >= V6 else WIDTH
 
 
 def _mask(address: int, plen: int) -> int:
-    return address & ~((1 << (WIDTH - plen)) - 1)
+    return address & ~((1 << (_width(address) - plen)) - 1)
 
 
-def _atoms(chosen: Chosen, routes: list[Key]) -> Iterator[tuple[int, IPv4Network]]:
+def _atoms(chosen: Chosen, routes: list[Key]) -> Iterator[tuple[int, Net]]:
     """The pieces of the RoCE address space every route holds whole: (first address, the
     longest prefix holding it, for reports)."""
     roce = [d.prefix for tier in chosen for d in tier.values() if d.kind in ROCE]
-    blocks = list(collapse_addresses(roce))
-    starts = [int(b.network_address) for b in blocks]
-    ends = [int(b.broadcast_address) + 1 for b in blocks]
+    blocks: list[Net] = list(collapse_addresses(p for p in roce if p.version == 4))
+    blocks += collapse_addresses(p for p in roce if p.version == 6)
+    starts = [addresses.key(b.network_address) for b in blocks]
+    ends = [addresses.key(b.broadcast_address) + 1 for b in blocks]
 
     def inside(x: int) -> bool:
         k = bisect_right(starts, x) - 1
@@ -285,7 +309,7 @@ def _atoms(chosen: Chosen, routes: list[Key]) -> Iterator[tuple[int, IPv4Network
 
     points = {*starts, *ends}
     for address, plen in (*chosen[0], *chosen[1], *routes):
-        for x in (address, address + (1 << (WIDTH - plen))):
+        for x in (address, address + (1 << (_width(address) - plen))):
             if inside(x):
                 points.add(x)
     known = {*chosen[0], *chosen[1], *routes}
@@ -295,7 +319,7 @@ def _atoms(chosen: Chosen, routes: list[Key]) -> Iterator[tuple[int, IPv4Network
             continue
         status = _status(chosen, a)
         if status is not None and status.kind in ROCE:
-            plen = next(p for p in range(WIDTH, -1, -1) if (_mask(a, p), p) in known)
+            plen = next(p for p in range(_width(a), -1, -1) if (_mask(a, p), p) in known)
             yield a, _net((_mask(a, plen), plen))
 
 
@@ -303,18 +327,18 @@ def _status(chosen: Chosen, address: int) -> Dest | None:
     """The destination an address belongs to: the most specific subnet holding it, else the
     most specific route leading to it."""
     for tier in chosen:
-        for plen in range(WIDTH, -1, -1):
+        for plen in range(_width(address), -1, -1):
             found = tier.get((_mask(address, plen), plen))
             if found is not None:
                 return found
     return None
 
 
-def _flow(net: Network, start: int, label: IPv4Network, local: Routes, bgp: dict[Key, int]) -> Flow:
+def _flow(net: Network, start: int, label: Net, local: Routes, bgp: dict[Key, int]) -> Flow:
     """The routes every switch holds for the piece starting at ``start``."""
     explicit: dict[int, list[Cand]] = {}
     learned: list[Cand] = []
-    for plen in range(WIDTH, -1, -1):
+    for plen in range(_width(start), -1, -1):
         key = (_mask(start, plen), plen)
         for s, cand in local.get(key, ()):
             explicit.setdefault(s, []).append(cand)

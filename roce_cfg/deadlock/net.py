@@ -4,12 +4,12 @@ routes each switch forwards by; deadlock/dests.py adds the traffic classes."""
 
 from __future__ import annotations
 
-from ipaddress import IPv4Address, IPv4Network
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 
 from roce_cfg import evidence
 from roce_cfg.deadlock import dests
 from roce_cfg.deadlock.network import Cand, Flow, Link, Network, Static
-from roce_cfg.model import numbers
+from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import priority_of
@@ -62,15 +62,23 @@ def _preferences(net: Network) -> None:
         net.tie.append(pref.tie if pref else "unknown")
 
 
-def _owners(devices: list[DeviceConfig]) -> dict[IPv4Address, int]:
-    """Which switch holds each interface address (ports, aggregates, VLAN interfaces)."""
-    owner: dict[IPv4Address, int] = {}
+Address = IPv4Address | IPv6Address
+
+
+def _owners(devices: list[DeviceConfig]) -> dict[Address, int]:
+    """Which switch holds each interface address of either family (ports, aggregates, VLAN
+    interfaces)."""
+    owner: dict[Address, int] = {}
     for i, d in enumerate(devices):
         for p in d.interfaces:
             if p.ipv4 is not None:
                 owner[p.ipv4.ip] = i
+        for e in d.ipv6_ports:
+            if e.address is not None:
+                owner[e.address.ip] = i
         for svi in d.vlan_interfaces:
-            owner.setdefault(svi.ipv4.ip, i)
+            for held in addresses.of_vlan(svi):
+                owner.setdefault(held.ip, i)
     return owner
 
 
@@ -83,7 +91,9 @@ def _links(
     """The links whose both ends are up, with their lossless priority, VLANs and BGP session."""
     devices = net.devices
     idx = {n: i for i, n in enumerate(net.names)}
-    peers = [{n.address: n.remote_as for n in d.bgp.neighbors} if d.bgp else {} for d in devices]
+    peers: list[dict[Address, int]] = [
+        {n.address: n.remote_as for n in d.bgp.neighbors} if d.bgp else {} for d in devices
+    ]
     for a_name, a_port, b_name, b_port in links:
         if a_name not in idx or b_name not in idx:
             continue
@@ -128,15 +138,26 @@ def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface |
 
 
 def _statics(
-    net: Network, i: int, ports: list[dict[str, Interface]], owner: dict[IPv4Address, int]
+    net: Network, i: int, ports: list[dict[str, Interface]], owner: dict[Address, int]
 ) -> list[Static]:
     """Switch ``i``'s static routes in its public table, as forwarding uses them; what cannot
     be resolved is said in ``net.unmodelled``."""
     d = net.devices[i]
     stated = load_profile(d.vendor).route_preference
     default = stated.static if stated else STATIC_PREFERENCE
-    local = [(p.ipv4.network, p.name) for p in d.interfaces if p.ipv4 and not p.shutdown]
-    local += [(svi.ipv4.network, _svi(d, svi.vlan)) for svi in d.vlan_interfaces]
+    local: list[tuple[IPv4Network | IPv6Network, str]] = [
+        (p.ipv4.network, p.name) for p in d.interfaces if p.ipv4 and not p.shutdown
+    ]
+    local += [
+        (e.address.network, e.port)
+        for e in d.ipv6_ports
+        if e.address is not None and not getattr(ports[i].get(e.port), "shutdown", True)
+    ]
+    local += [
+        (held.network, _svi(d, svi.vlan))
+        for svi in d.vlan_interfaces
+        for held in addresses.of_vlan(svi)
+    ]
     out: list[Static] = []
     for r in d.static_routes:
         if r.vrf:
@@ -167,17 +188,29 @@ def _svi(d: DeviceConfig, vlan: int) -> str:
 
 
 def _hop(
-    net: Network, i: int, far: int, address: IPv4Address, ports: list[dict[str, Interface]]
+    net: Network, i: int, far: int, address: Address, ports: list[dict[str, Interface]]
 ) -> tuple[int, int] | None:
     """(neighbour, link) when ``address`` is the far end of one of switch ``i``'s links."""
     for lid in net.adj[i].get(far, ()):
-        end = ports[far].get(net.links[lid].port_at(far))
-        if end is not None and end.ipv4 is not None and end.ipv4.ip == address:
+        name = net.links[lid].port_at(far)
+        end = ports[far].get(name)
+        if end is None:
+            continue
+        if end.ipv4 is not None and end.ipv4.ip == address:
+            return far, lid
+        if address.version == 6 and address in _held(net.devices[far], name):
             return far, lid
     return None
 
 
-def _unresolved(d: DeviceConfig, prefix: IPv4Network, line: int | None, why: str) -> str:
+def _held(d: DeviceConfig, name: str) -> set[Address]:
+    """The addresses of ``d``'s link end ``name`` (a port, an aggregate, a VLAN interface)."""
+    return {a.ip for a in evidence.end_addresses(d, name)}
+
+
+def _unresolved(
+    d: DeviceConfig, prefix: IPv4Network | IPv6Network, line: int | None, why: str
+) -> str:
     where = f"{d.hostname}:{line}" if line is not None else d.hostname
     return (
         f"{where} static route {prefix} via {why}: on no up link or subnet of the switch read "
@@ -186,12 +219,37 @@ def _unresolved(d: DeviceConfig, prefix: IPv4Network, line: int | None, why: str
 
 
 def _session(
-    net: Network, peers: list[dict[IPv4Address, int]], link: Link, pa: Interface, pb: Interface
+    net: Network, peers: list[dict[Address, int]], link: Link, pa: Interface, pb: Interface
 ) -> None:
-    """eBGP over the link when each side names the other's address with the right remote-as."""
+    """eBGP over the link when each side names the other's address (of one family) with the
+    right remote-as."""
     asn_a, asn_b = net.asn[link.a], net.asn[link.b]
-    if asn_a is None or asn_b is None or pa.ipv4 is None or pb.ipv4 is None:
+    if asn_a is None or asn_b is None:
         return
-    if peers[link.a].get(pb.ipv4.ip) == asn_b and peers[link.b].get(pa.ipv4.ip) == asn_a:
+    if _named(peers, link, (pa.ipv4, pb.ipv4), (asn_a, asn_b)) or _named6(net, peers, link):
         net.sessions[link.a].add(link.b)
         net.sessions[link.b].add(link.a)
+
+
+def _named(
+    peers: list[dict[Address, int]],
+    link: Link,
+    ends: tuple[addresses.Assigned | None, addresses.Assigned | None],
+    asns: tuple[int, int],
+) -> bool:
+    """Each end names the other's address ``ends`` with the other's AS."""
+    xa, xb = ends
+    if xa is None or xb is None:
+        return False
+    return peers[link.a].get(xb.ip) == asns[1] and peers[link.b].get(xa.ip) == asns[0]
+
+
+def _named6(net: Network, peers: list[dict[Address, int]], link: Link) -> bool:
+    """``_named`` for the IPv6 addresses of the link's ends (a VLAN interface's too)."""
+    da, db = net.devices[link.a], net.devices[link.b]
+    if not (da.ipv6_ports or da.vlan_interfaces) or not (db.ipv6_ports or db.vlan_interfaces):
+        return False  # no IPv6 end: most links of most fabrics
+    asns = (net.asn[link.a] or 0, net.asn[link.b] or 0)
+    ends_a = [a for a in evidence.end_addresses(da, link.a_port) if a.version == 6]
+    ends_b = [b for b in evidence.end_addresses(db, link.b_port) if b.version == 6]
+    return any(_named(peers, link, (a, b), asns) for a in ends_a for b in ends_b)

@@ -7,7 +7,7 @@ destination) pair for every failure scenario.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from ipaddress import IPv4Network
+from ipaddress import IPv4Network, IPv6Network
 
 from roce_cfg.model.device import DeviceConfig
 
@@ -36,7 +36,7 @@ class Static:
     fabric (a next hop on one of the switch's own subnets: a firewall, a storage gateway), or
     discarded (NULL0)."""
 
-    prefix: IPv4Network
+    prefix: IPv4Network | IPv6Network
     via: int  # the neighbour switch; -1 when the route leaves the fabric or discards
     link: int  # the fabric link it leaves by; -1 likewise
     preference: int
@@ -71,7 +71,8 @@ class Flow:
     by every switch (the same routes cover it), so one forwarding decision per switch serves
     it. Its traffic starts where RoCE hosts are (Network.senders)."""
 
-    prefixes: tuple[IPv4Network, ...]  # the RoCE destinations (or their parts) it stands for
+    # the RoCE destinations (or their parts) it stands for
+    prefixes: tuple[IPv4Network | IPv6Network, ...]
     bgp: tuple[Cand, ...]  # BGP routes covering it, longest first: a switch's routes ...
     at: dict[int, tuple[Cand, ...]]  # ... unless listed here (its subnets, statics, origins)
     deps: frozenset[int]  # the BGP groups it can follow
@@ -94,7 +95,7 @@ class Network:
     sessions: list[set[int]] = field(default_factory=list)
     # per BGP group (a switch's own prefixes: group = its id; others after the switches): the
     # RoCE destinations routed plainly by it (a plain destination), else the group's prefixes
-    originated: list[list[IPv4Network]] = field(default_factory=list)
+    originated: list[list[IPv4Network | IPv6Network]] = field(default_factory=list)
     hosts: list[bool] = field(default_factory=list)  # RoCE traffic starts here (servers, storage)
     # where the traffic of a Flow starts: the hosts, or every switch where the configs show no
     # RoCE host at all (a loop between two switches is still a loop)

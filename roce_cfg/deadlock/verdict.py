@@ -27,7 +27,7 @@ NOT_MODELLED = (
     "policy-based routing",
     "OSPF, IS-IS and other IGPs",
     "static routes of other VRFs",
-    "IPv6",
+    "address-family activation (a BGP peer carries the routes of its address's family)",
     "transient states during convergence",
     "PFC storms from hosts",
 )

@@ -9,8 +9,9 @@ is documented not to support.
 
 Syntax notation (a subset of the vendors' own): literal words; ``<name:type>`` parameters with
 ``type`` one of ``int`` (``int 0-7``, ``int 10|100``), ``word``, ``text`` (rest of the line),
-``ipv4``, ``mask``, ``vlans`` (a VLAN list such as ``101 to 104 200``); ``<name:type>+`` for one
-or more; ``{ a | b }`` alternatives; ``[ ... ]`` optional parts.
+``ipv4``, ``mask``, ``ipv6``, ``ipv6net`` (with its prefix length), ``vlans`` (a VLAN list
+such as ``101 to 104 200``); ``<name:type>+`` for one or more; ``{ a | b }`` alternatives;
+``[ ... ]`` optional parts.
 
 Undo forms are written in the same notation, per command, from the source that documents them
 (``undo``, ``undo_source``, ``undo_status``). The first form is the one remediation types; all of

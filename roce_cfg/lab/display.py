@@ -11,7 +11,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from ipaddress import IPv4Address
+from ipaddress import IPv4Address, IPv6Address
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -237,7 +237,7 @@ def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]
 def _sessions(world: World, host: str) -> list[tuple[str, int, bool, str | None]]:
     """(peer address, configured AS, established, far device) per configured neighbour."""
     device = world.device(host)
-    by_ip: dict[IPv4Address, tuple[str, str]] = {
+    by_ip: dict[IPv4Address | IPv6Address, tuple[str, str]] = {
         k.seen_from(host)[3].ip: (port, k.seen_from(host)[1])
         for port, k in world.links_at.get(host, [])
     }

@@ -6,7 +6,14 @@ order so that two equal configurations compare equal and serialise byte for byte
 
 from __future__ import annotations
 
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from ipaddress import (
+    IPv4Address,
+    IPv4Interface,
+    IPv4Network,
+    IPv6Address,
+    IPv6Interface,
+    IPv6Network,
+)
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -109,7 +116,8 @@ class Interface(_M):
     trunk_vlans: VlanRanges = ()
     ipv4: IPv4Interface | None = None
     # The IP MTU: of a routed port its 'mtu' (packet) setting; of a Layer-2 port the largest IP
-    # packet its frame limit carries in a tagged frame.
+    # packet its frame limit carries in a tagged frame; of a port with IPv6 only its IPv6 MTU,
+    # of one with both the smaller (DeviceConfig.ipv6_ports; parse/ipv6.py).
     mtu: Mtu
     # The Ethernet frame limit set on the port ('jumboframe enable'), FCS included; None: not
     # set (the switch's default applies) or the vendor has no frame-limit command.
@@ -125,16 +133,48 @@ class Vlan(_M):
     name: str = ""
 
 
+def _omit_none(out: Any, model: BaseModel, *keys: str) -> Any:
+    """``out`` (a model's serialised dict) without the ``keys`` the model holds as None: a
+    field added later leaves what was written before it byte for byte the same."""
+    if isinstance(out, dict):
+        for key in keys:
+            if getattr(model, key) is None:
+                out.pop(key, None)
+    return out
+
+
 class VlanInterface(_M):
     vlan: VlanId
-    ipv4: IPv4Interface
+    # one of the two at least (parse keeps no VLAN interface without an address)
+    ipv4: IPv4Interface | None = None
+    # of a VLAN interface with IPv6 only, its IPv6 MTU (model/addresses.py)
     mtu: Mtu
     description: str = ""
+    ipv6: IPv6Interface | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_no_ipv6(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        return _omit_none(handler(self), self, "ipv6")
 
 
 class Loopback(_M):
     name: str
-    ipv4: IPv4Interface
+    ipv4: IPv4Interface | None = None
+    ipv6: IPv6Interface | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_no_ipv6(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        return _omit_none(handler(self), self, "ipv6")
+
+
+class PortIpv6(_M):
+    """A port's IPv6 address and the IPv6 MTU it prints. Kept beside the ports, not in them:
+    a field of every port would be serialised for every port of every switch (twice the time
+    of a port's dump, measured), where most switches route IPv4 only."""
+
+    port: str
+    address: IPv6Interface | None = None  # None: IPv6 MTU printed, no global address
+    mtu: Mtu | None = None  # 'ipv6 mtu' as printed; None: the vendor's default
 
 
 class DscpMap(_M):
@@ -177,7 +217,7 @@ class Qos(_M):
 
 
 class BgpNeighbor(_M):
-    address: IPv4Address
+    address: IPv4Address | IPv6Address
     remote_as: Asn
     description: str = ""
 
@@ -186,10 +226,11 @@ class Bgp(_M):
     asn: Asn
     router_id: IPv4Address
     neighbors: tuple[BgpNeighbor, ...] = ()
-    networks: tuple[IPv4Network, ...] = ()
+    networks: tuple[IPv4Network | IPv6Network, ...] = ()
     # peers this switch sends a default route to whatever its own table holds ('peer X
-    # default-route-advertise', 'neighbor X default-originate'): deadlock routes by it
-    default_to: tuple[IPv4Address, ...] = ()
+    # default-route-advertise', 'neighbor X default-originate'): deadlock routes by it (the
+    # default of the peer's address family)
+    default_to: tuple[IPv4Address | IPv6Address, ...] = ()
     # Every vendor's maximum-paths/balance starts at 1 (grammar files); 0 would leave the
     # deadlock analyser's routes without a next hop.
     max_paths: int = Field(default=1, ge=numbers.PATHS.low, le=numbers.PATHS.high)
@@ -206,9 +247,9 @@ class Bgp(_M):
 
 
 class StaticRoute(_M):
-    prefix: IPv4Network
+    prefix: IPv4Network | IPv6Network
     # None: the line names no next-hop address (a discard route to NULL0, or an interface only)
-    next_hop: IPv4Address | None
+    next_hop: IPv4Address | IPv6Address | None
     interface: str = ""  # the outgoing interface the line names ('NULL0')
     vrf: str = ""  # the VPN instance / VRF whose table holds it; '' = the public table
     preference: int | None = None  # as printed; None = the vendor's default
@@ -292,6 +333,8 @@ class DeviceConfig(_M):
     aggregates: tuple[Aggregate, ...] = ()
     mlag: MlagSystem | None = None
     port_vrfs: tuple[PortVrf, ...] = ()
+    # ports with IPv6 (model/addresses.py reads a port's addresses of both families)
+    ipv6_ports: tuple[PortIpv6, ...] = ()
 
     @model_serializer(mode="wrap")
     def _omit_no_aggregates(
@@ -301,7 +344,7 @@ class DeviceConfig(_M):
         # configs, goldens).
         out = handler(self)
         if isinstance(out, dict):
-            for key in ("aggregates", "port_vrfs"):
+            for key in ("aggregates", "port_vrfs", "ipv6_ports"):
                 if not getattr(self, key):
                     out.pop(key, None)
             if self.mlag is None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from ipaddress import IPv4Address, IPv4Interface, IPv4Network, IPv6Address, IPv6Interface
 from typing import Any, Literal, TypeVar
 
 from roce_cfg.model import describe, numbers
@@ -25,6 +25,7 @@ from roce_cfg.model.device import (
     EcnQueue,
     Interface,
     Loopback,
+    PortIpv6,
     PortQos,
     PortVrf,
     PriorityBytes,
@@ -38,7 +39,7 @@ from roce_cfg.model.device import (
     packet_for,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import aggregates, breakouts, mlag, statics
+from roce_cfg.parse import aggregates, breakouts, ipv6, mlag, statics
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
@@ -628,14 +629,14 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
     asn = ctx.number(b["asn"], numbers.ASN, None, "@bgp")
     if asn is None:
         return None  # the 'bgp <asn>' line is unread, and with it the whole BGP block
-    descr = {str(d["address"]): str(d["description"]) for d in as_list(b.get("descriptions"))}
+    descr = {str(d["address"]): str(d["description"]) for d in ipv6.both(b, "descriptions")}
     neighbors = []
-    for p in as_list(b.get("peers")):
+    for p in ipv6.both(b, "peers"):
         remote_as = ctx.number(p["remote_as"], numbers.ASN, None, "@bgp")
         if remote_as is not None:
             neighbors.append(
                 BgpNeighbor(
-                    address=ipv4(str(p["address"])),
+                    address=ipv6.address(str(p["address"])),
                     remote_as=remote_as,
                     description=descr.get(str(p["address"]), ""),
                 )
@@ -643,15 +644,13 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
     neighbors += _group_peers(ctx, b, asn, {n.address for n in neighbors}, descr)
     if "router_id" in b:
         router_id = ipv4(str(b["router_id"]))
-    elif loopback is not None:
+    elif loopback is not None and loopback.ipv4 is not None:
         router_id = loopback.ipv4.ip
         ctx.notes.append("bgp router-id not set; the switch picks one (loopback assumed)")
     else:
-        raise Unreadable("bgp has no router-id and there is no loopback to take it from")
-    networks = tuple(
-        IPv4Network(f"{n['ip']}/{n['mask']}", strict=False) for n in as_list(b.get("networks"))
-    )
-    default_to = tuple(ipv4(str(d["address"])) for d in as_list(b.get("defaults")))
+        raise Unreadable("bgp has no router-id and there is no IPv4 loopback to take it from")
+    networks = tuple(ipv6.networks(ctx, b))
+    default_to = tuple(ipv6.address(str(d["address"])) for d in ipv6.both(b, "defaults"))
     return Bgp(
         asn=asn,
         router_id=router_id,
@@ -663,7 +662,7 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
 
 
 def _group_peers(
-    ctx: Context, b: Raw, asn: int, known: set[IPv4Address], descr: dict[str, str]
+    ctx: Context, b: Raw, asn: int, known: set[IPv4Address | IPv6Address], descr: dict[str, str]
 ) -> list[BgpNeighbor]:
     """Peers added to a peer group ('peer <ip> group <g>' [HPE-5710-L3]): their AS is the one
     the line gives, else their own 'peer <ip> as-number', else the group's ('peer <g>
@@ -767,6 +766,7 @@ class _Ports:
     vrfs: list[PortVrf] = field(default_factory=list)
     # a port split into breakout legs -> the leg type its 'using' line names
     split: dict[str, str] = field(default_factory=dict)
+    ipv6: list[PortIpv6] = field(default_factory=list)
 
 
 def build(
@@ -793,7 +793,9 @@ def build(
     if role is None:
         has_access = any(p.mode == "access" for p in found.ports)
         role = ("leaf" if bgp else "switch") if has_access else "spine"
-    static = statics.read(ctx, as_list(raw.get("static_routes")))
+    static = statics.read(
+        ctx, as_list(raw.get("static_routes")), as_list(raw.get("static_routes6"))
+    )
     return DeviceConfig(
         hostname=hostname,
         vendor=ctx.profile.vendor,
@@ -810,6 +812,7 @@ def build(
         aggregates=lags,
         mlag=mlag.read(ctx, raw),
         port_vrfs=tuple(found.vrfs),
+        ipv6_ports=tuple(found.ipv6),
     )
 
 
@@ -845,19 +848,23 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
             if "ip" in item and "mask" in item
             else None
         )
+        addr6 = ipv6.of_item(ctx, item, name.canonical) if "ip6" in item else None
         if name.kind == "loopback":
-            if addr is None:
+            if addr is None and addr6 is None:
                 ctx.notes.append(f"{name.canonical}: loopback without an address, ignored")
             elif found.loopback is None or name.canonical == loop_name:
                 if found.loopback is not None:
                     ctx.notes.append(f"{found.loopback.name}: second loopback, not modelled")
-                found.loopback = Loopback(name=name.canonical, ipv4=addr)
+                found.loopback = Loopback(name=name.canonical, ipv4=addr, ipv6=addr6)
             else:
                 ctx.notes.append(f"{name.canonical}: second loopback, not modelled")
         elif name.kind == "vlan":
-            _svi(ctx, name, item, addr, found)
+            _svi(ctx, name, item, (addr, addr6), found)
         else:
-            found.ports.append(_port(ctx, g, name, item, addr, found.ecn))
+            port = _port(ctx, g, name, item, addr, found.ecn)
+            if addr6 is not None or "mtu6" in item:
+                found.ipv6.append(ipv6.entry(ctx, item, port.name, addr6))
+            found.ports.append(ipv6.port(ctx, port, item, addr6) if addr6 else port)
             lag = {k: item[k] for k in aggregates.KEYS if k in item}
             if lag or name.kind == "aggregate":
                 # what the port prints: which settings it and its aggregate give each other
@@ -867,18 +874,29 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
     return found
 
 
-def _svi(ctx: Context, name: Name, item: Raw, addr: IPv4Interface | None, found: _Ports) -> None:
+def _svi(
+    ctx: Context,
+    name: Name,
+    item: Raw,
+    addrs: tuple[IPv4Interface | None, IPv6Interface | None],
+    found: _Ports,
+) -> None:
     """A VLAN interface, when it has an address and its number is a VLAN."""
     scope = name.canonical
     vid = ctx.number(name.number, numbers.VLAN, None, scope)
     mtu = _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
+    addr, addr6 = addrs
+    if addr6 is not None:
+        mtu = ipv6.mtu(ctx, item, scope, mtu, both=addr is not None)
     if vid is None:
         return  # its line is unread
-    if addr is None:
+    if addr is None and addr6 is None:
         ctx.notes.append(f"{scope}: VLAN interface without an address, ignored")
         return
     description = str(item.get("description", ""))
-    found.svis.append(VlanInterface(vlan=vid, ipv4=addr, mtu=mtu, description=description))
+    found.svis.append(
+        VlanInterface(vlan=vid, ipv4=addr, mtu=mtu, description=description, ipv6=addr6)
+    )
 
 
 def _port(
@@ -927,7 +945,7 @@ def _port(
 
 # Every key of a port's template output that is the port's own (its name, its words, its
 # address); what the others say is read once per config for every port that repeats them.
-_OWN_KEYS = frozenset(("name", "description", "ip", "mask"))
+_OWN_KEYS = frozenset(("name", "description", "ip", "mask", *ipv6.OWN_KEYS))
 # distinct port readings a config keeps: its ports mostly repeat a handful of sets of lines; a
 # hostile config of 100,000 different ones is read port by port past these
 MAX_PORT_READINGS = 1024

@@ -9,7 +9,8 @@ grammar does not list keeps its route and is named in a note, so nothing is drop
 
 from __future__ import annotations
 
-from ipaddress import IPv4Address, IPv4Network
+from collections.abc import Sequence
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 from typing import TYPE_CHECKING, Any
 
 from roce_cfg.model import numbers
@@ -28,28 +29,32 @@ class _Unknown(Exception):
     """An option word the vendor's grammar does not list."""
 
 
-def read(ctx: Context, items: list[dict[str, Any]]) -> tuple[StaticRoute, ...]:
-    """Every static route of the config, in file order (ECMP routes to one prefix all kept)."""
+def read(
+    ctx: Context, items: Sequence[dict[str, Any]], items6: Sequence[dict[str, Any]] = ()
+) -> tuple[StaticRoute, ...]:
+    """Every static route of the config, IPv4 ('ip route-static') then IPv6 ('ipv6
+    route-static'), each family in file order (ECMP routes to one prefix all kept)."""
     spec = ctx.profile.parse.static_route
     if spec is None:
         return ()
     out: list[StaticRoute] = []
-    for item in items:
-        words = str(item.get("words", "")).split()
-        text = " ".join([spec.command, *words])
-        line = ctx.line_of(text)
-        try:
-            route = _route(ctx, spec, words, line)
-        except Unreadable as exc:
-            ctx.refuse(line, text, f"static route not read: {exc}")
-            continue
-        if route is not None:
-            out.append(route)
+    for command, v6, lines in ((spec.command, False, items), (spec.ipv6_command, True, items6)):
+        for item in lines if command else ():
+            words = str(item.get("words", "")).split()
+            text = " ".join([str(command), *words])
+            line = ctx.line_of(text)
+            try:
+                route = _route(ctx, spec, words, line, v6)
+            except Unreadable as exc:
+                ctx.refuse(line, text, f"static route not read: {exc}")
+                continue
+            if route is not None:
+                out.append(route)
     return tuple(out)
 
 
 def _route(
-    ctx: Context, spec: StaticRouteSpec, words: list[str], line: int | None
+    ctx: Context, spec: StaticRouteSpec, words: list[str], line: int | None, v6: bool
 ) -> StaticRoute | None:
     """One route; None when the line is a global setting ('ip route-static bfd ...')."""
     vrf = ""
@@ -61,38 +66,51 @@ def _route(
         raise Unreadable("no destination")
     if words[0] in spec.settings:
         return None
-    if len(words) < 3:
+    prefix, words = _destination(words, v6)
+    if not words:
         raise Unreadable("no destination, mask and next hop")
-    prefix = _prefix(words[0], words[1])
-    next_hop, interface, rest = _next_hop(spec, words[2:])
+    next_hop, interface, rest = _next_hop(spec, words, v6)
     fields = _options(ctx, spec, rest, line)
     return StaticRoute(
         prefix=prefix, next_hop=next_hop, interface=interface, vrf=vrf, line=line, **fields
     )
 
 
-def _address(word: str) -> IPv4Address | None:
+def _address(word: str, v6: bool = False) -> IPv4Address | IPv6Address | None:
     try:
-        return IPv4Address(word)
+        return IPv6Address(word) if v6 else IPv4Address(word)
     except ValueError:
         return None
 
 
-def _prefix(ip: str, mask: str) -> IPv4Network:
-    """'10.0.0.0 255.0.0.0' or '10.0.0.0 8' (VRP and Comware print the length as typed)."""
-    if _address(ip) is None:
-        raise Unreadable(f"'{ip}' is not an IPv4 destination")
+def _destination(words: list[str], v6: bool) -> tuple[IPv4Network | IPv6Network, list[str]]:
+    """The destination and the words after it: '10.0.0.0 255.0.0.0' or '10.0.0.0 8' (VRP and
+    Comware print the length as typed), '2001:DB8:: 48', or '2001:DB8::/48' (IOS shape)."""
+    if v6 and "/" in words[0]:
+        ip, _, mask = words[0].partition("/")
+        rest = words[1:]
+    elif len(words) < 3:
+        raise Unreadable("no destination, mask and next hop")
+    else:
+        ip, mask, rest = words[0], words[1], words[2:]
+    family = "IPv6" if v6 else "IPv4"
+    if _address(ip, v6) is None:
+        raise Unreadable(f"'{ip}' is not an {family} destination")
     try:
-        return IPv4Network(f"{ip}/{mask}", strict=False)
+        if v6:
+            return IPv6Network(f"{ip}/{mask}", strict=False), rest
+        return IPv4Network(f"{ip}/{mask}", strict=False), rest
     except ValueError:
         raise Unreadable(f"'{mask}' is not a mask or mask length") from None
 
 
-def _next_hop(spec: StaticRouteSpec, words: list[str]) -> tuple[IPv4Address | None, str, list[str]]:
+def _next_hop(
+    spec: StaticRouteSpec, words: list[str], v6: bool
+) -> tuple[IPv4Address | IPv6Address | None, str, list[str]]:
     """The next-hop address and outgoing interface; the words after them."""
     if words[0] == spec.vrf_word and len(words) > 2:  # a route into another VPN instance
         words = words[2:]
-    found = _address(words[0])
+    found = _address(words[0], v6)
     if found is not None:
         return found, "", words[1:]
     if words[0] in spec.options or words[0].isdigit():
@@ -100,7 +118,7 @@ def _next_hop(spec: StaticRouteSpec, words: list[str]) -> tuple[IPv4Address | No
     interface, rest = words[0], words[1:]
     if interface.isalpha() and rest and rest[0].isdigit():  # 'NULL 0' as typed
         interface, rest = interface + rest[0], rest[1:]
-    found = _address(rest[0]) if rest else None
+    found = _address(rest[0], v6) if rest else None
     return found, interface, rest[1:] if found is not None else rest
 
 

@@ -275,6 +275,11 @@ class ParseSpec(_Data):
     default_mtu: int = Field(
         default=1500, description="MTU of a port with no MTU line (vendor factory default)"
     )
+    ipv6_mtu_default: int | Literal["mtu"] = Field(
+        default="mtu",
+        description="IPv6 MTU of an interface with no 'ipv6 mtu' line: a number, or 'mtu' "
+        "(the interface's IP MTU applies)",
+    )
     sizes: dict[str, int | Literal["cell"]] = Field(
         default_factory=dict, description="unit words printed after a size (kbytes: 1024)"
     )

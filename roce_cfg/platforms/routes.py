@@ -32,6 +32,11 @@ class StaticRouteSpec(_Data):
     """How the vendor prints a static route (roce_cfg/parse/statics.py)."""
 
     command: str = Field(description="the words a route line starts with ('ip route-static')")
+    ipv6_command: str | None = Field(
+        default=None,
+        description="the words an IPv6 route line starts with ('ipv6 route-static'): the "
+        "same options, a destination and next hop of IPv6",
+    )
     vrf_word: str | None = Field(default=None, description="'vpn-instance' / 'vrf'")
     settings: tuple[str, ...] = Field(
         default=(),
