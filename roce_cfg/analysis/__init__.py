@@ -25,6 +25,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_headroom,
     rules_input,
     rules_intent,
+    rules_policy,
     rules_watchdog,
 )
 from roce_cfg.analysis.context import (
