@@ -133,9 +133,10 @@ def roce_remarked_lossy(v: DeviceView) -> Iterator[Hit]:
                     carried.add(new_dscp)
                     todo.append(new_dscp)
                 continue
+            was = "" if dscp == v.roce_dscp else f", re-marked from DSCP {v.roce_dscp}"
             message = (
                 f"QoS policy {policy.name} ({_where(policy)}): class {cls.classifier} matches "
-                f"RoCE (DSCP {dscp}) and behavior {cls.behavior} re-marks it to DSCP "
+                f"RoCE (DSCP {dscp}{was}) and behavior {cls.behavior} re-marks it to DSCP "
                 f"{new_dscp}, priority {priority}, not a no-drop priority {sorted(no_drop)}"
             )
             yield from _hits(v, policy, cls, message)
