@@ -142,7 +142,8 @@ def _classifier(ctx: Context, item: Raw) -> _Class:
         for m in _dicts(item.get("priority"))
         for p in ctx.values(str(m["values"]), numbers.PRIORITY)
     ]
-    operator = str(item.get("operator", "")).lower()
+    # the operator printed, else the vendor's default where its template names one
+    operator = str(item.get("operator", item.get("operator_default", ""))).lower()
     if operator and operator not in ("and", "or"):
         ctx.unreadable(f"unknown classifier operator '{operator}'", operator)
     return _Class(
@@ -209,7 +210,8 @@ def _bound(
     behavior the config does not define is unread."""
     name = str(item["name"])
     out = []
-    for bind in _dicts(item.get("bindings")):
+    # 'ranked': bindings that print a precedence (their order, not what they do)
+    for bind in [*_dicts(item.get("bindings")), *_dicts(item.get("ranked"))]:
         c, b = str(bind["classifier"]), str(bind["behavior"])
         for kind, word, known in (("classifier", c, classes), ("behavior", b, behaviors)):
             if word not in known:
