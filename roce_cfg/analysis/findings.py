@@ -42,7 +42,19 @@ class Finding(BaseModel):
 # The 'cannot verify' rules (lint's registry: verifies=False; verify's RV190), kept here for the
 # findings of commands that do not import the rules; tests/test_lint.py holds the two equal.
 UNVERIFIED_RULES = frozenset(
-    {"RC118", "RC120", "RC206", "RC311", "RC312", "RC313", "RC314", "RC405", "RC503", "RV190"}
+    {
+        "RC118",
+        "RC120",
+        "RC133",
+        "RC206",
+        "RC311",
+        "RC312",
+        "RC313",
+        "RC314",
+        "RC405",
+        "RC503",
+        "RV190",
+    }
 )
 
 

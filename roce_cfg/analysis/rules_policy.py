@@ -175,3 +175,44 @@ def ecn_above_queue_cap(v: DeviceView) -> Iterator[Hit]:
                 port=port.name,
                 line=cap.line,
             )
+
+
+def _unevaluated(cls: PolicyClass) -> bool:
+    """Whether the class may match packets by a criterion roce-cfg does not evaluate (an ACL):
+    one of them alone, or beside others under 'or' (or no operator known)."""
+    if not cls.other:
+        return False
+    return cls.operator != "and" or not (cls.dscps or cls.priorities or cls.any_traffic)
+
+
+@rule(
+    "RC133",
+    "policy-class-unverified",
+    "warning",
+    "device",
+    summary="Cannot verify whether a QoS policy's rate limit, drop or re-mark touches RoCE or CNP: "
+    "its class is matched by an ACL whose rules are not read.",
+    rationale="RC130 and RC131 judge a class by its DSCP and 802.1p criteria. A class matched by "
+    "an ACL may take RoCE or CNP packets (an ACL permitting UDP 4791, or all IP); roce-cfg does "
+    "not read ACL rules, so it cannot say the policy leaves them alone.",
+    fix="Check the ACL's rules: if they match RoCE or CNP, the policy's rate limit, drop or "
+    "re-mark applies to them (see RC130, RC131); suppress this finding once checked.",
+    reads=("qos_maps",),
+    verifies=False,
+)
+def policy_class_unverified(v: DeviceView) -> Iterator[Hit]:
+    for policy in v.device.qos.policies:
+        for cls in policy.classes:
+            if not _unevaluated(cls):
+                continue
+            what = _limit(cls) or (
+                "re-marks it" if (cls.remark_dscp, cls.remark_priority) != (None, None) else None
+            )
+            if what is None:
+                continue
+            message = (
+                f"cannot verify: QoS policy {policy.name} ({_where(policy)}): class "
+                f"{cls.classifier} is matched by {', '.join(cls.other)}, whose rules are not read; "
+                f"behavior {cls.behavior} {what}: whether that touches RoCE or CNP is not checked"
+            )
+            yield from _hits(v, policy, cls, message)
