@@ -111,7 +111,9 @@ def _new_priority(v: DeviceView, cls: PolicyClass, dscp: int) -> tuple[int, int]
     "no-drop priority, else 26. The new DSCP is judged by this switch's DSCP map (an outbound "
     "re-mark is classified by the next hop, whose map RC303 compares with this one). A chain of "
     "re-marks is followed (PFC uplink groups move RoCE from queue to queue on each turn back "
-    "up): the first step that lands in a lossy priority is reported.",
+    "up): the first step that lands in a lossy priority is reported. A re-mark of the 802.1p "
+    "priority is judged as the priority RoCE then has (an untagged routed link carries none, "
+    "and its next hop classifies by DSCP).",
     reads=("qos_maps", "pfc"),
 )
 def roce_remarked_lossy(v: DeviceView) -> Iterator[Hit]:
