@@ -1,6 +1,11 @@
-"""Errors a user can act on. Each renders as one line; the CLI maps them to exit code 2."""
+"""Errors a user can act on, and the exit codes every command shares. Each error renders as
+one line; the CLI maps them to exit code 2."""
 
 from __future__ import annotations
+
+# 1 is a negative answer (a finding, a failing verify), never a crash; 3 and 4 are push's own:
+# a switch failed or was not attempted, and a switch left changed because its rollback failed.
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH, EXIT_ROLLBACK_FAILED = 0, 1, 2, 3, 4
 
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))}
 

@@ -12,11 +12,13 @@ routing the gate finds unread.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.accounting import LOSSLESS, UNKNOWN_SECTION, UnreadFact
+
+MODEL = "model"  # not a config section: the model a switch runs, where the config does not say
 
 # What a section holds, as a finding says it.
 SECTION_NAMES = {
@@ -35,6 +37,7 @@ SECTION_NAMES = {
     "static_routes": "static routes",
     "loopback": "the loopback (router ID, BGP sessions to it)",
     UNKNOWN_SECTION: "a value refused on a line not found",
+    MODEL: "the switch's model (the config does not state it)",
     LOSSLESS: "settings no reader places, on lines whose words name lossless ones",
 }
 
@@ -74,8 +77,12 @@ class Gate:
     shared: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, facts: Iterable[UnreadFact], device: DeviceConfig) -> Gate:
-        wide: dict[str, list[int]] = {}
+    def of(
+        cls, facts: Iterable[UnreadFact], device: DeviceConfig, model_assumed: bool = False
+    ) -> Gate:
+        """``model_assumed``: the config states no model and none was given; the one its port
+        layout suggests stands in, and what depends on the exact model is not verified."""
+        wide: dict[str, list[int]] = {MODEL: []} if model_assumed else {}
         ports: dict[str, dict[str, list[int]]] = {}
         for f in facts:
             _merge(wide if f.port is None else ports.setdefault(f.port, {}), f.section, f.lines)
@@ -121,6 +128,41 @@ class Gate:
 
 
 NOTHING_UNREAD = Gate()
+
+# The sections whose origin a finding names: what makes a port lossless (the others, a port's
+# addresses or its aggregate, are what makes it a link)
+POLICY_SECTIONS = ("pfc", "qos_maps", "scheduling", "ecn", "watchdog", "buffers", "mtu")
+ReadWhere = Mapping[tuple[str, str | None], tuple[int, ...]]
+
+
+def origins(
+    read: ReadWhere, gate: Gate, device: DeviceConfig, sections: Iterable[str], port: str
+) -> list[str]:
+    """Where each policy section a finding at ``port`` stands on came from: the lines read on the
+    port, on the ports it shares settings with (inherited: an aggregate, a breakout parent),
+    switch-wide (a profile, a map, a global policy), or none (the default), or not read."""
+    shared = gate.shared if gate.shared else _shared(device)
+    out = []
+    for section in (s for s in POLICY_SECTIONS if s in set(sections)):
+        parts = []
+        own = read.get((section, port), ())
+        if own:
+            parts.append(f"line {_listed(own)} (the port)")
+        for other in shared.get(port, ()):
+            lines = read.get((section, other), ())
+            if lines:
+                parts.append(f"line {_listed(lines)} (inherited from {other})")
+        wide = read.get((section, None), ())
+        if wide:
+            parts.append(f"line {_listed(wide)} (switch-wide)")
+        said = "read from " + ", ".join(parts) if parts else "no line sets it: the default"
+        out.append(f"origin: {SECTION_NAMES[section]}: {said}")
+    return out
+
+
+def _listed(lines: tuple[int, ...]) -> str:
+    shown = ", ".join(map(str, lines[:6]))
+    return f"{shown} ..." if len(lines) > 6 else shown
 
 
 # Sections whose unread lines leave every section unread where they are: what they set is not

@@ -69,8 +69,10 @@ def main(argv: list[str] | None = None) -> int:
             stale += 1
             # committed configs may hold hand-added credentials: the diff goes out redacted
             emit("".join(diff))
-            emit(f"{committed} is not what {intent} generates: run "
-                 f"'roce-cfg generate {intent} -o {committed}' and add the result\n")  # fmt: skip
+            emit(
+                f"{committed} is not what {intent} generates: run "
+                f"'roce-cfg generate {intent} -o {committed}' and add the result\n"
+            )
     return 1 if stale else 0
 
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from roce_cfg.errors import InputError
-from roce_cfg.parse import read_capped
+from roce_cfg.parse import Hints, Parsed, ParsedConfig, read_capped
+from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.parse.text import clean, decode
 from roce_cfg.platforms.profile import load_profiles
 from roce_cfg.vendor import Vendor
@@ -145,6 +147,74 @@ def _classify(
         found.notes.append(skip_note(p, why))
 
 
+@contextmanager
+def reading(
+    found: Found,
+    vendor: Vendor | None,
+    hints: Mapping[str, Hints] | Hints | None,
+    overlay: Path | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[Iterator[tuple[Path, Parsed | InputError]]]:
+    """The configs of ``found`` parsed, one read of each file (by worker processes when there
+    are many), in file order: each file's ``Parsed``, or the error its parse stopped on. A file
+    of a folder that is no switch config at all becomes a note of ``found`` (``Found.skip``);
+    one the screen refuses (unreadable, over a cap) joins ``found.unread``, which comes before
+    the parse's errors, as when discovery read every file before the parse. The workers start
+    on entry, so the block can validate a plan while they parse; leaving it early stops them."""
+    files = list(found.configs)
+    pending = frozenset(found.unscreened)
+    screen = screener(vendor, overlay)
+    with screen_each(files, vendor, hints, overlay, screen, pending) as outcomes:
+        yield _configs_of(found, outcomes, pending, (vendor, overlay), progress, len(files))
+
+
+def _configs_of(
+    found: Found,
+    outcomes: Iterable[tuple[Path, Parsed | InputError | Skipped]],
+    pending: frozenset[Path],
+    dialect: tuple[Vendor | None, Path | None],
+    progress: Callable[[int, int], None] | None,
+    total: int,
+) -> Iterator[tuple[Path, Parsed | InputError]]:
+    for n, (path, one) in enumerate(outcomes, 1):
+        if progress is not None:
+            progress(n, total)
+        if isinstance(one, Skipped):
+            found.skip(path, one.reason)
+        elif isinstance(one, InputError) and refused_by_screen(path, pending, *dialect):
+            found.unread.append(Unread.of(path, one))
+        else:
+            yield path, one
+
+
+def parsed_configs(
+    found: Found,
+    vendor: Vendor | None,
+    hints: Mapping[str, Hints] | Hints | None,
+    overlay: Path | None,
+    *,
+    while_parsing: Callable[[], object] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[ParsedConfig], list[InputError], list[Path]]:
+    """``reading`` for the parse command: the configs that parsed, the errors on the files
+    that did not (those the screen refused first), and the files that were switch configs.
+    ``while_parsing`` runs once the workers have started (a fabric.json validated: its error
+    stops them)."""
+    parsed: list[ParsedConfig] = []
+    failed: list[InputError] = []
+    read: list[Path] = []
+    with reading(found, vendor, hints, overlay, progress) as outcomes:
+        if while_parsing is not None:
+            while_parsing()
+        for path, one in outcomes:
+            read.append(path)
+            if isinstance(one, InputError):
+                failed.append(one)
+            else:
+                parsed.append(one.config)
+    return parsed, [u.as_error() for u in found.unread] + failed, read
+
+
 def refused_by_screen(
     path: Path, pending: Collection[Path], vendor: Vendor | None, overlay: Path | None
 ) -> bool:
@@ -200,23 +270,6 @@ def _signed(body: str | bytes, vendor: Vendor | None, overlay: Path | None) -> b
             if score >= need:
                 return True
     return False
-
-
-def config_files(
-    paths: list[Path], vendor: Vendor | None, overlay: Path | None, fabric: bool = False
-) -> tuple[list[Path], list[str]]:
-    """The configs (and fabric.json when ``fabric``) of ``discover``, and its notes; a file
-    that cannot be read is a note here (callers that report findings use ``discover``)."""
-    found = discover(paths, vendor, overlay)
-    files = found.configs + ([found.fabric] if fabric and found.fabric else [])
-    notes = found.notes + [f"{u.path}: skipped, cannot be read ({u.reason})" for u in found.unread]
-    return files, notes
-
-
-def files_and_fabric(paths: Iterable[Path]) -> tuple[list[Path], Path | None]:
-    """Config files among ``paths`` (directories discovered) and a fabric.json found there."""
-    found = discover(paths)
-    return found.configs, found.fabric
 
 
 def _regular(path: Path) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import shutil
 import stat
 import sys
@@ -26,11 +25,12 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from roce_cfg.errors import InputError
+from roce_cfg.jsontext import ascii_json as ascii_json
+from roce_cfg.jsontext import json_chunks
 from roce_cfg.redact import redact as redact_text
 from roce_cfg.redact import redact_json, redact_markup, redact_tree
 from roce_cfg.safepath import plain
@@ -195,25 +195,6 @@ def emit_doc(doc: Any, fmt: Literal["json", "yaml"]) -> None:
         sys.stdout.write(json.dumps(clean, indent=2) + "\n")
 
 
-_NOT_ASCII = re.compile(r"[\x7f-\U0010ffff]")  # what json.dumps escapes past pydantic
-
-
-def ascii_json(text: str) -> str:
-    """JSON text with DEL and every non-ASCII character as ``\\uXXXX`` (a surrogate pair past
-    the BMP), as ``json.dumps`` writes them by default."""
-
-    def esc(m: re.Match[str]) -> str:
-        n = ord(m[0])
-        if n < 0x10000:
-            return f"\\u{n:04x}"
-        n -= 0x10000
-        return f"\\u{0xD800 | (n >> 10):04x}\\u{0xDC00 | (n & 0x3FF):04x}"
-
-    if text.isascii() and "\x7f" not in text:
-        return text  # the common case, at C speed: the regex scanned a 66 MB parse in 0.2 s
-    return _NOT_ASCII.sub(esc, text)
-
-
 def emit_models(head: dict[str, str], key: str, models: Sequence[BaseModel]) -> None:
     """``{**head, key: [each model's JSON form]}`` on stdout: the text ``json.dumps(doc,
     indent=2)`` writes of it, every string redacted. Each model is serialised by pydantic and
@@ -234,87 +215,6 @@ def emit_models(head: dict[str, str], key: str, models: Sequence[BaseModel]) -> 
                 out.write(text[at:end].replace("\n", "\n    "))
                 at = end
         out.write("," if n + 1 < len(models) else "\n  ]\n}\n")
-
-
-# A tuple of at least this many models is written ``BATCH`` elements at a time.
-STREAM_MIN = 256
-BATCH = 1000
-
-
-def json_chunks(model: BaseModel) -> Iterator[str]:
-    """``model.model_dump_json(indent=2)`` in pieces whose concatenation is that text: each
-    tuple of at least ``STREAM_MIN`` models of its declared type (a device's ports) is
-    written ``BATCH`` elements at a time into the JSON of the model with those tuples emptied.
-    Pieces split only between JSON values, never inside a string, so redacting them line by
-    line is redacting the whole."""
-    spots = list(_long_tuples(model, ()))
-    if not spots:
-        yield model.model_dump_json(indent=2)
-        return
-    text = _emptied(model, [path for path, _, _ in spots]).model_dump_json(indent=2)
-    marks = []
-    for path, kind, items in spots:
-        # an emptied tuple is '"key": []' at its depth; anything else (a serializer that
-        # drops an empty field, the same key emptied twice at one depth) is written whole
-        mark = "\n" + "  " * len(path) + json.dumps(path[-1]) + ": []"
-        if text.count(mark) != 1:
-            yield model.model_dump_json(indent=2)
-            return
-        marks.append((text.index(mark), mark, len(path), kind, items))
-    at = 0
-    for pos, mark, depth, kind, items in sorted(marks, key=lambda m: m[0]):
-        yield text[at : pos + len(mark) - 1]  # up to and including '['
-        pad = "\n" + "  " * depth
-        for start in range(0, len(items), BATCH):
-            # '[\n  {...},\n  {...}\n]': the items at indent 2, as in the whole list
-            batch = _list_of(kind).dump_json(items[start : start + BATCH], indent=2).decode()
-            yield ("," if start else "") + batch[1:-2].replace("\n", pad)
-        yield pad + "]"
-        at = pos + len(mark)
-    yield text[at:]
-
-
-@cache
-def _list_of(kind: type[BaseModel]) -> Any:
-    from pydantic import TypeAdapter  # imported here: not at every command's start-up
-
-    return TypeAdapter(tuple[kind, ...])  # type: ignore[valid-type]
-
-
-def _long_tuples(
-    model: BaseModel, path: tuple[str, ...]
-) -> Iterator[tuple[tuple[str, ...], type[BaseModel], tuple[BaseModel, ...]]]:
-    """(path, element type, elements) of each long tuple whose elements are all of the type
-    the field declares (a subclass would serialise as the declared type: written whole)."""
-    from typing import get_args
-
-    from pydantic import BaseModel as Model  # imported here: not at every command's start-up
-
-    for name, info in type(model).model_fields.items():
-        value = getattr(model, name)
-        if isinstance(value, Model):
-            yield from _long_tuples(value, (*path, name))
-            continue
-        kind = get_args(info.annotation)
-        if (
-            isinstance(value, tuple)
-            and len(value) >= STREAM_MIN
-            and len(kind) == 2
-            and kind[1] is Ellipsis
-            and isinstance(kind[0], type)
-            and issubclass(kind[0], Model)
-            and all(type(v) is kind[0] for v in value)
-        ):
-            yield (*path, name), kind[0], value
-
-
-def _emptied(model: BaseModel, paths: list[tuple[str, ...]]) -> BaseModel:
-    """``model`` with the tuples at ``paths`` empty (not validated again: the rest is as read)."""
-    update: dict[str, Any] = {}
-    for name in dict.fromkeys(p[0] for p in paths):
-        inner = [p[1:] for p in paths if p[0] == name and len(p) > 1]
-        update[name] = _emptied(getattr(model, name), inner) if inner else ()
-    return model.model_copy(update=update)
 
 
 def redact_tracebacks() -> None:

@@ -59,8 +59,11 @@ def lint(job: Job) -> int:
     # SARIF is written whatever the result; on a finding the text goes to stderr for the log.
     rc = job.roce_cfg("lint", job.configs, "--format", "sarif", out=job.work / "lint.sarif")
     if rc:
-        subprocess.run([sys.executable, "-m", "roce_cfg", "lint", str(job.configs)],
-                       check=False, stdout=sys.stderr)  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-m", "roce_cfg", "lint", str(job.configs)],
+            check=False,
+            stdout=sys.stderr,
+        )
     return rc
 
 
@@ -69,7 +72,7 @@ def deadlock(job: Job) -> int:
     return job.roce_cfg(*args, out=job.work / "deadlock.xml")
 
 
-def plan(job: Job) -> int:
+def dry_run(job: Job) -> int:
     return job.roce_cfg("push", job.configs, "-i", job.inventory, out=job.work / "push-plan.txt")
 
 
@@ -79,8 +82,12 @@ def apply(job: Job) -> int:
 
 
 RUNNERS: dict[str, Callable[[Job], int]] = {
-    "generate": generate, "lint": lint, "deadlock": deadlock, "plan": plan, "apply": apply,
-}  # fmt: skip
+    "generate": generate,
+    "lint": lint,
+    "deadlock": deadlock,
+    "plan": dry_run,
+    "apply": apply,
+}
 
 
 def run(stage: str, job: Job, ran: list[tuple[str, int]] | None = None) -> int:

@@ -64,10 +64,23 @@ _FALLBACK = [
 
 # Every secret-bearing line holds one of these words (each table pattern must name one, checked
 # when it loads): a line without any is passed over at the cost of a few substring tests.
-HINTS = ("pass", "secret", "cipher", "communit", "key", "auth", "securityname", "version",
-         "encrypted", "privacy", "priv ", "priv\t", "priv\\s",
-         # SNMPv1/v2c trap hosts without 'version' carry the community as a bare word
-         "snmp-server")  # fmt: skip
+HINTS = (
+    "pass",
+    "secret",
+    "cipher",
+    "communit",
+    "key",
+    "auth",
+    "securityname",
+    "version",
+    "encrypted",
+    "privacy",
+    "priv ",
+    "priv\t",
+    "priv\\s",
+    # SNMPv1/v2c trap hosts without 'version' carry the community as a bare word
+    "snmp-server",
+)
 
 
 def _hinted(text: str) -> bool:

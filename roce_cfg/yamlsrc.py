@@ -17,8 +17,6 @@ from typing import Any
 
 import yaml
 from yaml.composer import Composer
-from yaml.constructor import SafeConstructor
-from yaml.resolver import Resolver
 
 from roce_cfg.errors import InputError
 
@@ -125,15 +123,15 @@ def load_file(path: Path, limits: Limits) -> tuple[Any, dict[Loc, int]]:
 
 
 try:
-    # libyaml's event parser (C, 5x faster) under PyYAML's own composer, which can be counted.
-    from yaml._yaml import CParser
+    # libyaml's event parser (C, 5x faster) under PyYAML's own composer, which can be counted:
+    # the composer comes first in the order methods are looked up, before CSafeLoader's parser
+    # (which would compose in C, uncounted), its constructor and resolver.
+    from yaml import CSafeLoader
 
-    class _Base(Composer, CParser, SafeConstructor, Resolver):
+    class _Base(Composer, CSafeLoader):
         def __init__(self, text: str) -> None:
-            CParser.__init__(self, text)
+            CSafeLoader.__init__(self, text)
             Composer.__init__(self)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
 
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
 
@@ -188,7 +186,7 @@ def _bounded_int(loader: _Loader, node: yaml.ScalarNode) -> int:
     return loader.construct_yaml_int(node)
 
 
-_Loader.add_constructor("tag:yaml.org,2002:int", _bounded_int)  # type: ignore[type-var]
+_Loader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
 
 
 def load_yaml(text: str, file: str, limits: Limits = INTENT) -> tuple[Any, dict[Loc, int]]:
@@ -337,7 +335,7 @@ def load_json(path: Path, limits: Limits = FABRIC_JSON) -> Any:
 
 def _check_shape(data: Any, limits: Limits, file: str) -> None:
     # Level by level, and by exact type (json.loads makes plain dicts and lists): this walks
-    # every value of the file, 0.3 s of one core for an xl fabric.json the other way (issue 30).
+    # every value of the file, 0.3 s of one core for an xl fabric.json the other way.
     level = [data] if type(data) is list or type(data) is dict else []
     depth = 1
     while level:

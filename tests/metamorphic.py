@@ -107,6 +107,114 @@ def named_pfc_profile(text: str, vendor: str) -> str | None:
     return re.sub(r"^ dcb pfc enable( mode \w+)?$", r" dcb pfc enable roce\1", text, flags=re.M)
 
 
+def _blocks(text: str) -> list[list[str]]:
+    """The config's top-level blocks: a line at column 0 and the indented lines under it."""
+    out: list[list[str]] = []
+    for line in _lines(text):
+        if line[:1] not in (" ", "") or not out:
+            out.append([line])
+        else:
+            out[-1].append(line)
+    return out
+
+
+def _joined(blocks: list[list[str]]) -> str:
+    return "\n".join(line for block in blocks for line in block) + "\n"
+
+
+# H3C lines a port's own settings are made of, that may stand on an aggregate or on its members
+# (vendors/h3c.yaml parse.aggregate: inherit and gather)
+_MEMBER_SETTINGS = re.compile(r"^ (qos trust|qos (wrr|wfq)|qos wred apply|jumboframe enable)")
+_GROUP = re.compile(r"^ port link-aggregation group (\d+)$")
+
+
+def settings_on_members(text: str, vendor: str) -> str | None:
+    """H3C: trust, queue scheduling, WRED and the frame limit printed on an aggregate, or the
+    same lines on each of its members and not on it. Attribute configurations made on the
+    aggregate are synchronised to its members [H3C-LAG-CG]; the interface-view QoS and jumbo
+    commands apply per port [H3C-TPL-A], [H3C-S6850-CG] (vendors/h3c.yaml parse.aggregate)."""
+    if vendor != "h3c":
+        return None
+    blocks = _blocks(text)
+    moved: dict[str, list[str]] = {}
+    for block in blocks:
+        m = re.fullmatch(r"interface (?:Bridge|Route)-Aggregation(\d+)", block[0])
+        lines = [ln for ln in block[1:] if _MEMBER_SETTINGS.match(ln)] if m else []
+        if m and lines:
+            moved[m[1]] = lines
+            block[1:] = [ln for ln in block[1:] if ln not in lines]
+    changed = False
+    for block in blocks:
+        group = next((g[1] for ln in block[1:] if (g := _GROUP.match(ln))), None)
+        if block[0].startswith("interface ") and group in moved:
+            block[1:] = [*block[1:], *moved[group]]
+            changed = True
+    return _joined(blocks) if changed else None
+
+
+_OWN = re.compile(r"^ (description|ip address|port link-aggregation group) ")
+_PORT = re.compile(r"^interface (?P<type>[A-Za-z-]+)(?P<slot>\d+/\d+/)(?P<n>\d+)$")
+
+
+def interface_range(text: str, vendor: str) -> str | None:
+    """H3C: the lines a run of ports has in common typed once in 'interface range <first> to
+    <last>', each port's block keeping its own ('interface range' view: the commands apply to
+    every interface of the range [CMW-RANGE])."""
+    if vendor != "h3c":
+        return None
+    out: list[list[str]] = []
+    run: list[list[str]] = []
+    changed = False
+
+    def flush() -> None:
+        nonlocal changed
+        common = [ln for ln in run[0][1:] if not _OWN.match(ln)] if run else []
+        common = [ln for ln in common if all(ln in b for b in run)]
+        if len(run) > 1 and common:
+            first, last = run[0][0].split()[1], run[-1][0].split()[1]
+            out.extend([[f"interface range {first} to {last}", *common], ["#"]])
+            for b in run:
+                out.extend([[b[0], *(ln for ln in b[1:] if ln not in common)], ["#"]])
+            changed = True
+        else:
+            out.extend(x for b in run for x in (b, ["#"]))
+        run.clear()
+
+    for block in _blocks(text):
+        m = _PORT.match(block[0])
+        if block == ["#"] and run:
+            continue  # the separators of a run are written back with it
+        prev = _PORT.match(run[-1][0]) if run else None
+        if m is None or (prev and not _next(prev, m)):
+            flush()
+        if m is None:
+            out.append(block)
+        else:
+            run.append(block)
+    flush()
+    return _joined(out) if changed else None
+
+
+def _next(prev: re.Match[str], port: re.Match[str]) -> bool:
+    """Whether ``port`` is the port after ``prev`` (same type and slot, the next number)."""
+    same = (port["type"], port["slot"]) == (prev["type"], prev["slot"])
+    return same and int(port["n"]) == int(prev["n"]) + 1
+
+
+def saved_range_name(text: str, vendor: str) -> str | None:
+    """H3C: a named interface range is saved as its name and members, with nothing under it
+    ([CMW-RANGE] 'interface range name'); it sets nothing itself."""
+    if vendor != "h3c":
+        return None
+    ports = [b[0].split()[1] for b in _blocks(text) if _PORT.match(b[0])]
+    if len(ports) < 2:
+        return None
+    blocks = _blocks(text)
+    at = next(n for n, b in enumerate(blocks) if b[0].startswith("interface "))
+    blocks.insert(at, [f"interface range name ROCE interface {ports[0]} to {ports[1]}", "#"])
+    return _joined(blocks)
+
+
 # A QoS policy whose only class matches a DSCP neither RoCE nor CNP carries: police it, and
 # apply the policy on every port. Its lines are all read (roce_cfg/parse/policies.py), and its
 # class touches no lossless traffic, so nothing lossless may change.
@@ -147,5 +255,8 @@ FORMS = (
     Form("mask length", mask_length, "[HW-CR] ip address (interface view)"),
     Form("vlan batch listed", vlan_batch_listed, "[HW-CR] vlan batch"),
     Form("named PFC profile", named_pfc_profile, "[HW-CR] dcb pfc; dcb pfc enable", unread=True),
+    Form("settings on members", settings_on_members, "[H3C-LAG-CG]; vendors/h3c.yaml aggregate"),
+    Form("interface range", interface_range, "[CMW-RANGE] interface range"),
+    Form("saved range name", saved_range_name, "[CMW-RANGE] interface range name"),
     Form("harmless QoS policy", harmless_policy, "[H3C-QOS-CG]; [HW-CR] traffic classifier"),
 )

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from roce_cfg.errors import InputError
-from roce_cfg.grammar import GrammarError, _unmanaged
+from roce_cfg.grammar import GrammarError
+from roce_cfg.grammar.load import _unmanaged
 from roce_cfg.parse import parse_file, parse_text
 from roce_cfg.parse.accounting import LOSSLESS_SECTIONS, template_lines
 from roce_cfg.vendor import Vendor
@@ -182,6 +183,6 @@ def test_the_shape_memos_keep_no_huge_block() -> None:
     a = parse_text(text.replace(head, head + big, 1), file="leaf-1.cfg").config.accounting
     assert a.understood == before.understood + many and a.all_read()
     judged = [k[3] for k in judge(Vendor.RUIJIE, None)._blocks]
-    checked = list(load_grammar("ruijie")._blocks[""])
+    checked = list(load_grammar("ruijie").replay.blocks[""])
     assert judged and max(map(len, judged)) <= MEMO_BLOCK_CHARS
     assert checked and max(map(len, checked)) <= REPLAY_CHARS

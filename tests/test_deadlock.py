@@ -18,7 +18,7 @@ from roce_cfg.deadlock.analyse import analyse, single_failures
 from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.quick import acyclic, bicliques, twin_classes
 from roce_cfg.deadlock.routing import Node, baseline, destinations, fail, restore
-from roce_cfg.deadlock.run import Plan, run
+from roce_cfg.deadlock.run import Failures, run
 from roce_cfg.design import design
 from roce_cfg.generate import generate
 from roce_cfg.intent.models import Intent
@@ -210,7 +210,7 @@ def test_single_failure_scenarios_roll_back_exactly() -> None:
 
 def test_run_api_counts_scenarios() -> None:
     src = load(HERE / "clos-2x2.yaml")
-    report = run(src, Plan(fail_links="all-single", max_failures=2))
+    report = run(src, Failures(fail_links="all-single", max_failures=2))
     result = deadlock_findings(src, report)
     assert report.scenarios == 1 + 4 + 6  # healthy, 4 single and 6 double failures
     assert result.findings == []
@@ -268,7 +268,7 @@ def test_html_report_renders_in_a_real_browser(tmp_path: Path) -> None:
 
 def test_three_tier_plan_is_acyclic_healthy_and_after_any_one_or_two_failures() -> None:
     src = load(ROOT / "tests/scenarios/three-tier.yaml")
-    report = run(src, Plan(fail_links="all-single", max_failures=2))
+    report = run(src, Failures(fail_links="all-single", max_failures=2))
     result = deadlock_findings(src, report)
     assert report.scenarios == 1 + 16 + 120  # healthy, 16 single and 120 double failures
     assert result.findings == []

@@ -12,12 +12,12 @@ import pytest
 from roce_cfg.deadlock import cluster, load, sweep
 from roce_cfg.deadlock.analyse import Report
 from roce_cfg.deadlock.net import build
-from roce_cfg.deadlock.run import Plan, run
+from roce_cfg.deadlock.run import Failures, run
 from roce_cfg.errors import InputError
 from tests.helpers import ROOT
 
 VALLEY = ROOT / "tests/deadlock/valley-per-spine-asn.yaml"
-PLAN = Plan(fail_links="all-single", max_failures=2)
+PLAN = Failures(fail_links="all-single", max_failures=2)
 
 
 def _answer(report: Report) -> dict[tuple[int, ...], list[tuple[tuple[int, int], ...]]]:
@@ -39,7 +39,7 @@ def test_without_dask_the_sweep_runs_in_turn_and_finds_the_valley_pairs(
     with monkeypatch.context() as m:
         m.setattr(cluster, "have_dask", lambda: False)
         with pytest.raises(InputError, match="Dask extra"):
-            run(load(VALLEY), Plan(fail_links="all-single", scheduler="tcp://127.0.0.1:8786"))
+            run(load(VALLEY), Failures(fail_links="all-single", scheduler="tcp://127.0.0.1:8786"))
 
 
 def test_a_local_cluster_gives_the_serial_answer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,7 +81,7 @@ def test_an_explicit_scheduler_address_gives_the_serial_answer(
         n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
     ) as local:
         report = run(
-            load(VALLEY), Plan("all-single", max_failures=2, scheduler=local.scheduler_address)
+            load(VALLEY), Failures("all-single", max_failures=2, scheduler=local.scheduler_address)
         )
     assert _answer(report) == expected
 
@@ -91,7 +91,7 @@ def test_a_rerun_resumes_from_the_state_file(
 ) -> None:
     monkeypatch.setattr(cluster, "have_dask", lambda: False)
     state = tmp_path / "sweep.jsonl"
-    plan = Plan("all-single", max_failures=2, state=str(state))
+    plan = Failures("all-single", max_failures=2, state=str(state))
     first = run(load(VALLEY), plan)
     lines = state.read_text().splitlines()
     assert len(lines) == 1 + 4  # the fabric's fingerprint, then one line per representative
@@ -116,9 +116,9 @@ def test_a_state_file_of_another_fabric_or_garbled_is_an_input_error(
     state = tmp_path / "sweep.jsonl"
     state.write_text(json.dumps({"fabric": "0" * 16}) + "\n")
     with pytest.raises(InputError, match="another fabric"):
-        run(load(VALLEY), Plan("all-single", state=str(state)))
-    run(load(VALLEY), Plan("all-single", state=str(tmp_path / "ok.jsonl")))
+        run(load(VALLEY), Failures("all-single", state=str(state)))
+    run(load(VALLEY), Failures("all-single", state=str(tmp_path / "ok.jsonl")))
     good = (tmp_path / "ok.jsonl").read_text().splitlines()[0]
     state.write_text(good + "\n{not json\n")
     with pytest.raises(InputError, match="line 2"):
-        run(load(VALLEY), Plan("all-single", state=str(state)))
+        run(load(VALLEY), Failures("all-single", state=str(state)))

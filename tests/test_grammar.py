@@ -246,11 +246,9 @@ def test_a_block_shaped_like_an_accepted_one_is_replayed_only_with_its_values() 
 
 def _line_by_line(vendor: str) -> Any:
     """The vendor's grammar read afresh, answering every line on its own (no shape answers)."""
-    from roce_cfg.grammar import _load, grammar_path
+    from roce_cfg.grammar import line_by_line
 
-    ref = _load.__wrapped__(grammar_path(vendor).resolve())
-    ref._blind, ref._blocks_blind = frozenset(), False
-    return ref
+    return line_by_line(vendor)
 
 
 @pytest.mark.parametrize("cfg", GOLDEN_CFGS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -135,7 +135,7 @@ def test_long_tuples_are_written_element_by_element(monkeypatch: Any) -> None:
     """A device's ports are streamed (issue 27, cause 9: one 70 MB string of 100,000 ports and
     its copies were half of parse's peak): pieces, each one port or less, whose text is the
     whole model's; every fixture through that path is still what the tree path wrote."""
-    from roce_cfg import output
+    from roce_cfg import jsontext
 
     config = max(PARSED, key=lambda c: len(c.device.interfaces))
     ports = config.device.interfaces
@@ -148,19 +148,19 @@ def test_long_tuples_are_written_element_by_element(monkeypatch: Any) -> None:
         update={"device": config.device.model_copy(update={"interfaces": many})}
     )
     whole = big.model_dump_json(indent=2)
-    assert "".join(output.json_chunks(big)) == whole
-    monkeypatch.setattr(output, "BATCH", 7)
-    assert "".join(output.json_chunks(big)) == whole
-    monkeypatch.setattr(output, "BATCH", 1)
-    pieces = list(output.json_chunks(big))
+    assert "".join(jsontext.json_chunks(big)) == whole
+    monkeypatch.setattr(jsontext, "BATCH", 7)
+    assert "".join(jsontext.json_chunks(big)) == whole
+    monkeypatch.setattr(jsontext, "BATCH", 1)
+    pieces = list(jsontext.json_chunks(big))
     assert "".join(pieces) == whole and len(pieces) > len(many)
     # no piece grows with the port count: the largest is the device without its ports
     assert max(len(p) for p in pieces) < len(config.model_dump_json(indent=2))
-    monkeypatch.setattr(output, "STREAM_MIN", 2)  # every fixture's tuples streamed
+    monkeypatch.setattr(jsontext, "STREAM_MIN", 2)  # every fixture's tuples streamed
     old, new = _both(PARSED)
     assert new == old
-    monkeypatch.setattr(output, "STREAM_MIN", 10**9)
-    assert list(output.json_chunks(big)) == [whole]
+    monkeypatch.setattr(jsontext, "STREAM_MIN", 10**9)
+    assert list(jsontext.json_chunks(big)) == [whole]
 
 
 def test_parsed_ports_share_their_set_of_given_fields() -> None:

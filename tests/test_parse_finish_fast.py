@@ -10,10 +10,7 @@ redacted alone): the models, notes, unread lines and JSON must be the same.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Iterator
-from ipaddress import AddressValueError, IPv4Interface
-from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -203,49 +200,3 @@ def test_a_secret_in_a_description_is_still_redacted() -> None:
     first = config.device.interfaces[0]
     assert "Hunter2" not in first.description and "<redacted>" in first.description
     assert config.device.interfaces[1].description.startswith("far:server-2")
-
-
-@pytest.mark.parametrize("prefixlen", range(33))
-def test_an_assembled_interface_is_what_ipaddress_builds(prefixlen: int) -> None:
-    from roce_cfg.model import numbers
-
-    assert numbers._ASSEMBLES  # on this Python the shortcut is taken
-    for address in (0, 1, 0x0A000001, 0x0A000002, 0xC0A80A0B, 0xFFFFFFFE, 0xFFFFFFFF):
-        built, parsed = numbers.interface(address, prefixlen), IPv4Interface((address, prefixlen))
-        assert numbers._same_interface(built, parsed)
-        assert (built, str(built), hash(built)) == (parsed, str(parsed), hash(parsed))
-        assert (built.network, built.ip, built.with_netmask) == (
-            parsed.network,
-            parsed.ip,
-            parsed.with_netmask,
-        )
-        assert list(islice(built.network.hosts(), 3)) == list(islice(parsed.network.hosts(), 3))
-        assert pickle.loads(pickle.dumps(built)) == parsed
-
-
-@pytest.mark.parametrize("address", [-1, 1 << 32])
-def test_an_address_out_of_range_is_refused_as_ipaddress_refuses_it(address: int) -> None:
-    from roce_cfg.model import numbers
-
-    with pytest.raises(AddressValueError):
-        numbers.interface(address, 31)
-
-
-def test_without_ipaddress_internals_the_constructor_builds(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The shortcut reads ipaddress's private netmask cache: on a Python where it is gone the
-    self-check says so instead of failing the import, and the constructor builds."""
-    from ipaddress import IPv4Network
-
-    from roce_cfg.model import numbers
-
-    def gone(_prefixlen: object) -> object:
-        raise AttributeError("_make_netmask")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(IPv4Network, "_make_netmask", staticmethod(gone))
-        assert numbers._assembles() is False
-    monkeypatch.setattr(numbers, "_ASSEMBLES", False)
-    built = numbers.interface(0x0A000001, 31)
-    assert numbers._same_interface(built, IPv4Interface("10.0.0.1/31"))

@@ -172,11 +172,10 @@ def test_a_block_replayed_by_shape_refuses_the_values_a_line_walk_refuses(asns: 
     """A BGP block of many peers (past 4,096 characters) whose shape was accepted before, with
     its ASNs changed in and out of range: its values are checked one by one as its lines' shapes
     check them, and the out-of-range check finds what a line-by-line walk finds."""
-    from roce_cfg.grammar import _load, grammar_path, load_grammar
+    from roce_cfg.grammar import line_by_line, load_grammar
 
     fast = load_grammar("ruijie")
-    ref = _load.__wrapped__(grammar_path("ruijie").resolve())
-    ref._blind, ref._blocks_blind = frozenset(), False
+    ref = line_by_line("ruijie")
     peers = "".join(f" neighbor 10.1.{n}.1 remote-as 65000\n" for n in range(120))
     block = f"router bgp 65101\n{peers} address-family ipv4 unicast\n  maximum-paths 64\n"
     block += " exit-address-family"

@@ -8,9 +8,9 @@ import io
 import pytest
 from rich.console import Console
 
-from roce_cfg import cli
+from roce_cfg.cli import common as cli
 from roce_cfg.deadlock import load
-from roce_cfg.deadlock.run import Plan, run
+from roce_cfg.deadlock.run import Failures, run
 from tests.helpers import ROOT
 
 
@@ -23,7 +23,7 @@ def _console(terminal: bool) -> tuple[Console, io.StringIO]:
 def test_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, terminal: bool) -> None:
     console, buf = _console(terminal)
     monkeypatch.setattr(cli, "err", console)
-    with cli._progress("parsing") as tick:
+    with cli.progress("parsing") as tick:
         for i in range(1, 201):
             tick(i, 200)
     assert ("parsing" in buf.getvalue()) is terminal
@@ -32,7 +32,7 @@ def test_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, terminal: bool)
 def test_a_short_quick_stage_shows_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     console, buf = _console(True)
     monkeypatch.setattr(cli, "err", console)
-    with cli._progress("parsing") as tick:
+    with cli.progress("parsing") as tick:
         tick(1, 3)
     assert "parsing" not in buf.getvalue()
 
@@ -41,7 +41,7 @@ def test_a_slow_stage_shows_a_bar_however_few_its_items(monkeypatch: pytest.Monk
     console, buf = _console(True)
     monkeypatch.setattr(cli, "err", console)
     monkeypatch.setattr(cli, "PROGRESS_AFTER_S", -1.0)  # as if a second had passed
-    with cli._progress("failure scenarios") as tick:
+    with cli.progress("failure scenarios") as tick:
         tick(1, 3)
     assert "failure scenarios" in buf.getvalue()
 
@@ -49,7 +49,7 @@ def test_a_slow_stage_shows_a_bar_however_few_its_items(monkeypatch: pytest.Monk
 def test_deadlock_sweep_ticks_through_every_scenario() -> None:
     seen: list[tuple[int, int]] = []
     src = load(ROOT / "examples/pod-small.yaml")
-    run(src, Plan(fail_links="all-single"), lambda d, t: seen.append((d, t)))
+    run(src, Failures(fail_links="all-single"), lambda d, t: seen.append((d, t)))
     assert seen, "no progress reported"
     done, total = seen[-1]
     assert done == total

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.deploy.inventory import Target
-from roce_cfg.deploy.push import Credentials, plan, push
+from roce_cfg.deploy.push import Credentials, changes, push
 from roce_cfg.deploy.restore import differences
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.lab.cli import Faults, Switch
@@ -102,7 +102,7 @@ def test_every_switch_ends_intended_and_saved_or_exactly_as_before(
     COUNTS[outcome.status] += 1
     same = differences(before[0], after[0], profile), differences(before[1], after[1], profile)
     if outcome.status == "changed":
-        assert plan(target, after[0], target_text)[0] == [], "changed, but not at the intent"
+        assert changes(target, after[0], target_text)[0] == [], "changed, but not at the intent"
         assert differences(after[0], after[1], profile) == [], "changed, but not saved"
         kept = Counter(_paths(Tree.from_text(after[0], profile).root))
         assert not case.unmanaged - kept, "an unmanaged line was lost"

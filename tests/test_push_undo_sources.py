@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from roce_cfg.deploy.inventory import Target
-from roce_cfg.deploy.push import Credentials, plan, push, unsourced_undos
+from roce_cfg.deploy.push import Credentials, changes, push, unsourced_undos
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
@@ -117,8 +117,8 @@ def test_push_plans_with_the_overlay_grammar(tmp_path: Path) -> None:
     bundled = Target("leaf-1", "127.0.0.1", 22, load_profile(Vendor.H3C))
     cited = _overlay(tmp_path, "undo priority-flow-control dot1p <p> headroom <cells>")
     overlaid = Target("leaf-1", "127.0.0.1", 22, load_profile(Vendor.H3C, cited))
-    theirs, _ = plan(bundled, RUNNING, LEAF)
-    ours, _ = plan(overlaid, RUNNING, LEAF)
+    theirs, _ = changes(bundled, RUNNING, LEAF)
+    ours, _ = changes(overlaid, RUNNING, LEAF)
     assert UNSOURCED in theirs and f"{UNSOURCED} 240" not in theirs
     assert f"{UNSOURCED} 240" in ours and UNSOURCED not in ours
     assert unsourced_undos(bundled, theirs) != []

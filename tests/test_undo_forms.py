@@ -410,13 +410,13 @@ def test_push_names_the_negations_no_source_documents() -> None:
     that undo form was read, so the plan says so; the sourced 'undo import 26' (the QoS command
     reference: the undo names the input values only) is not listed."""
     from roce_cfg.deploy.inventory import Target
-    from roce_cfg.deploy.push import plan, unsourced_undos
+    from roce_cfg.deploy.push import changes, unsourced_undos
 
     profile = load_profile(Vendor.H3C)
     text = "#\nqos map-table dscp-dot1p\n import 26 export {}\n#\ninterface HundredGigE1/0/1\n"
     text += " priority-flow-control dot1p 3 headroom {}\n#\nreturn\n"
     target = Target("leaf-1", "127.0.0.1", 22, profile)
-    commands, _ = plan(target, text.format(3, 232), text.format(4, 240))
+    commands, _ = changes(target, text.format(3, 232), text.format(4, 240))
     assert "undo import 26" in commands and "undo import 26 export 3" not in commands
     assert "undo priority-flow-control dot1p 3 headroom" in commands
     assert unsourced_undos(target, commands) == [

@@ -25,6 +25,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_headroom,
     rules_input,
     rules_intent,
+    rules_mlag,
     rules_policy,
     rules_watchdog,
 )
@@ -449,6 +450,9 @@ def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None 
             line = line or view.source.interface_line(hit.port)
         elif anchor is not None:
             line = view.source.line_of(anchor)
+    detail = hit.detail
+    if view is not None and hit.port is not None and r.reads and not hit.of_switch:
+        detail = (*detail, *view.origins(r.reads, hit.port))
     # lean: a config of 100,000 ports has hundreds of thousands of findings (issue 27)
     return lean(
         Finding(
@@ -461,6 +465,6 @@ def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None 
             message=hit.message,
             related_device=hit.related_device,
             related_port=hit.related_port,
-            detail=hit.detail,
+            detail=detail,
         )
     )

@@ -8,10 +8,10 @@ from typing import Any
 
 from roce_cfg import evidence
 from roce_cfg.analysis.registry import Hit, Rule
-from roce_cfg.gate import Gate
-from roce_cfg.model import describe
+from roce_cfg.gate import Gate, ReadWhere, origins
+from roce_cfg.model import describe, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
-from roce_cfg.parse import Parsed, SourceMap
+from roce_cfg.parse import Parsed, SourceMap, read_where
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.policy import DEFAULT_ROCE_DSCP, priority_of
 
@@ -83,13 +83,25 @@ class DeviceView:
     def device(self) -> DeviceConfig:
         return self.parsed.config.device
 
+    def origins(self, sections: tuple[str, ...], port: str) -> list[str]:
+        """Where the policy sections a finding at ``port`` stands on came from (gate.origins):
+        the config's lines read per section and port, found once per switch with a finding."""
+        read: ReadWhere | None = self.memo.get("read_where")
+        if read is None:
+            overlay = self.parsed.overlay
+            read = self.memo["read_where"] = read_where(self.text, self.device.vendor, overlay)
+        return origins(read, self.gate, self.device, sections, port)
+
     @property
     def gate(self) -> Gate:
         """What of this switch was not read, where (roce_cfg/gate.py)."""
         found: Gate | None = self.memo.get("gate")
         if found is None:
-            facts = self.parsed.config.accounting.unread_facts
-            found = self.memo["gate"] = Gate.of(facts, self.device)
+            config = self.parsed.config
+            assumed = config.model_from == "default" and self.model.known
+            found = self.memo["gate"] = Gate.of(
+                config.accounting.unread_facts, config.device, assumed
+            )
         return found
 
     @property
@@ -170,20 +182,38 @@ class DeviceView:
         aggs, _ = self._lag_names()
         return self._ports("lossless_ports", lambda i: not i.shutdown and i.name not in aggs)
 
-    def config_ports(self) -> list[Interface]:
+    def config_ports(self, setting: str | None = None) -> list[Interface]:
         """Ports in use as the network sees them, where MTU, trust and scheduling are judged:
-        plain ports and aggregates (members carry their aggregate's settings, parse/aggregates)."""
-        _, members = self._lag_names()
-        return self._ports("config_ports", lambda i: not i.shutdown and i.name not in members)
+        plain ports and aggregates (members carry their aggregate's settings, parse/aggregates);
+        an aggregate whose members carry ``setting`` themselves (``member_settings``) is judged
+        through those members, where the setting is configured."""
+        judged = self._judged(setting)
+        return self._ports(f"config_ports:{setting}", lambda i: i.name in judged)
 
-    def roce_config_ports(self) -> list[Interface]:
+    def roce_config_ports(self, setting: str | None = None) -> list[Interface]:
         """The config ports (``config_ports``) that carry RoCE, in config order: three rules
         judge these alone (issue 30: 490,000 carries_roce calls at xl became 164,000)."""
-        _, members = self._lag_names()
+        judged = self._judged(setting)
         return self._ports(
-            "roce_config_ports",
-            lambda i: not i.shutdown and i.name not in members and self.carries_roce(i),
+            f"roce_config_ports:{setting}",
+            lambda i: i.name in judged and self.carries_roce(i),
         )
+
+    def _judged(self, setting: str | None) -> frozenset[str]:
+        """The names of the ports in use where ``setting`` is judged (``config_ports``)."""
+        key = f"judged:{setting}"
+        if key not in self.memo:
+            aggs = self.device.aggregates
+            through = {a.name: a.members for a in aggs if setting in a.member_settings}
+            _, members = self._lag_names()
+            members = members - {m for ms in through.values() for m in ms}
+            self.memo[key] = frozenset(
+                i.name
+                for i in self.device.interfaces
+                if not i.shutdown and i.name not in members and i.name not in through
+            )
+        judged: frozenset[str] = self.memo[key]
+        return judged
 
     def carries_roce(self, port: Interface) -> bool:
         """Server-facing access ports and routed point-to-point fabric links carry RoCE.
@@ -197,6 +227,11 @@ class DeviceView:
         return roce
 
     def _carries_roce(self, port: Interface) -> bool:
+        """Vendor-neutral, from what the config says of the port (docs/lint.md, 'Which ports
+        carry RoCE'): not a port bound to a VRF that no lossless port of the switch is in; a
+        port with PFC or DSCP trust (on it, its aggregate or a member) or an access port does;
+        a routed point-to-point port without either does only where it faces a fabric switch
+        (a BGP neighbour on its subnet, or a switch that states no BGP at all)."""
         if port.shutdown or evidence.factory_default(port):
             return False
         # most ports are no aggregate's member: no scan of the aggregates for them
@@ -204,9 +239,43 @@ class DeviceView:
         parent = self.interface(agg.name) if agg else None
         if parent is not None:
             port = parent  # a member carries what its aggregate carries
-        if port.qos.pfc or port.mode == "access":
+        if self.vrf(port.name) not in self._lossless_vrfs():
+            return False
+        implied = self.profile.parse.routed_trusts_dscp
+        if _lossless(port, implied) or any(_lossless(m, implied) for m in self.physical(port)):
             return True
-        return port.ipv4 is not None and port.ipv4.network.prefixlen >= 30
+        if port.mode == "access":
+            return True
+        if port.ipv4 is None or port.ipv4.network.prefixlen < 30:
+            return False
+        bgp = self.device.bgp
+        return bgp is None or any(n.address in port.ipv4.network for n in bgp.neighbors)
+
+    def vrf(self, name: str) -> str:
+        """The VRF a port's addresses are in: a member's is its aggregate's."""
+        agg = self.device.aggregate_of(name) if name in self._lag_names()[1] else None
+        return self.device.vrf_of(agg.name if agg else name)
+
+    def _lossless_vrfs(self) -> frozenset[str]:
+        """The VRFs of the switch's ports with PFC or DSCP trust; every VRF when none has."""
+        if "lossless_vrfs" not in self.memo:
+            implied = self.profile.parse.routed_trusts_dscp
+            vrfs = frozenset(
+                self.vrf(p.name)
+                for p in self.device.interfaces
+                if not p.shutdown and _lossless(p, implied)
+            )
+            every = {"", *(b.vrf for b in self.device.port_vrfs)}
+            self.memo["lossless_vrfs"] = vrfs or frozenset(every)
+        found: frozenset[str] = self.memo["lossless_vrfs"]
+        return found
+
+    def gateway_carries_roce(self, vlan: int) -> bool:
+        """A VLAN interface carries RoCE unless it is bound to a VRF that no lossless port of
+        the switch is in (which VLANs a port carries is not always printed: a peer-link
+        carries every VLAN it does not exclude)."""
+        name = self.profile.vlan_interface + str(vlan)
+        return self.device.vrf_of(name) in self._lossless_vrfs()
 
     @property
     def roce_dscp(self) -> int:
@@ -254,6 +323,22 @@ class DeviceView:
         )
 
 
+def _lossless(port: Interface, trust_implied: bool = False) -> bool:
+    """A port configured for lossless RoCE: PFC or DSCP trust on it (not a trust every routed
+    port of the vendor has unprinted: ``routed_trusts_dscp``)."""
+    trusts = port.qos.trust_dscp and not (trust_implied and port.mode == "routed")
+    return port.qos.pfc or trusts
+
+
+def carried(port: Interface) -> tuple[int, ...]:
+    """The VLANs a switched port carries: a trunk's permitted list, else its access VLAN."""
+    if port.mode != "access":
+        return ()
+    if port.trunk_vlans:
+        return numbers.expand(port.trunk_vlans)
+    return (port.access_vlan,) if port.access_vlan else ()
+
+
 def concludes(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None = None) -> bool:
     """Whether ``hit`` stands on what was read: False where a section the rule reads was not read
     at either end the hit names (its port, or the whole switch for a hit on none), so the rule
@@ -296,12 +381,6 @@ class FabricView:
         if view is None:
             return None
         return view.interface(end.port)
-
-
-def infer_links(devices: dict[str, DeviceView]) -> list[FabricLink]:
-    """The links the evidence step finds between the configs (roce_cfg/evidence.py)."""
-    facts = evidence.gather([v.device for _, v in sorted(devices.items())])
-    return links_of(facts)
 
 
 def links_of(facts: evidence.Evidence) -> list[FabricLink]:

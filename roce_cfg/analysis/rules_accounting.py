@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from roce_cfg.analysis.context import DeviceView
 from roce_cfg.analysis.registry import Hit, rule, rules
-from roce_cfg.gate import EVERY_SECTION, SECTION_NAMES
+from roce_cfg.gate import EVERY_SECTION, MODEL, SECTION_NAMES
 
 
 def _counts(by: dict[str, int]) -> str:
@@ -71,6 +71,8 @@ def lines_accounted(v: DeviceView) -> Iterator[Hit]:
 def unread_lossless_lines(v: DeviceView) -> Iterator[Hit]:
     gate = v.gate
     for section in gate.sections():
+        if section == MODEL:
+            continue  # RC123's
         wide, ports = gate.where(section)
         lines = sorted({*wide, *gate.port_lines(section)} - {0})
         where = []
@@ -101,3 +103,28 @@ def _ports(ports: list[str]) -> str:
 def _lines(lines: list[int]) -> str:
     shown = ", ".join(map(str, lines[:8]))
     return f"{shown} and {len(lines) - 8} more" if len(lines) > 8 else shown
+
+
+@rule(
+    "RC123",
+    "model-assumed",
+    "info",
+    "device",
+    summary="cannot verify: the config does not state the switch's model and none was given; "
+    "what depends on the exact model is not judged.",
+    rationale="Comware prints no model line, and a port layout can fit several models. The "
+    "model its ports suggest stands in for reading the ports, but whether the model sets "
+    "headroom itself, how many no-drop priorities it takes and how large its buffer is differ "
+    "between models that share a layout: judging those by a guess gives errors the switch does "
+    "not have (a headroom line 'not supported' on a switch that printed it).",
+    fix="Give the model: --model, fabric.json, or an intent.",
+    verifies=False,
+)
+def model_assumed(v: DeviceView) -> Iterator[Hit]:
+    if v.gate.unread((MODEL,)) is None:
+        return
+    judged = [r.id for r in rules() if MODEL in r.reads]
+    yield Hit(
+        f"cannot verify: the model is not stated; {v.device.model} (from its port layout) "
+        f"stands in; not judged: {', '.join(judged)}"
+    )

@@ -39,8 +39,10 @@ def pfc_without_no_drop(v: DeviceView) -> Iterator[Hit]:
     rationale="A lossless priority is only lossless if every port it crosses sends PAUSE. One "
     "port without PFC drops RoCE there, and RoCE's go-back-N retransmission collapses throughput.",
     fix="Enable PFC on the port with the fabric's no-drop priorities.",
-    limits="Which ports carry RoCE is inferred: access ports, routed /30-/31 links and ports with "
-    "QoS trust. A routed port that carries no RoCE (a management uplink) can be suppressed.",
+    limits="Which ports carry RoCE is inferred (docs/lint.md, 'Which ports carry RoCE'): ports "
+    "with PFC or DSCP trust, access ports, and routed /30-/31 links facing a BGP neighbour, not "
+    "ports in a VRF no lossless port is in. Another routed port that carries no RoCE can be "
+    "suppressed.",
     reads=("pfc", "interfaces", "aggregates"),
 )
 def lossless_port_without_pfc(v: DeviceView) -> Iterator[Hit]:
@@ -161,7 +163,7 @@ def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
 )
 def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     queue = v.queue_of(v.priority_of(v.cnp_dscp))
-    for port in v.roce_config_ports():
+    for port in v.roce_config_ports("strict_queues"):
         if queue not in port.qos.strict_queues:
             yield Hit(
                 f"CNP (DSCP {v.cnp_dscp}) queue {queue} is not strict priority",
@@ -178,11 +180,12 @@ def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     rationale="RoCEv2 marks its class in DSCP. A port that does not trust it classifies RoCE by "
     "the port default (priority 0, lossy), so PFC and ECN never apply to it.",
     fix="Trust DSCP on server-facing and fabric ports.",
-    limits="RoCE ports are inferred (access ports, routed /30-/31 links, PFC ports).",
+    limits="RoCE ports are inferred as for RC102 (docs/lint.md, 'Which ports carry RoCE'). "
+    "Where an aggregate's members carry the trust setting themselves, each member is judged.",
     reads=("qos_maps", "interfaces", "aggregates"),
 )
 def dscp_not_trusted(v: DeviceView) -> Iterator[Hit]:
-    for port in v.roce_config_ports():
+    for port in v.roce_config_ports("trust_dscp"):
         if not port.qos.trust_dscp:
             yield Hit("DSCP not trusted on a RoCE port", port=port.name)
 
@@ -243,7 +246,7 @@ def watchdog_missing(v: DeviceView) -> Iterator[Hit]:
     rationale="Each no-drop priority needs its own headroom per port; ASICs reserve a fixed "
     "number of lossless priority groups and refuse or silently ignore the rest.",
     fix="Use no more no-drop priorities than the model supports (see vendors/*.yaml max_no_drop).",
-    reads=("pfc",),
+    reads=("pfc", "model"),
 )
 def too_many_no_drop(v: DeviceView) -> Iterator[Hit]:
     if len(v.device.qos.no_drop) > v.model.max_no_drop:
@@ -283,13 +286,13 @@ def no_drop_reserved(v: DeviceView) -> Iterator[Hit]:
     reads=("mtu", "interfaces", "vlan_interfaces", "aggregates"),
 )
 def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
-    for port in v.roce_config_ports():
+    for port in v.roce_config_ports("frame_bytes"):
         if _frame_unpublished(v, port):
             continue  # its MTU would be a guess: the model's default is unpublished
         if port.mtu < ROCE_MIN_MTU:
             yield Hit(f"MTU {port.mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
     for svi in v.device.vlan_interfaces:
-        if svi.mtu < ROCE_MIN_MTU:
+        if svi.mtu < ROCE_MIN_MTU and v.gateway_carries_roce(svi.vlan):
             name = v.profile.vlan_interface + str(svi.vlan)
             yield Hit(f"gateway MTU {svi.mtu} < {ROCE_MIN_MTU}", port=name)
 
@@ -321,7 +324,7 @@ def _frame_unpublished(v: DeviceView, port: Interface) -> bool:
     reads=("mtu", "interfaces"),
 )
 def frame_below_packet(v: DeviceView) -> Iterator[Hit]:
-    for port in v.config_ports():
+    for port in v.config_ports("frame_bytes"):
         frame = port.frame_bytes or v.model.frame_default_bytes
         if frame is None:
             continue
@@ -382,7 +385,7 @@ def apply_step_missing(v: DeviceView) -> Iterator[Hit]:
     rationale="On some Huawei CloudEngine models PFC headroom comes from a pool that must be "
     "sized first; without it PFC ports have no headroom and drop in-flight packets after PAUSE.",
     fix="Configure 'qos buffer headroom-pool size <n> kbytes slot 1' to fit every PFC port.",
-    reads=("buffers", "pfc"),
+    reads=("buffers", "pfc", "model"),
 )
 def headroom_pool_missing(v: DeviceView) -> Iterator[Hit]:
     pool_missing = v.model.needs_headroom_pool and v.device.qos.headroom_pool_bytes is None

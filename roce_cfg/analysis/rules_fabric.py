@@ -9,7 +9,7 @@ from itertools import chain
 from typing import Any, NamedTuple
 
 from roce_cfg import evidence
-from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView
+from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView, carried
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.model import numbers
 from roce_cfg.model.device import Interface
@@ -214,6 +214,8 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     prios = {id(v): v.priority_of(v.roce_dscp) for v in f.devices.values()}
     swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
     for a, pa, b, pb, _ in chain(pairs, swapped):
+        if not (a.carries_roce(pa) or b.carries_roce(pb)):
+            continue  # a link neither end carries RoCE over (a keepalive in its own VRF)
         prio = prios[id(a)]
         # a LAG is lossy where any member is: the hash puts some flows on that member
         for m in a.physical(pa):
@@ -275,14 +277,9 @@ def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
             yield Hit(f"VLAN {vlan} {how} here; {why}", device=name, port=port.name)
 
 
-def _carried(port: Interface) -> tuple[int, ...]:
-    """The VLANs a switched port carries: a trunk's permitted list (a VLAN stretched over a
-    trunk is as stray as one on a server port), else its access VLAN."""
-    if port.mode != "access":
-        return ()
-    if port.trunk_vlans:
-        return numbers.expand(port.trunk_vlans)
-    return (port.access_vlan,) if port.access_vlan else ()
+# the VLANs a switched port carries: a VLAN stretched over a trunk is as stray as one on a
+# server port
+_carried = carried
 
 
 @rule(
@@ -370,6 +367,8 @@ def link_without_bgp(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
         if a.device.bgp is None or b.device.bgp is None or pb.ipv4 is None:
             continue
+        if a.vrf(pa.name) or b.vrf(pb.name):
+            continue  # the sessions read are the public table's; a VRF link is not a fabric one
         if int(pb.ipv4) not in _neighbors(a):
             yield Hit(
                 f"no BGP neighbor {pb.ipv4.ip} for the link to {b.name}",

@@ -213,7 +213,7 @@ def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     fix="Reduce lossless ports, priorities or headroom, or enlarge the headroom pool.",
     limits="Needs the pool size (config or vendor profile) or the model's buffer size; most "
     "vendors do not publish buffer sizes, so the check is skipped where the profile has none.",
-    reads=("buffers", "pfc", "mtu", "interfaces"),
+    reads=("buffers", "pfc", "mtu", "interfaces", "model"),
 )
 def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     if not v.model.known:
@@ -250,7 +250,7 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
     "long cables or fast ports can need more than the default.",
     fix="Compare the required figure with the vendor's default for this model; shorten cables "
     "or ask the vendor if it is larger.",
-    reads=("buffers", "pfc", "mtu", "interfaces"),
+    reads=("buffers", "pfc", "mtu", "interfaces", "model"),
 )
 def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
     if v.model.headroom_configurable or not v.model.known:
@@ -278,7 +278,7 @@ def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
     rationale="The vendor's command reference does not list the headroom command for this model; "
     "the switch rejects the line and the rest of the change may not apply.",
     fix="Remove the headroom lines for this model.",
-    reads=("buffers", "pfc"),
+    reads=("buffers", "pfc", "model"),
 )
 def headroom_set_unsupported(v: DeviceView) -> Iterator[Hit]:
     if v.model.headroom_configurable or not v.model.known:

@@ -63,6 +63,19 @@ class Report:
         parts = [self.net.links[lid].name(self.net.names) for lid in links]
         return ", ".join(parts) if parts else "no failure"
 
+    def always_closed(self) -> int:
+        """How many healthy-fabric cycles survive every failure checked: a failure can break
+        such a cycle as well as open new ones."""
+        every = set(range(len(self.baseline)))
+        for kept in self.survived.values():
+            every &= set(kept)
+        return len(every)
+
+    def breaking(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """The failures that break some healthy-fabric cycle, each with the cycles it keeps."""
+        whole = len(self.baseline)
+        return [(sc, kept) for sc, kept in self.survived.items() if len(kept) < whole]
+
 
 def _extra(st: State) -> dict[Node, set[Node]]:
     """Edges routing by BGP does not explain: static routes and flooding within VLANs."""

@@ -26,7 +26,6 @@ orbits of the whole group are unions of types under the quotient's generators.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from roce_cfg.deadlock.net import Network
@@ -279,14 +278,3 @@ class Mapping:
         got = self.link(rep)
         if got != member:
             self.steps.append(("links", got, member))
-
-
-def twin_count(sym: Symmetry) -> int:
-    return len(sym.members)
-
-
-def iter_members(sym: Symmetry, orbit: list[int]) -> Iterator[tuple[int, Mapping]]:
-    """Each member of an orbit with an automorphism from the representative onto it."""
-    rep = orbit[0]
-    for lid in orbit:
-        yield lid, sym.mapping(rep, lid)

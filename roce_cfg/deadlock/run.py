@@ -24,7 +24,9 @@ from roce_cfg.model.device import DeviceConfig
 
 
 @dataclass(frozen=True)
-class Plan:
+class Failures:
+    """Which failures a deadlock run checks, and how (the plan of a sweep)."""
+
     fail_links: str | None = None  # "all-single" or "a:port,b:dev,..."
     fail_devices: tuple[str, ...] = ()
     max_failures: int = 1
@@ -86,57 +88,61 @@ def _up(d: DeviceConfig, port: str) -> bool:
     return any(p.name == port and not p.shutdown for p in d.interfaces)
 
 
-def named(net: Network, plan: Plan) -> list[tuple[int, ...]]:
+def named(net: Network, failures: Failures) -> list[tuple[int, ...]]:
     """The scenarios named outright (--fail-links with links, --fail-devices)."""
     out: list[tuple[int, ...]] = []
-    if plan.fail_links and plan.fail_links != "all-single":
-        out.append(links_named(net, plan.fail_links))
-    if plan.fail_devices:
-        unknown = [d for d in plan.fail_devices if d not in net.names]
+    if failures.fail_links and failures.fail_links != "all-single":
+        out.append(links_named(net, failures.fail_links))
+    if failures.fail_devices:
+        unknown = [d for d in failures.fail_devices if d not in net.names]
         if unknown:
             raise InputError(f"--fail-devices: no switch named {', '.join(unknown)}")
-        out.append(device_failures(net, list(plan.fail_devices)))
-    if plan.max_failures > 2:
+        out.append(device_failures(net, list(failures.fail_devices)))
+    if failures.max_failures > 2:
         raise InputError("--max-failures: 1 or 2 (larger sets: name them with --fail-links)")
-    if not 1 <= plan.samples <= MAX_SAMPLES:
-        raise InputError(f"--samples: 1 to {MAX_SAMPLES:,} pairs (got {plan.samples:,})")
+    if not 1 <= failures.samples <= MAX_SAMPLES:
+        raise InputError(f"--samples: 1 to {MAX_SAMPLES:,} pairs (got {failures.samples:,})")
     return out
 
 
-def scenarios(net: Network, plan: Plan) -> list[tuple[int, ...]]:
+def scenarios(net: Network, failures: Failures) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = [()]
-    if plan.fail_links == "all-single":
+    if failures.fail_links == "all-single":
         out += single_failures(net)
-    out += named(net, plan)
-    if plan.max_failures >= 2:
-        out += pair_failures(net, plan.samples)
+    out += named(net, failures)
+    if failures.max_failures >= 2:
+        out += pair_failures(net, failures.samples)
     return list(dict.fromkeys(out))
 
 
 @bulk_objects()  # the fabric, its symmetry and the healthy routes stay alive throughout
-def run(src: Source, plan: Plan, progress: Callable[[int, int], None] | None = None) -> Report:
+def run(
+    src: Source, failures: Failures, progress: Callable[[int, int], None] | None = None
+) -> Report:
     net = build(src.devices, src.links, src.dscp)
-    singles, pairs = plan.fail_links == "all-single", plan.max_failures >= 2
+    singles, pairs = failures.fail_links == "all-single", failures.max_failures >= 2
     TRUNCATED.clear()
     if (singles or pairs) and orbits.applies(net) and acyclic(net, {}) and not TRUNCATED:
         # Every single and pair exactly, by symmetry (needs a healthy fabric without cycles:
         # the sweep reports what failures open, and there is nothing to survive).
         try:
-            return by_symmetry(net, plan, progress)
+            return by_symmetry(net, failures, progress)
         except Unsymmetric:
             pass  # router ids decide somewhere: scenario by scenario (pairs sampled) below
-    return analyse(net, scenarios(net, plan), progress)
+    return analyse(net, scenarios(net, failures), progress)
 
 
 def by_symmetry(
-    net: Network, plan: Plan, progress: Callable[[int, int], None] | None = None
+    net: Network, failures: Failures, progress: Callable[[int, int], None] | None = None
 ) -> Report:
     from roce_cfg.deadlock import cluster, sweep
 
-    extra = named(net, plan)
-    planned = sweep.plan(net, plan.fail_links == "all-single", plan.max_failures >= 2, extra)
+    extra = named(net, failures)
+    planned = sweep.representatives(
+        net, failures.fail_links == "all-single", failures.max_failures >= 2, extra
+    )
     tick = progress or (lambda i, n: None)
-    answers = cluster.answers(net, planned.todo(), tick, plan.scheduler, plan.state)
+    answers = cluster.answers(net, planned.todo(), tick, failures.scheduler, failures.state)
     done = sweep.assemble(net, planned, answers)
     report = Report(net, classes=done.classes)
     report.opened = {**done.singles, **done.pairs}
@@ -150,7 +156,7 @@ def by_symmetry(
     report.scenarios = 1 + len(planned.sym.net.links) * bool(planned.orbits) + done.pair_total
     # A named scenario that is a single or a pair the sweep covers is not counted twice.
     swept = {1} if planned.orbits else set()
-    swept |= {2} if planned.classes or plan.max_failures >= 2 else set()
+    swept |= {2} if planned.classes or failures.max_failures >= 2 else set()
     report.scenarios += len({sc for sc in extra if len(sc) not in swept})
     parts = [f"{done.single_orbits:,} single-failure orbits"] if planned.orbits else []
     if planned.classes:

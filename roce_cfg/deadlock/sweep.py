@@ -103,10 +103,10 @@ class Relabel:
 Tick = Callable[[int, int], None]
 Answers = dict[Scenario, list[Cycle]]
 Runner = Callable[[Network, list[Scenario], Tick], Answers]
-ClassPlan = tuple[Scenario, int, Symmetry, list[int]]
+PairRep = tuple[Scenario, int, Symmetry, list[int]]
 
 
-def pair_classes(net: Network, sym: Symmetry) -> Iterator[ClassPlan]:
+def pair_classes(net: Network, sym: Symmetry) -> Iterator[PairRep]:
     """Each class of unordered pairs: (representative pair, how many pairs, the stabiliser of
     the representative's first link, the stabiliser orbit of its second link). A class and
     its mirror ((a, b) and (b, a)) are given once."""
@@ -132,13 +132,13 @@ def pair_classes(net: Network, sym: Symmetry) -> Iterator[ClassPlan]:
 
 
 @dataclass
-class Planned:
+class Representatives:
     """What a sweep analyses: one representative per single-failure orbit and per pair
     class, plus any scenarios named outright."""
 
     sym: Symmetry
     orbits: list[list[int]]
-    classes: list[ClassPlan]
+    classes: list[PairRep]
     named: list[Scenario]
 
     def todo(self) -> list[Scenario]:
@@ -146,11 +146,13 @@ class Planned:
         return list(dict.fromkeys([*reps, *self.named]))
 
 
-def plan(net: Network, singles: bool, pairs: bool, named: list[Scenario]) -> Planned:
+def representatives(
+    net: Network, singles: bool, pairs: bool, named: list[Scenario]
+) -> Representatives:
     sym = Symmetry(net)
     orbits = sym.orbits() if singles else []
     classes = list(pair_classes(net, sym)) if pairs else []
-    return Planned(sym, orbits, classes, named)
+    return Representatives(sym, orbits, classes, named)
 
 
 def serial(net: Network, todo: list[Scenario], tick: Tick) -> Answers:
@@ -162,7 +164,7 @@ def serial(net: Network, todo: list[Scenario], tick: Tick) -> Answers:
     return out
 
 
-def assemble(net: Network, planned: Planned, answers: Answers) -> Sweep:
+def assemble(net: Network, planned: Representatives, answers: Answers) -> Sweep:
     """The representatives' answers mapped onto every member."""
     out = Sweep(single_orbits=len(planned.orbits), analysed=len(answers))
     relabel = Relabel(net)
@@ -211,5 +213,5 @@ def _list_class(
 def sweep(net: Network, with_singles: bool, with_pairs: bool, tick: Tick) -> Sweep:
     """The whole sweep in this process; raises Unsymmetric where router ids decide."""
     TRUNCATED.clear()
-    planned = plan(net, with_singles, with_pairs, [])
+    planned = representatives(net, with_singles, with_pairs, [])
     return assemble(net, planned, serial(net, planned.todo(), tick))

@@ -45,6 +45,20 @@ def batches(spec: str, total: int) -> list[int]:
     return ends
 
 
+def _intended(targets: list[Target], configs: Path) -> dict[str, str]:
+    """Each target's intended config, read before any switch is touched."""
+    intended = {}
+    # Host names come from the inventory: '../../x' or '/abs/x' must not pick the config.
+    names = file_names([t.name for t in targets], ".cfg", what="inventory host")
+    for t in targets:
+        path = inside(configs, names[t.name])
+        if not path.is_file():
+            raise InputError(f"no intended config for {t.name}", file=str(path))
+        # the parse side's reader: capped, and binary or mis-encoded text is a one-line error
+        intended[t.name] = read_config(path)
+    return intended
+
+
 def run(
     targets: list[Target],
     configs: Path,
@@ -68,15 +82,7 @@ def run(
     ``confirm`` (seconds): each switch is changed under its own confirm timer and confirmed
     once verified; a batch with a failure stops the rollout before the next batch. ``strict``:
     a switch whose change would type a negation no source documents is not touched."""
-    intended = {}
-    # Host names come from the inventory: '../../x' or '/abs/x' must not pick the config.
-    names = file_names([t.name for t in targets], ".cfg", what="inventory host")
-    for t in targets:
-        path = inside(configs, names[t.name])
-        if not path.is_file():
-            raise InputError(f"no intended config for {t.name}", file=str(path))
-        # the parse side's reader: capped, and binary or mis-encoded text is a one-line error
-        intended[t.name] = read_config(path)
+    intended = _intended(targets, configs)
     by_name = {t.name: t for t in targets}
     outcomes: list[Outcome] = []
 
@@ -93,8 +99,10 @@ def run(
     for number, end in enumerate(ends, 1):
         group = targets[done:end]
         hosts = Hosts({t.name: Host(name=t.name, hostname=t.address, port=t.port) for t in group})
-        nr = Nornir(inventory=Inventory(hosts=hosts, groups=Groups(), defaults=Defaults()),
-                    runner=ThreadedRunner(num_workers=workers))  # fmt: skip
+        nr = Nornir(
+            inventory=Inventory(hosts=hosts, groups=Groups(), defaults=Defaults()),
+            runner=ThreadedRunner(num_workers=workers),
+        )
         result = nr.run(task=task)
         if on_batch is not None:
             finished = {o.host: o for o in outcomes}  # threads finish in any order

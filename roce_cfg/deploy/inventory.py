@@ -120,8 +120,10 @@ def _check(doc: dict[str, Any], file: str) -> None:
         )
     shape.check(doc, file)
     groups = doc.get("groups") or {}
-    members = [*(("groups." + k, v) for k, v in groups.items()),
-               *(("hosts." + k, v) for k, v in doc["hosts"].items())]  # fmt: skip
+    members = [
+        *(("groups." + k, v) for k, v in groups.items()),
+        *(("hosts." + k, v) for k, v in doc["hosts"].items()),
+    ]
     for where, item in [("defaults", doc.get("defaults") or {}), *members]:
         if isinstance(item, dict) and "password" in item:
             raise InputError(

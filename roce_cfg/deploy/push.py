@@ -56,7 +56,10 @@ class Credentials:
         return f"Credentials(username={self.username!r}, password=<redacted>)"
 
 
-def plan(target: Target, running: str, intended: str, prune: bool = False) -> tuple[list[str], str]:
+def changes(
+    target: Target, running: str, intended: str, prune: bool = False
+) -> tuple[list[str], str]:
+    """What a push types to take ``running`` to ``intended``, and the diff it makes."""
     have = Tree.from_text(running, target.profile)
     want = Tree.from_text(intended, target.profile)
     commands = remediation(have, want, prune)
@@ -110,9 +113,14 @@ def _running(conn: BaseConnection, target: Target, timeout: float = 120.0) -> st
 
 def _connect(target: Target, creds: Credentials, steps: Timeouts) -> BaseConnection:
     return connect(
-        target.profile, target.address, target.port, creds.username, creds.password, steps,
+        target.profile,
+        target.address,
+        target.port,
+        creds.username,
+        creds.password,
+        steps,
         target.extras,
-    )  # fmt: skip
+    )
 
 
 def push(
@@ -128,7 +136,7 @@ def push(
 ) -> Outcome:
     """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all.
     ``timeouts`` bounds each step (``timeout``: each answer, when ``timeouts`` is not given);
-    ``confirm`` (seconds) arms the switch's own confirm timer for the change (issue 29);
+    ``confirm`` (seconds) arms the switch's own confirm timer for the change;
     ``strict`` sends nothing when the change would type a negation no source documents."""
     steps = timeouts if timeouts is not None else Timeouts(command=timeout)
     start = time.perf_counter()
@@ -141,7 +149,7 @@ def push(
         return _redacted(outcome, target)
     try:
         before = _running(conn, target, steps.command)
-        outcome.commands, outcome.diff = plan(target, before, intended, prune)
+        outcome.commands, outcome.diff = changes(target, before, intended, prune)
         if prune:
             outcome.pruned = pruned(target, before, intended, outcome.commands)
         outcome.unsourced = unsourced_undos(target, outcome.commands)
@@ -201,7 +209,7 @@ def _apply(
     saved = show(conn, p.dialect.show.saved, steps.command) if p.dialect.show.saved else None
     try:
         _change(cli, outcome.commands, progress, confirm)
-        left, _ = plan(target, _running(conn, target, steps.command), intended, prune)
+        left, _ = changes(target, _running(conn, target, steps.command), intended, prune)
         if left:
             raise PushError(f"verify: {len(left)} command(s) still differ after the push")
         _confirm(cli, progress)
@@ -212,8 +220,9 @@ def _apply(
     except Exception as exc:
         outcome.error, outcome.kind = _why(exc), _kind(exc)
     outcome.restore = how(p)
-    restorer = Restorer(p, Snapshot(before, saved), progress, steps.command,
-                        lambda: _connect(target, creds, steps))  # fmt: skip
+    restorer = Restorer(
+        p, Snapshot(before, saved), progress, steps.command, lambda: _connect(target, creds, steps)
+    )
     try:
         conn = restorer.run(conn)
         outcome.status = "rolled back"

@@ -1,4 +1,4 @@
-"""``push --format json``: each switch's outcome as data (issue 29): what became of it, the
+"""``push --format json``: each switch's outcome as data: what became of it, the
 commands, how long it took, how a failure was undone and what is left on it. The outcomes are
 redacted already (deploy/push.py); emit_doc redacts again on the way out."""
 
@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 from roce_cfg.deploy.push import FAILED, Outcome
+from roce_cfg.errors import EXIT_OK, EXIT_PUSH, EXIT_ROLLBACK_FAILED
 
 FORMAT = "roce-cfg/push/v1"
 
@@ -21,6 +22,17 @@ def document(outcomes: list[Outcome], apply: bool, prune: bool, skipped: int) ->
         "not_attempted": skipped,
         "switches": [_switch(o) for o in outcomes],
     }
+
+
+def exit_code(outcomes: list[Outcome], skipped: int) -> int:
+    """push's exit code for what became of its switches: a switch left changed (its rollback
+    failed too) outranks one that failed or was not attempted; 0 is a clean push, the only one
+    that ``--verify live`` goes on to check."""
+    if any(o.status == "rollback-failed" for o in outcomes):
+        return EXIT_ROLLBACK_FAILED
+    if skipped or any(o.status in FAILED for o in outcomes):
+        return EXIT_PUSH
+    return EXIT_OK
 
 
 def _switch(o: Outcome) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Back to the snapshot after a failed push (issue 29), and the check that it is true.
+"""Back to the snapshot after a failed push, and the check that it is true.
 
 A switch returns to its state before the push by the vendor's own restore point where a source
 documents one (``restore`` in the dialect: Huawei's ``rollback configuration last 1``, Comware's

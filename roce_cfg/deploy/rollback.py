@@ -1,4 +1,4 @@
-"""Return a switch to its snapshot after a failed push (issue 29); see deploy/restore.py for
+"""Return a switch to its snapshot after a failed push; see deploy/restore.py for
 how "the same as before" is judged. The order: whatever the session holds is dropped (VRP's
 uncommitted candidate, config mode), a confirm timer that can be ended at once is ended
 (VRP ``abort trial``), then the vendor's restore point (``restore`` in the dialect) or a
@@ -107,8 +107,12 @@ class Restorer:
             self._type(cli, native, restore.mode == "config")
         else:
             p = self.profile
-            back = remediation(Tree.from_text(now, p), Tree.from_text(self.snapshot.running, p),
-                               prune=True, full=True)  # fmt: skip
+            back = remediation(
+                Tree.from_text(now, p),
+                Tree.from_text(self.snapshot.running, p),
+                prune=True,
+                full=True,
+            )
             self._type(cli, back, True)
         if self.progress.armed:
             self._disarm(cli)
@@ -149,8 +153,9 @@ class Restorer:
             raise RollbackError(f"saving the restored config: {exc}", []) from exc
         left = differences(self.snapshot.saved, saved, self.profile)
         if left:
-            raise RollbackError("the saved config differs from before the push",
-                                [f"saved: {x}" for x in left])  # fmt: skip
+            raise RollbackError(
+                "the saved config differs from before the push", [f"saved: {x}" for x in left]
+            )
 
     def left(self, conn: BaseConnection) -> list[str]:
         """How the switch differs from the snapshot after a broken rollback: read again (on a

@@ -1,4 +1,4 @@
-"""One switch's CLI session as push drives it (issue 29): every line is written, and its echo
+"""One switch's CLI session as push drives it: every line is written, and its echo
 and answer read up to the next prompt (or a question the dialect names) before the next line
 goes out, so a refused line stops the push where it was refused, with the switch's own error
 text, instead of the following lines landing in the wrong view. What a prompt, a question and

@@ -169,7 +169,7 @@ def remediation(
     form, such as Huawei's 'undo peer <ip>') is typed again where the intent has it.
 
     ``full`` manages everything: the result is ``intended`` exactly, views included (a
-    full-config restore to a snapshot, issue 29)."""
+    full-config restore to a snapshot)."""
     work = copy.deepcopy(running.root)  # the switch as the commands leave it, view by view
     return _diff(work, intended.root, intended.profile, (), prune, full)
 

@@ -23,9 +23,9 @@ from roce_cfg.errors import PlanError
 from roce_cfg.intent.checks import check
 from roce_cfg.intent.models import Intent, LinkSpec, SwitchRole
 from roce_cfg.model.ceilings import Size
+from roce_cfg.model.device import Role
 
 Loc = tuple[str | int, ...]
-Role = Literal["superspine", "spine", "leaf", "switch"]
 LinkKind = Literal["leaf-spine", "spine-superspine"]
 MAX_ASN = 4294967295
 T = TypeVar("T")
@@ -128,8 +128,13 @@ class FabricShape:
         problems = check(intent)
         if problems:
             raise PlanError(*problems[0])
-        shape = cls(_tiers(intent), intent.fabric.pods, intent.servers.count,
-                    intent.servers.nics, *_serving(intent))  # fmt: skip
+        shape = cls(
+            _tiers(intent),
+            intent.fabric.pods,
+            intent.servers.count,
+            intent.servers.nics,
+            *_serving(intent),
+        )
         shape.size.check()  # before any work proportional to the plan
         shape.check_asns()
         return shape
@@ -178,8 +183,11 @@ class FabricShape:
         """GPUs, switches and links, each with how it was counted (tiers bottom up)."""
         low_first = self.tiers[::-1]
         switches = [(t.total(self.pods), NAMES[t.role][1]) for t in low_first]
-        links = [(t.total(self.pods) * t.up.count, NAMES[t.up.kind][1])
-                 for t in low_first if t.up is not None]  # fmt: skip
+        links = [
+            (t.total(self.pods) * t.up.count, NAMES[t.up.kind][1])
+            for t in low_first
+            if t.up is not None
+        ]
         return Size(
             gpus=self.servers * self.nics,
             switches=sum(n for n, _ in switches),
@@ -199,16 +207,20 @@ class FabricShape:
 
     def check_asns(self) -> None:
         """Every ASN fits in 32 bits, and no two tiers share one (the one home of this rule)."""
-        spans = [(t, t.asn, t.asn.span(t.total(self.pods), self.pods))
-                 for t in self.tiers if t.asn is not None]  # fmt: skip
+        spans = [
+            (t, t.asn, t.asn.span(t.total(self.pods), self.pods))
+            for t in self.tiers
+            if t.asn is not None
+        ]
         for _, asn, (_, last) in spans:
             if last > MAX_ASN:
                 raise PlanError(("routing", asn.field), f"ASN plan runs past {MAX_ASN}")
         for i, (high, _, (h_lo, h_hi)) in enumerate(spans):
             for low, asn, (lo, hi) in spans[i + 1 :]:
                 if lo <= h_hi and h_lo <= hi:
-                    raise PlanError(("routing", asn.field), _collision(low, (lo, hi), high,
-                                                                       max(lo, h_lo)))  # fmt: skip
+                    raise PlanError(
+                        ("routing", asn.field), _collision(low, (lo, hi), high, max(lo, h_lo))
+                    )
 
 
 def _collision(low: Tier, span: tuple[int, int], high: Tier, clash: int) -> str:
@@ -237,9 +249,20 @@ def _tiers(intent: Intent) -> tuple[Tier, ...]:
     server = fab.links.server_leaf
     if fab.topology == "single-switch":
         per_switch = intent.servers.count * fab.rails
-        return (Tier("switch", ("fabric", "switch"), _given(fab.switch), 1, True,
-                     (per_switch, server.speed), None, None, ("servers", "count"),
-                     serves=True),)  # fmt: skip
+        return (
+            Tier(
+                "switch",
+                ("fabric", "switch"),
+                _given(fab.switch),
+                1,
+                True,
+                (per_switch, server.speed),
+                None,
+                None,
+                ("servers", "count"),
+                serves=True,
+            ),
+        )
     leaves = fab.rails * fab.leaves_per_rail
     leaf = _leaf(intent, leaves)
     spine = _spine(intent, leaves, leaf.up)
@@ -251,11 +274,24 @@ def _tiers(intent: Intent) -> tuple[Tier, ...]:
 def _leaf(intent: Intent, leaves: int) -> Tier:
     fab, routing = intent.fabric, _given(intent.routing)
     up = Uplinks("leaf-spine", _given(fab.links.leaf_spine), fab.uplinks_per_spine, fab.spines)
-    down = (math.ceil(intent.servers.count // fab.pods / fab.leaves_per_rail),
-            fab.links.server_leaf.speed)  # fmt: skip
+    down = (
+        math.ceil(intent.servers.count // fab.pods / fab.leaves_per_rail),
+        fab.links.server_leaf.speed,
+    )
     asn = Asn(routing.leaf_asn_base, "leaf_asn_base", per_switch=True)
-    return Tier("leaf", ("fabric", "leaf"), _given(fab.leaf), leaves, True, down, up, asn,
-                ("fabric", "leaf", "model"), serves=True, per_rail=True)  # fmt: skip
+    return Tier(
+        "leaf",
+        ("fabric", "leaf"),
+        _given(fab.leaf),
+        leaves,
+        True,
+        down,
+        up,
+        asn,
+        ("fabric", "leaf", "model"),
+        serves=True,
+        per_rail=True,
+    )
 
 
 def _spine(intent: Intent, leaves: int, below: Uplinks | None) -> Tier:
@@ -264,22 +300,44 @@ def _spine(intent: Intent, leaves: int, below: Uplinks | None) -> Tier:
     up = None
     if fab.pods > 1:
         per_plane = fab.super_spines // fab.spines if fab.super_spine_planes else fab.super_spines
-        up = Uplinks("spine-superspine", _given(fab.links.spine_superspine),
-                     fab.uplinks_per_super_spine, per_plane, fab.super_spine_planes)  # fmt: skip
+        up = Uplinks(
+            "spine-superspine",
+            _given(fab.links.spine_superspine),
+            fab.uplinks_per_super_spine,
+            per_plane,
+            fab.super_spine_planes,
+        )
         asn = Asn(_given(routing.spine_asn), "spine_asn", per_pod=True)
     elif routing.spine_asn is not None:
         asn = Asn(routing.spine_asn, "spine_asn")
     else:
         asn = Asn(_given(routing.spine_asn_base), "spine_asn_base", per_switch=True)
     down = (leaves * fab.uplinks_per_spine, leaf_link.speed)
-    return Tier("spine", ("fabric", "spine"), _given(fab.spine), fab.spines, True, down, up, asn,
-                ("fabric", "spine", "model"))  # fmt: skip
+    return Tier(
+        "spine",
+        ("fabric", "spine"),
+        _given(fab.spine),
+        fab.spines,
+        True,
+        down,
+        up,
+        asn,
+        ("fabric", "spine", "model"),
+    )
 
 
 def _super_spine(intent: Intent, spine: Tier) -> Tier:
     fab, up = intent.fabric, _given(spine.up)
     seats = fab.pods if up.planes else fab.pods * spine.count  # spines one super-spine faces
     asn = Asn(_given(_given(intent.routing).super_spine_asn), "super_spine_asn")
-    return Tier("superspine", ("fabric", "super_spine"), _given(fab.super_spine),
-                fab.super_spines, False, (seats * up.per_parent, up.link.speed), None, asn,
-                ("fabric", "super_spine", "model"))  # fmt: skip
+    return Tier(
+        "superspine",
+        ("fabric", "super_spine"),
+        _given(fab.super_spine),
+        fab.super_spines,
+        False,
+        (seats * up.per_parent, up.link.speed),
+        None,
+        asn,
+        ("fabric", "super_spine", "model"),
+    )

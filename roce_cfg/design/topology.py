@@ -152,8 +152,12 @@ class _Layout:
     def _switch(self, tier: int, pod: int, index: int, rails: range) -> Switch:
         t, shape = self.shape.tiers[tier], self.shape
         profile, name, spec = self.models[tier]
-        lo = _nth(self.intent.addressing.loopbacks, 1 + shape.above(tier) + index,
-                  ("addressing", "loopbacks"), shape.pools.loopbacks)  # fmt: skip
+        lo = _nth(
+            self.intent.addressing.loopbacks,
+            1 + shape.above(tier) + index,
+            ("addressing", "loopbacks"),
+            shape.pools.loopbacks,
+        )
         plan = SwitchPlan(
             hostname=f"{t.role}-{index + 1}",
             role=t.role,

@@ -30,7 +30,7 @@ class Faults:
     before_ssh: Literal["silent", "garbage"] | None = None
     after_login: Literal["silent", "garbage", "flood"] | None = None
     hang_on: str | None = None  # regex: lines that are never answered (not even echoed)
-    # Issue 29's faults: hang up at a line matching a regex (a drop at commit or save); the
+    # A failed push rehearsed: hang up at a line matching a regex (a drop at commit or save); the
     # save or the commit answers an error and does nothing; lines matching a regex are
     # accepted but do not change the config (a verify mismatch).
     drop_on: str | None = None
@@ -72,7 +72,7 @@ class Switch:
     # valid line roce-cfg has no grammar for. Wrong views, parameters and ranges stay refused.
     lenient: bool = False
     overlay: Path | None = None  # --vendor-dir: the operator's own grammar merged over ours
-    points: points.Points = field(default_factory=points.Points)  # restore points, issue 29
+    points: points.Points = field(default_factory=points.Points)  # restore points
     display: object = None  # the lab's live state verify's display commands show (lab/display.py)
 
     @property

@@ -1,4 +1,4 @@
-"""Restore points in the emulators (issue 29), as the dialect describes them (``restore`` and
+"""Restore points in the emulators, as the dialect describes them (``restore`` and
 ``confirm`` in vendors/<vendor>.yaml, each with its source): Huawei's commit history with
 ``rollback configuration last <n>`` and ``commit trial <s>`` / ``abort trial``; Comware's
 ``save <file>``, ``configuration replace file <file>`` and ``configuration commit delay <m>``
@@ -12,12 +12,13 @@ from __future__ import annotations
 import copy
 import re
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from roce_cfg.deploy.tree import Tree
 
 if TYPE_CHECKING:
-    from roce_cfg.lab.cli import Session, Switch
+    from roce_cfg.platforms.dialect import Dialect
+    from roce_cfg.platforms.profile import VendorProfile
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -50,6 +51,31 @@ class Points:
     def commit(self, before: Tree) -> None:
         self.history.append(copy.deepcopy(before))
         del self.history[:-80]  # VRP keeps up to 80 rollback points ([HW-CR] last <1-80>)
+
+
+class Switch(Protocol):
+    """A switch as its restore points see it (lab/cli.py's Switch): the running config, the
+    profile to read a saved one with, the points themselves."""
+
+    running: Tree
+    points: Points
+
+    @property
+    def profile(self) -> VendorProfile: ...
+
+
+class Session(Protocol):
+    """A session as the restore and confirm commands see it (lab/cli.py's Session)."""
+
+    candidate: Tree | None
+
+    @property
+    def sw(self) -> Switch: ...
+
+    @property
+    def dialect(self) -> Dialect: ...
+
+    def refuse(self, why: str) -> str: ...
 
 
 def arm(sw: Switch, before: Tree, seconds: float) -> None:

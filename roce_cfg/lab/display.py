@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric, Link
@@ -21,7 +21,21 @@ from roce_cfg.parse import parse_text
 from roce_cfg.verify.data import Display, load_display
 
 if TYPE_CHECKING:
-    from roce_cfg.lab.cli import Switch
+    from roce_cfg.deploy.tree import Tree
+    from roce_cfg.platforms.profile import VendorProfile
+
+
+class Switch(Protocol):
+    """A switch as its display commands see it (lab/cli.py's Switch): its name, its running
+    config, and the lab's live state it shows (``display``, the World set up by ``attach``)."""
+
+    hostname: str
+    running: Tree
+    display: object
+
+    @property
+    def profile(self) -> VendorProfile: ...
+
 
 # Counter rates per second of a healthy port under load, and of the faults that change them.
 PAUSE_PPS = 10  # PFC pauses sent and received per lossless priority
@@ -146,7 +160,7 @@ def _running(text: str, vendor: str, overlay: Path | None) -> DeviceConfig:
 
 
 def attach(
-    switches: list[Switch], fabric: Fabric, overlay: Path | None = None, intended: bool = False
+    switches: Sequence[Switch], fabric: Fabric, overlay: Path | None = None, intended: bool = False
 ) -> World:
     """Give each emulator the lab's world, so it answers verify's display commands;
     ``intended``: the switches start from the plan's configs."""
@@ -375,7 +389,7 @@ _SETS = {
 }
 
 
-def inject_fault(switches: list[Switch], host: str, kind: str, value: str) -> str:
+def inject_fault(switches: Sequence[Switch], host: str, kind: str, value: str) -> str:
     """Set one live fault; the note 'roce-cfg lab' prints. ValueError says what is wrong."""
     sw = next((s for s in switches if s.hostname == host), None)
     world = sw.display if sw is not None else None

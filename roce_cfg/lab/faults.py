@@ -1,5 +1,5 @@
 """``roce-cfg lab --fault HOST:KIND[=VALUE]``: the emulators' faults from the command line, so
-an operator rehearses a failed push without Python (issue 29). Each kind is a field of
+an operator rehearses a failed push without Python. Each kind is a field of
 ``lab.cli.Faults``; values are bounded, regexes compiled, and a bad spec is a one-line error."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ order so that two equal configurations compare equal and serialise byte for byte
 from __future__ import annotations
 
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -19,6 +19,8 @@ from pydantic import (
 )
 
 from roce_cfg.model import numbers
+from roce_cfg.model.fast import assembled as assembled
+from roce_cfg.model.fast import lean as lean
 from roce_cfg.vendor import Vendor
 
 
@@ -39,6 +41,11 @@ Asn = Annotated[int, _in(numbers.ASN)]
 Percent = Annotated[int, _in(numbers.PERCENT)]
 
 
+# A switch's place in the fabric: one name everywhere a role is held (the design, the parse,
+# the evidence step, fabric.json).
+Role = Literal["leaf", "spine", "superspine", "switch"]
+
+
 # A VLAN set as ranges: a trunk permitting 2-4094 is one pair, not 4,093 numbers per port.
 # Sorted and disjoint as model/numbers.py builds them (parse is the only writer).
 VlanRanges = tuple[tuple[VlanId, VlanId], ...]
@@ -46,34 +53,6 @@ VlanRanges = tuple[tuple[VlanId, VlanId], ...]
 
 class _M(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-_FIELDS_SETS: dict[frozenset[str], set[str]] = {}
-FrozenModel = TypeVar("FrozenModel", bound=BaseModel)
-
-
-def lean(model: FrozenModel) -> FrozenModel:
-    """``model`` with its set of given fields shared with every instance given the same ones.
-    Pydantic keeps one set per instance, 728 of the 1,272 bytes of a port: 73 MB of a config
-    of 100,000 ports (issue 27, cause 9). For frozen models only: pydantic changes the set on
-    assignment, which they refuse, and ``model_copy`` copies it before adding to it."""
-    assert model.model_config.get("frozen"), type(model)
-    given = model.__pydantic_fields_set__
-    shared = _FIELDS_SETS.setdefault(frozenset(given), set(given))
-    object.__setattr__(model, "__pydantic_fields_set__", shared)
-    return model
-
-
-def assembled(cls: type[FrozenModel], fields: dict[str, Any], given: set[str]) -> FrozenModel:
-    """A model of ``fields`` (every field, in order), as pydantic's ``__setstate__`` restores
-    one: without validating them again. Only for fields a model of ``cls`` held already (a
-    pickled one) or that are of their field's type and domain (``normalise._port``)."""
-    model = cls.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
-    object.__setattr__(model, "__pydantic_fields_set__", given)
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
-    return model
 
 
 # Ethernet framing around an IP packet: a 14-byte header and a 4-byte FCS; an 802.1Q tag (a
@@ -90,6 +69,15 @@ def frame_for(mtu: int) -> int:
     9238
     """
     return mtu + FRAME_OVERHEAD + TAG_BYTES
+
+
+def packet_for(frame: int) -> int:
+    """The IP packet a frame limit of ``frame`` bytes carries in a tagged frame.
+
+    >>> packet_for(9416)
+    9394
+    """
+    return frame - FRAME_OVERHEAD - TAG_BYTES
 
 
 class PriorityBytes(_M):
@@ -298,13 +286,45 @@ class Aggregate(_M):
     min_active: int = Field(default=1, ge=1, le=numbers.PATHS.high)
     peer_link: bool = False  # the M-LAG / DFS peer-link between the two switches of a pair
     mlag_group: int | None = None  # the M-LAG id pairing it with the other switch's aggregate
+    # settings the aggregate does not print and takes from what its members print (the vendor's
+    # 'parse.aggregate.gather'): rules judge those on the members, where they are configured
+    member_settings: tuple[str, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_no_member_settings(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        # aggregates whose members carry nothing for them serialise as before (parse fixtures)
+        out = handler(self)
+        if isinstance(out, dict) and not self.member_settings:
+            out.pop("member_settings", None)
+        return out
+
+
+class MlagSystem(_M):
+    """An M-LAG (DRNI) member switch's system settings: the two switches of a pair share the
+    system MAC and priority and differ in system number (vendors/<vendor>.yaml sources)."""
+
+    system_mac: str | None = None
+    system_number: int | None = None
+    system_priority: int | None = None
+    keepalive_destination: IPv4Address | None = None
+    keepalive_source: IPv4Address | None = None
+    keepalive_vrf: str = ""
+
+
+class PortVrf(_M):
+    """An interface bound to a VRF (VPN instance): its addresses and routes are that VRF's."""
+
+    port: str
+    vrf: str
 
 
 class DeviceConfig(_M):
     hostname: str
     vendor: Vendor
     model: str
-    role: Literal["leaf", "spine", "superspine", "switch"]
+    role: Role
     lldp: bool = True
     loopback: Loopback | None = None
     interfaces: tuple[Interface, ...] = ()
@@ -314,16 +334,27 @@ class DeviceConfig(_M):
     bgp: Bgp | None = None
     static_routes: tuple[StaticRoute, ...] = ()
     aggregates: tuple[Aggregate, ...] = ()
+    mlag: MlagSystem | None = None
+    port_vrfs: tuple[PortVrf, ...] = ()
 
     @model_serializer(mode="wrap")
     def _omit_no_aggregates(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> Any:
-        # Switches without aggregates serialise as before (generated configs, goldens).
+        # Switches without aggregates, M-LAG or VRF ports serialise as before (generated
+        # configs, goldens).
         out = handler(self)
-        if isinstance(out, dict) and not self.aggregates:
-            out.pop("aggregates", None)
+        if isinstance(out, dict):
+            for key in ("aggregates", "port_vrfs"):
+                if not getattr(self, key):
+                    out.pop(key, None)
+            if self.mlag is None:
+                out.pop("mlag", None)
         return out
+
+    def vrf_of(self, port: str) -> str:
+        """The VRF ``port`` is bound to ('' for the public table)."""
+        return next((b.vrf for b in self.port_vrfs if b.port == port), "")
 
     def aggregate_of(self, port: str) -> Aggregate | None:
         """The aggregate ``port`` is a member of."""

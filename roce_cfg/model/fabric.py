@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from roce_cfg.model.device import DeviceConfig
+from roce_cfg.model.device import DeviceConfig, Role
 from roce_cfg.vendor import Vendor
 
 
@@ -26,7 +26,7 @@ Bytes = Annotated[int, Field(ge=0, le=1 << 40)]
 
 class SwitchPlan(_M):
     hostname: str
-    role: Literal["leaf", "spine", "superspine", "switch"]
+    role: Role
     vendor: Vendor
     model: str
     asn: Annotated[int, Field(ge=1, le=4294967295)] | None = None

@@ -17,8 +17,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from socket import inet_aton
+
+# an interface built from numbers: the shortcut lives with the model's others (model/fast.py)
+from roce_cfg.model.fast import interface as interface
 
 Ranges = tuple[tuple[int, int], ...]  # sorted, disjoint, not adjacent, inclusive
 
@@ -186,6 +188,25 @@ def merge(ranges: Iterable[tuple[int, int]]) -> Ranges:
     return tuple(out)
 
 
+def without(ranges: Ranges, removed: Ranges) -> Ranges:
+    """``ranges`` less every value of ``removed``.
+
+    >>> without(((1, 10),), ((1, 1), (4, 5)))
+    ((2, 3), (6, 10))
+    """
+    out: list[tuple[int, int]] = []
+    for low, high in ranges:
+        for cut_low, cut_high in merge(removed):
+            if cut_high < low or cut_low > high:
+                continue
+            if cut_low > low:
+                out.append((low, cut_low - 1))
+            low = cut_high + 1
+        if low <= high:
+            out.append((low, high))
+    return tuple(out)
+
+
 def of(values: Iterable[int]) -> Ranges:
     """The ranges holding exactly ``values``.
 
@@ -231,7 +252,7 @@ def render(ranges: Ranges, joiner: str = " to ") -> list[str]:
 
 # The dotted quads ipaddress accepts (ASCII digits, no leading zeros): one home for the fast
 # read of an address that fabric.json's links and a config's ports and peers share; the C
-# resolver reads one in a fraction of ipaddress's own parse (issue 30).
+# resolver reads one in a fraction of ipaddress's own parse.
 QUAD = r"\.".join(["(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"] * 4)
 _QUAD = re.compile(QUAD)
 
@@ -244,59 +265,3 @@ def quad(text: str) -> int:
 def quad_number(text: object) -> int | None:
     """The number of ``text`` when it is a dotted quad as ipaddress reads it, else None."""
     return quad(text) if isinstance(text, str) and _QUAD.fullmatch(text) else None
-
-
-def interface(address: int, prefixlen: int) -> IPv4Interface:
-    """``IPv4Interface((address, prefixlen))`` for a number and a prefix length ipaddress
-    accepts, built as its constructor builds it without its checks and parses: a third of its
-    cost, paid per routed port when a config is read and again when the lint parent loads it
-    from a worker (1,280 configs, issue 30). Used only where ``_ASSEMBLES`` found it builds
-    what the constructor does on this Python; a host route (/32) is left to ipaddress."""
-    if prefixlen >= 32 or not _ASSEMBLES:
-        return IPv4Interface((address, prefixlen))
-    netmask = IPv4Network._make_netmask(prefixlen)[0]  # type: ignore[attr-defined]  # cached
-    # attribute by attribute, as the constructor sets them: a dict assigned whole shares no
-    # keys with its class's other instances (40 MB more in the lint parent of 1,280 configs)
-    network = object.__new__(IPv4Network)
-    network.network_address = IPv4Address(address & int(netmask))
-    network.netmask = netmask
-    network._prefixlen = prefixlen  # type: ignore[attr-defined]  # ipaddress's own
-    if prefixlen == 31:
-        network.hosts = network.__iter__  # type: ignore[method-assign]  # as __init__ does
-    built = object.__new__(IPv4Interface)
-    IPv4Address.__init__(built, address)
-    built.network = network
-    built.netmask = netmask
-    built._prefixlen = prefixlen  # type: ignore[attr-defined]  # ipaddress's own
-    return built
-
-
-def _same_interface(a: IPv4Interface, b: IPv4Interface) -> bool:
-    """``a`` and ``b`` hold the same state (a /31's 'hosts' compared by what it yields)."""
-    mine, theirs = dict(vars(a.network)), dict(vars(b.network))
-    hosts = [list(d.pop("hosts")()) for d in (mine, theirs) if "hosts" in d]
-    return (
-        int(a) == int(b)
-        and vars(a) == vars(b)
-        and mine == theirs
-        and (not hosts or (len(hosts) == 2 and hosts[0] == hosts[1]))
-    )
-
-
-def _assembles() -> bool:
-    """Whether ``interface`` builds what the constructor builds on this Python; False too
-    where ipaddress's internals it reads have changed (a newer Python): the constructor then."""
-    global _ASSEMBLES
-    _ASSEMBLES = True
-    try:
-        return all(
-            _same_interface(interface(n, p), IPv4Interface((n, p)))
-            for n in (0, 0x0A000001, 0xC0A80A0B, 0xFFFFFFFF)
-            for p in (0, 1, 8, 16, 24, 30, 31)
-        )
-    except Exception:  # any failure of the internals means: do not assemble
-        return False
-
-
-_ASSEMBLES = False
-_ASSEMBLES = _assembles()

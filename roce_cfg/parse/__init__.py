@@ -25,7 +25,15 @@ from roce_cfg.grammar import load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, assembled
-from roce_cfg.parse.accounting import Accounting, account, judge, refused_facts, verdicts
+from roce_cfg.parse import ranges
+from roce_cfg.parse.accounting import (
+    Accounting,
+    account,
+    judge,
+    read_lines,
+    refused_facts,
+    verdicts,
+)
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
@@ -53,6 +61,7 @@ from roce_cfg.parse.text import (
 from roce_cfg.platforms.profile import (
     ModelSpec,
     ParseSpec,
+    RangeSpec,
     VendorProfile,
     VersionForm,
     load_profile,
@@ -485,6 +494,7 @@ class Prepared:
     unread: list[Unread] = field(default_factory=list)
     fed: list[Block] = field(default_factory=list)  # the blocks the templates read, for accounting
     layout: int = 0  # layout lines ('return'): read as the end of the config
+    residue: int = 0  # lines after the closing line: a capture's output, not configuration
 
 
 def prepare(
@@ -499,8 +509,9 @@ def prepare(
         vendor_from = "detected"
     profile = load_profile(vendor, overlay)
     lines = unwrap(lines, profile.parse.wrap_width)
-    _check_complete(lines, profile, file)
     _, known, layout = _patterns(profile)
+    whole = _complete(lines, profile, known, file)
+    residue, lines = len(lines) - len(whole), whole
     sorted_blocks = classify(split(lines), known, layout)
     namer = Namer(profile)
 
@@ -508,7 +519,11 @@ def prepare(
     feed: list[Block] = []
     opaque = list(sorted_blocks.opaque)
     ports: list[Name] = []
+    ranged = profile.parse.interface_range
     for block in sorted_blocks.known:
+        if ranges.is_range(ranged, block.header.text):
+            feed.append(block)  # read as one block per port of the range (below)
+            continue
         name = _interface(block, namer)
         if name is not None and name.kind == "other":
             opaque.append(block)  # management ports, tunnels: not modelled
@@ -519,10 +534,12 @@ def prepare(
     # Lines with a value outside the grammar's range are not read (reported as unread).
     fed = feed
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
+    feed, unnamed = ranges.expand(feed, ranged, namer)
+    unread += unnamed
     text_feed = "\n".join([ln.text.lstrip() for b in feed for ln in b.lines])
     return Prepared(
         text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
-        fed, len(sorted_blocks.layout),
+        fed, len(sorted_blocks.layout), residue,
     )  # fmt: skip
 
 
@@ -648,12 +665,22 @@ def _hint(hints: Hints | Mapping[str, Hints] | None, raw: dict[str, Any], file: 
     return hints.get(str(host or Path(file).stem), Hints())
 
 
+def _residue(prep: Prepared) -> list[str]:
+    if not prep.residue:
+        return []
+    return [
+        f"{prep.residue} line(s) after the config's closing line not read: a capture's output, "
+        "not configuration"
+    ]
+
+
 def _context(prep: Prepared, model_name: str, board: str | None, notes: list[str]) -> Context:
     """What the normaliser reads a config with: its profile and model, where its lines are."""
     profile = prep.profile
     fits = [spec for spec in profile.models.values() if _fits(spec, prep.ports)]
     spec = profile.spec_of(model_name, fits[0] if fits else None)
     ctx = Context(profile, model_name, spec, prep.namer, notes)
+    notes.extend(_residue(prep))
     ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
     ctx.board, (ctx.version_text, ctx.version) = board, _release(prep.text, profile.parse)
     ctx.blocks = prep.source.blocks
@@ -670,7 +697,7 @@ def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
     refused_lines = [u.line for u in prep.unread if u.line]
     return account(
         prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay,
-        _port_of(prep.namer),
+        _port_of(prep.namer, prep.profile.parse.interface_range),
     )  # fmt: skip
 
 
@@ -684,8 +711,21 @@ def line_sections(
     return verdicts(prep.vendor, blocks, overlay)
 
 
-def _port_of(namer: Namer) -> Callable[[str], str | None]:
+def read_where(
+    text: str, vendor: Vendor | None = None, overlay: Path | None = None
+) -> dict[tuple[str, str | None], tuple[int, ...]]:
+    """The lines of the config read in each section at each port (None: switch-wide)."""
+    prep = prepare(text, vendor=vendor, overlay=overlay)
+    blocks = [(b, True) for b in prep.fed]
+    return read_lines(
+        prep.vendor, blocks, _port_of(prep.namer, prep.profile.parse.interface_range), overlay
+    )
+
+
+def _port_of(namer: Namer, ranged: RangeSpec | None = None) -> Callable[[str], str | None]:
     def port_of(header: str) -> str | None:
+        if ranges.is_range(ranged, header):
+            return None  # a range's lines are every port's of the range: switch-wide
         name = _interface_named(header, namer)
         return name.canonical if name is not None else None
 
@@ -707,7 +747,8 @@ def _with_refusals(
         return accounting
     refused = [(u.line, u.text) for u in ctx.unread]
     j = judge(prep.vendor, overlay)
-    facts = refused_facts(refused, prep.source.blocks, j, _port_of(prep.namer), ctx.more_unread)
+    port_of = _port_of(prep.namer, prep.profile.parse.interface_range)
+    facts = refused_facts(refused, prep.source.blocks, j, port_of, ctx.more_unread)
     return accounting.model_copy(update={"unread_facts": (*accounting.unread_facts, *facts)})
 
 
@@ -807,14 +848,33 @@ def _reason(exc: Exception, text: str) -> str:
     return str(exc)
 
 
-def _check_complete(lines: list[Line], profile: VendorProfile, file: str) -> None:
+# Lines a capture may print after the config's closing line (a tool's status, a timing)
+MAX_RESIDUE = 5
+
+
+def _complete(
+    lines: list[Line], profile: VendorProfile, known: list[re.Pattern[str]], file: str
+) -> list[Line]:
+    """The config's lines up to its closing line ('return'), and no more: a capture may end
+    with a tool's status line after it (the prompt after it is dropped already). More than a
+    few lines after it, or one that is indented or opens a block of the config, is
+    configuration or another command's output: the file is refused as not whole, as one
+    without the closing line is."""
     last = profile.parse.last_line
-    if last and not re.match(last, lines[-1].text):
+    if not last or re.match(last, lines[-1].text):
+        return lines
+    closing = re.compile(last)
+    tail = range(len(lines) - 1, max(len(lines) - 2 - MAX_RESIDUE, -1), -1)
+    end = next((n for n in tail if closing.match(lines[n].text)), None)
+    after = lines[end + 1 :] if end is not None else []
+    odd = any(ln.text[:1].isspace() or any(p.match(ln.text) for p in known) for ln in after)
+    if end is None or odd:
         raise InputError(
             f"truncated: a saved {profile.vendor.value} config ends with a line matching "
             f"'{last}', this one ends at line {lines[-1].no} with '{lines[-1].text.strip()[:40]}'",
             file=file,
         )
+    return lines[: end + 1]
 
 
 def redacted(device: DeviceConfig, vendor: str) -> DeviceConfig:

@@ -571,6 +571,25 @@ def verdicts(
     }
 
 
+def read_lines(
+    vendor: Vendor,
+    blocks: Iterable[tuple[Block, bool]],
+    port_of: PortOf,
+    overlay: Path | None = None,
+) -> dict[tuple[str, str | None], tuple[int, ...]]:
+    """The lines read in each section at each scope (a port, or None: switch-wide), for where a
+    fact a finding stands on came from; ``blocks`` are (block, whether the templates read it)."""
+    j = judge(vendor, overlay)
+    out: dict[tuple[str, str | None], list[int]] = {}
+    for block, fed in blocks:
+        scopes: dict[int, str | None] | None = None
+        for no, _, verdict in _walk(block, fed, set(), j):
+            if verdict.status == "understood":
+                scopes = scopes if scopes is not None else _scopes(block, port_of)
+                out.setdefault((verdict.label, scopes.get(no)), []).append(no)
+    return {key: tuple(lines) for key, lines in out.items()}
+
+
 UNKNOWN_SECTION = "unknown"  # a refused line whose place is not known: every section there
 
 

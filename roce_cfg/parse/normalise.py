@@ -18,8 +18,6 @@ from typing import Any, Literal, TypeVar
 
 from roce_cfg.model import describe, numbers
 from roce_cfg.model.device import (
-    FRAME_OVERHEAD,
-    TAG_BYTES,
     Bgp,
     BgpNeighbor,
     DeviceConfig,
@@ -28,6 +26,7 @@ from roce_cfg.model.device import (
     Interface,
     Loopback,
     PortQos,
+    PortVrf,
     PriorityBytes,
     Qos,
     QueueMap,
@@ -36,9 +35,10 @@ from roce_cfg.model.device import (
     WatchdogCfg,
     assembled,
     lean,
+    packet_for,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import aggregates, policies, statics
+from roce_cfg.parse import aggregates, breakouts, mlag, policies, statics
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
@@ -247,14 +247,22 @@ def _size(
 
 
 def merge_interfaces(raw: list[Raw], namer: Namer) -> dict[str, tuple[Name, Raw]]:
-    """One entry per interface; ZXROS prints an interface twice (if-intf and switchvlan)."""
+    """One entry per interface; ZXROS prints an interface twice (if-intf and switchvlan), and
+    an interface range's lines come as a block of each of its ports (parse/ranges.py). Lines
+    read into a list (a block's 'qos wfq <q> group sp' lines) join the other block's list."""
     merged: dict[str, tuple[Name, Raw]] = {}
     for item in raw:
         if "name" not in item:
             continue
         name = namer.name(str(item["name"]))
         if name.canonical in merged:
-            merged[name.canonical][1].update({k: v for k, v in item.items() if k != "name"})
+            into = merged[name.canonical][1]
+            for key, value in item.items():
+                before = into.get(key)
+                if isinstance(before, list) and isinstance(value, list):
+                    into[key] = [*before, *value]
+                elif key != "name":
+                    into[key] = value
         else:
             merged[name.canonical] = (name, dict(item))
     return merged
@@ -278,7 +286,21 @@ def _strict(ctx: Context, item: Raw, scope: str) -> tuple[int, ...]:
         # Queues outside the DRR range are strict priority [HW-CR qos_pq_drr.json].
         last = ctx.number(item["drr_last"], numbers.QUEUE, len(names) - 1, scope)
         queues.update(range(last + 1, len(names)))
-    return tuple(sorted(queues))
+    return tuple(sorted(queues - _weighted(ctx, item, scope)))
+
+
+def _weighted(ctx: Context, item: Raw, scope: str) -> set[int]:
+    """Queues a line puts in a weighted group ('qos wrr be group 1 byte-count 10'): scheduled
+    by weight, so not strict whatever else is printed."""
+    names = ctx.profile.queue_names
+    out: set[int] = set()
+    for entry in as_list(item.get("weighted")):
+        word = str(entry.get("name", ""))
+        if word in names:
+            out.add(names.index(word))
+        else:
+            ctx.unreadable(f"unknown queue name '{word}' (known: {', '.join(names)})", word, scope)
+    return out
 
 
 def _listed(ctx: Context, item: Raw, key: str, domain: Domain, scope: str) -> tuple[int, ...]:
@@ -381,6 +403,8 @@ def _breakout_parent(ctx: Context, name: Name) -> str | None:
         return None
     base = name.number.split(":")[0]
     for group in ctx.model.ports:
+        if name.speed is not None and name.speed not in group.breakout:
+            continue  # no cage of this group splits into legs of that speed
         pattern = re.escape(group.label).replace(re.escape("{n}"), r"(\d+)")
         m = re.fullmatch(pattern, base)
         if m and group.first <= port_number(m[1]) < group.first + group.count:
@@ -616,6 +640,7 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
                     description=descr.get(str(p["address"]), ""),
                 )
             )
+    neighbors += _group_peers(ctx, b, asn, {n.address for n in neighbors}, descr)
     if "router_id" in b:
         router_id = ipv4(str(b["router_id"]))
     elif loopback is not None:
@@ -633,6 +658,39 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
         networks=networks,
         max_paths=ctx.number(b.get("max_paths", 1), numbers.PATHS, 1, "@bgp"),
     )
+
+
+def _group_peers(
+    ctx: Context, b: Raw, asn: int, known: set[IPv4Address], descr: dict[str, str]
+) -> list[BgpNeighbor]:
+    """Peers added to a peer group ('peer <ip> group <g>' [HPE-5710-L3]): their AS is the one
+    the line gives, else their own 'peer <ip> as-number', else the group's ('peer <g>
+    as-number'), else the local AS for an IBGP group (a group is IBGP unless created
+    'external')."""
+    typed = [*as_list(b.get("groups")), *as_list(b.get("untyped_groups"))]
+    kinds = {str(g["name"]): str(g.get("kind", "internal")) for g in typed}
+    group_as = {str(g["name"]): g["remote_as"] for g in as_list(b.get("group_as"))}
+    out: list[BgpNeighbor] = []
+    for m in [*as_list(b.get("member_as")), *as_list(b.get("members"))]:
+        address, group = ipv4(str(m["address"])), str(m.get("name", ""))
+        if address in known:
+            continue  # its own 'peer <ip> as-number' line names its AS
+        raw = m.get("remote_as", group_as.get(group))
+        if raw is None and kinds.get(group) == "internal":
+            raw = asn
+        if raw is None:
+            why = f"BGP peer {address} in group '{group}', which gives it no AS"
+            ctx.unreadable(why, str(m["address"]), "@bgp")
+            continue
+        remote = ctx.number(raw, numbers.ASN, None, "@bgp")
+        if remote is not None:
+            known.add(address)
+            out.append(
+                BgpNeighbor(
+                    address=address, remote_as=remote, description=descr.get(str(address), "")
+                )
+            )
+    return out
 
 
 def _first_int(ctx: Context, item: Raw, keys: tuple[str, ...], default: int, scope: str) -> int:
@@ -671,7 +729,17 @@ def _trunk(ctx: Context, item: Raw, every: numbers.Ranges, scope: str) -> number
     lists = [e.get("vlans", "") for e in as_list(item.get("trunk_lists"))]
     if "trunk_vlans" in item:
         lists.append(item["trunk_vlans"])
-    return numbers.merge(r for text in lists for r in ctx.ranges(text, numbers.VLAN, scope, every))
+    permitted = numbers.merge(
+        r for text in lists for r in ctx.ranges(text, numbers.VLAN, scope, every)
+    )
+    # 'undo port trunk permit vlan 1' [H3C-TPL-B]: the VLANs named leave the permitted set
+    removed = [e.get("vlans", "") for e in as_list(item.get("trunk_removed"))]
+    if not removed:
+        return permitted
+    gone = numbers.merge(
+        r for text in removed for r in ctx.ranges(text, numbers.VLAN, scope, every)
+    )
+    return numbers.without(permitted, gone)
 
 
 @dataclass(frozen=True)
@@ -694,6 +762,9 @@ class _Ports:
     ecn: dict[int, Wred] = field(default_factory=dict)
     # port -> its aggregation lines (group, minimum members, peer-link, M-LAG id)
     lag_lines: dict[str, Raw] = field(default_factory=dict)
+    vrfs: list[PortVrf] = field(default_factory=list)
+    # a port split into breakout legs -> the leg type its 'using' line names
+    split: dict[str, str] = field(default_factory=dict)
 
 
 def build(
@@ -715,6 +786,7 @@ def build(
     g = _Globals(tables, profiles, global_no_drop, _watchdog(ctx, raw),
                  numbers.of(v.id for v in declared), speeds)  # fmt: skip
     found = _interfaces(raw, ctx, g)
+    found.ports = breakouts.split(ctx, found.ports, found.split)
     found.ports, lags = aggregates.resolve(ctx, found.ports, found.lag_lines)
     qos = _qos(ctx, raw, g, found)
     bgp = _bgp(ctx, raw, found.loopback)
@@ -736,6 +808,8 @@ def build(
         bgp=bgp,
         static_routes=static,
         aggregates=lags,
+        mlag=mlag.read(ctx, raw),
+        port_vrfs=tuple(found.vrfs),
     )
 
 
@@ -748,6 +822,8 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
     merged = merge_interfaces(as_list(raw.pop("interfaces", None)), ctx.namer)
     for key in list(merged):
         name, item = merged.pop(key)
+        if "vrf" in item:
+            found.vrfs.append(PortVrf(port=name.canonical, vrf=str(item["vrf"])))
         addr = (
             _port_address(ctx, item["ip"], item["mask"], name.canonical)
             if "ip" in item and "mask" in item
@@ -768,7 +844,10 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
             found.ports.append(_port(ctx, g, name, item, addr, found.ecn))
             lag = {k: item[k] for k in aggregates.KEYS if k in item}
             if lag or name.kind == "aggregate":
-                found.lag_lines[name.canonical] = lag
+                # what the port prints: which settings it and its aggregate give each other
+                found.lag_lines[name.canonical] = {**lag, aggregates.PRINTED: frozenset(item)}
+            if "split" in item:
+                found.split[name.canonical] = str(item["split"])
     return found
 
 
@@ -907,14 +986,14 @@ def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None, sc
     its frame limit (or the model's default frame limit) carries in a tagged frame."""
     carried = frame or ctx.model.frame_default_bytes
     if mode == "access" and "mtu" not in item and carried is not None:
-        return carried - FRAME_OVERHEAD - TAG_BYTES
+        return packet_for(carried)
     return _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
 
 
 # Every key of a port's template output that its QoS is read from (``_port_qos_read``).
 _QOS_KEYS = (
     "pfc", "pfc_mode", "dcbx", "trust_dscp", "watchdog", "wred_table", "queue_profiles",
-    "ecn_flags", "no_drop", "headroom", "xoff", "strict", "drr_last",
+    "ecn_flags", "no_drop", "headroom", "xoff", "strict", "drr_last", "weighted",
 )  # fmt: skip
 
 

@@ -13,14 +13,40 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from roce_cfg.model import numbers
 from roce_cfg.model.device import AppliedPolicy, BufferCap, PolicyClass
+from roce_cfg.model.numbers import Domain
 from roce_cfg.parse.blocks import Block
+from roce_cfg.parse.names import Namer
+from roce_cfg.platforms.profile import VendorProfile
 
-if TYPE_CHECKING:  # normalise calls this module; the context is its
-    from roce_cfg.parse.normalise import Context
+
+class Context(Protocol):
+    """What this module needs of the normaliser's context (parse/normalise.Context)."""
+
+    profile: VendorProfile
+    namer: Namer
+    notes: list[str]
+    blocks: list[Block]
+
+    def number(
+        self, raw: Any, domain: Domain, default: None, scope: str | None = None
+    ) -> int | None: ...
+
+    def ranges(
+        self,
+        raw: Any,
+        domain: Domain,
+        scope: str | None = None,
+        every: numbers.Ranges | None = None,
+    ) -> numbers.Ranges: ...
+
+    def values(self, raw: Any, domain: Domain, scope: str | None = None) -> tuple[int, ...]: ...
+
+    def unreadable(self, reason: str, word: str, scope: str | None = None) -> None: ...
+
 
 Raw = dict[str, Any]
 Direction = Literal["inbound", "outbound"]

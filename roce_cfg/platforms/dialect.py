@@ -104,13 +104,11 @@ class Show(_Data):
     """Display commands, by what they print."""
 
     running: str = Field(description="the running config, in the saved layout")
-    saved: str | None = Field(
-        default=None, description="the next-startup config, to verify a save (issue 29)"
-    )
+    saved: str | None = Field(default=None, description="the next-startup config, to verify a save")
 
 
 class Restore(_Data):
-    """How push returns a switch to its state before a push (issue 29). A vendor-native restore
+    """How push returns a switch to its state before a push. A vendor-native restore
     point where a source documents one: ``checkpoint`` (before the first change) and
     ``commands`` (to go back), typed in ``mode``; '{file}' is ``file``. Without ``commands`` the
     restore is a full-config one: every line the push left is undone from the snapshot."""

@@ -214,6 +214,17 @@ class RouteOption(_Data):
     )
 
 
+class RangeSpec(_Data):
+    """A block whose lines apply to every port of a range it names (Comware 'interface range')."""
+
+    header: str = Field(
+        description="regex of the block's first line; group 'ports' holds the ports it names "
+        "('A to B C'), empty for a range named before"
+    )
+    to: str = Field(default="to", description="the word between a span's first and last port")
+    source: str = ""
+
+
 class StaticRouteSpec(_Data):
     """How the vendor prints a static route (roce_cfg/parse/statics.py)."""
 
@@ -238,6 +249,7 @@ class ParseSpec(_Data):
 
     defaults: ParseDefaults = ParseDefaults()
     aggregate: AggregateSpec | None = None
+    interface_range: RangeSpec | None = None
     static_route: StaticRouteSpec | None = None
     watchdog_defaults: WatchdogDefaults = WatchdogDefaults()
     version_line: str | None = Field(
@@ -334,7 +346,7 @@ class ManagedObject(_Data):
         default=False,
         description="an intent change renames such objects (the rail VLAN and its VLAN "
         "interface): one the intent no longer names is removed, after the new one is in "
-        "place, when the intent adds one of the same kind with the same shape (issue 29)",
+        "place, when the intent adds one of the same kind with the same shape",
     )
 
 

@@ -15,7 +15,7 @@ from roce_cfg.analysis.rules_deadlock import deadlock_findings
 from roce_cfg.analysis.rules_headroom import needs
 from roce_cfg.deadlock import Source, from_parsed, from_plan
 from roce_cfg.deadlock.analyse import Report as DeadlockReport
-from roce_cfg.deadlock.run import Plan
+from roce_cfg.deadlock.run import Failures
 from roce_cfg.deadlock.run import run as run_deadlock
 from roce_cfg.generate import Generated, generate
 from roce_cfg.heap import bulk_objects, long_lived
@@ -90,23 +90,23 @@ CHECKED = {
 }
 
 
-@bulk_objects()  # millions of models alive at xl: default thresholds rescan them (issue 30)
+@bulk_objects()  # millions of models alive at xl: default thresholds rescan them
 def gather(
-    source: Path, deadlock_plan: Plan | None = None, *, round_trip: bool = False
+    source: Path, failures: Failures | None = None, *, round_trip: bool = False
 ) -> ReportData:
     """From an intent (designed and rendered here) or a folder of configs (with fabric.json
     when it has one). An intent's switches are linted as designed; ``round_trip`` parses the
     rendered configs back and lints those instead (a self-check: the findings must agree)."""
-    plan = deadlock_plan or Plan()
+    failures = failures or Failures()
     if source.is_file() and source.suffix in (".yaml", ".yml"):
-        return _of_intent(source, plan, round_trip)
+        return _of_intent(source, failures, round_trip)
     folder = source.parent if source.name == "fabric.json" else source
     result = lint([folder])
     fabric_json = folder / "fabric.json"
     planned = load_fabric(fabric_json) if fabric_json.is_file() else None
     # The configs lint just parsed, not a second parse: the analyser's default DSCP (26).
     src = from_parsed([v.parsed for v in result.views.values()], planned, None, str(folder))
-    data = _data(folder.name, str(folder), result.views, result.findings, src, plan)
+    data = _data(folder.name, str(folder), result.views, result.findings, src, failures)
     data.plan = planned
     data.notes = result.skipped
     # Saved running-configs hold credentials; the documents show them redacted.
@@ -116,7 +116,7 @@ def gather(
     return data
 
 
-def _of_intent(source: Path, plan: Plan, round_trip: bool) -> ReportData:
+def _of_intent(source: Path, failures: Failures, round_trip: bool) -> ReportData:
     generated = generate(source)  # rendered, and every line checked against the grammar
     with long_lived():  # the design lives to the end: lint and deadlock need not rescan it
         if round_trip:
@@ -126,7 +126,7 @@ def _of_intent(source: Path, plan: Plan, round_trip: bool) -> ReportData:
             views, findings = result.views, result.findings
         dscp = load_intent(source).intent.lossless.roce.dscp
         src = from_plan(generated.fabric, dscp, str(source))
-        data = _data(generated.fabric.name, str(source), views, findings, src, plan)
+        data = _data(generated.fabric.name, str(source), views, findings, src, failures)
     data.checked = "parsed" if round_trip else "designed"
     data.plan = generated.fabric
     data.configs = dict(generated.configs)
@@ -156,9 +156,9 @@ def _data(
     views: dict[str, DeviceView],
     findings: list[Finding],
     src: Source,
-    plan: Plan,
+    failures: Failures,
 ) -> ReportData:
-    report = run_deadlock(src, plan)
+    report = run_deadlock(src, failures)
     result = deadlock_findings(src, report)
     points: list[HeadroomPoint] = []
     budgets: list[Budget] = []

@@ -25,8 +25,18 @@ import jinja2
 from roce_cfg.report.data import CHECKED, Budget, ReportData
 from roce_cfg.resources import templates_dir
 
-PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
-           "#ff9da7", "#9c755f", "#bab0ac"]  # fmt: skip
+PALETTE = [
+    "#4e79a7",
+    "#f28e2b",
+    "#59a14f",
+    "#e15759",
+    "#76b7b2",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+]
 DETAIL_LIMIT = 200  # switches drawn one by one; above this the overview groups them
 NAMED = 3  # a budget row names this many switches in its title; the rest are listed under it
 
@@ -201,11 +211,13 @@ def _scatter(data: ReportData) -> str:
     ymax = max(max(p.required, p.configured or 0) for p in pts) or 1
     speeds = sorted({p.speed_gbps for p in pts})
     colour = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(speeds)}
-    out = ['<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="720" height="330">',
-           '<line class="axis" x1="60" y1="290" x2="700" y2="290"/>'
-           '<line class="axis" x1="60" y1="60" x2="60" y2="290"/>',
-           f'<text x="380" y="322" text-anchor="middle">cable length (m), 0-{xmax:g}</text>',
-           f'<text x="10" y="50">headroom (bytes), 0-{ymax:,}</text>']  # fmt: skip
+    out = [
+        '<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="720" height="330">',
+        '<line class="axis" x1="60" y1="290" x2="700" y2="290"/>'
+        '<line class="axis" x1="60" y1="60" x2="60" y2="290"/>',
+        f'<text x="380" y="322" text-anchor="middle">cable length (m), 0-{xmax:g}</text>',
+        f'<text x="10" y="50">headroom (bytes), 0-{ymax:,}</text>',
+    ]
     seen = set()
     for p in pts:
         key = (p.speed_gbps, p.cable_m, p.required, p.configured)

@@ -27,19 +27,50 @@ def _table(headers: list[str], rows: Sequence[Sequence[object]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+CABLING_COLUMNS = ["kind", "a_device", "a_port", "b_device", "b_port", "speed_gbps", "cable_m"]
+CABLING_COLUMNS += ["rail", "vlan", "a_ip", "b_ip"]
+PORT_COLUMNS = ["port", "description", "mode", "VLAN", "address", "MTU", "speed", "PFC"]
+PORT_COLUMNS += ["no-drop", "headroom", ""]
+
+
 def cabling_csv(data: ReportData) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["kind", "a_device", "a_port", "b_device", "b_port", "speed_gbps", "cable_m",
-                "rail", "vlan", "a_ip", "b_ip"])  # fmt: skip
+    w.writerow(CABLING_COLUMNS)
     plan = data.plan
     if plan is not None:
         for n in plan.nics:
-            w.writerow(["server", f"{n.server}:nic{n.nic}", f"nic{n.nic}", n.switch, n.port,
-                        n.speed_gbps, n.cable_m, n.rail, n.vlan, n.ip, n.gateway])  # fmt: skip
+            w.writerow(
+                [
+                    "server",
+                    f"{n.server}:nic{n.nic}",
+                    f"nic{n.nic}",
+                    n.switch,
+                    n.port,
+                    n.speed_gbps,
+                    n.cable_m,
+                    n.rail,
+                    n.vlan,
+                    n.ip,
+                    n.gateway,
+                ]
+            )
         for k in plan.links:
-            w.writerow([k.kind, k.a_device, k.a_port, k.b_device, k.b_port, k.speed_gbps,
-                        k.cable_m, "", "", k.a_ip, k.b_ip])  # fmt: skip
+            w.writerow(
+                [
+                    k.kind,
+                    k.a_device,
+                    k.a_port,
+                    k.b_device,
+                    k.b_port,
+                    k.speed_gbps,
+                    k.cable_m,
+                    "",
+                    "",
+                    k.a_ip,
+                    k.b_ip,
+                ]
+            )
     else:
         ports = {(d.hostname, i.name): i for d in data.devices for i in d.interfaces}
         for a, ap, b, bp in data.links:
@@ -72,13 +103,13 @@ def _policy(d: DeviceConfig) -> str:
         ["ECN (queue: Kmin/Kmax B, max %)", ecn or "none"],
         ["PFC watchdog", watchdog or "none"],
         ["headroom pool", pool],
-    ]  # fmt: skip
+    ]
     return _table(["setting", "value"], rows)
 
 
 def _policies(devices: Sequence[DeviceConfig]) -> list[str]:
     """The lossless policy per group of switches that share it, the largest group first; the
-    switches outside it are flagged (issue 26: one switch's map stood for the whole fabric)."""
+    switches outside it are flagged, so that one switch's map never stands for the fabric."""
     groups: dict[str, list[str]] = defaultdict(list)
     for d in devices:
         groups[_policy(d)].append(d.hostname)
@@ -137,11 +168,18 @@ def _switches(data: ReportData, pages: dict[str, str]) -> list[str]:
     for f in data.findings:
         found[f.device] += 1
     rows = [
-        [f"[{d.hostname}]({quote(pages[d.hostname])})", d.role, d.vendor.value, d.model,
-         d.loopback.ipv4 if d.loopback else "", d.bgp.asn if d.bgp else "", len(d.interfaces),
-         found[d.hostname]]
+        [
+            f"[{d.hostname}]({quote(pages[d.hostname])})",
+            d.role,
+            d.vendor.value,
+            d.model,
+            d.loopback.ipv4 if d.loopback else "",
+            d.bgp.asn if d.bgp else "",
+            len(d.interfaces),
+            found[d.hostname],
+        ]
         for d in data.devices
-    ]  # fmt: skip
+    ]
     return [
         "## Switches\n",
         _table(["role (vendor model)", "count"], [[k, v] for k, v in sorted(roles.items())]),
@@ -152,10 +190,20 @@ def _switches(data: ReportData, pages: dict[str, str]) -> list[str]:
 def _links(plan: Fabric) -> list[str]:
     asn = {s.hostname: s.asn for s in plan.switches}
     rows = [
-        [k.a_device, k.a_port, k.a_ip, asn.get(k.a_device), k.b_device, k.b_port, k.b_ip,
-         asn.get(k.b_device), f"{k.speed_gbps}G", f"{k.cable_m:g} m"]
+        [
+            k.a_device,
+            k.a_port,
+            k.a_ip,
+            asn.get(k.a_device),
+            k.b_device,
+            k.b_port,
+            k.b_ip,
+            asn.get(k.b_device),
+            f"{k.speed_gbps}G",
+            f"{k.cable_m:g} m",
+        ]
         for k in plan.links
-    ]  # fmt: skip
+    ]
     head = ["a", "port", "address", "AS", "b", "port", "address", "AS", "speed", "cable"]
     return ["## Uplinks and BGP sessions\n", _table(head, rows)]
 
@@ -222,23 +270,37 @@ def switch_md(data: ReportData, d: DeviceConfig) -> str:
 
 def _ports(d: DeviceConfig) -> list[str]:
     ports = [
-        [i.name, i.description, i.mode, i.access_vlan or "", i.ipv4 or "", i.mtu,
-         f"{i.speed_gbps}G", "yes" if i.qos.pfc else "no", ",".join(map(str, i.qos.no_drop)),
-         "; ".join(f"p{h.priority}: {h.bytes} B" for h in i.qos.headroom),
-         "shut" if i.shutdown else ""]
+        [
+            i.name,
+            i.description,
+            i.mode,
+            i.access_vlan or "",
+            i.ipv4 or "",
+            i.mtu,
+            f"{i.speed_gbps}G",
+            "yes" if i.qos.pfc else "no",
+            ",".join(map(str, i.qos.no_drop)),
+            "; ".join(f"p{h.priority}: {h.bytes} B" for h in i.qos.headroom),
+            "shut" if i.shutdown else "",
+        ]
         for i in d.interfaces
-    ]  # fmt: skip
-    head = ["port", "description", "mode", "VLAN", "address", "MTU", "speed", "PFC", "no-drop",
-            "headroom", ""]  # fmt: skip
+    ]
+    head = PORT_COLUMNS
     return ["## Ports\n", _table(head, ports)]
 
 
 def _headroom(need: list[HeadroomPoint]) -> list[str]:
     rows = [
-        [p.port, p.priority, f"{p.speed_gbps}G", f"{p.cable_m:g} m", p.required,
-         p.configured if p.configured is not None else "switch default"]
+        [
+            p.port,
+            p.priority,
+            f"{p.speed_gbps}G",
+            f"{p.cable_m:g} m",
+            p.required,
+            p.configured if p.configured is not None else "switch default",
+        ]
         for p in need
-    ]  # fmt: skip
+    ]
     head = ["port", "priority", "speed", "cable", "required (B)", "configured (B)"]
     return ["## Headroom: required against configured\n", _table(head, rows)]
 

@@ -123,7 +123,7 @@ def _template_text(name: str, overlay: Path | None) -> str:
     return _template_path(name, overlay).read_text(encoding="utf-8")
 
 
-class Unreadable(Exception):
+class UnreadOutput(Exception):
     """Output the template does not read (a different software release, an error message)."""
 
 
@@ -133,7 +133,7 @@ def parse(entry: Display, output: str, overlay: Path | None = None) -> list[dict
     try:
         rows = fsm.ParseText(output[:MAX_OUTPUT])
     except textfsm.TextFSMError as exc:
-        raise Unreadable(str(exc).splitlines()[0][:200]) from None
+        raise UnreadOutput(str(exc).splitlines()[0][:200]) from None
     header = fsm.header
     out = []
     for row in rows:

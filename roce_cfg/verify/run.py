@@ -17,7 +17,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.verify.checks import Observed, Options, run_checks
 from roce_cfg.verify.collect import Reading, read_all
-from roce_cfg.verify.data import CHECKS, Display, Unreadable, load_display, parse
+from roce_cfg.verify.data import CHECKS, Display, UnreadOutput, load_display, parse
 from roce_cfg.verify.rules import RULES
 
 COUNTERS = ("pfc", "queue", "watchdog")  # read twice over a window
@@ -47,16 +47,21 @@ def load_plan(source: Path, overlay: Path | None = None) -> Fabric:
     """The plan: an intent (designed here), or a generated folder / its fabric.json, whose
     configs give each switch's planned lossless settings."""
     if source.is_dir() or source.suffix == ".json":
-        from roce_cfg.inputs import files_and_fabric
+        from roce_cfg.inputs import discover, reading
         from roce_cfg.parse.hints import hints_from_plan, load_fabric
-        from roce_cfg.parse.many import parse_many
 
-        files, found = files_and_fabric([source if source.is_dir() else source.parent])
-        if found is None:
+        found = discover(
+            [source if source.is_dir() else source.parent], None, overlay, screen=False
+        )
+        if found.fabric is None:
             raise InputError("no fabric.json (the cabling plan) here", file=str(source))
-        fabric = load_fabric(found)
-        hints = hints_from_plan(fabric)
-        devices = [p.config.device for p in parse_many(files, None, hints, overlay)]
+        fabric = load_fabric(found.fabric)
+        devices = []
+        with reading(found, None, hints_from_plan(fabric), overlay) as outcomes:
+            for _, one in outcomes:  # the plan is whole or refused: the first bad file says why
+                if isinstance(one, InputError):
+                    raise one
+                devices.append(one.config.device)
         return fabric.model_copy(update={"devices": tuple(devices)})
     from roce_cfg.design import plan
     from roce_cfg.intent.loader import load_intent
@@ -99,8 +104,13 @@ def verify(
         for check, why in plans[t.name][1].items():
             findings.append(_cannot(t.name, f"cannot verify {check}: {why}"))
         if t.name not in configured:  # a fabric.json without its configs: no planned PFC
-            findings.append(_cannot(t.name, "cannot verify the lossless state: the plan has "
-                                    "no configuration for this switch"))  # fmt: skip
+            findings.append(
+                _cannot(
+                    t.name,
+                    "cannot verify the lossless state: the plan has "
+                    "no configuration for this switch",
+                )
+            )
     first = read_all(
         targets,
         creds,
@@ -184,7 +194,7 @@ class Parsing:
             return None
         try:
             return parse(self.entries[host][check], text, self.overlay)
-        except Unreadable as exc:
+        except UnreadOutput as exc:
             self._cannot(host, check, f"output not readable ({exc})")
             return None
 

@@ -1,0 +1,189 @@
+"""Every candidate plan for a demand, ranked: switch count, trust in the lossless syntax
+(sourced first), cost; and a plan as a table row."""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from roce_cfg.advise.demand import Demand
+from roce_cfg.advise.layouts import Choice, Plan, single_switch, three_tier, two_tier
+from roce_cfg.errors import InputError
+from roce_cfg.platforms.profile import VendorProfile
+from roce_cfg.vendor import Vendor
+
+if TYPE_CHECKING:
+    pass
+
+
+def candidates(profiles: dict[Vendor, VendorProfile], allowed: list[str] | None) -> list[Choice]:
+    """Models matching ``vendor`` or ``vendor:model`` entries (all models when none given), in
+    any case; an entry that names no vendor or model is refused with a did-you-mean."""
+    every = {
+        f"{v.value}:{name}": (v, p, name, m)
+        for v, p in profiles.items()
+        for name, m in sorted(p.models.items())
+    }
+    if not allowed:
+        return list(every.values())
+    by_lower = {k.lower(): k for k in every} | {v.value: v.value for v in profiles}
+    wanted = set()
+    for entry in allowed:
+        key = by_lower.get(entry.strip().lower())
+        if key is None:
+            close = difflib.get_close_matches(entry.strip().lower(), list(by_lower), n=1)
+            hint = f"; did you mean '{by_lower[close[0]]}'?" if close else ""
+            raise InputError(f"no vendor or vendor:model '{entry}'{hint}", path="--leaf/--spine")
+        wanted.add(key)
+    return [c for k, c in every.items() if k in wanted or k.split(":")[0] in wanted]
+
+
+def plan(
+    d: Demand,
+    profiles: dict[Vendor, VendorProfile],
+    *,
+    leaf: list[str] | None = None,
+    spine: list[str] | None = None,
+    prices: dict[str, float] | None = None,
+) -> list[Plan]:
+    """Candidate plans, feasible first, fewest switches first."""
+    plans: list[Plan] = []
+    leaves = candidates(profiles, leaf)
+    spines = candidates(profiles, spine)
+    for v, p, n, m in leaves:
+        plans.append(single_switch(d, v, p, n, m))
+    for lc in leaves:
+        best: Plan | None = None
+        for sc in spines:
+            if spine is None and sc[0] != lc[0]:
+                continue  # unrestricted: pair a leaf with spines of its own vendor
+            cand = two_tier(d, lc, sc)
+            if best is None or _rank(cand) < _rank(best):
+                best = cand
+        if best is not None and not best.feasible:
+            # Two tiers cannot hold the demand on this leaf: pods joined by super-spines.
+            for sc in spines:
+                if spine is None and sc[0] != lc[0]:
+                    continue
+                cand = three_tier(d, lc, sc)
+                if cand.feasible and (not best.feasible or _rank(cand) < _rank(best)):
+                    best = cand
+        if best is not None:
+            plans.append(best)
+    for p_ in plans:
+        _price(p_, prices)
+        p_.notes += _ecmp_notes(p_, profiles)
+        p_.unsourced = _unsourced(p_, profiles)
+    plans.sort(key=_rank)
+    return plans
+
+
+#: The sections that make a fabric lossless: a plan whose vendor has any of them without a
+#: source (vendors/*.yaml sections: unverified) is marked, and ranked after sourced plans of
+#: similar size (TRUST_PENALTY).
+LOSSLESS_SECTIONS = ("qos_maps", "scheduling", "pfc", "watchdog", "ecn")
+#: An unsourced plan must need this many times fewer switches to rank before a sourced one
+#: (at 2, Ruijie's 12 x 128-port boxes tie H3C's 24 x 64-port ones, and the tie goes to H3C).
+TRUST_PENALTY = 2.0
+
+
+def _unsourced(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
+    vendors = sorted(
+        {t["vendor"] for t in p.fabric.values() if isinstance(t, dict) and "vendor" in t}
+    )
+    out = []
+    for v in vendors:
+        sections = profiles[Vendor(v)].sections
+        missing = [
+            s for s in LOSSLESS_SECTIONS if s in sections and sections[s].status == "unverified"
+        ]
+        if missing:
+            out.append(f"{v}: {', '.join(missing)}")
+    return out
+
+
+def _ecmp_notes(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
+    """What a device-wide ECMP cap (H3C max-ecmp-num, set apart from BGP and effective after a
+    reboot) means for the plan's equal-cost paths: a leaf spreads over its uplinks, a spine
+    over its links to one leaf."""
+    if not p.feasible or "leaf" not in p.fabric:
+        return []
+    paths = {"leaf": p.uplinks_per_leaf, "spine": int(p.fabric.get("uplinks_per_spine", 1))}
+    out = []
+    for tier, n in paths.items():
+        vendor, model = Vendor(p.fabric[tier]["vendor"]), p.fabric[tier]["model"]
+        cap, spec = profiles[vendor].models[model].ecmp_default, profiles[vendor].ecmp_limit
+        if spec is None or n <= 1 or (cap is not None and cap >= n):
+            continue
+        known = f"its default is {cap}" if cap is not None else "its default is in no source read"
+        out.append(
+            f"{tier} {vendor.value} {model}: {n} equal-cost paths need '{spec.setting} {n}' or "
+            f"more{' (effective after a reboot)' if spec.reboot else ''}; {known}"
+        )
+    return out
+
+
+def best(plans: list[Plan]) -> Plan:
+    """The first feasible plan (``plan`` sorts the best first)."""
+    found = next((p for p in plans if p.feasible), None)
+    if found is None:
+        raise InputError("no feasible plan to write", path="--write")
+    return found
+
+
+PLAN_COLUMNS = (
+    "#",
+    "plan",
+    "switches",
+    "uplinks/leaf",
+    "oversub",
+    "GPUs/leaf",
+    "spine loss",
+    "cables",
+    "optics",
+    "cost / why not",
+    "syntax",
+)
+
+
+def plan_row(p: Plan, number: int) -> tuple[str, ...]:
+    """One plan as the cells of PLAN_COLUMNS (``number``: its place in the ranking)."""
+    trust = "UNSOURCED " + "; ".join(p.unsourced) if p.unsourced else "sourced"
+    return (
+        str(number),
+        p.kind + ("" if p.feasible else " (infeasible)"),
+        "; ".join(f"{t}: {n} x {m}" for t, ms in p.switches.items() for m, n in ms.items()),
+        str(p.uplinks_per_leaf or ""),
+        ", ".join(f"{t} {v}:1" for t, v in p.oversubscription.items()),
+        str(p.gpus_per_leaf or ""),
+        f"{p.spine_loss_percent}%" if p.spine_loss_percent else "",
+        ", ".join(f"{n} x {k}" for k, n in p.cables.items()),
+        ", ".join(f"{n} x {k}" for k, n in p.transceivers.items()),
+        p.reason or (f"{p.cost:,.0f}" if p.cost is not None else ""),
+        trust,
+    )
+
+
+def _rank(p: Plan) -> tuple[int, float, bool, str]:
+    """Feasible first; then fewest switches, an unsourced plan's count weighted by
+    TRUST_PENALTY (a sourced plan of similar size ranks first); then the kind."""
+    n = sum(c for t in p.switches.values() for c in t.values())
+    weight = TRUST_PENALTY if p.unsourced else 1.0
+    return (0 if p.feasible else 1, n * weight if p.feasible else 0, bool(p.unsourced), p.kind)
+
+
+def _price(plan: Plan, prices: dict[str, float] | None) -> None:
+    if not prices or not plan.feasible:
+        return
+    total = 0.0
+    for tier in plan.switches.values():
+        for model, n in tier.items():
+            if model not in prices:
+                return
+            total += prices[model] * n
+    for key, n in [*plan.cables.items(), *plan.transceivers.items()]:
+        name = key if key in prices else f"optic-{key}" if f"optic-{key}" in prices else None
+        if name is None:
+            return
+        total += prices[name] * n
+    plan.cost = total

@@ -1,0 +1,115 @@
+"""The model's speed shortcuts, fenced in one module: each builds what the public API builds,
+from values that are already checked, without the checks and parses that would repeat. They
+read and write private internals of ipaddress and pydantic, so nothing else in roce_cfg does
+(tests/test_architecture.py keeps it so), and tests/test_model_fast.py compares each with its
+public path: IPv4Interface((address, prefixlen)), a model validated from its fields, a model
+with its own set of given fields. Where ipaddress's internals differ (another Python), the
+import-time self-check turns ``interface`` into the constructor.
+
+Why each is worth its fence (docs/architecture.md): ``interface`` is paid per routed port when a
+config is read and again when the lint parent loads it from a worker; ``assembled`` is how a
+parsed config comes back from a parse worker and how ports of one shape are built; ``lean``
+keeps one set of given fields per shape of model instead of one per port.
+"""
+
+from __future__ import annotations
+
+from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # numbers.py imports this module, and it is read before pydantic is needed
+    from pydantic import BaseModel
+
+FrozenModel = TypeVar("FrozenModel", bound="BaseModel")
+
+
+def interface(address: int, prefixlen: int) -> IPv4Interface:
+    """``IPv4Interface((address, prefixlen))`` for a number and a prefix length ipaddress
+    accepts, built as its constructor builds it without its checks and parses: a third of its
+    cost, paid per routed port when a config is read and again when the lint parent loads it
+    from a worker (1,280 configs at xl). Used only where ``_ASSEMBLES`` found it builds
+    what the constructor does on this Python; a host route (/32) is left to ipaddress."""
+    if prefixlen >= 32 or not _ASSEMBLES:
+        return IPv4Interface((address, prefixlen))
+    netmask = IPv4Network._make_netmask(prefixlen)[0]  # type: ignore[attr-defined]  # cached
+    # attribute by attribute, as the constructor sets them: a dict assigned whole shares no
+    # keys with its class's other instances (40 MB more in the lint parent of 1,280 configs)
+    network = object.__new__(IPv4Network)
+    network.network_address = IPv4Address(address & int(netmask))
+    network.netmask = netmask
+    network._prefixlen = prefixlen  # type: ignore[attr-defined]  # ipaddress's own
+    if prefixlen == 31:
+        network.hosts = network.__iter__  # type: ignore[method-assign]  # as __init__ does
+    built = object.__new__(IPv4Interface)
+    IPv4Address.__init__(built, address)
+    built.network = network
+    built.netmask = netmask
+    built._prefixlen = prefixlen  # type: ignore[attr-defined]  # ipaddress's own
+    return built
+
+
+def _same_interface(a: IPv4Interface, b: IPv4Interface) -> bool:
+    """``a`` and ``b`` hold the same state (a /31's 'hosts' compared by what it yields)."""
+    mine, theirs = dict(vars(a.network)), dict(vars(b.network))
+    hosts = [list(d.pop("hosts")()) for d in (mine, theirs) if "hosts" in d]
+    return (
+        int(a) == int(b)
+        and vars(a) == vars(b)
+        and mine == theirs
+        and (not hosts or (len(hosts) == 2 and hosts[0] == hosts[1]))
+    )
+
+
+def _assembles() -> bool:
+    """Whether ``interface`` builds what the constructor builds on this Python; False too
+    where ipaddress's internals it reads have changed (a newer Python): the constructor then."""
+    global _ASSEMBLES
+    _ASSEMBLES = True
+    try:
+        return all(
+            _same_interface(interface(n, p), IPv4Interface((n, p)))
+            for n in (0, 0x0A000001, 0xC0A80A0B, 0xFFFFFFFF)
+            for p in (0, 1, 8, 16, 24, 30, 31)
+        )
+    except Exception:  # any failure of the internals means: do not assemble
+        return False
+
+
+_ASSEMBLES = False
+_ASSEMBLES = _assembles()
+
+
+_FIELDS_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def lean(model: FrozenModel) -> FrozenModel:
+    """``model`` with its set of given fields shared with every instance given the same ones.
+    Pydantic keeps one set per instance, 728 of the 1,272 bytes of a port: 73 MB of a config
+    of 100,000 ports. For frozen models only: pydantic changes the set on
+    assignment, which they refuse, and ``model_copy`` copies it before adding to it."""
+    assert model.model_config.get("frozen"), type(model)
+    given = model.__pydantic_fields_set__
+    shared = _FIELDS_SETS.setdefault(frozenset(given), set(given))
+    object.__setattr__(model, "__pydantic_fields_set__", shared)
+    return model
+
+
+def assembled(cls: type[FrozenModel], fields: dict[str, Any], given: set[str]) -> FrozenModel:
+    """A model of ``fields`` (every field, in order), as pydantic's ``__setstate__`` restores
+    one: without validating them again. Only for fields a model of ``cls`` held already (a
+    pickled one) or that are of their field's type and domain (``normalise._port``)."""
+    model = cls.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
+    object.__setattr__(model, "__pydantic_fields_set__", given)
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
+    return model
+
+
+def state(model: BaseModel) -> tuple[type[BaseModel], dict[str, Any], set[str]] | None:
+    """What ``assembled`` takes to rebuild ``model``: its class, fields and set of given
+    fields; None for a model with extra or private values (none of ours has), which then
+    pickles pydantic's own way."""
+    if model.__pydantic_extra__ is not None or model.__pydantic_private__ is not None:
+        return None
+    return type(model), model.__dict__, model.__pydantic_fields_set__

@@ -1,0 +1,115 @@
+"""The model's speed shortcuts (roce_cfg/model/fast.py), each against its public path: an
+interface as ipaddress builds it, a model as pydantic validates it, a model with its own set
+of given fields. Run on every Python and pydantic of CI's matrix: a change in their internals
+fails here, not in a user's config."""
+
+from __future__ import annotations
+
+import pickle
+from ipaddress import AddressValueError, IPv4Interface, IPv4Network
+from itertools import islice
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from roce_cfg.model import fast
+from roce_cfg.model.device import DeviceConfig, Interface, PortQos
+from roce_cfg.parse import parse_file
+from tests.helpers import ROOT
+
+
+@pytest.mark.parametrize("prefixlen", range(33))
+def test_an_assembled_interface_is_what_ipaddress_builds(prefixlen: int) -> None:
+    assert fast._ASSEMBLES  # on this Python the shortcut is taken
+    for address in (0, 1, 0x0A000001, 0x0A000002, 0xC0A80A0B, 0xFFFFFFFE, 0xFFFFFFFF):
+        built, parsed = fast.interface(address, prefixlen), IPv4Interface((address, prefixlen))
+        assert fast._same_interface(built, parsed)
+        assert (built, str(built), hash(built)) == (parsed, str(parsed), hash(parsed))
+        assert (built.network, built.ip, built.with_netmask) == (
+            parsed.network,
+            parsed.ip,
+            parsed.with_netmask,
+        )
+        assert list(islice(built.network.hosts(), 3)) == list(islice(parsed.network.hosts(), 3))
+        assert pickle.loads(pickle.dumps(built)) == parsed
+
+
+@pytest.mark.parametrize("address", [-1, 1 << 32])
+def test_an_address_out_of_range_is_refused_as_ipaddress_refuses_it(address: int) -> None:
+    with pytest.raises(AddressValueError):
+        fast.interface(address, 31)
+
+
+def test_without_ipaddress_internals_the_constructor_builds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The shortcut reads ipaddress's private netmask cache: on a Python where it is gone the
+    self-check says so instead of failing the import, and the constructor builds."""
+    from ipaddress import IPv4Network
+
+    def gone(_prefixlen: object) -> object:
+        raise AttributeError("_make_netmask")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(IPv4Network, "_make_netmask", staticmethod(gone))
+        assert fast._assembles() is False
+    monkeypatch.setattr(fast, "_ASSEMBLES", False)
+    built = fast.interface(0x0A000001, 31)
+    assert fast._same_interface(built, IPv4Interface("10.0.0.1/31"))
+
+
+def _ports() -> list[Interface]:
+    config = parse_file(ROOT / "golden" / "pod-small" / "leaf-1.cfg").config
+    return list(config.device.interfaces)
+
+
+def test_an_assembled_model_is_the_model_pydantic_validates() -> None:
+    for port in _ports():
+        given_fields = set(port.model_fields_set)
+        built = fast.assembled(Interface, dict(port.__dict__), given_fields)
+        checked = Interface.model_validate({k: getattr(port, k) for k in port.model_fields_set})
+        assert built == checked == port
+        assert built.model_fields_set == checked.model_fields_set
+        assert built.model_dump_json() == checked.model_dump_json()
+        assert hash(built) == hash(checked)
+        assert pickle.loads(pickle.dumps(built)) == port
+
+
+def test_a_models_state_rebuilds_it() -> None:
+    config = parse_file(ROOT / "golden" / "pod-small" / "spine-1.cfg").config
+    found = fast.state(config.device)
+    assert found is not None
+    cls, fields, given_fields = found
+    rebuilt = fast.assembled(cls, fields, given_fields)
+    assert rebuilt == config.device and isinstance(rebuilt, DeviceConfig)
+    assert rebuilt.model_dump_json() == config.device.model_dump_json()
+
+
+@given(st.booleans(), st.booleans(), st.lists(st.integers(0, 7), max_size=3, unique=True))
+def test_a_lean_model_is_the_same_model(pfc: bool, trust: bool, no_drop: list[int]) -> None:
+    one = PortQos(pfc=pfc, trust_dscp=trust, no_drop=tuple(no_drop))
+    two = PortQos(pfc=pfc, trust_dscp=trust, no_drop=tuple(no_drop))
+    before = (one.model_fields_set, one.model_dump_json(), hash(one))
+    lean_one, lean_two = fast.lean(one), fast.lean(two)
+    assert (lean_one.model_fields_set, lean_one.model_dump_json(), hash(lean_one)) == before
+    # the point of it: one set of given fields shared by the models given the same fields
+    assert lean_one.model_fields_set is lean_two.model_fields_set
+    copied = lean_one.model_copy(update={"watchdog": True})
+    assert "watchdog" in copied.model_fields_set
+    assert "watchdog" not in lean_two.model_fields_set  # a copy does not change the shared set
+
+
+def test_lean_refuses_a_model_that_can_change() -> None:
+    from pydantic import BaseModel
+
+    class Loose(BaseModel):
+        x: int = 0
+
+    with pytest.raises(AssertionError):
+        fast.lean(Loose(x=1))
+
+
+def test_the_network_of_an_assembled_interface_is_ipaddress_own() -> None:
+    built = fast.interface(0x0A000001, 24)
+    assert built.network == IPv4Network("10.0.0.0/24")
