@@ -195,6 +195,7 @@ def deadlock_doc(report: DeadlockReport, result: LintResult) -> dict[str, Any]:
     import json
 
     from roce_cfg.analysis.report import to_json
+    from roce_cfg.deadlock.verdict import doc as covered
 
     doc: dict[str, Any] = json.loads(to_json(result))
     doc["format"] = doc_format("deadlock")
@@ -213,6 +214,7 @@ def deadlock_doc(report: DeadlockReport, result: LintResult) -> dict[str, Any]:
         unverified=deadlock_unverified(result),
     )
     doc["cycles"] = cycles
+    doc["routing"] = covered(report.net)  # what the verdict covers, and what it does not
     return doc
 
 

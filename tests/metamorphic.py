@@ -215,6 +215,113 @@ def saved_range_name(text: str, vendor: str) -> str | None:
     return _joined(blocks)
 
 
+def _zte_blocks(text: str) -> list[list[str]]:
+    """A ZXROS config's '!<if-intf>' interface blocks (each from 'interface X' to its '$')."""
+    out: list[list[str]] = []
+    block: list[str] | None = None
+    for line in _lines(text):
+        if line.startswith("interface "):
+            block = [line]
+        elif block is not None:
+            block.append(line)
+            if line == "$":
+                out.append(block)
+                block = None
+    return out
+
+
+def _into_view(
+    text: str,
+    view: str,
+    moved: Callable[[str], bool],
+    shared: tuple[str, ...] = (),
+) -> str:
+    """``text`` with the port lines ``moved`` takes out of each '!<if-intf>' port block, and
+    listed again per port in a '!<view>' / 'view' section ('  interface X' / '    <line>'),
+    after ``shared`` (the view's own lines, which stand for the same lines of every port)."""
+    ports: list[tuple[str, list[str]]] = []
+    for block in _zte_blocks(text):
+        lines = [ln for ln in block[1:-1] if moved(ln.strip()) and ln.strip() not in shared]
+        if lines:
+            kept = [block[0], *(ln for ln in block[1:] if not moved(ln.strip()))]
+            text = text.replace("\n".join(block) + "\n", "\n".join(kept) + "\n", 1)
+            ports.append((block[0], lines))
+    section = [f"!<{view}>", view, *(f"  {ln}" for ln in shared)]
+    for head, lines in ports:
+        section += [f"  {head}", *(f"    {ln.strip()}" for ln in lines), "  $"]
+    section += ["$", f"!</{view}>"]
+    return text.rstrip("\n") + "\n" + "\n".join(section) + "\n"
+
+
+_NO_DROP = re.compile(r"^\s*pfc priority (\d+) no-drop$", re.M)
+
+
+def zte_dcb_view(text: str, vendor: str) -> str | None:
+    """ZXROS: a port's 'pfc enable' in a 'dcb' view ('dcb' / '  interface X' / '    pfc
+    enable') and the no-drop priorities every PFC port shares as the view's own '  pfc priority
+    <p> no-drop', instead of both in the port's block: the form of tests/brownfield/fabrics/
+    rj-zte-lag (unconfirmed; what roce-cfg reads it as, vendors/zte.grammar.yaml)."""
+    if vendor != "zte" or "\n  pfc enable\n" not in text:
+        return None
+    sets = {tuple(_NO_DROP.findall("\n".join(b))) for b in _zte_blocks(text) if "  pfc enable" in b}
+    if len(sets) != 1 or not next(iter(sets)):
+        return None  # ports differ in their no-drop priorities: no one switch-wide list
+    shared = tuple(f"pfc priority {p} no-drop" for p in next(iter(sets)))
+    return _into_view(text, "dcb", lambda ln: ln == "pfc enable" or ln in shared, shared)
+
+
+def zte_qos_view(text: str, vendor: str) -> str | None:
+    """ZXROS: a port's DSCP trust as '    trust dscp' under 'qos' / '  interface X' instead of
+    '  qos trust dscp' in its block (tests/brownfield/fabrics/rj-zte-lag, unconfirmed)."""
+    if vendor != "zte" or "\n  qos trust dscp\n" not in text:
+        return None
+    out = _into_view(text, "qos", lambda ln: ln == "qos trust dscp")
+    return out.replace("    qos trust dscp\n", "    trust dscp\n")
+
+
+def zte_end(text: str, vendor: str) -> str | None:
+    """A ZXROS file closed by 'end' after its last section (tests/brownfield/fabrics/rj-zte-lag
+    spine-1; SOURCES.md there: printed by some collectors and releases)."""
+    return text.rstrip("\n") + "\nend\n" if vendor == "zte" else None
+
+
+def zte_spaced_tags(text: str, vendor: str) -> str | None:
+    """ZXROS section tags closed as '! </tag>' (the [ZTE-LACP] capture,
+    tests/wild/zte/guide-smartgroup-lacp.cfg)."""
+    if vendor != "zte":
+        return None
+    return re.sub(r"^!</", "! </", text, flags=re.M)
+
+
+def ruijie_pfc_mode_on(text: str, vendor: str) -> str | None:
+    """RGOS: ' priority-flow-control mode on' where roce-cfg writes ' priority-flow-control
+    enable' (the leaves of tests/brownfield/fabrics/rj-zte-lag; neither form has a source)."""
+    if vendor != "ruijie" or " priority-flow-control enable\n" not in text:
+        return None
+    return text.replace(" priority-flow-control enable\n", " priority-flow-control mode on\n")
+
+
+def session_output(text: str, vendor: str) -> str | None:
+    """A capture that goes on after the config with another command and its output
+    (tests/wild/ruijie/s2628g-e-rgos10-capture.cfg: 'sh vl' after 'end'), where the vendor's
+    data names its prompt (vendors/<vendor>.yaml parse.capture_prompt)."""
+    from roce_cfg.platforms.profile import load_profile
+    from roce_cfg.vendor import Vendor
+
+    if load_profile(Vendor(vendor)).parse.capture_prompt is None:
+        return None
+    prompt, _ = _PROMPTS[vendor]
+    shown = prompt.format(host=_host(text))
+    output = [
+        f"{shown}show vlan",
+        "VLAN Name                             Status    Ports",
+        "---- -------------------------------- --------- --------------------",
+        "   1 VLAN0001                         STATIC    Gi0/1, Gi0/2",
+        shown,
+    ]
+    return text.rstrip("\n") + "\n" + "\n".join(output) + "\n"
+
+
 # A QoS policy whose only class matches a DSCP neither RoCE nor CNP carries: police it, and
 # apply the policy on every port. Its lines are all read (roce_cfg/parse/policies.py), and its
 # class touches no lossless traffic, so nothing lossless may change.
@@ -258,5 +365,11 @@ FORMS = (
     Form("settings on members", settings_on_members, "[H3C-LAG-CG]; vendors/h3c.yaml aggregate"),
     Form("interface range", interface_range, "[CMW-RANGE] interface range"),
     Form("saved range name", saved_range_name, "[CMW-RANGE] interface range name"),
+    Form("ZTE dcb view", zte_dcb_view, "tests/brownfield/fabrics/rj-zte-lag (unconfirmed)"),
+    Form("ZTE qos view", zte_qos_view, "tests/brownfield/fabrics/rj-zte-lag (unconfirmed)"),
+    Form("ZTE end", zte_end, "tests/brownfield/fabrics/rj-zte-lag spine-1 and its SOURCES.md"),
+    Form("ZTE spaced tags", zte_spaced_tags, "[ZTE-LACP] '! </LACP>'"),
+    Form("Ruijie PFC mode on", ruijie_pfc_mode_on, "tests/brownfield/fabrics/rj-zte-lag leaves"),
+    Form("session output", session_output, "tests/wild/ruijie/s2628g-e-rgos10-capture.cfg"),
     Form("harmless QoS policy", harmless_policy, "[H3C-QOS-CG]; [HW-CR] traffic classifier"),
 )

@@ -85,6 +85,29 @@ def test_a_priority_remap_on_the_bounce_breaks_the_cycle(tmp_path: Path) -> None
     assert cli("deadlock", str(tmp_path / "pod"), *args).exit_code == 1
 
 
+def test_a_pause_holds_back_only_the_priority_it_names(tmp_path: Path) -> None:
+    """leaf-3 puts RoCE in priority 4, lossless on its ports like 3, while the others put it
+    in 3. leaf-3's pause names 4: a spine's priority-3 queue toward it never stops, nor does a
+    spine's pause (3) stop leaf-3's RoCE: no dependency crosses those hops, and the valley's two
+    cycles (both through leaf-3) cannot form. Lint still reports the mismatch (RC303)."""
+    generated = generate(HERE / "valley-per-spine-asn.yaml")
+    files = {f"{h}.cfg": t for h, t in generated.configs.items()}
+    files["fabric.json"] = generated.fabric.model_dump_json(exclude={"devices"})
+    both = "priority-flow-control no-drop dot1p 3 4\n"
+    files["leaf-3.cfg"] = files["leaf-3.cfg"].replace(
+        "priority-flow-control no-drop dot1p 3\n", both
+    )
+    args = ["--fail-links", "leaf-1:spine-1,leaf-2:spine-2"]
+    write_all(tmp_path / "same", files)  # RoCE still in 3 everywhere: the two cycles
+    assert "2 cycles" in cli("deadlock", str(tmp_path / "same"), *args).stdout
+    files["leaf-3.cfg"] = files["leaf-3.cfg"].replace(" import 26 export 3", " import 26 export 4")
+    write_all(tmp_path / "pod", files)
+    result = cli("deadlock", str(tmp_path / "pod"), *args)
+    assert result.exit_code == 0 and "no deadlock cycle" in result.stdout, result.output
+    lint = json.loads(cli("lint", str(tmp_path / "pod"), "--format", "json").stdout)
+    assert "RC303" in {f["rule"] for f in lint["findings"] if f["device"] == "leaf-3"}
+
+
 def test_acceptance_pod_checks_every_single_failure() -> None:
     pod = ROOT.parent / "shared/acceptance/pod-small.yaml"
     if not pod.exists():

@@ -164,3 +164,56 @@ def test_values_beyond_every_range_are_never_taken(pref: int, tag: int) -> None:
         assert [(r.preference, r.tag) for r in routes] == [(pref, tag)]
     else:
         assert routes == () and len(config.unread) == 1
+
+
+def test_inter_protocol_ecmp_is_read() -> None:
+    """[HW-CR] ip route-static ... [ inter-protocol-ecmp ]: the static load-balances with a
+    dynamic route of its preference; the deadlock analyser follows both."""
+    config = huawei(
+        "ip route-static 10.1.0.0 16 10.0.0.1 preference 255 inter-protocol-ecmp\n"
+        "ip route-static 10.2.0.0 16 10.0.0.1"
+    )
+    flagged, plain = config.device.static_routes
+    assert (flagged.preference, flagged.inter_protocol_ecmp) == (255, True)
+    assert not plain.inter_protocol_ecmp
+    assert "inter_protocol_ecmp" not in plain.model_dump()  # outputs without it stay as they were
+    assert not config.unread and not [n for n in config.notes if "static route" in n]
+
+
+@pytest.mark.parametrize(
+    ("vendor", "text"),
+    [
+        (
+            Vendor.HUAWEI,
+            "#\nsysname sw-1\n#\nbgp 65001\n router-id 10.0.0.1\n peer 10.1.0.1 as-number 65101\n"
+            " #\n ipv4-family unicast\n  peer 10.1.0.1 default-route-advertise\n"
+            "  peer 10.1.0.3 default-route-advertise route-policy P\n#\nreturn\n",
+        ),
+        (
+            Vendor.H3C,
+            "#\n sysname sw-1\n#\nbgp 65001\n router-id 10.0.0.1\n peer 10.1.0.1 as-number 65101\n"
+            " #\n address-family ipv4 unicast\n  peer 10.1.0.1 default-route-advertise\n"
+            "  peer 10.1.0.3 default-route-advertise route-policy P\n#\nreturn\n",
+        ),
+    ],
+)
+def test_a_default_route_advertised_to_a_peer_is_read(vendor: Vendor, text: str) -> None:
+    """'peer X default-route-advertise' ([HW-CR], [H3C-BGP-DEF]); the route-policy variant
+    advertises only when the policy says so, which is not read: that line stays unread."""
+    config = parse_text(text, file="sw-1.cfg", vendor=vendor).config
+    assert config.device.bgp is not None
+    assert config.device.bgp.default_to == (IPv4Address("10.1.0.1"),)
+    assert [u.text.strip() for u in config.accounting.unread_lines] == [
+        "peer 10.1.0.3 default-route-advertise route-policy P"
+    ]
+
+
+def test_default_originate_in_the_ios_shape() -> None:
+    """'neighbor X default-originate': the IOS form, read for RGOS (unconfirmed there)."""
+    text = (
+        "hostname sw-1\n!\nrouter bgp 65001\n bgp router-id 10.0.0.1\n"
+        " neighbor 10.1.0.1 remote-as 65101\n address-family ipv4 unicast\n"
+        "  neighbor 10.1.0.1 default-originate\n exit-address-family\n!\nend\n"
+    )
+    bgp = parse_text(text, file="sw-1.cfg", vendor=Vendor.RUIJIE).config.device.bgp
+    assert bgp is not None and bgp.default_to == (IPv4Address("10.1.0.1"),)

@@ -63,10 +63,12 @@ def hits(report: Report, cycles: list[Cycle], scenario: str | None) -> Iterator[
     fix="Remove the route, static route or stretched VLAN that makes traffic turn back (see "
     "the cause of each hop), or make that hop lossy for the class.",
     limits="Run by 'roce-cfg deadlock' and by 'roce-cfg lint --deadlock'. Routing is "
-    "simulated: eBGP shortest AS path with loop prevention and ECMP, static "
-    "routes to linked switches, flooding within VLANs on switch-to-switch access ports; "
-    "traffic is assumed all-to-all between server subnets. Route maps, local preference, "
-    "allowas-in and PBR are not modelled.",
+    "simulated: eBGP shortest AS path with loop prevention and ECMP, static routes (to linked "
+    "switches, out of the fabric, NULL0) and BGP default routes, chosen by longest prefix then "
+    "the vendor's route preference; flooding within VLANs on switch-to-switch ports; a pause "
+    "holds back only its own priority; traffic all-to-all between the destinations that carry "
+    "RoCE. Route maps, local preference, allowas-in, PBR and IGPs are not modelled (the "
+    "deadlock verdict lists what it leaves out).",
 )
 def deadlock_now(f: FabricView) -> Iterator[Hit]:
     if not f.options.deadlock:

@@ -338,7 +338,9 @@ def _neighbors(v: DeviceView) -> dict[int, int]:
     reads=("bgp",),
 )
 def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _pairs(f):
+    # each end names the other: a spine's wrong remote-as for a leaf is as wrong as the leaf's
+    ends = [e for x, px, y, py, _ in _pairs(f) for e in ((x, px, y, py), (y, py, x, px))]
+    for a, pa, b, pb in ends:
         if pb.ipv4 is None or b.device.bgp is None:
             continue
         remote = _neighbors(a).get(int(pb.ipv4))  # int(): an interface's address, as a number

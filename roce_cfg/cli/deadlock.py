@@ -164,6 +164,10 @@ def _deadlock_text(report: DeadlockReport, verbose: bool, result: LintResult) ->
             )
         if len(broken) > 20:
             out.print(f"  ... and {len(broken) - 20} more failures that break some", markup=False)
+    from roce_cfg.deadlock.verdict import lines as covered
+
+    for line in covered(net):  # what the verdict covers, and what it does not
+        out.print(line, markup=False)
     _deadlock_verdict(result, total)
 
 

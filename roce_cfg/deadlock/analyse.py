@@ -6,10 +6,10 @@ import multiprocessing as mp
 import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from ipaddress import IPv4Network
 from itertools import combinations
 from math import isqrt
 
+from roce_cfg.deadlock import forward
 from roce_cfg.deadlock.cycles import sccs, witness
 from roce_cfg.deadlock.net import Network
 from roce_cfg.deadlock.quick import acyclic
@@ -78,26 +78,9 @@ class Report:
 
 
 def _extra(st: State) -> dict[Node, set[Node]]:
-    """Edges routing by BGP does not explain: static routes and flooding within VLANs."""
+    """Edges routing does not explain: flooding within VLANs."""
     net = st.net
     extra: dict[Node, set[Node]] = {}
-    if not any(net.statics) and not any(net.vlan_links):
-        return extra  # the usual routed fabric: nothing beyond BGP
-    for s, statics in enumerate(net.statics):
-        for r in statics:
-            if r.link in st.failed:
-                continue
-            # Who sends traffic for this prefix to s: neighbours whose own static, else BGP
-            # route towards the prefix's origin, points at s.
-            for w in net.adj[s]:
-                if s in _towards(st, w, r.prefix):
-                    for lin in st.up_links(s, w):
-                        extra.setdefault((s, lin), set()).add((r.via, r.link))
-            # The next hop forwards the prefix by its own routing (BGP or its statics): a static
-            # pointing down to a leaf that sends the traffic back up closes a loop there.
-            for z in _towards(st, r.via, r.prefix):
-                for lout in st.up_links(r.via, z):
-                    extra.setdefault((r.via, r.link), set()).add((z, lout))
     for s, vlans in enumerate(net.vlan_links):
         for links in vlans.values():
             up = [lid for lid in links if lid not in st.failed]
@@ -106,28 +89,12 @@ def _extra(st: State) -> dict[Node, set[Node]]:
                     if l_in != l_out:
                         extra.setdefault((s, l_in), set()).add((net.links[l_out].far(s), l_out))
     prio = net.prio
+    # Only within one lossless priority: a pause holds back only the priority it names.
     return {
-        u: {v for v in vs if prio.get(v) is not None}
+        u: {v for v in vs if prio.get(v) is not None and prio.get(v) == prio[u]}
         for u, vs in extra.items()
         if prio.get(u) is not None
     }
-
-
-def _towards(st: State, w: int, prefix: IPv4Network) -> set[int]:
-    net = st.net
-    best = -1
-    hops: set[int] = set()
-    for r in net.statics[w]:
-        if r.link not in st.failed and prefix.subnet_of(r.prefix):
-            if r.prefix.prefixlen > best:
-                best, hops = r.prefix.prefixlen, {r.via}
-            elif r.prefix.prefixlen == best:
-                hops.add(r.via)  # several next hops for one prefix: each carries some
-    for d, table in st.routes.items():
-        for p in net.originated[d]:
-            if prefix.subnet_of(p) and p.prefixlen > best and (route := table.get(w)):
-                best, hops = p.prefixlen, set(route.nh)
-    return hops
 
 
 def _cause(st: State, u: Node, v: Node, extra: dict[Node, set[Node]]) -> str:
@@ -135,26 +102,19 @@ def _cause(st: State, u: Node, v: Node, extra: dict[Node, set[Node]]) -> str:
     x, lin = u
     w = net.links[lin].far(x)
     y = v[0]
-    for r in net.statics[x]:
-        if (r.via, r.link) == v and r.link not in st.failed:
-            return f"static route {r.prefix} at {net.names[x]} via {net.names[y]}"
     for vlan, links in net.vlan_links[x].items():
         if lin in links and v[1] in links:
             return f"flooding in VLAN {vlan} at {net.names[x]}"
-    for d in sorted(st.routes):
+    for d in sorted(st.outs):
         if v in st.outs[d].get(x, ()) and lin in st.ins[d].get(x, ()):
             prefixes = ", ".join(str(p) for p in net.originated[d])
             roles = [net.devices[i].role for i in (w, x, y)]
             kind = "valley route" if roles == ["spine", "leaf", "spine"] else "route"
             return f"{kind} to {net.names[d]} ({prefixes}) at {net.names[x]}"
-    for origin, statics in enumerate(net.statics):
-        for r in statics:
-            if (r.via, r.link) == u and r.link not in st.failed:
-                return (
-                    f"{net.names[x]} forwards {r.prefix} on to {net.names[y]} (next hop of a "
-                    f"static route at {net.names[origin]})"
-                )
-    return "edge of unknown origin" if u not in extra else "static or flooding edge"
+    for i in sorted(st.gouts):
+        if v in st.gouts[i].get(x, ()) and lin in st.gins[i].get(x, ()):
+            return forward.explain(st, i, x, v)
+    return "edge of unknown origin" if u not in extra else "flooding edge"
 
 
 def _find(

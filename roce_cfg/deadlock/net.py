@@ -1,78 +1,24 @@
-"""The fabric as the deadlock analysis sees it: switches, directed link ends, BGP, lossless ports.
-
-Built from vendor-neutral DeviceConfigs and the links between them; integer ids throughout
-because the analysis touches every (switch, destination) pair for every failure scenario.
-"""
+"""The deadlock analysis's fabric (deadlock/network.py) built from vendor-neutral DeviceConfigs
+and the links between them: link ends and their lossless priority, BGP sessions, the static
+routes each switch forwards by; deadlock/dests.py adds the traffic classes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Network
 
 from roce_cfg import evidence
+from roce_cfg.deadlock import dests
+from roce_cfg.deadlock.network import Cand, Flow, Link, Network, Static
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import priority_of
 
+# Route preference where a vendor profile states none (the profiles of all four do).
+STATIC_PREFERENCE, EBGP_PREFERENCE = 60, 255
 
-@dataclass(frozen=True)
-class Link:
-    id: int
-    a: int
-    a_port: str
-    b: int
-    b_port: str
-
-    def far(self, s: int) -> int:
-        return self.b if s == self.a else self.a
-
-    def port_at(self, s: int) -> str:
-        return self.a_port if s == self.a else self.b_port
-
-    def name(self, names: list[str]) -> str:
-        return f"{names[self.a]}:{self.a_port}<->{names[self.b]}:{self.b_port}"
-
-
-@dataclass(frozen=True)
-class Static:
-    prefix: IPv4Network
-    via: int  # neighbour switch id
-    link: int
-
-
-@dataclass
-class Network:
-    names: list[str]
-    devices: list[DeviceConfig]
-    links: list[Link]
-    asn: list[int | None]
-    router_id: list[int]
-    max_paths: list[int]
-    # per switch: neighbour -> ids of the links to it (parallel links are ECMP members)
-    adj: list[dict[int, list[int]]] = field(default_factory=list)
-    # per switch: neighbour -> its (neighbour, link) out-edges, prebuilt for fast unions
-    pairs: list[dict[int, frozenset[tuple[int, int]]]] = field(default_factory=list)
-    all_outs: list[frozenset[tuple[int, int]]] = field(default_factory=list)
-    # per switch: BGP neighbours it has a session with over a link (remote-as agreeing)
-    sessions: list[set[int]] = field(default_factory=list)
-    # prefixes each switch originates into BGP, and where hosts sit (delivered locally)
-    # host subnets (where RoCE traffic starts and ends) each switch originates into BGP
-    originated: list[list[IPv4Network]] = field(default_factory=list)
-    hosts: list[bool] = field(default_factory=list)  # servers attached: RoCE traffic starts here
-    statics: list[list[Static]] = field(default_factory=list)
-    # (switch, link) -> the lossless priority a packet of the analysed DSCP has on that ingress
-    # port, or None when that hop is lossy (the dependency ends there)
-    prio: dict[tuple[int, int], int | None] = field(default_factory=dict)
-    lossless: frozenset[tuple[int, int]] = frozenset()  # the nodes of the dependency graph
-    # switch -> vlan -> links whose port on this switch is an access port in that VLAN
-    vlan_links: list[dict[int, list[int]]] = field(default_factory=list)
-    # per switch: every usable static route's prefix and the fabric link it leaves by (None: a
-    # next hop outside the fabric, on one of the switch's own subnets). A static beats BGP for
-    # the prefixes it covers, so BGP forwarding there is replaced (routing._overridden).
-    covers: list[list[tuple[IPv4Network, int | None]]] = field(default_factory=list)
-
-    def index(self, name: str) -> int:
-        return self.names.index(name)
+# The fabric's names, as the engines and tests have long imported them from here.
+__all__ = ["Cand", "Flow", "Link", "Network", "Static", "build", "lossless_priority"]
 
 
 def build(
@@ -96,23 +42,36 @@ def build(
     ports = [{p.name: p for p in d.interfaces} for d in devices]
     _links(net, links, ports, dscp)
     net.lossless = frozenset(node for node, p in net.prio.items() if p is not None)
+    net.one_priority = len({p for p in net.prio.values() if p is not None}) <= 1
     net.pairs = [
         {n: frozenset((n, lid) for lid in lids) for n, lids in nbrs.items()} for nbrs in net.adj
     ]
     net.all_outs = [frozenset().union(*p.values()) for p in net.pairs]
-    addr_owner: dict[IPv4Address, int] = {}
+    _preferences(net)
+    owner = _owners(devices)
+    for i in range(len(devices)):
+        net.statics.append(_statics(net, i, ports, owner))
+    dests.gather(net, ports, owner)
+    return net
+
+
+def _preferences(net: Network) -> None:
+    for d in net.devices:
+        pref = load_profile(d.vendor).route_preference
+        net.ebgp_pref.append(pref.ebgp if pref else EBGP_PREFERENCE)
+        net.tie.append(pref.tie if pref else "unknown")
+
+
+def _owners(devices: list[DeviceConfig]) -> dict[IPv4Address, int]:
+    """Which switch holds each interface address (ports, aggregates, VLAN interfaces)."""
+    owner: dict[IPv4Address, int] = {}
     for i, d in enumerate(devices):
         for p in d.interfaces:
             if p.ipv4 is not None:
-                addr_owner[p.ipv4.ip] = i
-    for i, d in enumerate(devices):
-        # Only subnets with servers behind them carry RoCE; loopbacks carry control traffic.
-        hosts = [svi.ipv4.network for svi in d.vlan_interfaces]
-        networks = list(d.bgp.networks) if d.bgp else []
-        net.originated.append([n for n in networks if any(n.overlaps(h) for h in hosts)])
-        net.hosts.append(any(i.mode == "access" and not i.shutdown for i in d.interfaces))
-        _statics(net, i, ports, addr_owner)
-    return net
+                owner[p.ipv4.ip] = i
+        for svi in d.vlan_interfaces:
+            owner.setdefault(svi.ipv4.ip, i)
+    return owner
 
 
 def _links(
@@ -137,9 +96,7 @@ def _links(
         net.adj[a].setdefault(b, []).append(link.id)
         net.adj[b].setdefault(a, []).append(link.id)
         for s, port in ((a, pa), (b, pb)):
-            prio = priority_of(devices[s], dscp)
-            lossless = port.qos.pfc and prio in port.qos.no_drop
-            net.prio[(s, link.id)] = prio if lossless else None
+            net.prio[(s, link.id)] = lossless_priority(devices[s], port, dscp)
             # A trunk carries the VLANs it permits (its PVID only if permitted); an access
             # port its one VLAN.
             carried = numbers.expand(port.trunk_vlans) or (port.access_vlan,)
@@ -148,6 +105,13 @@ def _links(
                     if vlan is not None:
                         net.vlan_links[s].setdefault(vlan, []).append(link.id)
         _session(net, peers, link, pa, pb)
+
+
+def lossless_priority(device: DeviceConfig, port: Interface, dscp: int) -> int | None:
+    """The priority the switch puts ``dscp`` in when that priority is no-drop with PFC on the
+    port, else None (the packet can be dropped there, not paused)."""
+    prio = priority_of(device, dscp)
+    return prio if port.qos.pfc and prio in port.qos.no_drop else None
 
 
 def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface | None:
@@ -164,32 +128,61 @@ def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface |
 
 
 def _statics(
-    net: Network, i: int, ports: list[dict[str, Interface]], addr_owner: dict[IPv4Address, int]
-) -> None:
-    """Switch ``i``'s usable static routes, and the prefixes each covers by which link."""
+    net: Network, i: int, ports: list[dict[str, Interface]], owner: dict[IPv4Address, int]
+) -> list[Static]:
+    """Switch ``i``'s static routes in its public table, as forwarding uses them; what cannot
+    be resolved is said in ``net.unmodelled``."""
     d = net.devices[i]
-    statics = []
-    covers: list[tuple[IPv4Network, int | None]] = []
-    local = [p.ipv4.network for p in d.interfaces if p.ipv4 is not None and not p.shutdown]
-    local += [svi.ipv4.network for svi in d.vlan_interfaces]
+    stated = load_profile(d.vendor).route_preference
+    default = stated.static if stated else STATIC_PREFERENCE
+    local = [(p.ipv4.network, p.name) for p in d.interfaces if p.ipv4 and not p.shutdown]
+    local += [(svi.ipv4.network, _svi(d, svi.vlan)) for svi in d.vlan_interfaces]
+    out: list[Static] = []
     for r in d.static_routes:
-        if r.next_hop is None or r.vrf:
-            continue  # a discard route forwards nothing; another VRF's table is not the fabric's
-        owner = addr_owner.get(r.next_hop)
-        if owner is None or owner not in net.adj[i]:
-            # Not a fabric switch: traffic leaves the fabric there (a firewall, a service
-            # network), as long as the next hop is on one of this switch's own subnets;
-            # otherwise, or when it is a switch whose link is gone, the route is inactive.
-            if owner is None and any(r.next_hop in n for n in local):
-                covers.append((r.prefix, None))
+        if r.vrf:
+            continue  # another VRF's table (management, tenants) is not the fabric's
+        pref, ecmp = r.preference or default, r.inter_protocol_ecmp
+        if r.next_hop is None:
+            if r.interface.upper().startswith("NULL"):
+                out.append(Static(r.prefix, -1, -1, pref, ecmp, line=r.line))
+            else:
+                net.unmodelled.append(_unresolved(d, r.prefix, r.line, "an interface only"))
             continue
-        for lid in net.adj[i][owner]:
-            far = ports[owner].get(net.links[lid].port_at(owner))
-            if far is not None and far.ipv4 is not None and far.ipv4.ip == r.next_hop:
-                statics.append(Static(r.prefix, owner, lid))
-                covers.append((r.prefix, lid))
-    net.statics.append(statics)
-    net.covers.append(covers)
+        far = owner.get(r.next_hop)
+        hop = _hop(net, i, far, r.next_hop, ports) if far is not None else None
+        port = next((name for n, name in local if r.next_hop in n), None) if far is None else None
+        if hop is not None:
+            out.append(Static(r.prefix, hop[0], hop[1], pref, ecmp, line=r.line))
+        elif port is not None:
+            out.append(Static(r.prefix, -1, -1, pref, ecmp, True, port, r.line))
+        else:
+            # A next hop on no up link or subnet read (a management port, which roce-cfg does not
+            # read; a recursive lookup, not modelled): the route is left out, and said so.
+            net.unmodelled.append(_unresolved(d, r.prefix, r.line, f"next hop {r.next_hop}"))
+    return out
+
+
+def _svi(d: DeviceConfig, vlan: int) -> str:
+    return f"{load_profile(d.vendor).vlan_interface}{vlan}"
+
+
+def _hop(
+    net: Network, i: int, far: int, address: IPv4Address, ports: list[dict[str, Interface]]
+) -> tuple[int, int] | None:
+    """(neighbour, link) when ``address`` is the far end of one of switch ``i``'s links."""
+    for lid in net.adj[i].get(far, ()):
+        end = ports[far].get(net.links[lid].port_at(far))
+        if end is not None and end.ipv4 is not None and end.ipv4.ip == address:
+            return far, lid
+    return None
+
+
+def _unresolved(d: DeviceConfig, prefix: IPv4Network, line: int | None, why: str) -> str:
+    where = f"{d.hostname}:{line}" if line is not None else d.hostname
+    return (
+        f"{where} static route {prefix} via {why}: on no up link or subnet of the switch read "
+        "(a management port, or a recursive next hop)"
+    )
 
 
 def _session(

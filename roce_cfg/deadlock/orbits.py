@@ -2,12 +2,13 @@
 the fabric, and the automorphism that maps one onto another.
 
 An automorphism here is a permutation of switches and links that keeps everything the routing
-model reads (routing.py): which switches are linked and over how many links, which link ends
-are lossless, BGP sessions, which switches share an ASN, max-paths, servers and destinations.
-Under such a permutation the routing of a failure scenario is the routing of its image,
-relabelled, so the same buffer dependency cycles open, relabelled (docs/deadlock.md says why,
-and where router ids come in). Static routes and VLAN flooding are not covered: a fabric with
-either has no symmetry here, and every failure is its own orbit.
+model reads (routing.py): which switches are linked and over how many links, each link end's
+lossless priority, BGP sessions, which switches share an ASN, max-paths, servers and
+destinations. Under such a permutation the routing of a failure scenario is the routing of its
+image, relabelled, so the same buffer dependency cycles open, relabelled (docs/deadlock.md says
+why, and where router ids come in). Traffic classes that are not plain eBGP (statics, defaults:
+dests.py) and VLAN flooding are not covered: a fabric with either is checked scenario by
+scenario.
 
 How the group is found, without listing its (astronomically many) elements:
 
@@ -31,19 +32,21 @@ from dataclasses import dataclass, field
 from roce_cfg.deadlock.net import Network
 from roce_cfg.deadlock.routing import Node, destinations
 
-Kind = tuple[bool, bool, bool]  # lossless at this end, lossless at the far end, the fixed link
+Kind = tuple[int, int, bool]  # lossless priority at this end (-1: lossy), the far end; fixed
 LinkType = tuple[int, int, Kind]  # (class of this end, class of the far end, kind)
 
 
 def applies(net: Network) -> bool:
-    """Whether the symmetry argument covers this fabric (statics and flooding are not
-    symmetric per destination, as in quick.py)."""
-    return not any(net.statics) and not any(net.vlan_links)
+    """Whether the symmetry argument covers this fabric: every traffic class plain eBGP to one
+    switch (statics, defaults and flooding are not symmetric per destination, as in quick.py)."""
+    return net.simple and not any(net.vlan_links)
 
 
 def _kind(net: Network, s: int, lid: int, fixed: frozenset[int]) -> Kind:
+    # The lossless priority of each end (-1: lossy): a pause holds back only its priority.
     far = net.links[lid].far(s)
-    return ((s, lid) in net.lossless, (far, lid) in net.lossless, lid in fixed)
+    here, there = net.prio[(s, lid)], net.prio[(far, lid)]
+    return (-1 if here is None else here, -1 if there is None else there, lid in fixed)
 
 
 @dataclass

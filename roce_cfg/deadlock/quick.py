@@ -24,9 +24,9 @@ reductions make the healthy question cheap:
    highest way in against its lowest way out, no graph built). Only where it does not rise
    (valley routes, links within one level, flooding) is the compressed graph searched.
 
-If the compressed graph has any cycle, or the fabric has static routes (which are not
-symmetric per destination), the answer is "ask the full engine", which also explains the
-cycle hop by hop.
+If the compressed graph has any cycle, or some traffic class is not plain eBGP to one switch
+(a static route, a default, a subnet two switches hold: not symmetric per destination), the
+answer is "ask the full engine", which also explains the cycle hop by hop.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from itertools import repeat
 
 from roce_cfg.deadlock.cycles import sccs
 from roce_cfg.deadlock.net import Network
-from roce_cfg.deadlock.routing import Node, Out, State, _outs, converge, destinations
+from roce_cfg.deadlock.routing import Node, Out, State, converge, destinations, outs_of
 
 Flows = dict[int, tuple[set[int], frozenset[Out]]]  # switch -> (ingress links, out hops)
 
@@ -55,13 +55,10 @@ def _signature(
     asn = net.asn[d]
     if asn is None or asn_count[asn] != 1:
         return None
-    lossless = net.lossless
+    prio = net.prio  # a lossless end's priority (None: lossy), which a swap must keep
     up = _up(net, d, failed)
     return (
-        tuple(
-            (n, tuple(((d, lid) in lossless, (n, lid) in lossless) for lid in lids))
-            for n, lids in up
-        ),
+        tuple((n, tuple((prio[(d, lid)], prio[(n, lid)]) for lid in lids)) for n, lids in up),
         frozenset(n for n in net.sessions[d] if any(m == n for m, _ in up)),
         net.max_paths[d],
         net.hosts[d],
@@ -96,7 +93,7 @@ def _flows(st: State, d: int) -> Flows:
         ins = arriving.get(s)
         if not (net.hosts[s] or ins):
             continue  # no traffic for d here
-        outs = _outs(st, s, table[s])
+        outs = outs_of(st, s, table[s])
         if ins and outs:
             flows[s] = (ins, outs)
         for y, lid in outs:
@@ -148,9 +145,10 @@ def bicliques(
     net: Network, failed: frozenset[int] = frozenset(), every_path: bool = False
 ) -> Bicliques | None:
     """The routed dependency edges of the fabric less the ``failed`` links as bicliques, or
-    None with static routes. Twins are judged on the links still up: swapping two switches
-    with the same live neighbourhood is a symmetry of the damaged fabric too."""
-    if any(net.statics):
+    None where some traffic class is not plain eBGP (net.simple). Twins are judged on the links
+    still up: swapping two switches with the same live neighbourhood is a symmetry of the
+    damaged fabric too."""
+    if not net.simple:
         return None
     st = State(net, every_path=every_path)
     if failed:
@@ -279,11 +277,13 @@ def _has_cycle(
         if not targets:
             continue
         sources = [(s, lid) for lid in ins & lossless_in.get(s, set())]
-        if sources:
-            hub = (-1 - k, 0)  # a virtual node: negative ids never name a switch
-            succ[hub] = targets
-            for u in sources:
-                succ.setdefault(u, []).append(hub)
+        # One virtual node per priority (negative ids never name a switch): a pause holds back
+        # only the priority it names, so a buffer waits only on buffers of its own priority.
+        for u in sources:
+            hub = (-1 - k, 0 if net.one_priority else net.prio[u] or 0)
+            if hub not in succ:
+                succ[hub] = [o for o in targets if net.one_priority or net.prio[o] == hub[1]]
+            succ.setdefault(u, []).append(hub)
     for u, vs in extra.items():
         succ.setdefault(u, []).extend(vs)
     return bool(sccs([n for n in succ if n[0] >= 0], lambda n: succ.get(n, ())))

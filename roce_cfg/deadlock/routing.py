@@ -2,134 +2,28 @@
 incrementally so that a failed link only touches the destinations and switches it changes.
 
 Routing model (what a "no cycle" answer covers): each switch that originates prefixes into BGP
-is a destination; a switch's best routes are the shortest AS paths its eBGP neighbours offer;
-a path holding the switch's own ASN is rejected (loop prevention, no allowas-in); ECMP spans
-the equal-length best paths up to max-paths over every parallel link; a switch advertises one
-best path (lowest neighbour router-id breaks ties). Every switch that routes a destination is
-assumed to carry traffic to it (all-to-all collective traffic).
+is a group of routes; a switch's best routes are the shortest AS paths its eBGP neighbours
+offer; a path holding the switch's own ASN is rejected (loop prevention, no allowas-in); ECMP
+spans the equal-length best paths up to max-paths over every parallel link; a switch advertises
+one best path (lowest neighbour router-id breaks ties). A plain destination (dests.py: a
+switch's own subnets routed by its eBGP advertisement alone) is kept here, with its traffic:
+servers send it, and a switch carries what its neighbours forward to it. Every other traffic
+class is forward.py's, on the routes kept here.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from ipaddress import IPv4Network, collapse_addresses
 from itertools import filterfalse
-from typing import Any
 
+from roce_cfg.deadlock import forward
 from roce_cfg.deadlock.net import Network
+from roce_cfg.deadlock.state import MISSING, Edge, Node, Out, Route, State, outs_of
 
-Node = tuple[int, int]  # (switch, ingress link): that switch's ingress buffer on that link
-Edge = tuple[Node, Node]
-Out = tuple[int, int]  # (next-hop switch, link)
-
-
-@dataclass(frozen=True)
-class Route:
-    length: int  # AS hops to the origin; -1 at the origin itself
-    asns: frozenset[int]  # ASNs on the advertised path, for loop prevention
-    path: tuple[int, ...]  # the advertised path as switch ids, for reports
-    nh: tuple[int, ...]  # next-hop switches (ECMP)
-    truncated: bool = False  # more equal paths than max-paths: some were left out
-
-
-class _Missing:
-    pass
-
-
-MISSING: Any = _Missing()
-
-
-@dataclass
-class State:
-    net: Network
-    failed: set[int] = field(default_factory=set)
-    # (switch, neighbour) pairs with every link between them failed: the hottest question in
-    # path selection is "still linked?", asked per neighbour offer.
-    cut: set[tuple[int, int]] = field(default_factory=set)
-    dead: dict[int, frozenset[Out]] = field(default_factory=dict)  # out-edges over failed links
-    memo: dict[tuple[int, tuple[int, ...]], frozenset[Out]] = field(default_factory=dict)
-    routes: dict[int, dict[int, Route]] = field(default_factory=dict)  # [dest][switch]
-    outs: dict[int, dict[int, frozenset[Out]]] = field(default_factory=dict)  # [dest][switch]
-    ins: dict[int, dict[int, set[int]]] = field(default_factory=dict)  # [dest][switch]
-    edges: dict[Node, dict[Node, int]] = field(default_factory=dict)  # refcount per edge
-    extra: list[Edge] = field(default_factory=list)  # edges not from BGP (statics, flooding)
-    undo: list[tuple[Any, Any, Any]] | None = None
-    added: list[Edge] = field(default_factory=list)
-    # Keep every equal path, max-paths aside: the bound the sweep uses where router ids
-    # truncate (docs/deadlock.md, "Left out past max-paths").
-    every_path: bool = False
-
-    def put(self, container: dict[Any, Any], key: Any, value: Any) -> None:
-        if self.undo is not None:
-            self.undo.append((container, key, container.get(key, MISSING)))
-        if value is MISSING:
-            container.pop(key, None)
-        else:
-            container[key] = value
-
-    def toggle(self, members: set[int], value: int, add: bool) -> None:
-        if self.undo is not None:
-            self.undo.append((members, value, add))
-        if add:
-            members.add(value)
-        else:
-            members.discard(value)
-
-    def rollback(self) -> None:
-        assert self.undo is not None
-        while self.undo:
-            container, key, old = self.undo.pop()
-            if isinstance(container, set):
-                if old:  # undo an add
-                    container.discard(key)
-                else:
-                    container.add(key)
-            elif old is MISSING:
-                container.pop(key, None)
-            else:
-                container[key] = old
-        self.undo = None
-
-    def up_links(self, s: int, n: int) -> list[int]:
-        links = self.net.adj[s].get(n, [])
-        if not self.failed:
-            return links
-        return [lid for lid in links if lid not in self.failed]
-
-    def alive(self, node: Node) -> bool:
-        """A buffer on a failed link holds nothing (edges into or out of it are stale)."""
-        return node[1] not in self.failed
-
-    def linked(self, s: int, n: int) -> bool:
-        return n in self.net.adj[s] and (s, n) not in self.cut
-
-    def recut(self, link_ids: list[int]) -> None:
-        """Keep ``cut`` (neighbour pairs whose every link is down) in step with ``failed``."""
-        for lid in link_ids:
-            ln = self.net.links[lid]
-            if all(x in self.failed for x in self.net.adj[ln.a][ln.b]):
-                self.cut.update(((ln.a, ln.b), (ln.b, ln.a)))
-            else:
-                self.cut.difference_update(((ln.a, ln.b), (ln.b, ln.a)))
-
-    def active(self, d: int, x: int) -> bool:
-        """x has traffic for d: its own servers send some, or a neighbour forwards some to it."""
-        return self.net.hosts[x] or bool(self.ins[d].get(x))
-
-    def count(self, u: Node, v: Node, delta: int) -> None:
-        lossless = self.net.lossless
-        if u not in lossless or v not in lossless:
-            return  # a lossy hop: the packet can be dropped, no dependency
-        outs = self.edges.get(u)
-        if outs is None:
-            outs = {}
-            self.put(self.edges, u, outs)
-        old = outs.get(v, 0)
-        self.put(outs, v, old + delta if old + delta else MISSING)
-        if old == 0 and delta > 0:
-            self.added.append((u, v))
+# The state's names, as the engines and tests have long imported them from here.
+__all__ = ["MISSING", "Edge", "Node", "Out", "Route", "State", "baseline", "converge"]
+__all__ += ["destinations", "fail", "outs_of", "restore"]
 
 
 def _evaluate(st: State, d: int, s: int) -> Route | None:
@@ -168,49 +62,12 @@ def _route(
 _NONE: frozenset[Out] = frozenset()
 
 
-def _outs(st: State, s: int, route: Route | None) -> frozenset[Out]:
-    if route is None or not route.nh:
-        return _NONE
-    key = (s, route.nh)
-    hit = st.memo.get(key)
-    if hit is None:
-        pairs = st.net.pairs[s]
-        if 2 * len(route.nh) > len(pairs):
-            # Most neighbours are next hops (a leaf's spines): subtract the few that are not.
-            missing = pairs.keys() - set(route.nh)
-            hit = st.net.all_outs[s].difference(*[pairs[n] for n in missing])
-        else:
-            hit = frozenset().union(*[pairs[n] for n in route.nh])
-        dead = st.dead.get(s)
-        if dead:
-            hit -= dead
-        st.memo[key] = hit
-    return hit
-
-
-def _overridden(st: State, d: int, s: int) -> bool:
-    """s's static routes, not BGP, forward everything for d: for each prefix d originates, the
-    live statics at s of that length or longer cover all of it. A static wins over an eBGP route
-    of the same length on all four vendors (route preference: static 60 vs BGP 255 on
-    Comware/VRP, administrative distance 1 vs 20 on RGOS/ZXROS); a shorter static loses to it.
-    Where they go instead is the static edges (analyse._extra)."""
-    covers = st.net.covers[s]
-    if not covers:
-        return False
-    live = [p for p, lid in covers if lid is None or lid not in st.failed]
-    for p in st.net.originated[d]:
-        inside: list[IPv4Network] = [q for q in live if q.subnet_of(p)]
-        if not inside or list(collapse_addresses(inside)) != [p]:
-            return False
-    return True
-
-
 def _sync(st: State, d: int, s: int, adding: bool) -> None:
     """Bring s's outgoing (next hop, link) set in line with its route and the link states,
     moving the edges and the downstream traffic that implies. Callers run every removal
     (``adding`` False) before any addition, so traffic that stops is not first re-routed."""
     route = st.routes[d].get(s)
-    new = _NONE if _overridden(st, d, s) else _outs(st, s, route)
+    new = outs_of(st, s, route)
     table = st.outs[d]
     old = table.get(s, frozenset())
     change = new - old if adding else old - new
@@ -318,6 +175,8 @@ def converge(
             if m not in queued:
                 queue.append(m)
                 queued.add(m)
+    if st.moved is not None:
+        st.moved.setdefault(d, set()).update(touched)
     if not edges:
         return
     order = sorted(touched)
@@ -375,7 +234,11 @@ def _tell(
 
 
 def destinations(net: Network) -> list[int]:
-    return [s for s, prefixes in enumerate(net.originated) if prefixes and net.asn[s] is not None]
+    """The plain destinations (a switch routing its own subnets by eBGP alone), by switch."""
+    n = len(net.names)
+    return [
+        s for s, prefixes in enumerate(net.originated[:n]) if prefixes and net.asn[s] is not None
+    ]
 
 
 def baseline(net: Network) -> State:
@@ -383,13 +246,19 @@ def baseline(net: Network) -> State:
     for d in destinations(net):
         st.routes[d], st.outs[d], st.ins[d] = {}, {}, {}
         converge(st, d, [d])
+    n = len(net.names)
+    for g in sorted({g for f in net.flows for g in f.deps if g < n} - st.routes.keys()):
+        if net.asn[g] is not None:
+            st.routes[g] = {}
+            converge(st, g, [g], edges=False)
+    forward.start(st)
     st.added = []
     return st
 
 
 def fail(st: State, link_ids: list[int]) -> None:
     """Fail links, keeping an undo log; ``st.added`` collects the edges that appear."""
-    st.undo, st.added = [], []
+    st.undo, st.added, st.moved, st.before = [], [], {}, {}
     st.memo = {}  # out-edge sets depend on the failed links
     ends: set[int] = set()
     for lid in link_ids:
@@ -401,17 +270,13 @@ def fail(st: State, link_ids: list[int]) -> None:
     st.recut(link_ids)
     order = sorted(ends)
     lost = {s: frozenset(n for n in st.net.adj[s] if not st.linked(s, n)) for s in order}
-    failed = set(link_ids)
-    # A static over a failed link is withdrawn: BGP may take over again at its switch.
-    withdrawn = {s for s in order if any(lid in failed for _, lid in st.net.covers[s])}
     for d, table in st.routes.items():
+        if d >= len(st.net.names):
+            continue  # a group forward.py keeps
         quick: dict[int, Route | None] = {}
         start: list[int] = []
         for s in order:
             r = table.get(s)
-            if s in withdrawn and r is not None:
-                start.append(s)  # re-synced by converge even when its route stays the same
-                continue
             if r is None or not ends.intersection(r.nh):
                 continue  # s does not route d over a failed link
             start.append(s)
@@ -431,8 +296,12 @@ def fail(st: State, link_ids: list[int]) -> None:
             # link's buffers, which the cycle search skips (State.alive), so no edge moves.
             for s in start:
                 st.put(table, s, quick[s])
+            st.moved.setdefault(d, set()).update(start)
             continue
-        converge(st, d, start, quick)
+        converge(st, d, start, quick, edges=d in st.outs)
+    if st.net.flows or len(st.net.origins) > len(st.net.names):
+        forward.after_failure(st, ends)
+    st.added = [e for e in st.added if not st.before.get(e)]
 
 
 def restore(st: State, link_ids: list[int]) -> None:
@@ -443,3 +312,5 @@ def restore(st: State, link_ids: list[int]) -> None:
     st.recut(link_ids)
     st.added = []
     st.memo = {}
+    st.moved = None
+    st.before = {}

@@ -253,9 +253,22 @@ class Bgp(_M):
     router_id: IPv4Address
     neighbors: tuple[BgpNeighbor, ...] = ()
     networks: tuple[IPv4Network, ...] = ()
+    # peers this switch sends a default route to whatever its own table holds ('peer X
+    # default-route-advertise', 'neighbor X default-originate'): deadlock routes by it
+    default_to: tuple[IPv4Address, ...] = ()
     # Every vendor's maximum-paths/balance starts at 1 (grammar files); 0 would leave the
     # deadlock analyser's routes without a next hop.
     max_paths: int = Field(default=1, ge=numbers.PATHS.low, le=numbers.PATHS.high)
+
+    @model_serializer(mode="wrap")
+    def _omit_no_default(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        # A switch that advertises no default serialises as before (goldens, parse output).
+        out = handler(self)
+        if isinstance(out, dict) and not self.default_to:
+            out.pop("default_to", None)
+        return out
 
 
 class StaticRoute(_M):
@@ -270,7 +283,16 @@ class StaticRoute(_M):
     bfd: bool = False
     track: str = ""
     permanent: bool = False
+    # load-balances with a dynamic route of the same preference (VRP 'inter-protocol-ecmp')
+    inter_protocol_ecmp: bool = False
     line: int | None = None  # where the route is in its file
+
+    @model_serializer(mode="wrap")
+    def _omit_no_ecmp(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        out = handler(self)
+        if isinstance(out, dict) and not self.inter_protocol_ecmp:
+            out.pop("inter_protocol_ecmp", None)
+        return out
 
 
 class Aggregate(_M):

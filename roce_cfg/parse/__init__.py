@@ -10,6 +10,7 @@ from __future__ import annotations
 import copyreg
 import gc
 import io
+import itertools
 import pickle
 import re
 from collections.abc import Callable, Mapping
@@ -500,7 +501,8 @@ class Prepared:
 def prepare(
     text: str, *, file: str = "<text>", vendor: Vendor | None = None, overlay: Path | None = None
 ) -> Prepared:
-    lines = _without_prompts(clean(text), text)
+    cleaned = clean(text)
+    lines = _without_prompts(cleaned, text)
     if not lines:
         raise InputError("no configuration lines in the file", file=file)
     vendor_from: Literal["detected", "given"] = "given"
@@ -508,10 +510,12 @@ def prepare(
         vendor = detect(lines, load_profiles(overlay), file)
         vendor_from = "detected"
     profile = load_profile(vendor, overlay)
+    session = _config_part(cleaned, lines, profile.parse)
+    cut, lines = len(lines) - len(session), session
     lines = unwrap(lines, profile.parse.wrap_width)
     _, known, layout = _patterns(profile)
     whole = _complete(lines, profile, known, file)
-    residue, lines = len(lines) - len(whole), whole
+    residue, lines = cut + len(lines) - len(whole), whole
     sorted_blocks = classify(split(lines), known, layout)
     namer = Namer(profile)
 
@@ -536,11 +540,69 @@ def prepare(
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
     feed, unnamed = ranges.expand(feed, ranged, namer)
     unread += unnamed
-    text_feed = "\n".join([ln.text.lstrip() for b in feed for ln in b.lines])
+    text_feed = _feed_text(feed, _port_views(profile))
     return Prepared(
         text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
         fed, len(sorted_blocks.layout), residue,
     )  # fmt: skip
+
+
+def _config_part(cleaned: list[Line], lines: list[Line], spec: ParseSpec) -> list[Line]:
+    """``lines`` up to the config's closing line where the vendor's prompt follows it in the
+    file (``parse.capture_prompt``): a capture of 'show running-config' that goes on with other
+    commands holds the whole config first, and what follows is their output, however long.
+    Looked for only where the file does not end with the closing line: a saved file never pays
+    for it."""
+    closing = spec.last_line
+    if not spec.capture_prompt or not closing or re.match(closing, lines[-1].text):
+        return lines
+    prompt = re.compile(spec.capture_prompt)
+    for line, after in itertools.pairwise(cleaned):
+        if prompt.match(after.text) and re.match(closing, line.text):
+            return [ln for ln in lines if ln.no <= line.no]
+    return lines
+
+
+def _port_views(profile: VendorProfile) -> re.Pattern[str] | None:
+    views = profile.parse.port_views
+    return re.compile("|".join(f"(?:{v})" for v in views)) if views else None
+
+
+def _feed_text(blocks: list[Block], views: re.Pattern[str] | None) -> str:
+    """The lines the templates read, unindented. In a view that lists ports inside it (ZXROS
+    'dcb': 'interface X' sub-views beside the view's own lines) the view's own lines read as
+    '<view> | <line>': unindented, they would join the port listed above them."""
+    own: dict[int, list[str]] = {}
+    if views is not None:
+        own = {
+            id(b): _view_lines(b)
+            for b in blocks
+            # a port's block is no such view: 100,000 of them are not matched one by one
+            if b.body
+            and not b.header.text.startswith("interface ")
+            and views.fullmatch(b.header.text)
+        }
+    if not own:
+        return "\n".join([ln.text.lstrip() for b in blocks for ln in b.lines])
+    lines = (own.get(id(b)) or [ln.text.lstrip() for ln in b.lines] for b in blocks)
+    return "\n".join([text for block in lines for text in block])
+
+
+def _view_lines(block: Block) -> list[str]:
+    head = block.header.text
+    out = [head]
+    port = -1  # the indent of the open 'interface X' sub-view (-1: none)
+    for line in block.body:
+        text = line.text.lstrip()
+        if port >= 0 and line.indent > port:
+            out.append(text)
+        elif text.startswith("interface "):
+            port = line.indent
+            out.append(text)
+        else:
+            port = -1
+            out.append(f"{head} | {text}")
+    return out
 
 
 def _interface(block: Block, namer: Namer) -> Name | None:
@@ -727,6 +789,13 @@ def _port_of(namer: Namer, ranged: RangeSpec | None = None) -> Callable[[str], s
         if ranges.is_range(ranged, header):
             return None  # a range's lines are every port's of the range: switch-wide
         name = _interface_named(header, namer)
+        if name is not None and name.kind == "other":
+            # a word after the name ('interface cdgei-0/1/0/1 zqx'): the block is not read,
+            # and its lines are the port's that the words before name (ZXROS lists that port
+            # again under switchvlan-configuration: the gate must know its settings are unread)
+            words = header.split()[1:]
+            named = (namer.name(" ".join(words[:n])) for n in range(len(words) - 1, 0, -1))
+            name = next((n for n in named if n.kind != "other"), name)
         return name.canonical if name is not None else None
 
     return port_of

@@ -75,6 +75,8 @@ class Namer:
         if loop:
             sep = profile.loopback_interface[len(loop["type"]) : loop.start("num")]
             self._types[_key(loop["type"])] = (loop["type"] + sep, "loopback", None)
+        for prefix, speed in profile.parse.port_types.items():
+            self._types.setdefault(_key(prefix), (prefix, "port", speed))
         lag = profile.parse.aggregate
         for type_ in lag.types if lag else ():
             self._types[_key(type_)] = (type_, "aggregate", None)

@@ -651,11 +651,13 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
     networks = tuple(
         IPv4Network(f"{n['ip']}/{n['mask']}", strict=False) for n in as_list(b.get("networks"))
     )
+    default_to = tuple(ipv4(str(d["address"])) for d in as_list(b.get("defaults")))
     return Bgp(
         asn=asn,
         router_id=router_id,
         neighbors=tuple(neighbors),
         networks=networks,
+        default_to=default_to,
         max_paths=ctx.number(b.get("max_paths", 1), numbers.PATHS, 1, "@bgp"),
     )
 
@@ -778,10 +780,8 @@ def build(
     else:
         ctx.notes.append(f"no hostname in the config; '{hostname}' taken from the file name")
     tables, profiles = _wred_tables(ctx, raw)
-    pfc_global = as_list(raw.get("pfc"))
-    global_no_drop = (
-        ctx.values(pfc_global[0].get("no_drop", ""), numbers.PRIORITY, "@pfc") if pfc_global else ()
-    )
+    global_no_drop = _global_no_drop(ctx, as_list(raw.get("pfc")))
+    _switch_frame(raw)
     declared = _vlans(ctx, raw)
     g = _Globals(tables, profiles, global_no_drop, _watchdog(ctx, raw),
                  numbers.of(v.id for v in declared), speeds)  # fmt: skip
@@ -811,6 +811,22 @@ def build(
         mlag=mlag.read(ctx, raw),
         port_vrfs=tuple(found.vrfs),
     )
+
+
+def _global_no_drop(ctx: Context, entries: list[Raw]) -> tuple[int, ...]:
+    """The switch-wide no-drop priorities: of one line that lists them (Huawei 'dcb pfc' /
+    ' priority 3 4') or of one line each (ZXROS 'dcb' / '  pfc priority 3 no-drop')."""
+    return _union(ctx.values(e.get("no_drop", ""), numbers.PRIORITY, "@pfc") for e in entries)
+
+
+def _switch_frame(raw: Raw) -> None:
+    """A switch-wide frame limit (ZXAN 'eth-switch max-frame-length') is the frame limit of
+    every interface that states none of its own."""
+    frames = as_list(raw.pop("frame", None))
+    if not frames or "bytes" not in frames[-1]:
+        return
+    for item in as_list(raw.get("interfaces")):
+        item.setdefault("frame", frames[-1]["bytes"])
 
 
 def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:

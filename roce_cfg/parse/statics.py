@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from roce_cfg.model import numbers
 from roce_cfg.model.device import StaticRoute
-from roce_cfg.platforms.profile import RouteOption, StaticRouteSpec
+from roce_cfg.platforms.routes import RouteOption, StaticRouteSpec
 
 if TYPE_CHECKING:  # normalise calls this module; the context is its
     from roce_cfg.parse.normalise import Context
@@ -150,6 +150,8 @@ def _option(option: RouteOption, words: list[str], i: int, fields: dict[str, Any
         value, i = " ".join(words[i : i + count]), i + count
     if option.field in ("bfd", "permanent"):
         fields[option.field] = True
+    elif option.field == "ecmp":
+        fields["inter_protocol_ecmp"] = True
     elif option.field != "other":
         fields[option.field] = value
     return i

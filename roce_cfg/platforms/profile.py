@@ -20,11 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
+from roce_cfg.platforms.routes import RoutePreference, StaticRouteSpec, Status
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
 from roce_cfg.yamlsrc import PROFILE, load_file
-
-Status = Literal["verified", "partial", "unverified", "user"]
 
 
 class _Data(BaseModel):
@@ -201,19 +200,6 @@ class VersionForm(_Data):
     note: str = ""
 
 
-class RouteOption(_Data):
-    """A word a static-route line may carry after its next hop, and what follows it."""
-
-    field: Literal["preference", "tag", "description", "bfd", "track", "permanent", "other"]
-    takes: int | Literal["int", "rest"] = Field(
-        default=0, description="words after it: a count, one number, or the rest of the line"
-    )
-    variants: dict[str, int] = Field(
-        default_factory=dict,
-        description="the word after it picks how many more follow ('track nqa <a> <b>': 2)",
-    )
-
-
 class RangeSpec(_Data):
     """A block whose lines apply to every port of a range it names (Comware 'interface range')."""
 
@@ -222,25 +208,6 @@ class RangeSpec(_Data):
         "('A to B C'), empty for a range named before"
     )
     to: str = Field(default="to", description="the word between a span's first and last port")
-    source: str = ""
-
-
-class StaticRouteSpec(_Data):
-    """How the vendor prints a static route (roce_cfg/parse/statics.py)."""
-
-    command: str = Field(description="the words a route line starts with ('ip route-static')")
-    vrf_word: str | None = Field(default=None, description="'vpn-instance' / 'vrf'")
-    settings: tuple[str, ...] = Field(
-        default=(),
-        description="words after the command that make the line a global setting, not a route "
-        "('ip route-static bfd ...' configures a BFD session)",
-    )
-    bare_preference: bool = Field(
-        default=False, description="a bare number after the next hop is the preference (IOS)"
-    )
-    options: dict[str, RouteOption] = Field(default_factory=dict)
-    default_preference: int = Field(ge=1, le=255)
-    status: Status = "verified"
     source: str = ""
 
 
@@ -276,6 +243,12 @@ class ParseSpec(_Data):
     interface_aliases: dict[str, str] = Field(
         default_factory=dict, description="short interface type -> full type (HGE -> HundredGigE)"
     )
+    # port types printed besides interface_prefix ('TFGigabitEthernet ': 25 Gb/s), names kept;
+    # views listing ports beside own lines (ZXROS 'dcb'), read as '<view> | <line>'; a prompt
+    # after last_line starts a capture's session output, not configuration
+    port_types: dict[str, Annotated[int, Field(gt=0, le=1600)]] = Field(default_factory=dict)
+    port_views: tuple[str, ...] = ()
+    capture_prompt: str | None = None
     wrap_width: int | None = Field(
         default=None, description="the CLI wraps saved lines at this column (ZTE: 80)"
     )
@@ -381,6 +354,7 @@ class VendorProfile(_Data):
     lint: LintSpec = LintSpec()
     managed: ManagedScope = ManagedScope()
     ecmp_limit: EcmpLimit | None = None
+    route_preference: RoutePreference | None = None
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")
     # The overlay folder the profile was loaded with (never read from YAML): its grammar, merged
