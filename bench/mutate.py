@@ -1,0 +1,426 @@
+"""``python -m bench.mutate``: a mutation run over the fast proofs and the tables beside them.
+
+Each mutant is one small change to one module's syntax tree; the module's own tests run against
+it in a fresh interpreter, and a mutant is *killed* when they fail (or time out), *survives*
+when they pass. mutmut mutates function bodies only and copies the tree elsewhere; the tables
+this run is about (pause quanta per speed, domains) are module-level constants, and the tests
+read data beside the package, so mutants are applied here by an import hook instead: nothing on
+disk changes, and a subprocess the tests start sees the same mutant.
+
+The operators (each site gives one mutant per listed change):
+
+========== ===============================================================================
+cmp        ``<`` ``<=``, ``>`` ``>=``, ``==`` ``!=``, ``in`` ``not in``, ``is`` ``is not`` swapped
+minmax     ``min`` and ``max`` swapped
+int        an integer constant plus one, and minus one
+bool       ``True`` and ``False`` swapped; ``and`` and ``or`` swapped; ``not x`` read as ``x``
+arith      ``+`` ``-``, ``*`` ``/``, ``//`` ``/``, ``|`` ``&``, ``<<`` ``>>``; ``-x`` as ``x``
+str        a short string (4 characters or fewer, outside an f-string) wrapped in ``XX``
+drop       a statement replaced by ``pass`` (not a docstring, a definition or an import)
+return     ``return x`` as ``return None``
+loop       ``break`` and ``continue`` swapped
+========== ===============================================================================
+
+Hypothesis runs derandomized and without its example database, so a run is reproducible.
+Usage::
+
+    python -m bench.mutate                      # all four modules, their tests, the table
+    python -m bench.mutate roce_cfg/design/headroom.py --jobs 2 --json out.json
+    python -m bench.mutate roce_cfg/deadlock/quick.py --list    # the mutants, not run
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import CodeType
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = "ROCE_CFG_MUTANT"  # "<path relative to ROOT>:<mutant index>" in the test interpreter
+
+# Each module and the tests that speak for it, fastest first (the run stops at the first
+# failure). Doctests of the module count: CI runs them (--doctest-modules roce_cfg).
+TARGETS: dict[str, list[str]] = {
+    "roce_cfg/deadlock/quick.py": [
+        "roce_cfg/deadlock/quick.py",
+        "tests/test_deadlock_quick_props.py",
+        "tests/test_deadlock_ranked.py",
+        "tests/test_deadlock.py",
+        "tests/test_deadlock_orbits.py",
+        "tests/test_deadlock_lag.py",
+    ],
+    "roce_cfg/deadlock/cycles.py": [
+        "roce_cfg/deadlock/cycles.py",
+        "tests/test_deadlock_cycles.py",
+        "tests/test_deadlock.py",
+        "tests/test_deadlock_orbits.py",
+    ],
+    "roce_cfg/design/headroom.py": [
+        "roce_cfg/design/headroom.py",
+        "tests/test_headroom.py",
+        "tests/test_headroom_table.py",
+        "tests/test_headroom_judged.py",
+    ],
+    "roce_cfg/model/numbers.py": [
+        "roce_cfg/model/numbers.py",
+        "tests/test_domains.py",
+        "tests/test_numbers_mutants.py",
+        "tests/test_numbers_edges.py",
+        "tests/test_parse_fast.py",
+    ],
+}
+
+_CMP: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+_ARITH: dict[type[ast.operator], type[ast.operator]] = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Div,
+    ast.BitOr: ast.BitAnd,
+    ast.BitAnd: ast.BitOr,
+    ast.LShift: ast.RShift,
+    ast.RShift: ast.LShift,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    index: int
+    line: int
+    op: str
+    what: str
+
+
+def _skipped(tree: ast.Module) -> set[int]:
+    """Nodes no mutant touches: docstrings, imports, annotations (they do not run)."""
+    skip: set[int] = set()
+
+    def all_of(node: ast.AST | None) -> None:
+        if node is not None:
+            skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                all_of(body[0])
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            all_of(node)
+        elif isinstance(node, ast.AnnAssign | ast.arg):
+            all_of(node.annotation)
+        elif isinstance(node, ast.FunctionDef):
+            all_of(node.returns)
+        elif isinstance(node, ast.JoinedStr):
+            skip.update(id(n) for n in ast.walk(node) if isinstance(n, ast.Constant))
+        elif isinstance(node, ast.Assign) and _is_alias(node):
+            all_of(node)
+    return skip
+
+
+def _is_alias(node: ast.Assign) -> bool:
+    """A type alias (``Ranges = tuple[...]``): no value the program computes with."""
+    return isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name)
+
+
+def _changes(node: ast.AST) -> Iterator[tuple[str, str]]:
+    """(operator, description) of each mutant this node gives, in a fixed order."""
+    if isinstance(node, ast.Compare):
+        for k, op in enumerate(node.ops):
+            if type(op) in _CMP:
+                yield "cmp", f"{type(op).__name__} -> {_CMP[type(op)].__name__} (#{k})"
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id in ("min", "max"):
+            yield "minmax", f"{node.func.id} -> {'max' if node.func.id == 'min' else 'min'}"
+    elif isinstance(node, ast.Constant):
+        if isinstance(node.value, bool):
+            yield "bool", f"{node.value} -> {not node.value}"
+        elif isinstance(node.value, int):
+            yield "int", f"{node.value} -> {node.value + 1}"
+            yield "int", f"{node.value} -> {node.value - 1}"
+        elif isinstance(node.value, str) and len(node.value) <= 4:
+            yield "str", f"{node.value!r} -> {'XX' + node.value + 'XX'!r}"
+    elif isinstance(node, ast.BoolOp):
+        yield (
+            "bool",
+            f"{type(node.op).__name__} -> {'Or' if isinstance(node.op, ast.And) else 'And'}",
+        )
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not | ast.USub):
+        yield (
+            ("bool" if isinstance(node.op, ast.Not) else "arith"),
+            f"drop {type(node.op).__name__}",
+        )
+    elif isinstance(node, ast.BinOp | ast.AugAssign) and type(node.op) in _ARITH:
+        yield "arith", f"{type(node.op).__name__} -> {_ARITH[type(node.op)].__name__}"
+    elif isinstance(node, ast.Break | ast.Continue):
+        yield "loop", f"{type(node).__name__.lower()} -> swapped"
+    value = getattr(node, "value", None) if isinstance(node, ast.Return) else None
+    if value is not None and not (isinstance(value, ast.Constant) and value.value is None):
+        yield "return", "return None"
+    if isinstance(node, ast.stmt) and not isinstance(
+        node, ast.FunctionDef | ast.ClassDef | ast.Pass | ast.Global | ast.Nonlocal
+    ):
+        yield "drop", f"drop {type(node).__name__}"
+
+
+def _sites(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str]]:
+    skip = _skipped(tree)
+    for node in ast.walk(tree):
+        if id(node) not in skip:
+            for op, what in _changes(node):
+                yield node, op, what
+
+
+def mutants(path: Path) -> list[Mutant]:
+    tree = ast.parse(path.read_text("utf-8"))
+    return [
+        Mutant(k, getattr(node, "lineno", 0), op, what)
+        for k, (node, op, what) in enumerate(_sites(tree))
+    ]
+
+
+class _Apply(ast.NodeTransformer):
+    """Rebuilds the tree with one site changed (the k-th of ``_sites``)."""
+
+    def __init__(self, target: ast.AST, op: str, what: str) -> None:
+        self.target, self.op, self.what = target, op, what
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        node = super().visit(node)
+        if node is not self.target:
+            return node
+        return _mutated(node, self.op, self.what)
+
+
+def _mutated(node: ast.AST, op: str, what: str) -> ast.AST:
+    if op == "drop":
+        return ast.copy_location(ast.Pass(), node)
+    if op == "return":
+        assert isinstance(node, ast.Return)
+        node.value = ast.Constant(None)
+    elif op == "cmp":
+        assert isinstance(node, ast.Compare)
+        k = int(what.rsplit("#", 1)[1].rstrip(")"))
+        node.ops[k] = _CMP[type(node.ops[k])]()
+    elif op == "minmax":
+        assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        node.func.id = "max" if node.func.id == "min" else "min"
+    elif isinstance(node, ast.Constant):
+        return _constant(node, what)
+    elif isinstance(node, ast.BoolOp):
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+    elif isinstance(node, ast.UnaryOp):
+        return node.operand
+    elif isinstance(node, ast.BinOp | ast.AugAssign):
+        node.op = _ARITH[type(node.op)]()
+    elif isinstance(node, ast.Break):
+        return ast.copy_location(ast.Continue(), node)
+    elif isinstance(node, ast.Continue):
+        return ast.copy_location(ast.Break(), node)
+    return node
+
+
+def _constant(node: ast.Constant, what: str) -> ast.Constant:
+    value = node.value
+    if isinstance(value, bool):
+        node.value = not value
+    elif isinstance(value, int):
+        node.value = value + 1 if what.endswith(f"-> {value + 1}") else value - 1
+    elif isinstance(value, str):
+        node.value = f"XX{value}XX"
+    return node
+
+
+def mutated_code(path: Path, index: int) -> CodeType:
+    tree = ast.parse(path.read_text("utf-8"))
+    node, op, what = next(s for k, s in enumerate(_sites(tree)) if k == index)
+    tree = ast.fix_missing_locations(_Apply(node, op, what).visit(tree))
+    return compile(tree, str(path), "exec")
+
+
+class _Loader(importlib.machinery.SourceFileLoader):
+    def __init__(self, fullname: str, path: str, index: int) -> None:
+        super().__init__(fullname, path)
+        self.index = index
+
+    def get_code(self, fullname: str) -> CodeType:
+        return mutated_code(Path(self.path), self.index)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def __init__(self, module: str, path: Path, index: int) -> None:
+        self.module, self.path, self.index = module, path, index
+
+    def find_spec(self, fullname, path=None, target=None):  # type: ignore[no-untyped-def]
+        if fullname != self.module:
+            return None
+        loader = _Loader(fullname, str(self.path), self.index)
+        return importlib.util.spec_from_file_location(fullname, self.path, loader=loader)
+
+
+def install() -> None:
+    """In the test interpreter (from sitecustomize): serve the mutant named by ``ENV``."""
+    rel, _, index = os.environ[ENV].rpartition(":")
+    path = ROOT / rel
+    module = rel.removesuffix(".py").replace("/", ".")
+    sys.meta_path.insert(0, _Finder(module, path, int(index)))
+    try:
+        from hypothesis import settings
+    except ImportError:
+        return
+    settings.register_profile("mutate", database=None, derandomize=True, print_blob=False)
+    settings.load_profile("mutate")
+
+
+@dataclass
+class Outcome:
+    index: int
+    line: int
+    op: str
+    what: str
+    source: str
+    status: str  # killed, survived, timeout
+    seconds: float
+
+
+_SITECUSTOMIZE = f"""import os, sys
+if os.environ.get({ENV!r}):
+    sys.path.insert(0, {str(ROOT)!r})
+    from bench.mutate import install
+    install()
+"""
+
+
+def _pytest(tests: list[str]) -> list[str]:
+    present = [t for t in tests if (ROOT / t).exists()]
+    docs = [t for t in present if t.startswith("roce_cfg/")]
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-x",
+        "-p",
+        "no:cacheprovider",
+        *(["--doctest-modules"] if docs else []),
+        *present,
+    ]
+
+
+def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[str, float]:
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            cmd, cwd=ROOT, env=env, timeout=timeout, capture_output=True, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return "timeout", time.perf_counter() - start
+    status = "survived" if proc.returncode == 0 else "killed"
+    return status, time.perf_counter() - start
+
+
+def run_module(rel: str, boot: Path, jobs: int, only: set[int] | None) -> list[Outcome]:
+    path = ROOT / rel
+    lines = path.read_text("utf-8").splitlines()
+    cmd = _pytest(TARGETS[rel])
+    env = {**os.environ, "PYTHONPATH": str(boot), ENV: ""}
+    status, base = _run(cmd, env, 1800)
+    if status != "survived":
+        raise SystemExit(f"{rel}: its tests fail without any mutant ({' '.join(cmd)})")
+    timeout = max(20.0, 4 * base)
+    todo = [m for m in mutants(path) if only is None or m.index in only]
+
+    def one(m: Mutant) -> Outcome:
+        status, seconds = _run(cmd, {**env, ENV: f"{rel}:{m.index}"}, timeout)
+        source = lines[m.line - 1].strip() if m.line else ""
+        print(f"  {rel}:{m.line} #{m.index} {m.op} {m.what}: {status}", file=sys.stderr)
+        return Outcome(m.index, m.line, m.op, m.what, source, status, round(seconds, 2))
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, todo))
+
+
+def table(results: dict[str, list[Outcome]], equivalent: dict[str, set[int]]) -> str:
+    rows = [
+        "| module | mutants | killed | survived | equivalent | score |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for rel, outs in results.items():
+        eq = equivalent.get(rel, set())
+        killed = sum(o.status != "survived" for o in outs)
+        survived = [o for o in outs if o.status == "survived" and o.index not in eq]
+        n_eq = sum(o.status == "survived" and o.index in eq for o in outs)
+        judged = killed + len(survived)
+        score = f"{100 * killed / judged:.1f} %" if judged else "-"
+        rows.append(f"| {rel} | {len(outs)} | {killed} | {len(survived)} | {n_eq} | {score} |")
+    return "\n".join(rows)
+
+
+def _equivalent() -> dict[str, set[int]]:
+    """The mutants argued equivalent, one by one, in bench/mutate-equivalent.json."""
+    path = ROOT / "bench" / "mutate-equivalent.json"
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text("utf-8"))
+    return {rel: {int(k) for k in why} for rel, why in data.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.mutate", description=__doc__.split("\n")[0])
+    ap.add_argument("modules", nargs="*", default=list(TARGETS), help="paths under the checkout")
+    ap.add_argument("--jobs", type=int, default=1, help="mutants tested at once")
+    ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    ap.add_argument("--only", help="comma-separated mutant indices (one module)")
+    ap.add_argument("--json", type=Path, help="write every outcome here")
+    args = ap.parse_args(argv)
+    unknown = [m for m in args.modules if m not in TARGETS]
+    if unknown:
+        ap.error(f"not a target: {', '.join(unknown)} (targets: {', '.join(TARGETS)})")
+    if args.list:
+        for rel in args.modules:
+            for m in mutants(ROOT / rel):
+                print(f"{rel}:{m.line} #{m.index} {m.op} {m.what}")
+        return 0
+    only = {int(k) for k in args.only.split(",")} if args.only else None
+    results: dict[str, list[Outcome]] = {}
+    with tempfile.TemporaryDirectory() as boot:
+        (Path(boot) / "sitecustomize.py").write_text(_SITECUSTOMIZE, "utf-8")
+        for rel in args.modules:
+            results[rel] = run_module(rel, Path(boot), args.jobs, only)
+    if args.json:
+        out = {rel: [asdict(o) for o in outs] for rel, outs in results.items()}
+        args.json.write_text(json.dumps(out, indent=1) + "\n", "utf-8")
+    print(table(results, _equivalent()))
+    for rel, outs in results.items():
+        for o in outs:
+            if o.status == "survived":
+                print(f"survived {rel}:{o.line} #{o.index} {o.op} {o.what}   {o.source}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
