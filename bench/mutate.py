@@ -315,20 +315,25 @@ if os.environ.get({ENV!r}):
 """
 
 
-def _pytest(tests: list[str]) -> list[str]:
-    present = [t for t in tests if (ROOT / t).exists()]
-    docs = [t for t in present if t.startswith("roce_cfg/")]
-    return [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-x",
-        "-p",
-        "no:cacheprovider",
-        *(["--doctest-modules"] if docs else []),
-        *present,
-    ]
+def _command(rel: str) -> list[str]:
+    """The test run of one module: its doctests, then its test files (those present).
+
+    The doctests run from the module as imported (the mutant): pytest's --doctest-modules
+    imports a module by its file, past the import hook, and would test the original."""
+    present = [t for t in TARGETS[rel] if (ROOT / t).exists()]
+    return [sys.executable, "-m", "bench.mutate", "--child", rel, *present]
+
+
+def _child(rel: str, tests: list[str]) -> int:
+    import doctest
+    import importlib
+
+    import pytest
+
+    module = importlib.import_module(rel.removesuffix(".py").replace("/", "."))
+    if doctest.testmod(module, report=False).failed:
+        return 1
+    return int(pytest.main(["-q", "-x", "-p", "no:cacheprovider", *tests]))
 
 
 def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[str, float]:
@@ -346,7 +351,7 @@ def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[str, floa
 def run_module(rel: str, boot: Path, jobs: int, only: set[int] | None) -> list[Outcome]:
     path = ROOT / rel
     lines = path.read_text("utf-8").splitlines()
-    cmd = _pytest(TARGETS[rel])
+    cmd = _command(rel)
     env = {**os.environ, "PYTHONPATH": str(boot), ENV: ""}
     status, base = _run(cmd, env, 1800)
     if status != "survived":
@@ -391,12 +396,16 @@ def _equivalent() -> dict[str, set[int]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.mutate", description=__doc__.split("\n")[0])
-    ap.add_argument("modules", nargs="*", default=list(TARGETS), help="paths under the checkout")
+    ap.add_argument("modules", nargs="*", help="paths under the checkout (default: all)")
     ap.add_argument("--jobs", type=int, default=1, help="mutants tested at once")
     ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     ap.add_argument("--only", help="comma-separated mutant indices (one module)")
     ap.add_argument("--json", type=Path, help="write every outcome here")
+    ap.add_argument("--child", help=argparse.SUPPRESS)  # one module's test run (internal)
     args = ap.parse_args(argv)
+    if args.child:
+        return _child(args.child, args.modules)
+    args.modules = args.modules or list(TARGETS)
     unknown = [m for m in args.modules if m not in TARGETS]
     if unknown:
         ap.error(f"not a target: {', '.join(unknown)} (targets: {', '.join(TARGETS)})")
