@@ -22,8 +22,9 @@ loop       ``break`` and ``continue`` swapped
 ========== ===============================================================================
 
 Hypothesis runs derandomized, without its example database and without shrinking, so a run is
-reproducible. A mutant whose tests outlast four times the unmutated run (20 s at least) counts
-as killed, and the table shows how many did.
+reproducible. A mutant whose tests take more than four times the CPU time of the unmutated run
+(30 s at least) counts as killed, and the table shows how many did: CPU time, not the clock, so
+that a machine busy with other work does not turn a slow survivor into a kill.
 Usage::
 
     python -m bench.mutate                      # all four modules, their tests, the table
@@ -39,6 +40,8 @@ import importlib.abc
 import importlib.machinery
 import json
 import os
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -51,6 +54,7 @@ from types import CodeType
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = "ROCE_CFG_MUTANT"  # "<path relative to ROOT>:<mutant index>" in the test interpreter
+CPU_ENV = "ROCE_CFG_MUTANT_CPU"  # the test process's CPU-time limit in seconds
 
 # Each module and the tests that speak for it, fastest first (the run stops at the first
 # failure). Doctests of the module count: CI runs them (--doctest-modules roce_cfg).
@@ -338,22 +342,38 @@ def _child(rel: str, tests: list[str]) -> int:
 
     import pytest
 
+    cpu = int(os.environ.get(CPU_ENV, "0"))
+    if cpu:  # set here, not by the parent: a fork from a threaded parent must not run Python
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    # a mutant that loops appending (i += 0) fills memory: stop it at 3 GiB
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
     module = importlib.import_module(rel.removesuffix(".py").replace("/", "."))
     if doctest.testmod(module, report=False).failed:
         return 1
     return int(pytest.main(["-q", "-x", "-p", "no:cacheprovider", *tests]))
 
 
-def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[str, float]:
+def _run(cmd: list[str], env: dict[str, str], cpu: int, wall: float) -> tuple[str, float]:
+    """Run one test process, its CPU time limited to ``cpu`` seconds: a CPU limit, not a clock,
+    so that a machine busy with other work does not turn a slow survivor into a "timeout"."""
+
     start = time.perf_counter()
     try:
         proc = subprocess.run(
-            cmd, cwd=ROOT, env=env, timeout=timeout, capture_output=True, check=False
+            cmd, cwd=ROOT, env={**env, CPU_ENV: str(cpu)}, timeout=wall, capture_output=True
         )
     except subprocess.TimeoutExpired:
         return "timeout", time.perf_counter() - start
+    if proc.returncode == -signal.SIGXCPU:
+        return "timeout", time.perf_counter() - start
     status = "survived" if proc.returncode == 0 else "killed"
     return status, time.perf_counter() - start
+
+
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_module(rel: str, boot: Path, jobs: int, only: set[int] | None) -> list[Outcome]:
@@ -361,14 +381,16 @@ def run_module(rel: str, boot: Path, jobs: int, only: set[int] | None) -> list[O
     lines = path.read_text("utf-8").splitlines()
     cmd = _command(rel)
     env = {**os.environ, "PYTHONPATH": str(boot), ENV: ""}
-    status, base = _run(cmd, env, 1800)
+    before = _cpu_of_children()
+    status, base = _run(cmd, env, 3600, 3600)
     if status != "survived":
         raise SystemExit(f"{rel}: its tests fail without any mutant ({' '.join(cmd)})")
-    timeout = max(20.0, 4 * base)
+    cpu = int(max(30.0, 4 * (_cpu_of_children() - before)))
+    wall = max(900.0, 20 * base)
     todo = [m for m in mutants(path) if only is None or m.index in only]
 
     def one(m: Mutant) -> Outcome:
-        status, seconds = _run(cmd, {**env, ENV: f"{rel}:{m.index}"}, timeout)
+        status, seconds = _run(cmd, {**env, ENV: f"{rel}:{m.index}"}, cpu, wall)
         source = lines[m.line - 1].strip() if m.line else ""
         print(f"  {rel}:{m.line} #{m.index} {m.op} {m.what}: {status}", file=sys.stderr)
         return Outcome(m.index, m.line, m.op, m.what, source, status, round(seconds, 2))
