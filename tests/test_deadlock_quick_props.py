@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from ipaddress import IPv4Network
+from itertools import product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -338,6 +339,30 @@ def test_a_lossy_buffer_bounds_nothing() -> None:
     groups2 = bicliques(net2)
     assert groups2 is not None
     assert acyclic(net2, {}) == (not _cyclic(brute._edges(net2, set()), {}))
+
+
+def test_where_max_paths_cuts_the_valley_only_every_path_sees_the_cycle() -> None:
+    # Leaves 0-3, spines 4 and 5 (each its own AS). Leaf 0 hangs off spine 4 only, leaf 2 off
+    # spine 5 only: traffic between them bounces through leaves 1 and 3. Spine 5 takes one path
+    # (max-paths 1: leaf 3, the lower router id) where spine 4 takes both, so the bounces do not
+    # close a cycle; with every equal path they do. The healthy answer is the routes' own.
+    net = network(
+        [(0, 4), (1, 4), (1, 5), (2, 5), (3, 4), (3, 5)],
+        [65100, 65101, 65102, 65103, 65001, 65002],
+        hosts=[True, True, True, True, False, False],
+        max_paths=[2, 1, 1, 1, 2, 1],
+        router_id=[4, 6, 3, 5, 2, 1],
+    )
+    assert not _cyclic(brute._edges(net, set()), {})
+    assert _cyclic(_edges(net, frozenset(), True), {})
+    assert acyclic(net, {})
+    assert not acyclic(net, {}, every_path=True)
+    groups = bicliques(net)  # by default, the routes' own next hops
+    assert groups is not None
+    edges = {((s, lid), o) for (s, outs), ins in groups.items() for lid in ins for o in outs}
+    assert edges & set(product(net.lossless, net.lossless)) == {
+        (u, v) for u, vs in brute._edges(net, set()).items() for v in vs
+    }
 
 
 @pytest.mark.parametrize("every_path", [False, True])
