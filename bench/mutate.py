@@ -55,9 +55,10 @@ from types import CodeType
 ROOT = Path(__file__).resolve().parent.parent
 ENV = "ROCE_CFG_MUTANT"  # "<path relative to ROOT>:<mutant index>" in the test interpreter
 CPU_ENV = "ROCE_CFG_MUTANT_CPU"  # the test process's CPU-time limit in seconds
+COVERAGE_ENV = "ROCE_CFG_MUTANT_COVERAGE"  # the child records which test runs which line
 
 # Each module and the tests that speak for it, fastest first (the run stops at the first
-# failure). Doctests of the module count: CI runs them (--doctest-modules roce_cfg).
+# failure). The module's own doctests always run: CI runs them (--doctest-modules roce_cfg).
 TARGETS: dict[str, list[str]] = {
     "roce_cfg/deadlock/quick.py": [
         "roce_cfg/deadlock/quick.py",
@@ -120,6 +121,8 @@ class Mutant:
     line: int
     op: str
     what: str
+    statement: int  # the first line of the statement holding it (what coverage records)
+    in_body: bool  # inside a function body: runs when called, not when the module is imported
 
 
 def _skipped(tree: ast.Module) -> set[int]:
@@ -202,10 +205,32 @@ def _sites(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str]]:
                 yield node, op, what
 
 
+def _placement(tree: ast.Module) -> dict[int, tuple[int, bool]]:
+    """Each node's innermost statement's first line, and whether it lies in a function body."""
+    where: dict[int, tuple[int, bool]] = {}
+
+    def visit(stmt: ast.stmt, in_body: bool) -> None:
+        for node in ast.walk(stmt):
+            where[id(node)] = (stmt.lineno, in_body)
+        inner = isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) or in_body
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(stmt, field, ()):
+                if isinstance(child, ast.ExceptHandler):
+                    for grandchild in child.body:
+                        visit(grandchild, inner)
+                elif isinstance(child, ast.stmt):
+                    visit(child, inner)
+
+    for stmt in tree.body:
+        visit(stmt, False)
+    return where
+
+
 def mutants(path: Path) -> list[Mutant]:
     tree = ast.parse(path.read_text("utf-8"))
+    where = _placement(tree)
     return [
-        Mutant(k, getattr(node, "lineno", 0), op, what)
+        Mutant(k, getattr(node, "lineno", 0), op, what, *where[id(node)])
         for k, (node, op, what) in enumerate(_sites(tree))
     ]
 
@@ -295,6 +320,12 @@ def install() -> None:
     path = ROOT / rel
     module = rel.removesuffix(".py").replace("/", ".")
     sys.meta_path.insert(0, _Finder(module, path, int(index)))
+    _profile()
+
+
+def _profile() -> None:
+    """Hypothesis derandomized, without its database: the coverage run and every mutant's run
+    see the same examples."""
     try:
         from hypothesis import Phase, settings
     except ImportError:
@@ -317,6 +348,7 @@ class Outcome:
     source: str
     status: str  # killed, survived, timeout
     seconds: float
+    tests: int  # test ids run (the doctests aside); -1: every test file
 
 
 _SITECUSTOMIZE = f"""import os, sys
@@ -332,7 +364,7 @@ def _command(rel: str) -> list[str]:
 
     The doctests run from the module as imported (the mutant): pytest's --doctest-modules
     imports a module by its file, past the import hook, and would test the original."""
-    present = [t for t in TARGETS[rel] if (ROOT / t).exists()]
+    present = [t for t in TARGETS[rel] if t != rel and (ROOT / t).exists()]
     return [sys.executable, "-m", "bench.mutate", "--child", rel, *present]
 
 
@@ -348,10 +380,47 @@ def _child(rel: str, tests: list[str]) -> int:
     # a mutant that loops appending (i += 0) fills memory: stop it at 3 GiB
     resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 
-    module = importlib.import_module(rel.removesuffix(".py").replace("/", "."))
+    name = rel.removesuffix(".py").replace("/", ".")
+    _profile()
+    coverage = os.environ.get(COVERAGE_ENV)
+    if coverage:  # which test runs which line: the module imported under coverage, no doctests
+        args = [f"--cov={name}", "--cov-context=test", "--cov-report=", *tests]
+        return int(pytest.main(["-q", "-p", "no:cacheprovider", *args]))
+    module = importlib.import_module(name)
     if doctest.testmod(module, report=False).failed:
         return 1
+    if not tests:
+        return 0
     return int(pytest.main(["-q", "-x", "-p", "no:cacheprovider", *tests]))
+
+
+def _covering(rel: str, cmd: list[str], env: dict[str, str]) -> dict[int, set[str]]:
+    """The tests (pytest node ids) that run each line of ``rel``, from one run under coverage
+    with a context per test."""
+    from coverage import CoverageData
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data_file = str(Path(tmp) / "coverage")
+        env = {**env, COVERAGE_ENV: "1", "COVERAGE_FILE": data_file}
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, check=False)
+        if proc.returncode != 0:
+            raise SystemExit(f"{rel}: the coverage run failed:\n{proc.stdout.decode()[-2000:]}")
+        data = CoverageData(data_file)
+        data.read()
+        by_line = data.contexts_by_lineno(str(ROOT / rel))
+    return {
+        line: {c.rsplit("|", 1)[0] for c in contexts if c} for line, contexts in by_line.items()
+    }
+
+
+def _selected(m: Mutant, files: list[str], cover: dict[int, set[str]]) -> list[str]:
+    """The tests to run on ``m``: every file for a mutant that runs when the module is imported
+    (a constant, a default, a decorator), else the tests that run its statement (none: only the
+    doctests can see it), in the order of ``files``."""
+    if not m.in_body:
+        return files
+    order = {f: k for k, f in enumerate(files)}
+    return sorted(cover.get(m.statement, ()), key=lambda t: (order.get(t.split("::")[0], 0), t))
 
 
 def _run(cmd: list[str], env: dict[str, str], cpu: int, wall: float) -> tuple[str, float]:
@@ -387,13 +456,18 @@ def run_module(rel: str, boot: Path, jobs: int, only: set[int] | None) -> list[O
         raise SystemExit(f"{rel}: its tests fail without any mutant ({' '.join(cmd)})")
     cpu = int(max(30.0, 4 * (_cpu_of_children() - before)))
     wall = max(900.0, 20 * base)
+    cover = _covering(rel, cmd, env)
+    files = cmd[cmd.index(rel) + 1 :]
     todo = [m for m in mutants(path) if only is None or m.index in only]
 
     def one(m: Mutant) -> Outcome:
-        status, seconds = _run(cmd, {**env, ENV: f"{rel}:{m.index}"}, cpu, wall)
+        tests = _selected(m, files, cover)
+        mutant_cmd = [*cmd[: cmd.index(rel) + 1], *tests]
+        status, seconds = _run(mutant_cmd, {**env, ENV: f"{rel}:{m.index}"}, cpu, wall)
         source = lines[m.line - 1].strip() if m.line else ""
-        print(f"  {rel}:{m.line} #{m.index} {m.op} {m.what}: {status}", file=sys.stderr)
-        return Outcome(m.index, m.line, m.op, m.what, source, status, round(seconds, 2))
+        n = -1 if tests is files else len(tests)
+        print(f"  {rel}:{m.line} #{m.index} {m.op} {m.what}: {status} ({n})", file=sys.stderr)
+        return Outcome(m.index, m.line, m.op, m.what, source, status, round(seconds, 2), n)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(one, todo))
