@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import importlib.abc
 import importlib.machinery
 import json
@@ -119,6 +120,7 @@ _ARITH: dict[type[ast.operator], type[ast.operator]] = {
 class Mutant:
     index: int
     line: int
+    col: int
     op: str
     what: str
     statement: int  # the first line of the statement holding it (what coverage records)
@@ -230,7 +232,14 @@ def mutants(path: Path) -> list[Mutant]:
     tree = ast.parse(path.read_text("utf-8"))
     where = _placement(tree)
     return [
-        Mutant(k, getattr(node, "lineno", 0), op, what, *where[id(node)])
+        Mutant(
+            k,
+            getattr(node, "lineno", 0),
+            getattr(node, "col_offset", 0),
+            op,
+            what,
+            *where[id(node)],
+        )
         for k, (node, op, what) in enumerate(_sites(tree))
     ]
 
@@ -348,7 +357,7 @@ class Outcome:
     source: str
     status: str  # killed, survived, timeout
     seconds: float
-    tests: int  # test ids run (the doctests aside); -1: every test file
+    tests: int = -1  # test ids run (the doctests aside); -1: every test file
 
 
 _SITECUSTOMIZE = f"""import os, sys
@@ -473,32 +482,55 @@ def run_module(rel: str, boot: Path, jobs: int, only: set[int] | None) -> list[O
         return list(pool.map(one, todo))
 
 
-def table(results: dict[str, list[Outcome]], equivalent: dict[str, set[int]]) -> str:
+def table(results: dict[str, list[Outcome]]) -> tuple[str, list[str]]:
+    """The table, and a line per survivor not argued equivalent."""
+    equivalent = _equivalent()
     rows = [
         "| module | mutants | killed (timeout) | survived | equivalent | score |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+    left: list[str] = []
     for rel, outs in results.items():
-        eq = equivalent.get(rel, set())
+        at = {m.index: m for m in mutants(ROOT / rel)}
         killed = sum(o.status != "survived" for o in outs)
         late = sum(o.status == "timeout" for o in outs)
-        survived = [o for o in outs if o.status == "survived" and o.index not in eq]
-        n_eq = sum(o.status == "survived" and o.index in eq for o in outs)
-        judged = killed + len(survived)
+        n_eq = 0
+        for o in outs:
+            if o.status != "survived":
+                continue
+            m = at[o.index]
+            assert (m.line, m.what) == (o.line, o.what), f"{rel}: not the source of that run"
+            if any(_argued(e, o.source, m) for e in equivalent.get(rel, [])):
+                n_eq += 1
+            else:
+                left.append(
+                    f"survived {rel}:{o.line}:{m.col} #{o.index} {o.op} {o.what}   {o.source}"
+                )
+        judged = len(outs) - n_eq  # the non-equivalent mutants
         score = f"{100 * killed / judged:.1f} %" if judged else "-"
         rows.append(
-            f"| {rel} | {len(outs)} | {killed} ({late}) | {len(survived)} | {n_eq} | {score} |"
+            f"| {rel} | {len(outs)} | {killed} ({late}) | {judged - killed} | {n_eq} | {score} |"
         )
-    return "\n".join(rows)
+    return "\n".join(rows), left
 
 
-def _equivalent() -> dict[str, set[int]]:
-    """The mutants argued equivalent, one by one, in bench/mutate-equivalent.json."""
-    path = ROOT / "bench" / "mutate-equivalent.json"
+def _argued(entry: dict[str, object], source: str, m: Mutant) -> bool:
+    return (
+        str(entry["at"]) in source and entry["col"] == m.col and entry["what"] == f"{m.op} {m.what}"
+    )
+
+
+def _equivalent() -> dict[str, list[dict[str, object]]]:
+    """The mutants argued equivalent, one by one, in bench/mutate-equivalent.yaml: each by a
+    piece of its line (``at``), its column and its change, so that the entry holds while the
+    line is not edited, whatever else moves."""
+    import yaml
+
+    path = ROOT / "bench" / "mutate-equivalent.yaml"
     if not path.exists():
         return {}
-    data = json.loads(path.read_text("utf-8"))
-    return {rel: {int(k) for k in why} for rel, why in data.items()}
+    data: dict[str, list[dict[str, object]]] = yaml.safe_load(path.read_text("utf-8")) or {}
+    return data
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -508,10 +540,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     ap.add_argument("--only", help="comma-separated mutant indices (one module)")
     ap.add_argument("--json", type=Path, help="write every outcome here")
+    ap.add_argument("--table", type=Path, help="print the table of a --json file, run nothing")
     ap.add_argument("--child", help=argparse.SUPPRESS)  # one module's test run (internal)
     args = ap.parse_args(argv)
     if args.child:
         return _child(args.child, args.modules)
+    if args.table:
+        saved = json.loads(args.table.read_text("utf-8"))
+        fields = {f.name for f in dataclasses.fields(Outcome)}
+        results = {
+            rel: [Outcome(**{k: v for k, v in o.items() if k in fields}) for o in outs]
+            for rel, outs in saved.items()
+        }
+        return _report(results)
     args.modules = args.modules or list(TARGETS)
     unknown = [m for m in args.modules if m not in TARGETS]
     if unknown:
@@ -519,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         for rel in args.modules:
             for m in mutants(ROOT / rel):
-                print(f"{rel}:{m.line} #{m.index} {m.op} {m.what}")
+                print(f"{rel}:{m.line}:{m.col} #{m.index} {m.op} {m.what}")
         return 0
     only = {int(k) for k in args.only.split(",")} if args.only else None
     results: dict[str, list[Outcome]] = {}
@@ -530,11 +571,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         out = {rel: [asdict(o) for o in outs] for rel, outs in results.items()}
         args.json.write_text(json.dumps(out, indent=1) + "\n", "utf-8")
-    print(table(results, _equivalent()))
-    for rel, outs in results.items():
-        for o in outs:
-            if o.status == "survived":
-                print(f"survived {rel}:{o.line} #{o.index} {o.op} {o.what}   {o.source}")
+    return _report(results)
+
+
+def _report(results: dict[str, list[Outcome]]) -> int:
+    text, left = table(results)
+    print(text)
+    print("\n".join(left))
     return 0
 
 
