@@ -189,3 +189,21 @@ def test_an_interface_is_the_constructors_at_every_length(prefixlen: int) -> Non
     assert built == reference and built.network == reference.network
     if prefixlen >= 24:  # a /0's hosts are four billion
         assert list(built.network.hosts()) == list(reference.network.hosts())
+
+
+def test_the_self_check_tries_the_shortcut_even_while_it_is_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check must build with the shortcut, not with the constructor the flag falls back to
+    (which always agrees with itself): on a Python whose interfaces carry one more attribute,
+    run while the flag is off, it says no."""
+    built_by = IPv4Interface.__init__
+
+    def newer(self: IPv4Interface, address: object) -> None:
+        built_by(self, address)  # type: ignore[arg-type]
+        self._newer = True  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(numbers, "_ASSEMBLES", False)
+    with monkeypatch.context() as patched:
+        patched.setattr(IPv4Interface, "__init__", newer)
+        assert numbers._assembles() is False
