@@ -110,6 +110,7 @@ def test_float_noise_below_a_millionth_of_a_byte_is_not_a_byte() -> None:
     # must stay 12500, and a millionth of a byte more is a byte more.
     assert cable_round_trip_bytes(100, 0.1) == 13
     assert cable_round_trip_bytes(100, 99 * (1 + 1e-12)) == 12500
+    assert cable_round_trip_bytes(100, 99 * (1 + 1.6e-11)) == 12500  # 12500.0000002 B: noise
     assert cable_round_trip_bytes(100, 99 * (1 + 1e-10)) == 12501  # 12500.00000125 B
 
 
