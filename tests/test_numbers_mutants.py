@@ -207,3 +207,25 @@ def test_the_self_check_tries_the_shortcut_even_while_it_is_off(
     with monkeypatch.context() as patched:
         patched.setattr(IPv4Interface, "__init__", newer)
         assert numbers._assembles() is False
+
+
+def test_a_domain_is_a_frozen_value() -> None:
+    assert {numbers.VLAN: 1}[Domain("VLAN", 1, 4094)] == 1  # hashable, equal by value
+    with pytest.raises(AttributeError):
+        numbers.VLAN.high = 4095  # type: ignore[misc]
+
+
+def test_a_number_error_without_a_word_names_none() -> None:
+    assert NumberError("not a list").text == ""
+
+
+def test_two_interfaces_differ_by_address_prefix_or_host_list() -> None:
+    same = numbers._same_interface
+    assert same(IPv4Interface("10.0.0.1/24"), IPv4Interface("10.0.0.1/24"))
+    assert not same(IPv4Interface("10.0.0.1/24"), IPv4Interface("10.0.0.2/24"))
+    assert not same(IPv4Interface("10.0.0.1/24"), IPv4Interface("10.0.0.1/25"))
+    assert same(IPv4Interface("10.0.0.0/31"), IPv4Interface("10.0.0.0/31"))
+    without = IPv4Interface("10.0.0.0/31")
+    del without.network.hosts  # a /31 built without its own host list
+    assert not same(IPv4Interface("10.0.0.0/31"), without)
+    assert not same(without, IPv4Interface("10.0.0.0/31"))
