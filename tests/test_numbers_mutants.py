@@ -229,3 +229,22 @@ def test_two_interfaces_differ_by_address_prefix_or_host_list() -> None:
     del without.network.hosts  # a /31 built without its own host list
     assert not same(IPv4Interface("10.0.0.0/31"), without)
     assert not same(without, IPv4Interface("10.0.0.0/31"))
+
+
+def test_the_shortcut_builds_every_length_but_a_host_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the shortcut is for: no constructor call (a third of its cost) from /0 to /31; a /32
+    has a host list of its own and is left to the constructor."""
+    assert numbers._ASSEMBLES
+    built_by = IPv4Interface.__init__
+    calls: list[object] = []
+
+    def counted(self: IPv4Interface, address: object) -> None:
+        calls.append(address)
+        built_by(self, address)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(IPv4Interface, "__init__", counted)
+    for prefixlen in range(32):
+        numbers.interface(0x0A000005, prefixlen)
+    assert calls == []
+    numbers.interface(0x0A000005, 32)
+    assert calls == [(0x0A000005, 32)]
