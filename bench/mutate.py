@@ -87,7 +87,6 @@ TARGETS: dict[str, list[str]] = {
         "tests/test_numbers_mutants.py",
         "tests/test_numbers_edges.py",
         "tests/test_parse_fast.py",
-        "tests/test_parse_finish_fast.py",
     ],
 }
 
