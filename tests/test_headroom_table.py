@@ -194,3 +194,29 @@ def test_the_default_minimum_packet_is_64_bytes() -> None:
 def test_a_speed_without_a_figure_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match=r"^no pause-quanta figure for 1G$"):
         _terms(1)
+
+
+def test_a_model_without_a_cell_size_gets_the_least_any_cell_needs() -> None:
+    # 100G, 3 m, MTU 9216 both ends, cell size unknown, KB units, 10 % small packets, IEEE
+    # MAC/PHY: no frame rounded up to cells and no small-packet overhead (1-byte 'cells'):
+    #   9216 + 9216 + cable 379 + MAC/PHY 30720 + response 25216 = 74747 B -> 73 KB = 74752 B
+    total, terms = required_headroom(
+        speed_gbps=100,
+        cable_m=3,
+        mtu_sender=9216,
+        mtu_receiver=9216,
+        cell_bytes=None,
+        unit_bytes=1024,
+        mac_phy_delay_bytes=None,
+        small_packet_percent=10,
+    )
+    assert total == 74752
+    assert [(t.name, t.bytes) for t in terms] == [
+        ("sender MTU 9216 B (cell size unknown: not rounded)", 9216),
+        ("receiver MTU 9216 B (cell size unknown: not rounded)", 9216),
+        ("cable round trip 3 m at 100G", 379),
+        ("MAC/PHY delay, both ends (IEEE 802.3 bound at 100G)", 30720),
+        ("peer response 394 pause quanta", 25216),
+        ("small-packet cell overhead (cell size unknown: none)", 0),
+        ("rounding up to 1024 B units", 5),
+    ]
