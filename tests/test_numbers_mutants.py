@@ -111,6 +111,7 @@ def test_a_range_of_one_value_is_a_range() -> None:
 def test_merge_keeps_a_range_inside_another() -> None:
     assert numbers.merge([(1, 10), (2, 3), (10, 10), (11, 11)]) == ((1, 11),)
     assert numbers.merge([(1, 2), (4, 5)]) == ((1, 2), (4, 5))
+    assert numbers.merge([(1, 2), (5, 10), (6, 7)]) == ((1, 2), (5, 10))  # inside the last one
     assert numbers.merge([]) == ()
 
 
@@ -151,6 +152,7 @@ def test_without_leaves_exactly_the_values_not_removed(
 
 def test_expand_stops_at_65536_values() -> None:
     assert len(numbers.expand(((0, 65_535),))) == 65_536
+    assert numbers.expand(((60_000, 60_002),)) == (60_000, 60_001, 60_002)  # few, if large
     with pytest.raises(ValueError, match="at most 65,536 values"):
         numbers.expand(((0, 65_536),))
     with pytest.raises(ValueError):
