@@ -322,6 +322,39 @@ def session_output(text: str, vendor: str) -> str | None:
     return text.rstrip("\n") + "\n" + "\n".join(output) + "\n"
 
 
+# A QoS policy whose only class matches a DSCP neither RoCE nor CNP carries: police it, and
+# apply the policy on every port. Its lines are all read (roce_cfg/parse/policies.py), and its
+# class touches no lossless traffic, so nothing lossless may change.
+_HARMLESS = {
+    "h3c": (
+        "traffic classifier SCAVENGER operator or\n if-match dscp {dscp}\n#\n"
+        "traffic behavior SCAVENGER-LIMIT\n"
+        " car cir 1000000 cbs 6250000 ebs 0 green pass red discard\n"
+        "#\nqos policy EDGE\n classifier SCAVENGER behavior SCAVENGER-LIMIT\n#\n"
+        " qos apply policy EDGE global inbound\n#\n"
+    ),
+    "huawei": (
+        "traffic classifier SCAVENGER type or\n if-match dscp {dscp}\n#\n"
+        "traffic behavior SCAVENGER-LIMIT\n car cir 10 gbps red discard\n#\n"
+        "traffic policy EDGE\n classifier SCAVENGER behavior SCAVENGER-LIMIT precedence 5\n#\n"
+        "traffic-policy EDGE global inbound\n#\n"
+    ),
+}
+
+
+def harmless_policy(text: str, vendor: str) -> str | None:
+    """A global policy policing a DSCP the config maps nowhere (nor the default RoCE 26 and CNP
+    48): a behavior acts only on the packets its classifier matches ([H3C-QOS-CG] QoS policies;
+    [HW-CR] traffic classifier, traffic-policy global)."""
+    if vendor not in _HARMLESS or "\ninterface " not in text:
+        return None
+    mapped = {int(n) for n in re.findall(r"^ (?:import|ip-dscp-inbound) (\d+)", text, re.M)}
+    dscp = next(d for d in range(8, 64) if d not in mapped | {26, 48})
+    block = _HARMLESS[vendor].format(dscp=dscp)
+    at = text.index("\ninterface ") + 1
+    return text[:at] + block + text[at:]
+
+
 FORMS = (
     Form("crlf", crlf, "a saved file moved through Windows (tests/brownfield h3c-lag leaf-2.cfg)"),
     Form("terminal capture", terminal_capture, "shared/netmiko-notes.md: prompts and commands"),
@@ -338,4 +371,5 @@ FORMS = (
     Form("ZTE spaced tags", zte_spaced_tags, "[ZTE-LACP] '! </LACP>'"),
     Form("Ruijie PFC mode on", ruijie_pfc_mode_on, "tests/brownfield/fabrics/rj-zte-lag leaves"),
     Form("session output", session_output, "tests/wild/ruijie/s2628g-e-rgos10-capture.cfg"),
+    Form("harmless QoS policy", harmless_policy, "[H3C-QOS-CG]; [HW-CR] traffic classifier"),
 )

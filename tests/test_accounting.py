@@ -69,7 +69,9 @@ def test_an_out_of_range_line_is_counted_apart_from_the_unread() -> None:
 def test_a_line_nothing_reads_is_unread_in_its_area() -> None:
     text = (ROOT / "golden/pod-small-h3c/leaf-1.cfg").read_text("utf-8")
     extra = (
-        "#\ntraffic classifier ROCE operator and\n if-match dscp 26\n"
+        # a class is read (roce_cfg/parse/policies.py), a criterion it does not evaluate is not
+        "#\ntraffic classifier ROCE operator and\n if-match ip-precedence 3\n"
+        " if-match source-mac 0001-0002-0003\n"
         "#\n snmp-agent sys-info version v3\n"
     )
     cfg = parse_text(text.replace("#\nvlan 101", extra + "#\nvlan 101", 1), file="leaf-1.cfg")

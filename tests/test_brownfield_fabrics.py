@@ -270,12 +270,6 @@ XFAIL: dict[str, str] = {
     "at the ds1 block holding 'ip-dscp-inbound 26 phb af4' (line 36)",
     "hw-v300-ipv6:must_not:5": "RC312 names the .100 sub-interfaces as ports without a link "
     "(i42 IPv6, sub-interfaces)",
-    "mix-3tier:T1": "no rule for a global QoS policy that rate-limits the CNP class; its lines "
-    "are only RC405 'not read' (i42 global policies)",
-    "mix-3tier:T2": "no rule for an outbound re-mark of RoCE to a lossy DSCP; only RC405 "
-    "(i42 global policies)",
-    "mix-3tier:T3": "no rule for a queue buffer cap below the ECN threshold; only RC405 "
-    "(i42 buffer caps)",
     "rj-zte-lag:cannot_verify:0": "the Ruijie/ZTE PFC, trust and no-drop lines are read in the "
     "forms the corpus prints, unconfirmed (grammar status unsourced); no finding says that a "
     "reading rests on unconfirmed syntax",
@@ -428,9 +422,9 @@ NEW_RULES: dict[str, frozenset[str]] = {
     "G4": frozenset({"RC102", *(f"RC12{n}" for n in range(2, 10))}),
     "H5": _GAP_RULES,
     "D5": frozenset({"RC320"}),  # DRNI system numbers equal on both members
-    "T1": _UNNUMBERED,  # a global QoS policy rate-limits the CNP class
-    "T2": _UNNUMBERED,  # an outbound re-mark of RoCE to a lossy DSCP
-    "T3": _UNNUMBERED,  # a queue's buffer cap below its ECN threshold
+    "T1": frozenset({"RC130"}),  # a global QoS policy rate-limits the CNP class
+    "T2": frozenset({"RC131", "RC306"}),  # an outbound re-mark of RoCE to a lossy DSCP
+    "T3": frozenset({"RC132"}),  # a queue's buffer cap below its ECN threshold
 }
 _META = frozenset({"RC404", "RC405"})
 

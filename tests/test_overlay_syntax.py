@@ -82,14 +82,18 @@ def test_the_cited_overlay_turns_its_sections_warning_off(tmp_path: Path) -> Non
     assert "ruijie ecn: unverified syntax" in cited.stderr  # not covered by the overlay
 
 
-def test_lint_reads_the_overlay_and_is_blind_without_it(generated: Path) -> None:
+def test_lint_reads_the_overlay_and_cannot_verify_without_it(generated: Path) -> None:
     with_overlay = run("lint", str(generated), "--vendor-dir", str(OVERLAY))
     assert with_overlay.exit_code == 0, with_overlay.output
     assert "0 errors, 0 warnings" in with_overlay.stdout
     without = run("lint", str(generated))
-    # without its parse templates no port reads as lossless: the RoCE DSCP lands on a lossy
-    # priority everywhere
-    assert without.exit_code == 1 and "RC109" in without.stdout
+    # without its parse templates the overlay's PFC lines are not read: a warning names them
+    # and no rule concludes the RoCE priority is lossy from lines it did not read
+    assert without.exit_code == 0, without.output
+    assert "RC405" in without.stdout and "section 'lossless'" in without.stdout
+    assert "RC109 line" not in without.stdout
+    strict = run("lint", str(generated), "--require-verified")
+    assert strict.exit_code == 1
 
 
 def test_the_lab_accepts_the_overlay_and_refuses_what_it_removed() -> None:

@@ -26,6 +26,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_input,
     rules_intent,
     rules_mlag,
+    rules_policy,
     rules_watchdog,
 )
 from roce_cfg.analysis.context import (

@@ -11,9 +11,8 @@ from typing import Any, NamedTuple
 from roce_cfg import evidence
 from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView, carried
 from roce_cfg.analysis.registry import Hit, rule
-from roce_cfg.model import addresses
+from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import Interface
-from roce_cfg.policy import lossless_dscps
 
 Pair = tuple[DeviceView, Interface, DeviceView, Interface, FabricLink]
 
@@ -38,7 +37,7 @@ class _Settings(NamedTuple):
 
     no_drop: list[int]
     trust: bool
-    classes: str
+    classes: tuple[int, ...]
     mtu: int
     speed: int
 
@@ -119,24 +118,50 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     rationale="PFC pauses a priority, not a DSCP. If neighbours map RoCE to different priorities, "
     "one pauses a class the other does not send in, and the lossless class breaks at the link.",
     fix="Use one DSCP -> priority map fabric-wide.",
-    limits="Compares the RoCE and CNP DSCPs (the intent's, --roce-dscp / --cnp-dscp, else the "
-    "DSCP most configs map to a no-drop priority) and the set of DSCPs each end maps to a "
-    "no-drop priority: a switch whose lossless policy differs from its neighbour's is reported.",
+    limits="Compares the priorities the RoCE and CNP DSCPs land in (the intent's, --roce-dscp / "
+    "--cnp-dscp, else the DSCP most configs map to a no-drop priority), and each DSCP that lands "
+    "in a no-drop priority at either end: by the switch's map, else by the class selector "
+    "(DSCP >> 3, as RC109 reads an unmapped DSCP), so a DSCP mapped on one side and left to the "
+    "default on the other is one class. Ends that disagree on the no-drop priorities themselves "
+    "are RC301's.",
     reads=("qos_maps", "pfc"),
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(f, "DSCP map", lambda s: s.classes)
+    for a, pa, b, pb, _ in _differing(f):
+        ca, cb = _classes(a), _classes(b)
+        # the DSCPs that matter: RoCE's, CNP's and those that land in a no-drop priority at
+        # either end (ends that disagree on the priorities themselves are RC301's)
+        no_drop = {*_no_drop(a, pa), *_no_drop(b, pb)} or {*a.device.qos.no_drop}
+        if ca[:2] == cb[:2] and all(
+            ca[2 + d] == cb[2 + d] for d in range(64) if {ca[2 + d], cb[2 + d]} & no_drop
+        ):
+            continue
+        yield Hit(
+            f"DSCP map {_shown(ca, no_drop)} here, {_shown(cb, no_drop)} on {b.name} {pb.name}",
+            device=a.name,
+            port=pa.name,
+            related_device=b.name,
+            related_port=pb.name,
+        )
 
 
-def _classes(v: DeviceView) -> str:
-    """A switch's lossless classes as RC303 compares them: a switch's, not a port's, so once
-    per switch (issue 30)."""
-    known: str | None = v.memo.get("dscp_classes")
+def _shown(classes: tuple[int, ...], no_drop: set[int]) -> str:
+    lossless = numbers.of(d for d in range(64) if classes[2 + d] in no_drop)
+    own = ",".join(numbers.render(lossless, "-")) or "none"
+    return f"RoCE->{classes[0]} CNP->{classes[1]} lossless DSCPs {own}"
+
+
+def _classes(v: DeviceView) -> tuple[int, ...]:
+    """A switch's classes as RC303 compares them: the priorities RoCE and CNP land in, then
+    the priority of each DSCP 0-63 by the switch's map, else by the class selector
+    (``priority_of``: a DSCP one switch maps and the other leaves to the default map is the
+    same class on both). A switch's, not a port's, so once per switch (issue 30)."""
+    known: tuple[int, ...] | None = v.memo.get("dscp_classes")
     if known is None:
-        own = ",".join(map(str, lossless_dscps(v.device))) or "none"
         known = v.memo["dscp_classes"] = (
-            f"RoCE->{v.priority_of(v.roce_dscp)} CNP->{v.priority_of(v.cnp_dscp)} "
-            f"lossless DSCPs {own}"
+            v.priority_of(v.roce_dscp),
+            v.priority_of(v.cnp_dscp),
+            *(v.priority_of(d) for d in range(64)),
         )
     return known
 

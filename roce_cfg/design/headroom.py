@@ -16,7 +16,9 @@ from functools import cache
 
 from roce_cfg.model.fabric import HeadroomTerm
 
-#: IEEE 802.1Qbb response time of a peer, in pause quanta (512 bit times), per speed in Gb/s.
+#: The peer's response time to a PAUSE, in pause quanta (512 bit times), per speed in Gb/s: IEEE
+#: 802.3 31B.3.7's PAUSE reaction timing ([IEEE-PAUSE]). 800G has no figure read: the 400G one
+#: is assumed (QUANTA_ASSUMED), and the headroom term says so.
 PAUSE_QUANTA: dict[int, int] = {
     10: 67,
     25: 80,
@@ -27,6 +29,7 @@ PAUSE_QUANTA: dict[int, int] = {
     400: 905,
     800: 905,
 }
+QUANTA_ASSUMED: dict[int, int] = {800: 400}  # speed -> the sourced speed whose figure it takes
 #: Speed of light in fibre, metres per second.
 FIBRE_M_PER_S = 1.98e8
 
@@ -88,6 +91,19 @@ def round_up(value: int, unit: int) -> int:
     return -(-value // unit) * unit
 
 
+def _response_name(speed_gbps: int) -> str:
+    """
+    >>> _response_name(800)
+    'peer response 905 pause quanta (assumed: the 400G figure, no 800G figure read)'
+    """
+    name = f"peer response {PAUSE_QUANTA[speed_gbps]} pause quanta"
+    if speed_gbps in QUANTA_ASSUMED:
+        name += (
+            f" (assumed: the {QUANTA_ASSUMED[speed_gbps]}G figure, no {speed_gbps}G figure read)"
+        )
+    return name
+
+
 @cache
 def required_headroom(
     *,
@@ -134,7 +150,7 @@ def required_headroom(
         HeadroomTerm(name=f"receiver MTU {mtu_receiver} B {cells}", bytes=receiver),
         HeadroomTerm(name=f"cable round trip {cable_m:g} m at {speed_gbps}G", bytes=cable),
         HeadroomTerm(name=mac_phy_name, bytes=mac_phy),
-        HeadroomTerm(name=f"peer response {PAUSE_QUANTA[speed_gbps]} pause quanta", bytes=response),
+        HeadroomTerm(name=_response_name(speed_gbps), bytes=response),
         HeadroomTerm(name=f"small-packet cell overhead ({waste})", bytes=overhead),
         HeadroomTerm(name=f"rounding up to {unit_bytes} B units", bytes=total - subtotal),
     )

@@ -206,6 +206,58 @@ class WatchdogCfg(_M):
     action_printed: bool = True
 
 
+class PolicyClass(_M):
+    """What one class of a QoS policy (a classifier bound to a behavior) does to the traffic
+    it matches. A class matches the DSCPs and 802.1p priorities listed, all traffic
+    (``any_traffic``), or what criteria roce-cfg does not evaluate say (``other``, as printed:
+    an ACL); with ``operator`` 'and' a packet must meet every criterion, with 'or' any one
+    (None: not printed and no source gives the vendor's default)."""
+
+    policy: str
+    classifier: str
+    behavior: str
+    dscps: tuple[Dscp, ...] = ()
+    priorities: tuple[Priority, ...] = ()
+    any_traffic: bool = False
+    other: tuple[str, ...] = ()
+    operator: Literal["and", "or"] | None = None
+    # a rate limit: policed at ``cir_kbps`` (the excess dropped where ``drops_excess``) or
+    # shaped to it (``shaped``: the excess queued, delayed)
+    cir_kbps: Annotated[int, Field(ge=0)] | None = None
+    drops_excess: bool = False
+    shaped: bool = False
+    remark_dscp: Dscp | None = None
+    remark_priority: Priority | None = None  # 802.1p, or the internal priority it sets
+    deny: bool = False  # every matched packet dropped
+    line: int | None = None  # the behavior's action line (else the binding's), in its file
+
+
+class AppliedPolicy(_M):
+    """A QoS policy where it acts: on every port (global), on ports, on VLANs, or between the
+    ports of an uplink group (traffic that comes in on one and goes out on another:
+    'transit')."""
+
+    name: str
+    scope: Literal["global", "port", "vlan", "uplink"]
+    direction: Literal["inbound", "outbound", "transit"]
+    ports: tuple[str, ...] = ()
+    vlans: VlanRanges = ()
+    classes: tuple[PolicyClass, ...] = ()
+    line: int | None = None  # the line applying it
+
+
+class BufferCap(_M):
+    """The most a queue may hold: on one port, or on every port (``port`` None)."""
+
+    queue: QueueId
+    port: str | None = None
+    # 'bytes': a static cap; 'percent': a share of the shared buffer; 'dynamic': a step of the
+    # vendor's dynamic threshold, whose size depends on the free buffer at run time
+    value: Annotated[int, Field(ge=0)]
+    unit: Literal["bytes", "percent", "dynamic"] = "bytes"
+    line: int | None = None
+
+
 class Qos(_M):
     dscp_map: tuple[DscpMap, ...] = ()
     queue_map: tuple[QueueMap, ...] = ()
@@ -214,6 +266,20 @@ class Qos(_M):
     ecn: tuple[EcnQueue, ...] = ()
     strict_queues: tuple[QueueId, ...] = ()
     headroom_pool_bytes: ByteCount | None = None
+    policies: tuple[AppliedPolicy, ...] = ()
+    buffer_caps: tuple[BufferCap, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_policies(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        # A switch without QoS policies or buffer caps serialises as before (goldens).
+        out = handler(self)
+        if isinstance(out, dict):
+            for key in ("policies", "buffer_caps"):
+                if not getattr(self, key):
+                    out.pop(key, None)
+        return out
 
 
 class BgpNeighbor(_M):

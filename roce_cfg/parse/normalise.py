@@ -39,7 +39,7 @@ from roce_cfg.model.device import (
     packet_for,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import aggregates, breakouts, ipv6, mlag, statics
+from roce_cfg.parse import aggregates, breakouts, ipv6, mlag, policies, statics
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
@@ -1080,6 +1080,7 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
     unit = ctx.profile.headroom_unit_bytes  # as the per-port headroom when no unit is printed
     pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), unit, "@pool") if pools else None
     ports = found.ports
+    applied, caps = policies.read(ctx, raw)
     return Qos(
         dscp_map=dscp_map,
         queue_map=queue_map,
@@ -1097,4 +1098,6 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
         ),
         strict_queues=_union(p.qos.strict_queues for p in ports),
         headroom_pool_bytes=pool,
+        policies=applied,
+        buffer_caps=caps,
     )
