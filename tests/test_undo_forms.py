@@ -157,6 +157,28 @@ EXTRA = [
         ("interface 25GE1/0/1",),
         "qos buffer queue 3 shared-threshold dynamic 5",
     ),
+    # the IPv6 underlay: read in brownfield configs, never generated
+    *[
+        (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 100GE1/0/1", "undo portswitch"), line)
+        for line in (
+            "ipv6 enable",
+            "ipv6 address 2001:DB8:0:11::1/127",
+            "ipv6 address auto link-local",
+            "ipv6 address FE80::1 link-local",
+            "ipv6 mtu 9000",
+        )
+    ],
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "peer 2001:DB8:0:11::1 as-number 65101"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "peer 2001:DB8:0:11::1 description leaf"),
+    *[
+        (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000", "ipv6-family unicast"), line)
+        for line in (
+            "maximum load-balancing 8",
+            "network 2001:DB8:103:: 64",
+            "peer 2001:DB8:0:11::1 enable",
+            "peer 2001:DB8:0:11::1 default-route-advertise",
+        )
+    ],
     (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
     (
         Vendor.RUIJIE,
@@ -594,6 +616,8 @@ EXTRA_OPENERS = [
     (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "traffic behavior cnp"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "traffic policy fabric"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "dcb pfc uplink group up1"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "ipv6-family unicast"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "ipv6-family vpn-instance tenant"),
     (Vendor.ZTE, "generic-32x400G", ("router bgp 65101",), "address-family ipv4"),
     (Vendor.ZTE, "generic-32x400G", (), "lacp"),
     (Vendor.ZTE, "generic-32x400G", ("lacp",), "interface smartgroup1"),
