@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from ipaddress import IPv4Network
+from ipaddress import IPv4Address, IPv4Network, IPv6Address
 
 Rewrite = Callable[[str, str], str | None]
 
@@ -24,6 +24,8 @@ class Form:
     # a form roce-cfg does not read yet: the property expects it to fail (strict), so the day a
     # reader learns it the entry must move here
     unread: bool = False
+    # a rewrite of the whole fabric or of none of it (both ends of a link must change together)
+    whole_fabric: bool = False
 
 
 def _lines(text: str) -> list[str]:
@@ -355,6 +357,73 @@ def harmless_policy(text: str, vendor: str) -> str | None:
     return text[:at] + block + text[at:]
 
 
+# IPv4 addresses as IPv6 ones of the documentation prefix, the IPv4 number in the low 32 bits:
+# a /31 stays a link's two ends (/127), a /32 a host (/128), every subnet keeps its members
+_V6_BASE = int(IPv6Address("2001:DB8::"))
+
+
+def _v6(ip: str) -> str:
+    return str(IPv6Address(_V6_BASE | int(IPv4Address(ip)))).upper()
+
+
+def _v6_net(ip: str, mask: str) -> str:
+    return f"{_v6(ip)} {IPv4Network(f'0.0.0.0/{mask}').prefixlen + 96}"
+
+
+def _v6_interface(block: list[str]) -> list[str]:
+    """An interface block with its IPv4 address as an IPv6 one; the IPv6 MTU set as its IP MTU
+    (VRP keeps the two apart, vendors/huawei.yaml parse.ipv6_mtu_default)."""
+    mtu = next((ln.split()[1] for ln in block if re.fullmatch(r" mtu \d+", ln)), None)
+    out: list[str] = []
+    for ln in block:
+        m = re.fullmatch(r" ip address (\S+) (\S+)", ln)
+        if m is None:
+            out.append(ln)
+            continue
+        ip, plen = _v6_net(m[1], m[2]).split()
+        out += [" ipv6 enable", f" ipv6 address {ip}/{plen}"]
+        out += [f" ipv6 mtu {mtu}"] if mtu else []
+    return out
+
+
+def _v6_bgp(block: list[str]) -> list[str]:
+    """The BGP block with IPv6 peers and the IPv4 family's lines in 'ipv6-family unicast' (the
+    printed shape of [HW-CG] 'Example for Configuring Basic BGP4+ Functions')."""
+    out: list[str] = []
+    for ln in block:
+        m = re.fullmatch(r"( +peer )(\d+\.\d+\.\d+\.\d+)( .+)", ln)
+        n = re.fullmatch(r"( +network )(\S+) (\S+)", ln)
+        if ln == " ipv4-family unicast":
+            out += [ln, " #", " ipv6-family unicast"]
+        elif m:
+            out.append(f"{m[1]}{_v6(m[2])}{m[3]}")
+        elif n:
+            out.append(f"{n[1]}{_v6_net(n[2], n[3])}")
+        else:
+            out.append(ln)
+    return out
+
+
+def ipv6_addressing(text: str, vendor: str) -> str | None:
+    """Huawei VRP: the same fabric addressed in IPv6 ('ipv6 enable' / 'ipv6 address X/LEN' /
+    'ipv6 mtu' on each interface, 'peer <ipv6> as-number', the networks and activations in
+    'ipv6-family unicast', 'ipv6 route-static'): links pair by their /127s, sessions by their
+    peers, routes by their prefixes as they did in IPv4 ([HW-CR] ipv6 enable, ipv6 address,
+    ipv6 mtu, peer as-number (BGP view) (IPv6), network (BGP-IPv6 unicast address family
+    view), ipv6 route-static; the router ID stays a 32-bit ID)."""
+    if vendor != "huawei" or "\n ip address " not in text:
+        return None
+    blocks = _blocks(text)
+    for n, block in enumerate(blocks):
+        if block[0].startswith("interface "):
+            blocks[n] = _v6_interface(block)
+        elif re.fullmatch(r"bgp \d+", block[0]):
+            blocks[n] = _v6_bgp(block)
+        elif m := re.fullmatch(r"ip route-static (\S+) (\S+) (\d+\.\d+\.\d+\.\d+)(.*)", block[0]):
+            blocks[n] = [f"ipv6 route-static {_v6_net(m[1], m[2])} {_v6(m[3])}{m[4]}"]
+    return _joined(blocks)
+
+
 FORMS = (
     Form("crlf", crlf, "a saved file moved through Windows (tests/brownfield h3c-lag leaf-2.cfg)"),
     Form("terminal capture", terminal_capture, "shared/netmiko-notes.md: prompts and commands"),
@@ -372,4 +441,10 @@ FORMS = (
     Form("Ruijie PFC mode on", ruijie_pfc_mode_on, "tests/brownfield/fabrics/rj-zte-lag leaves"),
     Form("session output", session_output, "tests/wild/ruijie/s2628g-e-rgos10-capture.cfg"),
     Form("harmless QoS policy", harmless_policy, "[H3C-QOS-CG]; [HW-CR] traffic classifier"),
+    Form(
+        "IPv6 addressing",
+        ipv6_addressing,
+        "[HW-CR] ipv6 address; [HW-CG] BGP4+ example",
+        whole_fabric=True,
+    ),
 )

@@ -56,6 +56,8 @@ def _rewritten(form: Form, files: dict[str, str], vendor: str) -> dict[str, str]
     out = {name: form.rewrite(text, vendor) for name, text in files.items()}
     if all(text is None for text in out.values()):
         return None
+    if form.whole_fabric and any(text is None for text in out.values()):
+        return None
     return {name: text if text is not None else files[name] for name, text in out.items()}
 
 
@@ -115,10 +117,9 @@ def test_a_designed_fabric_in_another_form_is_judged_the_same(
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         files = _generated(data, Path(tmp))
-        rewritten = {
-            name: form.rewrite(text, prepare(text).vendor.value) or text
-            for name, text in files.items()
-        }
+        out = {name: form.rewrite(text, prepare(text).vendor.value) for name, text in files.items()}
+        assume(not form.whole_fabric or all(text is not None for text in out.values()))
+        rewritten = {name: out[name] or text for name, text in files.items()}
         assume(rewritten != files)
         before = _verdict(_write(Path(tmp) / "a", files))
         assert _verdict(_write(Path(tmp) / "b", rewritten)) == before
