@@ -1,4 +1,4 @@
-"""The IPv6 underlay as the templates read it (docs/parse.md, keys ``ip6``, ``ip6len``, ``mtu6``;
+"""The IPv6 underlay as the templates read it (docs/parse.md, keys ``ip6``, ``ip6_ll``, ``mtu6``;
 BGP ``peers6``, ``descriptions6``, ``networks6``, ``defaults6``): a port's, VLAN interface's
 and loopback's IPv6 address, the IPv6 MTU a port with IPv6 meets, BGP peers and networks of
 either family. Each form's source is beside its template line and grammar entry.
@@ -23,7 +23,7 @@ from roce_cfg.platforms.profile import VendorProfile
 T = TypeVar("T")
 
 # A port's own keys (its address), never part of the reading ports share (normalise._port_lines)
-OWN_KEYS = ("ip6", "ip6len", "ip6_ll")
+OWN_KEYS = ("ip6", "ip6_ll")
 
 
 class Reading(Protocol):
@@ -45,20 +45,25 @@ def address(text: str) -> IPv4Address | IPv6Address:
 
 
 def of_item(ctx: Reading, item: dict[str, Any], scope: str) -> IPv6Interface | None:
-    """The global IPv6 address an interface's lines give ('X/LEN' or 'X LEN'), or None (the
-    line unread when it is none)."""
-    text = item.get("ip6")
-    if text is None:
-        return None
-    shown = f"{text}/{item['ip6len']}" if "ip6len" in item else str(text)
-    try:
-        found = IPv6Interface(shown)
-    except ValueError:
-        ctx.unreadable(f"'{shown}' is not an IPv6 address and prefix length", str(text), scope)
-        return None
-    if found.is_link_local or found.ip.is_unspecified:
-        ctx.unreadable(f"'{shown}' is no global address", str(text), scope)
-        return None
+    """The global IPv6 address an interface's lines give ('X/LEN' or 'X LEN'; the template
+    joins them with ';'), or None. A printed form that is no global address, and every address
+    past the first (the model holds one per interface), leave their line unread."""
+    found: IPv6Interface | None = None
+    for text in str(item.get("ip6", "")).split(";"):
+        words = text.split()
+        if not words:
+            continue
+        try:
+            held = IPv6Interface("/".join(words))
+        except ValueError:
+            ctx.unreadable(f"'{text}' is not an IPv6 address and prefix length", words[0], scope)
+            continue
+        if held.is_link_local or held.ip.is_unspecified:
+            ctx.unreadable(f"'{text}' is no global address", words[0], scope)
+        elif found is not None:
+            ctx.unreadable(f"'{text}': a second IPv6 address is not modelled", words[0], scope)
+        else:
+            found = held
     return found
 
 
