@@ -367,7 +367,9 @@ def _v6(ip: str) -> str:
 
 
 def _v6_net(ip: str, mask: str) -> str:
-    return f"{_v6(ip)} {IPv4Network(f'0.0.0.0/{mask}').prefixlen + 96}"
+    """A prefix as VRP prints an IPv6 one ('<ipv6> <length>'); a default stays a default."""
+    plen = IPv4Network(f"0.0.0.0/{mask}").prefixlen
+    return f"{_v6(ip)} {plen + 96}" if plen else ":: 0"
 
 
 def _v6_interface(block: list[str]) -> list[str]:
