@@ -1,4 +1,4 @@
-"""The IPv6 underlay as the templates read it (docs/parse.md, keys ``ip6``, ``ip6_ll``, ``mtu6``;
+"""The IPv6 underlay as the templates read it (docs/parse.md, keys ``ip6s``, ``ip6_ll``, ``mtu6``;
 BGP ``peers6``, ``descriptions6``, ``networks6``, ``defaults6``): a port's, VLAN interface's
 and loopback's IPv6 address, the IPv6 MTU a port with IPv6 meets, BGP peers and networks of
 either family. Each form's source is beside its template line and grammar entry.
@@ -23,7 +23,7 @@ from roce_cfg.platforms.profile import VendorProfile
 T = TypeVar("T")
 
 # A port's own keys (its address), never part of the reading ports share (normalise._port_lines)
-OWN_KEYS = ("ip6", "ip6_ll")
+OWN_KEYS = ("ip6s", "ip6_ll")
 
 
 class Reading(Protocol):
@@ -45,11 +45,12 @@ def address(text: str) -> IPv4Address | IPv6Address:
 
 
 def of_item(ctx: Reading, item: dict[str, Any], scope: str) -> IPv6Interface | None:
-    """The global IPv6 address an interface's lines give ('X/LEN' or 'X LEN'; the template
-    joins them with ';'), or None. A printed form that is no global address, and every address
+    """The global IPv6 address an interface's lines give ('X/LEN' or 'X LEN', each an entry of
+    the template's ``ip6s``), or None. A printed form that is no global address, and every address
     past the first (the model holds one per interface), leave their line unread."""
     found: IPv6Interface | None = None
-    for text in str(item.get("ip6", "")).split(";"):
+    for printed in item.get("ip6s", ()):
+        text = str(printed.get("address", "")) if isinstance(printed, dict) else ""
         words = text.split()
         if not words:
             continue

@@ -848,7 +848,7 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
             if "ip" in item and "mask" in item
             else None
         )
-        addr6 = ipv6.of_item(ctx, item, name.canonical) if "ip6" in item else None
+        addr6 = ipv6.of_item(ctx, item, name.canonical) if "ip6s" in item else None
         if name.kind == "loopback":
             if addr is None and addr6 is None:
                 ctx.notes.append(f"{name.canonical}: loopback without an address, ignored")
