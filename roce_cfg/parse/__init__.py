@@ -59,6 +59,7 @@ from roce_cfg.platforms.profile import (
     load_profiles,
 )
 from roce_cfg.redact import may_hold_secrets, redact
+from roce_cfg.safepath import read_bytes
 from roce_cfg.vendor import Vendor
 
 FORMAT = "roce-cfg/parse/v2"
@@ -793,28 +794,9 @@ def read_config(path: Path) -> str:
 
 
 def read_capped(path: Path) -> bytes:
-    """A config file's bytes, at most ``MAX_CONFIG_BYTES`` of them read."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise InputError(
-                f"too large ({size:,} bytes; a running-config may be {MAX_CONFIG_BYTES:,})",
-                file=str(path),
-            )
-        with path.open("rb") as fh:
-            data = fh.read(MAX_CONFIG_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a config file", file=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(path)) from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise InputError(
-            f"too large (over {MAX_CONFIG_BYTES:,} bytes, the limit for a running-config)",
-            file=str(path),
-        )
-    return data
+    """A config file's bytes, at most ``MAX_CONFIG_BYTES`` of them read (roce_cfg/safepath.py:
+    a regular file only, its size checked before the read)."""
+    return read_bytes(path, what="config file", max_bytes=MAX_CONFIG_BYTES)
 
 
 def parse_file(
