@@ -666,6 +666,7 @@ def deadlock_cmd(
     _notes(src.notices, quiet)
     with _progress("failure scenarios") as tick:
         report = run_deadlock(src, plan, tick)
+    _notes(report.notes, quiet)
     result = deadlock_findings(src, report)
     shown = Shown(fmt, quiet)
     if fmt == "text":

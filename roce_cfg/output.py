@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from roce_cfg import safepath
 from roce_cfg.errors import InputError
 from roce_cfg.redact import redact as redact_text
 from roce_cfg.redact import redact_json, redact_markup, redact_tree
@@ -514,3 +515,40 @@ def write_file(target: Path, text: str) -> None:
         if tmp is not None:  # the write or the rename failed: leave nothing behind
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+@contextmanager
+def appended(target: Path) -> Iterator[Callable[[str], None]]:
+    """``add(text)`` appends to ``target`` (created, with its folder, when missing), each piece
+    flushed as it comes, so a run stopped half-way keeps what it wrote. Never through a link
+    (a dangling one would create its target wherever it points), and only to a regular file:
+    a FIFO or a device under the name is refused, not written to."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    name = str(target)
+    if target.is_symlink():
+        raise InputError("a symlink; roce-cfg never writes through a link", file=name)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, flags | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        with contextlib.suppress(OSError):
+            mode = target.stat().st_mode
+            if not stat.S_ISREG(mode):
+                reason = f"{safepath.kind(mode)}, not a regular file; roce-cfg writes only those"
+        raise InputError(f"cannot write: {reason}", file=name) from None
+    with os.fdopen(fd, "a", encoding="utf-8") as handle:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputError(
+                f"{safepath.kind(mode)}, not a regular file; roce-cfg writes only those", file=name
+            )
+
+        def add(text: str) -> None:
+            try:
+                handle.write(scrub(text, kind_of(name)))
+                handle.flush()
+            except OSError as exc:
+                raise InputError(f"cannot write: {exc.strerror or exc}", file=name) from None
+
+        yield add
