@@ -22,6 +22,7 @@ description and its ``peer <ip> enable`` in the address family).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -1186,13 +1187,13 @@ def _undo(cmd: Command, raw: dict[str, Any], path: str, policy: dict[str, Any]) 
 def grammar_path(vendor: str, overlay: Path | None = None) -> Path:
     if overlay is not None:
         user = overlay / "vendors" / f"{vendor}.grammar.yaml"
-        if user.exists():
+        if os.path.lexists(user):  # a FIFO or a link out of the overlay: refused, not skipped
             return user
     return vendors_dir() / f"{vendor}.grammar.yaml"
 
 
-def _read(path: Path) -> dict[str, Any]:
-    data, _ = load_yaml(read_text(path, "vendor grammar"), str(path))
+def _read(path: Path, root: Path | None = None) -> dict[str, Any]:
+    data, _ = load_yaml(read_text(path, "vendor grammar", root=root), str(path))
     if not isinstance(data, dict):
         raise GrammarError("must be a YAML mapping", file=str(path))
     return data
@@ -1220,7 +1221,8 @@ def _overlaid(base: dict[str, Any], user: dict[str, Any], path: Path) -> dict[st
 def _load(path: Path, overlay: Path | None = None) -> Grammar:
     data = _read(path)
     if overlay is not None:
-        data = _overlaid(data, _read(overlay), overlay)
+        # the overlay's file stays inside its folder (overlay/vendors/<vendor>.grammar.yaml)
+        data = _overlaid(data, _read(overlay, root=overlay.parent.parent), overlay)
     where = str(overlay or path)
     vendor = str(data.get("vendor", path.name.split(".")[0]))
     policy = {k: data.get(k) for k in ("undo_default", "undo_in_source")}

@@ -91,7 +91,7 @@ def use_overlay(folder: Path) -> None:
         # Read now: a malformed table found at the first redaction failed after the output
         # was written, with a traceback.
         for path in sorted((folder / "vendors").glob(f"*{SUFFIX}")):
-            load_table(path)
+            load_table(path, root=folder)
         _OVERLAYS.append(folder)
         rules.cache_clear()
 
@@ -104,11 +104,12 @@ def _table_files() -> list[Path]:
     return bundled + extra if bundled else []
 
 
-def load_table(path: Path) -> list[SecretRule]:
-    """One vendor's table; a malformed one is a one-line error naming the file and entry."""
+def load_table(path: Path, root: Path | None = None) -> list[SecretRule]:
+    """One vendor's table; a malformed one is a one-line error naming the file and entry
+    (``root``: the overlay folder the file must not leave)."""
     from roce_cfg.yamlsrc import load_yaml, read_text
 
-    doc, _ = load_yaml(read_text(path, "secrets table"), str(path))
+    doc, _ = load_yaml(read_text(path, "secrets table", root=root), str(path))
     entries = doc.get("secrets") if isinstance(doc, dict) else None
     if not isinstance(entries, list):
         raise InputError("a secrets table is a mapping with a 'secrets' list", file=str(path))

@@ -80,10 +80,13 @@ def _line_at(text: str | bytes, index: int) -> int:
     ) + 1
 
 
-def read_text(path: Path, what: str = "file", max_bytes: int = INTENT.max_bytes) -> str:
-    """Read a UTF-8 text file, turning every way it can fail into a one-line InputError."""
+def read_text(
+    path: Path, what: str = "file", max_bytes: int = INTENT.max_bytes, root: Path | None = None
+) -> str:
+    """Read a UTF-8 text file, turning every way it can fail into a one-line InputError; with
+    ``root``, a file that, links followed, lies outside that folder is refused too."""
     name = str(path)
-    raw = read_bytes(path, what=what, max_bytes=max_bytes)
+    raw = read_bytes(path, what=what, max_bytes=max_bytes, root=root)
     nul = raw.find(b"\x00")
     if nul >= 0:
         raise InputError(
@@ -99,9 +102,9 @@ def read_text(path: Path, what: str = "file", max_bytes: int = INTENT.max_bytes)
         ) from None
 
 
-def load_file(path: Path, limits: Limits) -> tuple[Any, dict[Loc, int]]:
-    """``read_text`` and ``load_yaml`` under one kind of file's limits."""
-    return load_yaml(read_text(path, limits.what, limits.max_bytes), str(path), limits)
+def load_file(path: Path, limits: Limits, root: Path | None = None) -> tuple[Any, dict[Loc, int]]:
+    """``read_text`` and ``load_yaml`` under one kind of file's limits (inside ``root``)."""
+    return load_yaml(read_text(path, limits.what, limits.max_bytes, root), str(path), limits)
 
 
 try:
