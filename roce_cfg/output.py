@@ -89,7 +89,8 @@ def scrub(text: str, kind: Kind = "text") -> str:
 
         try:
             doc = yaml.safe_load(text)
-        except ValueError:  # yaml.YAMLError is a ValueError
+        except (yaml.YAMLError, ValueError, RecursionError):
+            # not YAML after all (an HTML page written to a name ending .yaml): as text
             return redact_text(text)
         clean = redact_tree(doc)
         if clean == doc:
@@ -375,6 +376,9 @@ def staged(
     half-written file. In the modes ``replace`` and ``update`` the folder must be empty or
     roce-cfg's own previous output unless ``force``; ``replace`` swaps the whole folder in.
     """
+    if target.is_symlink():
+        # a link to a folder elsewhere would take the files there (merge) or be swapped away
+        raise InputError("a symlink; roce-cfg never writes through a link", file=str(target))
     if target.exists() and not target.is_dir():
         raise InputError("exists and is not a directory", file=str(target))
     previous = [] if mode == "merge" else _previous(target, force)
@@ -487,6 +491,22 @@ def _swap(staging: Path, target: Path) -> None:
         shutil.rmtree(aside, ignore_errors=True)
         raise
     shutil.rmtree(aside, ignore_errors=True)
+
+
+def made_folder(target: Path) -> Path:
+    """``target`` as a folder to write in: made (with its parents) when missing; an existing
+    folder as it is; a link (even to a folder: roce-cfg never writes through one), a file, a
+    FIFO or a device refused in one line."""
+    if target.is_symlink():
+        raise InputError("a symlink; roce-cfg never writes through a link", file=str(target))
+    if target.exists() and not target.is_dir():
+        mode = target.stat().st_mode
+        raise InputError(f"{safepath.kind(mode)}, not a folder to write in", file=str(target))
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
+    return target
 
 
 def write_file(target: Path, text: str) -> None:

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from roce_cfg.output import write_file
+
 STAGES = ("generate", "lint", "deadlock", "plan", "apply")
 ALL = ("generate", "lint", "deadlock", "plan")  # 'all': every stage but the approved apply
 DEFAULT_BATCH = "1,10%,100%"
@@ -41,7 +43,8 @@ class Job:
         if out is None:
             return subprocess.run(cmd, check=False).returncode
         done = subprocess.run(cmd, check=False, stdout=subprocess.PIPE)
-        out.write_bytes(done.stdout)
+        # through the writer every output takes: atomic, never through a link in the folder
+        write_file(out, done.stdout.decode("utf-8", "replace"))
         if echo:
             stream = sys.stdout if self.echo else sys.stderr
             stream.buffer.write(done.stdout)
@@ -83,10 +86,25 @@ RUNNERS: dict[str, Callable[[Job], int]] = {
 }  # fmt: skip
 
 
+def _check(job: Job) -> None:
+    """The job's paths through roce_cfg/safepath.py and output.py before any stage runs: its
+    intent and inventory are what the stages read (a FIFO, a device or a folder in their
+    place is one line now, not a stage failing in a child process), its work folder is made
+    (never through a link, never over a file)."""
+    from roce_cfg.deploy.inventory import load
+    from roce_cfg.output import made_folder
+    from roce_cfg.safepath import read_bytes
+    from roce_cfg.yamlsrc import INTENT
+
+    read_bytes(job.intent, what=INTENT.what, max_bytes=INTENT.max_bytes)
+    load(job.inventory)  # the plan and apply stages push to its hosts: checked before any
+    made_folder(job.work)
+
+
 def run(stage: str, job: Job, ran: list[tuple[str, int]] | None = None) -> int:
     """Run ``stage`` (or ``all``); the first non-zero exit code stops it and is returned.
     Each stage run and its exit code is appended to ``ran``."""
-    job.work.mkdir(parents=True, exist_ok=True)
+    _check(job)
     for name in ALL if stage == "all" else (stage,):
         rc = RUNNERS[name](job)
         if ran is not None:
