@@ -12,9 +12,10 @@ markup). roce_cfg/output.py applies them to every byte that leaves the process.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -166,9 +167,10 @@ def _whole_quote(line: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
+def _spans(line: str, table: Iterable[SecretRule], fallback: bool = True) -> list[tuple[int, int]]:
+    """Where the secrets of ``line`` are."""
     if not _hinted(line):
-        return line
+        return []
     # Every rule reads the line as the switch wrote it: were a rule to read another's output,
     # a key-id one rule took for a secret would hide the real secret from the rule that knows.
     spans: list[tuple[int, int]] = []
@@ -177,6 +179,14 @@ def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
             spans.extend(m.span(g) for g in range(1, rule.pattern.groups + 1) if m.start(g) >= 0)
     for keyword in _FALLBACK if fallback else ():
         spans.extend(m.span("secret") for m in keyword.finditer(line))
+    return spans
+
+
+def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
+    return _apply(line, _spans(line, table, fallback))
+
+
+def _apply(line: str, spans: list[tuple[int, int]]) -> str:
     if not spans:
         return line
     merged: list[list[int]] = []
@@ -227,7 +237,82 @@ def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
     if not text or not _hinted(text):
         return text
     table = rules(vendor) or rules()
-    return "\n".join(_line(line, table, fallback) for line in text.split("\n"))
+    lines = text.split("\n")
+    out = [_line(line, table, fallback) for line in lines]
+    for at, redacted in fold_tails(lines, vendor, fallback=fallback).items():
+        out[at] = redacted
+    return "\n".join(out)
+
+
+# Terminals fold a long line at their width, a capture keeps the fold: ZTE's CLI folds its own
+# output at 80 columns [ZTE-OLT, shared/vendor-reference.md 4.3], and a config copied from an
+# 80-column terminal window is folded the same way, whichever the vendor.
+FOLD_WIDTH = 80
+
+
+def _chunk(line: str, width: int) -> bool:
+    """Whether ``line`` can be a folded line's first part: it filled the terminal (the blanks
+    it ended with, where the fold fell after a word, stripped by the reader)."""
+    return width - 3 <= len(line.rstrip()) <= width
+
+
+def fold_tails(
+    lines: list[str],
+    vendor: str | None = None,
+    width: int = FOLD_WIDTH,
+    never: Callable[[str], bool] | None = None,
+    fallback: bool = True,
+) -> dict[int, str]:
+    """{index: that line redacted} for each line that may continue a line folded at ``width``
+    columns and holds part of a secret only the whole line shows: ``snmp-server community``
+    at the end of one line and the community at the start of the next, or a key cut in two.
+    ``never(line)``: a line that is never a continuation (a block opener, a separator).
+
+    >>> line = "snmp-server user nms-ops grp v3 encrypted auth sha Auth1 priv aes128 " + "K" * 14
+    >>> line[80:], fold_tails([line[:80], line[80:]])  # alone, 'KKK' is no secret's line
+    ('KKK', {1: '<redacted>'})
+    >>> fold_tails(["snmp-server community public view " + "v" * 46, "iew AllView ro"])
+    {}
+    """
+    table = rules(vendor) or rules()
+    out: dict[int, str] = {}
+    i = 0
+    while i < len(lines) - 1:
+        j = i
+        while (
+            j + 1 < len(lines) and _chunk(lines[j], width) and not (never and never(lines[j + 1]))
+        ):
+            j += 1
+        if j > i:
+            out.update(_folded(lines[i : j + 1], i, table, width, fallback))
+        i = j + 1
+    return out
+
+
+def _folded(
+    chain: list[str], first: int, table: tuple[SecretRule, ...], width: int, fallback: bool
+) -> dict[int, str]:
+    """The continuation lines of ``chain`` (one folded line) whose secrets the whole shows."""
+    parts = [chain[0].rstrip()]
+    for prev, line in itertools.pairwise(chain):
+        # a fold right after a blank lost that blank to the reader's rstrip: put back
+        parts.append(" " * (width - len(prev.rstrip())) + line)
+    whole = "".join(parts)
+    spans = _spans(whole, table, fallback)
+    if not spans:
+        return {}
+    out: dict[int, str] = {}
+    at = len(parts[0])
+    for k, part in enumerate(parts[1:], 1):
+        start, end = at + len(part) - len(chain[k]), at + len(part)  # the line's own span
+        mine = [
+            (max(s, start) - start, min(e, end) - start) for s, e in spans if s < end > start < e
+        ]
+        own = _spans(chain[k], table, fallback)
+        if any(span not in own for span in mine):
+            out[first + k] = _apply(chain[k], own + mine)
+        at += len(part)
+    return out
 
 
 def redact_tree(value: Any, vendor: str | None = None) -> Any:

@@ -48,6 +48,7 @@ from roce_cfg.parse.text import (
     count_lines,
     decode,
     ends,
+    fold_tails_redacted,
     unwrap,
 )
 from roce_cfg.platforms.profile import (
@@ -502,6 +503,7 @@ def prepare(
     lines = unwrap(lines, profile.parse.wrap_width)
     _check_complete(lines, profile, file)
     _, known, layout = _patterns(profile)
+    lines = fold_tails_redacted(lines, vendor.value, profile.parse.wrap_width, known + layout)
     sorted_blocks = classify(split(lines), known, layout)
     namer = Namer(profile)
 
