@@ -248,6 +248,9 @@ def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
 # output at 80 columns [ZTE-OLT, shared/vendor-reference.md 4.3], and a config copied from an
 # 80-column terminal window is folded the same way, whichever the vendor.
 FOLD_WIDTH = 80
+# The longest line a config may hold (roce_cfg/parse/text.py MAX_LINE_CHARS): a run of full
+# lines longer than that is many lines, not one folded.
+MAX_FOLDED = 16_384
 
 
 def _chunk(line: str, width: int) -> bool:
@@ -277,10 +280,14 @@ def fold_tails(
     table = rules(vendor) or rules()
     out: dict[int, str] = {}
     i = 0
+    longest = MAX_FOLDED // width + 1  # pieces of the longest line a config may hold
     while i < len(lines) - 1:
         j = i
         while (
-            j + 1 < len(lines) and _chunk(lines[j], width) and not (never and never(lines[j + 1]))
+            j + 1 < len(lines)
+            and j - i < longest
+            and _chunk(lines[j], width)
+            and not (never and never(lines[j + 1]))
         ):
             j += 1
         if j > i:
