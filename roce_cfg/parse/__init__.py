@@ -709,6 +709,8 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
         return source.interfaces.get(scope or "", [])
 
     def locate(word: str, scope: str | None) -> tuple[int, str] | None:
+        if " " in word:  # words of a list ('1 to 3 to 7'): the first line holding them
+            return _phrase(word, scoped(scope) or source.blocks)
         for block in scoped(scope):
             for line in block.lines:
                 if word in _words(line.text):
@@ -721,6 +723,15 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
         return index.get(word)
 
     return locate
+
+
+def _phrase(words: str, blocks: list[Block]) -> tuple[int, str] | None:
+    found = re.compile(r"(?<!\S)" + r"\s+".join(map(re.escape, words.split())) + r"(?!\S)")
+    for block in blocks:
+        for line in block.lines:
+            if found.search(line.text):
+                return line.no, line.text.strip()
+    return None
 
 
 def _words(text: str) -> list[str]:
