@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from roce_cfg import safepath
-from roce_cfg.errors import InputError
+from roce_cfg.errors import BIDI, InputError
 from roce_cfg.redact import redact as redact_text
 from roce_cfg.redact import redact_json, redact_markup, redact_tree
 from roce_cfg.safepath import plain
@@ -78,7 +78,7 @@ def scrub(text: str, kind: Kind = "text") -> str:
     '{"a": "snmp-server community <redacted> ro"}'
     """
     if kind == "markup":
-        return redact_markup(text)
+        return redact_markup(text).translate(BIDI)
     if kind == "json":
         # string by string, without decoding the document: lint's JSON of 400,000 findings
         # took 42 s and 1.8 GB as a tree; a line with a hint outside every string (no JSON at
@@ -91,12 +91,14 @@ def scrub(text: str, kind: Kind = "text") -> str:
             doc = yaml.safe_load(text)
         except (yaml.YAMLError, ValueError, RecursionError):
             # not YAML after all (an HTML page written to a name ending .yaml): as text
-            return redact_text(text)
+            return redact_text(text).translate(BIDI)
         clean = redact_tree(doc)
         if clean == doc:
-            return text  # unchanged: keep the writer's own layout
-        return str(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True))
-    return redact_text(text)
+            return text.translate(BIDI)  # unchanged: keep the writer's own layout
+        return str(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True)).translate(BIDI)
+    # a bidirectional control (a right-to-left override in a switch's answer) is shown as
+    # \u202e: it would reorder what the terminal prints after it (JSON escapes it already)
+    return redact_text(text).translate(BIDI)
 
 
 def emit(text: str, *, stderr: bool = False, kind: Kind = "text") -> None:
@@ -192,7 +194,7 @@ def emit_doc(doc: Any, fmt: Literal["json", "yaml"]) -> None:
 
     clean = redact_tree(doc)
     if fmt == "yaml":
-        sys.stdout.write(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True))
+        sys.stdout.write(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True).translate(BIDI))
     else:
         sys.stdout.write(json.dumps(clean, indent=2) + "\n")
 
@@ -343,7 +345,7 @@ class _Redacting:
         return sys.stderr if self._stderr else sys.stdout
 
     def write(self, text: str) -> int:
-        self._stream.write(redact_text(text))
+        self._stream.write(redact_text(text).translate(BIDI))
         return len(text)
 
     def __getattr__(self, name: str) -> Any:  # isatty, flush, encoding, fileno

@@ -8,10 +8,12 @@ later ones skip what an earlier one explained."""
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from roce_cfg.analysis.findings import Finding
+from roce_cfg.errors import InputError
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.verify.data import Display, counter, port_key, speed_gbps
@@ -20,9 +22,21 @@ from roce_cfg.verify.rules import RULES
 Records = list[dict[str, str]]
 
 
+# A 1.6 Tb/s port receives at most about 2.4 billion minimum-size frames a second: a storm
+# threshold past this can never be met (and 'inf' would silence the check).
+MAX_STORM_PPS = 1e10
+
+
 @dataclass
 class Options:
     storm_pps: float = 1000.0  # pauses received per second that count as a storm
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.storm_pps) and 1 <= self.storm_pps <= MAX_STORM_PPS):
+            raise InputError(
+                f"--storm-pps: {self.storm_pps!r} is not a rate of 1 to "
+                f"{MAX_STORM_PPS:,.0f} pauses a second"
+            )
 
 
 @dataclass
