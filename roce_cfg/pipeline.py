@@ -87,16 +87,15 @@ RUNNERS: dict[str, Callable[[Job], int]] = {
 
 
 def _check(job: Job) -> None:
-    """The job's paths through roce_cfg/safepath.py and output.py before any stage runs: its
-    intent and inventory are what the stages read (a FIFO, a device or a folder in their
-    place is one line now, not a stage failing in a child process), its work folder is made
-    (never through a link, never over a file)."""
+    """The job's inputs read and its work folder made before any stage runs: a bad intent or
+    inventory (a FIFO, a device, a folder, broken YAML in their place) is one line now, not a
+    stage failing in a child process; the work folder is never made through a link or over
+    a file."""
     from roce_cfg.deploy.inventory import load
+    from roce_cfg.intent.loader import load_intent
     from roce_cfg.output import made_folder
-    from roce_cfg.safepath import read_bytes
-    from roce_cfg.yamlsrc import INTENT
 
-    read_bytes(job.intent, what=INTENT.what, max_bytes=INTENT.max_bytes)
+    load_intent(job.intent)  # every stage starts from it: a bad one is one line here
     load(job.inventory)  # the plan and apply stages push to its hosts: checked before any
     made_folder(job.work)
 
