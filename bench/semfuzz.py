@@ -427,6 +427,16 @@ TARGETS: dict[str, Target] = {
 }
 
 
+def _with_hostile() -> None:
+    """Hostile input III's families (bench/semfuzz_hostile.py) join the table."""
+    from bench.semfuzz_hostile import TARGETS as HOSTILE
+
+    TARGETS.update(HOSTILE)
+
+
+_with_hostile()
+
+
 def main(argv: list[str]) -> None:
     from bench.fuzz import HEAD
 

@@ -34,6 +34,7 @@ from roce_cfg.output import (
     write_all,
     write_file,
 )
+from roce_cfg.safepath import refused_path
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
 
 # Start-up time: every command pays for what this module imports, so netmiko, nornir, asyncssh,
@@ -74,6 +75,10 @@ class _Commands(TyperGroup):
             return super().invoke(ctx)
         except RoceCfgError as exc:
             raise typer.Exit(_report(exc)) from None
+        except OSError as exc:
+            if (refused := refused_path(exc)) is None:
+                raise
+            raise typer.Exit(_report(refused)) from None
 
 
 app = typer.Typer(

@@ -16,6 +16,7 @@ escaped bytes, not a separator.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterable
@@ -286,6 +287,26 @@ def _cannot(exc: OSError, verb: str) -> str:
 
 def _a(what: str) -> str:
     return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
+
+
+# What a path can be refused for before any file is opened: its name (too long for the
+# filesystem, a component past 255 bytes), or a folder on the way this user may not search.
+# Path.exists() and is_dir() pass these through as exceptions, wherever a command asks.
+_PATH_ERRNOS = frozenset({errno.ENAMETOOLONG, errno.EACCES, errno.EPERM, errno.ELOOP})
+
+
+def refused_path(exc: OSError) -> InputError | None:
+    """A user's path the filesystem refused (``_PATH_ERRNOS``) as the one-line error it is;
+    None for any other OSError (not the user's path: left to surface).
+
+    >>> refused_path(OSError(36, "File name too long", "x" * 300)).one_line()[:40]
+    'xxxxxxxxxxxxxxxxxxxxxxxx...(300 characte'
+    """
+    if exc.errno not in _PATH_ERRNOS:
+        return None
+    name = str(exc.filename or "")
+    shown = name if len(name) <= 80 else f"{name[:24]}...({len(name):,} characters)"
+    return InputError(f"cannot use this path: {exc.strerror or exc}", file=shown or None)
 
 
 def folder(path: Path, *, what: str) -> Path:

@@ -163,6 +163,8 @@ EDGES = [
     ("zte", "  switchport access vlan 101", "  switchport trunk vlan 2-4094", True),
     ("zte", "  switchport access vlan 101", "  switchport trunk vlan 5-", False),
     ("zte", "  switchport access vlan 101", "  switchport trunk vlan 1-3-7", False),
+    # the words of a list with one end located in the switchvlan block, not the port's
+    ("zte", "  switchport access vlan 101", "  switchport trunk vlan 5 to", False),
     ("zte", "router bgp 65101", "router bgp 0", False),
 ]
 

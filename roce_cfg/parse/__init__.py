@@ -710,7 +710,7 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
 
     def locate(word: str, scope: str | None) -> tuple[int, str] | None:
         if " " in word:  # words of a list ('1 to 3 to 7'): the first line holding them
-            return _phrase(word, scoped(scope) or source.blocks)
+            return _phrase(word, scoped(scope)) or _phrase(word, source.blocks)
         for block in scoped(scope):
             for line in block.lines:
                 if word in _words(line.text):
