@@ -165,6 +165,8 @@ EDGES = [
     ("zte", "  switchport access vlan 101", "  switchport trunk vlan 1-3-7", False),
     # the words of a list with one end located in the switchvlan block, not the port's
     ("zte", "  switchport access vlan 101", "  switchport trunk vlan 5 to", False),
+    # a backwards range located by its words, not by its low end ('3' is on many lines)
+    ("zte", "  switchport access vlan 101", "  switchport trunk vlan 3-2", False),
     ("zte", "router bgp 65101", "router bgp 0", False),
 ]
 

@@ -176,9 +176,10 @@ def parse(text: str, domain: Domain, every: Ranges | None = None) -> Ranges:
     found: list[tuple[int, int]] = []
     i = 0
     while i < len(words):
+        start = i
         low, high, i = _one(words, i, domain)
-        if high < low:
-            raise NumberError(f"range {low} to {high} runs backwards", str(low))
+        if high < low:  # its text: the words as printed, which locate the line holding them
+            raise NumberError(f"range {low} to {high} runs backwards", " ".join(words[start:i]))
         found.append((low, high))
     return merge(found)
 
