@@ -167,6 +167,8 @@ EDGES = [
     ("zte", "  switchport access vlan 101", "  switchport trunk vlan 5 to", False),
     # a backwards range located by its words, not by its low end ('3' is on many lines)
     ("zte", "  switchport access vlan 101", "  switchport trunk vlan 3-2", False),
+    # an out-of-domain list located by the whole list ending its line ('nic0' ends in 0 too)
+    ("zte", "  switchport access vlan 101", "  switchport trunk vlan 0", False),
     ("zte", "router bgp 65101", "router bgp 0", False),
 ]
 

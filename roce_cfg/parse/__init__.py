@@ -30,6 +30,7 @@ from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.normalise import (
+    LISTED,
     MAX_UNREAD,
     Context,
     Locate,
@@ -709,6 +710,9 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
         return source.interfaces.get(scope or "", [])
 
     def locate(word: str, scope: str | None) -> tuple[int, str] | None:
+        if word.startswith(LISTED):  # a whole list: the line it ends
+            listed = word[len(LISTED) :]
+            return _phrase(listed, scoped(scope), True) or _phrase(listed, source.blocks, True)
         if " " in word:  # words of a list ('1 to 3 to 7'): the first line holding them
             return _phrase(word, scoped(scope)) or _phrase(word, source.blocks)
         for block in scoped(scope):
@@ -725,8 +729,9 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
     return locate
 
 
-def _phrase(words: str, blocks: list[Block]) -> tuple[int, str] | None:
-    found = re.compile(r"(?<!\S)" + r"\s+".join(map(re.escape, words.split())) + r"(?!\S)")
+def _phrase(words: str, blocks: list[Block], ending: bool = False) -> tuple[int, str] | None:
+    tail = r"\s*$" if ending else r"(?!\S)"
+    found = re.compile(r"(?<!\S)" + r"\s+".join(map(re.escape, words.split())) + tail)
     for block in blocks:
         for line in block.lines:
             if found.search(line.text):
