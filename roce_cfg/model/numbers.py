@@ -146,6 +146,23 @@ def parse(text: str, domain: Domain, every: Ranges | None = None) -> Ranges:
     Traceback (most recent call last):
     ...
     roce_cfg.model.numbers.OutOfDomain: VLAN 1000000 out of range 1-4094
+    """
+    words = text.replace(",", " ").split()
+    if words == ["all"]:
+        return ((domain.low, domain.high),) if every is None else every
+    found: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        start = i
+        low, high, i = _one(words, i, domain)
+        if high < low:  # its text: the words as printed, which locate the line holding them
+            raise NumberError(f"range {low} to {high} runs backwards", " ".join(words[start:i]))
+        found.append((low, high))
+    return merge(found)
+
+
+def _one(words: list[str], i: int, domain: Domain) -> tuple[int, int, int]:
+    """The range or number at ``words[i]``: (low, high, the index after it).
 
     A range has two ends, each a number of the domain, the low one first:
 
@@ -170,22 +187,6 @@ def parse(text: str, domain: Domain, every: Ranges | None = None) -> Ranges:
     ...
     roce_cfg.model.numbers.NumberError: range 7 to 3 runs backwards
     """
-    words = text.replace(",", " ").split()
-    if words == ["all"]:
-        return ((domain.low, domain.high),) if every is None else every
-    found: list[tuple[int, int]] = []
-    i = 0
-    while i < len(words):
-        start = i
-        low, high, i = _one(words, i, domain)
-        if high < low:  # its text: the words as printed, which locate the line holding them
-            raise NumberError(f"range {low} to {high} runs backwards", " ".join(words[start:i]))
-        found.append((low, high))
-    return merge(found)
-
-
-def _one(words: list[str], i: int, domain: Domain) -> tuple[int, int, int]:
-    """The range or number at ``words[i]``: (low, high, the index after it)."""
     word = words[i]
     # the error's text is the words as printed: what locates the line that holds them
     if word == "to":
