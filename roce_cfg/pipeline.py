@@ -86,24 +86,27 @@ RUNNERS: dict[str, Callable[[Job], int]] = {
 }  # fmt: skip
 
 
-def _check(job: Job) -> None:
+def _check(job: Job, stage: str) -> None:
     """The job's inputs read and its work folder made before any stage runs: a bad intent or
     inventory (a FIFO, a device, a folder, broken YAML in their place) is one line now, not a
     stage failing in a child process; the work folder is never made through a link or over
     a file."""
-    from roce_cfg.deploy.inventory import load
+    from roce_cfg.deploy.inventory import load, readable
     from roce_cfg.intent.loader import load_intent
     from roce_cfg.output import made_folder
 
     load_intent(job.intent)  # every stage starts from it: a bad one is one line here
-    load(job.inventory)  # the plan and apply stages push to its hosts: checked before any
+    if stage in ("plan", "apply", "all"):
+        load(job.inventory)  # they push to its hosts: checked before any stage runs
+    else:
+        readable(job.inventory)
     made_folder(job.work)
 
 
 def run(stage: str, job: Job, ran: list[tuple[str, int]] | None = None) -> int:
     """Run ``stage`` (or ``all``); the first non-zero exit code stops it and is returned.
     Each stage run and its exit code is appended to ``ran``."""
-    _check(job)
+    _check(job, stage)
     for name in ALL if stage == "all" else (stage,):
         rc = RUNNERS[name](job)
         if ran is not None:

@@ -92,6 +92,17 @@ def _read(path: Path) -> dict[str, Any]:
     return loaded if isinstance(loaded, dict) else {}
 
 
+def readable(path: Path) -> None:
+    """The inventory read (a file, or a folder's members) and a mapping, its hosts not asked
+    for yet: what a pipeline stage before the push checks up front."""
+    if path.is_dir() and not path.is_symlink():
+        _read(path)
+    elif not isinstance(_load(path), dict):
+        raise InputError(
+            "an inventory is a mapping with 'hosts' (and 'groups', 'defaults')", file=str(path)
+        )
+
+
 def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> list[Target]:
     doc = _read(path)
     _check(doc, str(path))
