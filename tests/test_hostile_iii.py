@@ -279,3 +279,21 @@ def test_a_push_error_from_the_switch_prints_its_override_escaped(
         result = cli("push", str(tmp_path / "out"), "-i", str(inv), "--apply")
     assert result.exit_code != 0 and "\\u202e" in result.output, result.output
     assert "\u202e" not in result.output
+
+
+def test_a_complete_state_file_answers_without_reaching_the_scheduler(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The address is checked (a malformed one is an error), but dialled only when the
+    sweep has work left for it: a complete state file answers on its own (docs/deadlock.md)."""
+    monkeypatch.setattr(cluster, "have_dask", lambda: False)
+    state = tmp_path / "s.jsonl"
+    first = run(load(VALLEY), Plan("all-single", max_failures=2, state=str(state)))
+    monkeypatch.setattr(cluster, "have_dask", lambda: True)
+    closed = f"tcp://127.0.0.1:{_free_port()}"
+    again = run(
+        load(VALLEY), Plan("all-single", max_failures=2, scheduler=closed, state=str(state))
+    )
+    assert again.opened.keys() == first.opened.keys()
+    with pytest.raises(InputError, match="cannot reach it"):
+        run(load(VALLEY), Plan("all-single", max_failures=2, scheduler=closed))

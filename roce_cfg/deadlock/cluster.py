@@ -44,11 +44,14 @@ def answers(
     net: Network, todo: list[Scenario], tick: Tick, scheduler: str | None, state: str | None
 ) -> Answers:
     """Each scenario's opened cycles: from the state file where it has them, else analysed."""
-    address = checked_scheduler(scheduler) if scheduler else None
+    if scheduler and not have_dask():
+        raise InputError("--scheduler needs the Dask extra: pip install 'roce-cfg[dask]'")
     path = Path(state) if state else None
     kept = load_state(path, net) if path else None
     done = kept or {}
     rest = [sc for sc in todo if sc not in done]
+    # reached only with work to hand it: a complete state file answers without any cluster
+    address = checked_scheduler(scheduler) if scheduler and rest else None
     # asked last: importing dask.distributed costs half a second a sweep in this process skips
     use_dask = (bool(address) or local_pays(net, len(rest))) and have_dask()
     stream = _dask(net, rest, address) if use_dask and rest else _serial(net, rest)
@@ -64,9 +67,7 @@ def answers(
 
 def checked_scheduler(scheduler: str) -> str:
     """--scheduler's address, validated and answered by a Dask scheduler
-    (roce_cfg/deadlock/scheduler.py); the extra must be installed."""
-    if not have_dask():
-        raise InputError("--scheduler needs the Dask extra: pip install 'roce-cfg[dask]'")
+    (roce_cfg/deadlock/scheduler.py)."""
     from roce_cfg.deadlock.scheduler import reach
 
     return reach(scheduler)
