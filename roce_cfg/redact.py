@@ -251,6 +251,9 @@ FOLD_WIDTH = 80
 # The longest line a config may hold (roce_cfg/parse/text.py MAX_LINE_CHARS): a run of full
 # lines longer than that is many lines, not one folded.
 MAX_FOLDED = 16_384
+# Lines of one folded line a secret and its command can span: Huawei's longest cipher (268
+# characters) with its command is five 80-column lines.
+FOLD_SPAN = 5
 
 
 def _chunk(line: str, width: int) -> bool:
@@ -278,7 +281,7 @@ def fold_tails(
     {}
     """
     table = rules(vendor) or rules()
-    out: dict[int, str] = {}
+    found: dict[int, list[tuple[int, int]]] = {}
     i = 0
     longest = MAX_FOLDED // width + 1  # pieces of the longest line a config may hold
     while i < len(lines) - 1:
@@ -290,36 +293,64 @@ def fold_tails(
             and not (never and never(lines[j + 1]))
         ):
             j += 1
-        if j > i:
-            out.update(_folded(lines[i : j + 1], i, table, width, fallback))
+        if j > i and _hot(lines, i, j):
+            # A line that fills the width may be whole and the next a line of its own: where a
+            # secret ran on into the next line's first word, that line is read as a start too.
+            runs = _folded(lines[i : j + 1], i, table, width, fallback, found)
+            for k, after in zip(runs, [*runs[1:], j][: len(runs)], strict=True):
+                _folded(lines[k : min(after, k + FOLD_SPAN) + 1], k, table, width, fallback, found)
         i = j + 1
+    out: dict[int, str] = {}
+    for k, extra in found.items():
+        own = _spans(lines[k], table, fallback)
+        if any(span not in own for span in extra):
+            out[k] = _apply(lines[k], own + extra)
     return out
 
 
+def _hot(lines: list[str], i: int, j: int) -> bool:
+    """Whether lines ``i`` to ``j`` can hold a secret: a hint word in one of them or across a
+    break (the ends of two lines joined), so most runs cost a few substring tests."""
+    if any(_hinted(lines[k]) for k in range(i, j + 1)):
+        return True
+    return any(_hinted(lines[k][-16:] + lines[k + 1][:16]) for k in range(i, j))
+
+
 def _folded(
-    chain: list[str], first: int, table: tuple[SecretRule, ...], width: int, fallback: bool
-) -> dict[int, str]:
-    """The continuation lines of ``chain`` (one folded line) whose secrets the whole shows."""
+    chain: list[str],
+    first: int,
+    table: tuple[SecretRule, ...],
+    width: int,
+    fallback: bool,
+    found: dict[int, list[tuple[int, int]]],
+) -> list[int]:
+    """Into ``found``: the spans of secrets the joined ``chain`` (read as one folded line)
+    shows in each of its continuation lines. Returns the lines a secret runs into with no
+    blank between (each may also start a line of its own: its first word a command's)."""
     parts = [chain[0].rstrip()]
     for prev, line in itertools.pairwise(chain):
         # a fold right after a blank lost that blank to the reader's rstrip: put back
         parts.append(" " * (width - len(prev.rstrip())) + line)
-    whole = "".join(parts)
-    spans = _spans(whole, table, fallback)
+    spans = sorted(_spans("".join(parts), table, fallback))
     if not spans:
-        return {}
-    out: dict[int, str] = {}
-    at = len(parts[0])
+        return []
+    at, low, runs = len(parts[0]), 0, []
     for k, part in enumerate(parts[1:], 1):
         start, end = at + len(part) - len(chain[k]), at + len(part)  # the line's own span
-        mine = [
-            (max(s, start) - start, min(e, end) - start) for s, e in spans if s < end > start < e
-        ]
-        own = _spans(chain[k], table, fallback)
-        if any(span not in own for span in mine):
-            out[first + k] = _apply(chain[k], own + mine)
+        while low < len(spans) and spans[low][1] <= start:
+            low += 1  # spans ending before this line: done with (one pass over both)
+        mine = []
+        for s, e in spans[low:]:
+            if s >= end:
+                break
+            if e > start:
+                mine.append((max(s, start) - start, min(e, end) - start))
+        if mine:
+            found.setdefault(first + k, []).extend(mine)
+            if mine[0][0] == 0 and part == chain[k] and any(s < start < e for s, e in spans):
+                runs.append(first + k)
         at += len(part)
-    return out
+    return runs
 
 
 def redact_tree(value: Any, vendor: str | None = None) -> Any:
