@@ -294,11 +294,8 @@ def fold_tails(
         ):
             j += 1
         if j > i and _hot(lines, i, j):
-            # A line that fills the width may be whole and the next a line of its own: where a
-            # secret ran on into the next line's first word, that line is read as a start too.
-            runs = _folded(lines[i : j + 1], i, table, width, fallback, found)
-            for k, after in zip(runs, [*runs[1:], j][: len(runs)], strict=True):
-                _folded(lines[k : min(after, k + FOLD_SPAN) + 1], k, table, width, fallback, found)
+            _folded(lines[i : j + 1], i, table, width, fallback, found)
+            _restarts(lines, i, j, table, width, fallback, found)
         i = j + 1
     out: dict[int, str] = {}
     for k, extra in found.items():
@@ -306,6 +303,32 @@ def fold_tails(
         if any(span not in own for span in extra):
             out[k] = _apply(lines[k], own + extra)
     return out
+
+
+def _restarts(
+    lines: list[str],
+    i: int,
+    j: int,
+    table: tuple[SecretRule, ...],
+    width: int,
+    fallback: bool,
+    found: dict[int, list[tuple[int, int]]],
+) -> None:
+    """A line that fills the width to a last non-blank may be whole, and the next a line of
+    its own: joined, its last word would run on into the next line's first (a command's,
+    'rwsnmp-server', no longer seen by its rule). Each such next line holding a hint is also
+    read as the start of a folded line, up to the next such break."""
+    glued = [
+        k
+        for k in range(i + 1, j + 1)
+        if len(lines[k - 1]) == width
+        and not lines[k - 1][-1:].isspace()
+        and not lines[k][:1].isspace()
+    ]
+    for n, k in enumerate(glued):
+        end = min(j, k + FOLD_SPAN, glued[n + 1] if n + 1 < len(glued) else j)
+        if end > k and _hinted("\n".join(lines[k : end + 1])):
+            _folded(lines[k : end + 1], k, table, width, fallback, found)
 
 
 def _hot(lines: list[str], i: int, j: int) -> bool:
@@ -323,18 +346,17 @@ def _folded(
     width: int,
     fallback: bool,
     found: dict[int, list[tuple[int, int]]],
-) -> list[int]:
+) -> None:
     """Into ``found``: the spans of secrets the joined ``chain`` (read as one folded line)
-    shows in each of its continuation lines. Returns the lines a secret runs into with no
-    blank between (each may also start a line of its own: its first word a command's)."""
+    shows in each of its continuation lines."""
     parts = [chain[0].rstrip()]
     for prev, line in itertools.pairwise(chain):
         # a fold right after a blank lost that blank to the reader's rstrip: put back
         parts.append(" " * (width - len(prev.rstrip())) + line)
     spans = sorted(_spans("".join(parts), table, fallback))
     if not spans:
-        return []
-    at, low, runs = len(parts[0]), 0, []
+        return
+    at, low = len(parts[0]), 0
     for k, part in enumerate(parts[1:], 1):
         start, end = at + len(part) - len(chain[k]), at + len(part)  # the line's own span
         while low < len(spans) and spans[low][1] <= start:
@@ -347,10 +369,7 @@ def _folded(
                 mine.append((max(s, start) - start, min(e, end) - start))
         if mine:
             found.setdefault(first + k, []).extend(mine)
-            if mine[0][0] == 0 and part == chain[k] and any(s < start < e for s, e in spans):
-                runs.append(first + k)
         at += len(part)
-    return runs
 
 
 def redact_tree(value: Any, vendor: str | None = None) -> Any:
