@@ -15,13 +15,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-KINDS = ["directory", "missing-parent", "fifo", "dev-zero", "dev-full", "dangling", "link-out",
-         "link-out-dir", "non-utf8", "oversized", "deep-json"]  # fmt: skip
+KINDS = [
+    "directory",
+    "missing-parent",
+    "fifo",
+    "dev-zero",
+    "dev-full",
+    "dangling",
+    "link-out",
+    "link-out-dir",
+    "non-utf8",
+    "oversized",
+    "deep-json",
+]
 # What a path option is for, and so which kinds it must refuse.
 IN_FILE, IN_ANY, IN_DIR, OUT_FILE, OUT_DIR, STATE = (
-    "input file", "input file or folder", "input folder", "output file", "output folder",
+    "input file",
+    "input file or folder",
+    "input folder",
+    "output file",
+    "output folder",
     "state file",
-)  # fmt: skip
+)
 REFUSED = {
     IN_FILE: set(KINDS),
     # an empty folder holds nothing: refused, not required; a link to a folder the user named
@@ -82,12 +97,21 @@ BASE = {
     "models": ["models"],
 }
 VALID = {
-    "intent": "intent.yaml", "output": "out", "files": "configs/switch-1.cfg",
-    "paths": "configs", "configs": "configs", "inventory": "inv.yaml", "work": "work",
+    "intent": "intent.yaml",
+    "output": "out",
+    "files": "configs/switch-1.cfg",
+    "paths": "configs",
+    "configs": "configs",
+    "inventory": "inv.yaml",
+    "work": "work",
     "inventory_out": "lab-inv.yaml",
-}  # fmt: skip
-VALID_BY = {("deadlock", "source"): "valley.yaml", ("report", "source"): "intent.yaml",
-            ("report", "output"): "r.html", ("verify", "source"): "intent.yaml"}  # fmt: skip
+}
+VALID_BY = {
+    ("deadlock", "source"): "valley.yaml",
+    ("report", "source"): "intent.yaml",
+    ("report", "output"): "r.html",
+    ("verify", "source"): "intent.yaml",
+}
 
 
 def path_options() -> list[tuple[str, str, list[str]]]:

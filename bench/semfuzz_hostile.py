@@ -185,8 +185,12 @@ def _state_line(draw: st.DrawFn) -> str:
         return "[" * n + "]" * draw(st.integers(0, n))
     if shape == "bytes":
         return draw(st.binary(max_size=40)).decode("latin-1")
-    nodes = draw(st.lists(st.lists(_INTS if shape == "mutant" else st.integers(0, 12),
-                                   min_size=2, max_size=2), max_size=6))  # fmt: skip
+    nodes = draw(
+        st.lists(
+            st.lists(_INTS if shape == "mutant" else st.integers(0, 12), min_size=2, max_size=2),
+            max_size=6,
+        )
+    )
     causes = draw(st.lists(st.text(max_size=8), min_size=0, max_size=7))
     if shape == "good":
         causes = causes[: len(nodes)] + ["hop"] * (len(nodes) - len(causes))
@@ -198,9 +202,11 @@ def _state_line(draw: st.DrawFn) -> str:
 @st.composite
 def _state_case(draw: st.DrawFn) -> bytes:
     head = draw(st.sampled_from(["ours", "ours", "ours", "other", "none", "garbage"]))
-    lines = [] if head == "none" else [
-        {"ours": "@HEADER@", "other": json.dumps({"fabric": "0" * 16})}.get(head, "{fabric")
-    ]  # fmt: skip
+    lines = (
+        []
+        if head == "none"
+        else [{"ours": "@HEADER@", "other": json.dumps({"fabric": "0" * 16})}.get(head, "{fabric")]
+    )
     lines += draw(st.lists(_state_line(), max_size=6))
     sweep = draw(st.sampled_from(["all-single", "all-single", "none"]))
     body = "\n".join(lines) + draw(st.sampled_from(["\n", ""]))
@@ -221,8 +227,21 @@ def _state(case: Case, tmp: Path) -> Outcome:
 
 # -- deadlock --scheduler ----------------------------------------------------------------------
 
-_HOSTS = ["127.0.0.1", "localhost", "[::1]", "10.255.255.1", "sched.invalid", "a" * 64,
-          "a" * 10_000, "\u202eevil", "xn--e1afmkfd", "-bad-", "0.0.0.0", "[::g]", ""]  # fmt: skip
+_HOSTS = [
+    "127.0.0.1",
+    "localhost",
+    "[::1]",
+    "10.255.255.1",
+    "sched.invalid",
+    "a" * 64,
+    "a" * 10_000,
+    "\u202eevil",
+    "xn--e1afmkfd",
+    "-bad-",
+    "0.0.0.0",
+    "[::g]",
+    "",
+]
 _PORTS = ["1", "8786", "65535", "0", "65536", "+1", "99999999999999999999", "", "x", "\uff11"]
 
 
@@ -299,15 +318,40 @@ def _scheduler(case: Case, tmp: Path) -> Outcome:
 
 _VERIFY_OPTIONS = {
     "--storm-pps": ["1", "1000", "1e10", "1e11", "inf", "-inf", "nan", "0", "-1", "1e999", "x"],
-    "--window": ["0", "30s", "500ms", "2m", "1h", "inf", "nans", "-5s", "1e999s", "9" * 30 + "h",
-                 "30", "s", "\u00b9s", "0.0000001ms"],
-    "--timeouts": ["connect=1", "connect=inf", "connect=nan", "connect=0", "connect=-1",
-                   "connect=3601", "connect=" + "9" * 4301, "bogus=1", "connect", "=", ",,"],
+    "--window": [
+        "0",
+        "30s",
+        "500ms",
+        "2m",
+        "1h",
+        "inf",
+        "nans",
+        "-5s",
+        "1e999s",
+        "9" * 30 + "h",
+        "30",
+        "s",
+        "\u00b9s",
+        "0.0000001ms",
+    ],
+    "--timeouts": [
+        "connect=1",
+        "connect=inf",
+        "connect=nan",
+        "connect=0",
+        "connect=-1",
+        "connect=3601",
+        "connect=" + "9" * 4301,
+        "bogus=1",
+        "connect",
+        "=",
+        ",,",
+    ],
     "--skip": ["", "queue", "queue,watchdog,counters", "nonsense", ",", "\u202e"],
     "--workers": ["1", "200", "0", "201", "-1", "x"],
     "--limit": ["*", "switch-*", "[", "", "x" * 10_000],
     "--fail-on": ["error", "warning", "info", "never", "x"],
-}  # fmt: skip
+}
 
 
 @st.composite
@@ -398,10 +442,24 @@ def _secrets(case: Case, tmp: Path) -> Outcome:
 
 # -- Markdown and HTML payloads in docs ---------------------------------------------------------
 
-PAYLOADS = ["[x](javascript:alert(1))", "![i](https://evil.example/x.png)",
-            "<img/src=x/onerror=alert(1)>", "<script>alert(1)</script>", "a|b|c", "`x`",
-            "https://evil.example", "www.evil.example", "*b*_i_~~s~~", "=HYPERLINK(1)",
-            "&lt;b&gt;", "<a_href=x>", "\\|", "[a]: http://x", "<!--", "]]>"]  # fmt: skip
+PAYLOADS = [
+    "[x](javascript:alert(1))",
+    "![i](https://evil.example/x.png)",
+    "<img/src=x/onerror=alert(1)>",
+    "<script>alert(1)</script>",
+    "a|b|c",
+    "`x`",
+    "https://evil.example",
+    "www.evil.example",
+    "*b*_i_~~s~~",
+    "=HYPERLINK(1)",
+    "&lt;b&gt;",
+    "<a_href=x>",
+    "\\|",
+    "[a]: http://x",
+    "<!--",
+    "]]>",
+]
 
 
 @st.composite
@@ -451,9 +509,31 @@ def _markdown(case: Case, tmp: Path) -> Outcome:
 
 # -- number lists at their edges ---------------------------------------------------------------
 
-_LISTS = ["5 to", "to 5", "1 to 3 to 7", "5 to to 7", "7 to 3", "0", "4095", "1 to 4094",
-          "4094", "2 5 to 7", "5-", "-5", "1-3-5", "1--3", "2-4094", "3-2", "9" * 30, "1,,2",
-          "all", "all 5", "\u00b9", "0x10", "5 to " + "9" * 4301]  # fmt: skip
+_LISTS = [
+    "5 to",
+    "to 5",
+    "1 to 3 to 7",
+    "5 to to 7",
+    "7 to 3",
+    "0",
+    "4095",
+    "1 to 4094",
+    "4094",
+    "2 5 to 7",
+    "5-",
+    "-5",
+    "1-3-5",
+    "1--3",
+    "2-4094",
+    "3-2",
+    "9" * 30,
+    "1,,2",
+    "all",
+    "all 5",
+    "\u00b9",
+    "0x10",
+    "5 to " + "9" * 4301,
+]
 # (vendor, the golden leaf-1 line, its replacement with {} the list)
 _PLANTS = [
     ("huawei", "vlan batch 101", "vlan batch {}"),
@@ -495,8 +575,29 @@ def _numbers(case: Case, tmp: Path) -> Outcome:
 
 # -- numbers typed as options ------------------------------------------------------------------
 
-_NUMBERS = ["0", "1", "-1", "2", "63", "64", "100000", "100001", "86400", "86401", "inf", "nan",
-            "1e999", "-inf", "0.5", "9" * 30, "9" * 4301, "\u00b9", "0x10", "", " "]  # fmt: skip
+_NUMBERS = [
+    "0",
+    "1",
+    "-1",
+    "2",
+    "63",
+    "64",
+    "100000",
+    "100001",
+    "86400",
+    "86401",
+    "inf",
+    "nan",
+    "1e999",
+    "-inf",
+    "0.5",
+    "9" * 30,
+    "9" * 4301,
+    "\u00b9",
+    "0x10",
+    "",
+    " ",
+]
 _OPTION_RUNS = {
     "deadlock": ["deadlock", str(VALLEY)],
     "lint": ["lint", str(GOLDEN["h3c"] / "leaf-1.cfg")],
@@ -506,10 +607,20 @@ _OPTION_RUNS = {
 _OPTION_FLAGS = {
     "deadlock": ["--samples", "--max-failures", "--roce-dscp", "--fail-links"],
     "lint": ["--roce-dscp", "--cnp-dscp", "--cable-length"],
-    "plan": ["--nics", "--nic-speed", "--pcie-gen", "--pcie-lanes", "--oversubscription",
-             "--in-rack-m", "--in-row-m", "--between-rows-m", "--leaf", "--spine"],
+    "plan": [
+        "--nics",
+        "--nic-speed",
+        "--pcie-gen",
+        "--pcie-lanes",
+        "--oversubscription",
+        "--in-rack-m",
+        "--in-row-m",
+        "--between-rows-m",
+        "--leaf",
+        "--spine",
+    ],
     "push": ["--workers", "--confirm-timeout", "--batch", "--timeouts"],
-}  # fmt: skip
+}
 
 
 @st.composite
@@ -522,8 +633,9 @@ def _options_case(draw: st.DrawFn) -> bytes:
     if flag == "--batch":
         value = draw(st.sampled_from([value, value + "%", f"1,{value}%"]))
     fault = draw(st.sampled_from(["drop-after", "delay", "link-speed", "reject"]))
-    return json.dumps({"command": command, "flag": flag, "value": value,
-                       "fault": f"leaf-1:{fault}={value}"}).encode()  # fmt: skip
+    return json.dumps(
+        {"command": command, "flag": flag, "value": value, "fault": f"leaf-1:{fault}={value}"}
+    ).encode()
 
 
 def _options(case: Case, tmp: Path) -> Outcome:

@@ -163,14 +163,19 @@ def _header() -> str:
 
 
 STATES = [
-    ('{"scenario": [0], "cycles": [{"nodes": [[999, 1], [1, 2]], "causes": ["a", "b"]}]}',
-     "switch 999 is not one of"),
-    ('{"scenario": [0], "cycles": [{"nodes": [[0, 9999]], "causes": ["a"]}]}',
-     "link 9999 is not one of"),
-    ('{"scenario": [0], "cycles": [{"nodes": [[0, 0], [1, 0]], "causes": ["a"]}]}',
-     "has 1 causes (one per hop)"),
-    ('{"scenario": [0], "cycles": [{"nodes": [[1e400, 1]], "causes": ["a"]}]}',
-     "is not one of"),
+    (
+        '{"scenario": [0], "cycles": [{"nodes": [[999, 1], [1, 2]], "causes": ["a", "b"]}]}',
+        "switch 999 is not one of",
+    ),
+    (
+        '{"scenario": [0], "cycles": [{"nodes": [[0, 9999]], "causes": ["a"]}]}',
+        "link 9999 is not one of",
+    ),
+    (
+        '{"scenario": [0], "cycles": [{"nodes": [[0, 0], [1, 0]], "causes": ["a"]}]}',
+        "has 1 causes (one per hop)",
+    ),
+    ('{"scenario": [0], "cycles": [{"nodes": [[1e400, 1]], "causes": ["a"]}]}', "is not one of"),
     ('{"scenario": [true], "cycles": []}', "scenario link True"),
     ('{"scenario": [99999999999999999999999], "cycles": []}', "scenario link"),
     ('{"scenario": [0], "cycles": [{"nodes": [], "causes": []}]}', "a list of nodes"),
@@ -179,7 +184,7 @@ STATES = [
     ("[1]", "expected {'scenario'"),
     ("[" * 100_000, "nested too deep"),
     ("{not json", "Expecting property name"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("line", "why"), STATES, ids=[w[:24] for _, w in STATES])
@@ -297,3 +302,60 @@ def test_a_complete_state_file_answers_without_reaching_the_scheduler(
     assert again.opened.keys() == first.opened.keys()
     with pytest.raises(InputError, match="cannot reach it"):
         run(load(VALLEY), Plan("all-single", max_failures=2, scheduler=closed))
+
+
+# -- overlay files ------------------------------------------------------------------------------
+
+
+def _overlay(tmp: Path) -> tuple[Path, Path]:
+    secret = tmp / "elsewhere" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("SECRET-FILE-CONTENT\n")
+    overlay = tmp / "overlay"
+    (overlay / "templates" / "huawei" / "sections").mkdir(parents=True)
+    return overlay, secret
+
+
+def test_an_overlay_template_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    """jinja's loader followed links: the linked file's content was in every generated config."""
+    overlay, secret = _overlay(tmp_path)
+    (overlay / "templates/huawei/sections/lldp.j2").symlink_to(secret)
+    out = tmp_path / "out"
+    result = cli(
+        "generate",
+        str(ROOT / "examples/single-switch.yaml"),
+        "-o",
+        str(out),
+        "--vendor-dir",
+        str(overlay),
+    )
+    assert result.exit_code == 2 and "leads outside" in result.stderr, result.output
+    assert not out.exists()
+
+
+def test_an_include_through_a_linked_folder_is_refused(tmp_path: Path) -> None:
+    overlay, secret = _overlay(tmp_path)
+    (overlay / "templates/huawei/linked").symlink_to(secret.parent)
+    (overlay / "templates/huawei/sections/lldp.j2").write_text(
+        '{% include "linked/secret.txt" %}\nlldp enable\n#\n'
+    )
+    out = tmp_path / "out"
+    result = cli(
+        "generate",
+        str(ROOT / "examples/single-switch.yaml"),
+        "-o",
+        str(out),
+        "--vendor-dir",
+        str(overlay),
+    )
+    assert result.exit_code == 2 and "leads outside" in result.stderr, result.output
+    assert "SECRET-FILE-CONTENT" not in result.output and not out.exists()
+
+
+def test_an_overlay_parse_template_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    overlay, secret = _overlay(tmp_path)
+    (overlay / "templates/huawei/parse").mkdir()
+    (overlay / "templates/huawei/parse/system.ttp").symlink_to(secret)
+    config = ROOT / "golden/pod-small-huawei/leaf-1.cfg"
+    result = cli("parse", str(config), "--vendor-dir", str(overlay))
+    assert result.exit_code == 2 and "leads outside" in result.stderr, result.output
