@@ -79,6 +79,27 @@ def test_a_config_value_is_text_in_the_docs(payload: str, tmp_path: Path) -> Non
     assert not any(c[:1] in ("=", "+", "@") for c in cells)
 
 
+@pytest.mark.parametrize("payload", PAYLOADS[:4])
+def test_a_switch_named_above_a_policy_that_differs_is_text(payload: str, tmp_path: Path) -> None:
+    """Switches whose lossless policies differ are listed by name above each policy's table,
+    outside every table cell: leaf-1 (named ``payload``) gets another watchdog interval."""
+    folder = _folder(tmp_path, payload)
+    leaf = folder / "leaf-1.cfg"
+    text = leaf.read_text()
+    changed = text.replace("deadlock cos 3 interval 2", "deadlock cos 3 interval 3", 1)
+    assert changed != text
+    leaf.write_text(changed)
+    out = tmp_path / "docs"
+    result = run("docs", str(folder), "-o", str(out))
+    assert result.exit_code in (0, 1), result.output
+    index = (out / "index.md").read_text()
+    assert "differs from the most common policy" in index
+    html = _html(index)
+    links = re.findall(r'<a href="([^"]*)"', html)
+    assert not any(":" in h for h in links), links
+    assert "<img" not in html and "<script" not in html
+
+
 @pytest.mark.parametrize("payload", [p for p in PAYLOADS if "<" in p])
 def test_a_config_value_is_text_in_the_html_report(payload: str, tmp_path: Path) -> None:
     folder = _folder(tmp_path, payload)

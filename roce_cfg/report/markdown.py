@@ -186,7 +186,7 @@ def _policies(devices: Sequence[DeviceConfig]) -> list[str]:
     out = []
     for n, (table, names) in enumerate(ordered):
         odd = "" if n == 0 else " — **differs from the most common policy**"
-        out.append(f"{', '.join(names)} ({len(names)}){odd}:\n")
+        out.append(f"{', '.join(map(md, names))} ({len(names)}){odd}:\n")
         out.append(table)
     return out
 
