@@ -39,12 +39,13 @@ def parse_cable_lengths(text: str) -> dict[str, float]:
         role = role.strip() if sep else "*"
         if role not in ("*", "server", "fabric"):
             raise ValueError(f"unknown port role {role!r} (server, fabric)")
+        shown = value if len(value) <= 24 else f"{value[:12]}...({len(value):,} characters)"
         try:
             metres = float(value)
         except ValueError:
-            raise ValueError(f"not a length in metres: {value!r}") from None
+            raise ValueError(f"not a length in metres: {shown!r}") from None
         if not 0 <= metres <= 100_000:
-            raise ValueError(f"cable length out of range: {value}")
+            raise ValueError(f"cable length out of range 0-100,000 m: {shown}")
         out[role] = metres
     if not out:
         raise ValueError("no cable length given")

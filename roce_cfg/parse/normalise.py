@@ -48,6 +48,8 @@ Role = Literal["leaf", "spine", "superspine", "switch"]
 T = TypeVar("T")
 # (line number, line) of the first line holding a word, in one interface's blocks or anywhere
 Locate = Callable[[str, str | None], tuple[int, str] | None]
+# Asked of a Locate, a word starting with this is a whole number list: the line it ends.
+LISTED = "\n"
 # A config of 100,000 lines could hold as many bad values: the first are listed, the rest
 # counted, so the report stays readable and its size bounded.
 MAX_UNREAD = 1000
@@ -136,11 +138,14 @@ class Context:
             found = self._qos[fields] = PortQos(**kwargs)
         return found
 
-    def skip(self, exc: NumberError, scope: str | None = None) -> None:
+    def skip(self, exc: NumberError, scope: str | None = None, listed: str = "") -> None:
         """The line holding ``exc``'s value is not read (as if it were absent): recorded with
-        its number, found by the value (in ``scope``'s interface blocks when given)."""
+        its number, found by the value (in ``scope``'s interface blocks when given); a list's
+        error first by the whole list ``listed``, which ends its line (a value alone, '0', is
+        on many lines: a description's 'nic0' came first)."""
         self.reports += 1
-        found = self.locate(exc.text, scope) if exc.text else None
+        found = self.locate(LISTED + listed.strip(), scope) if listed.strip() else None
+        found = found or (self.locate(exc.text, scope) if exc.text else None)
         entry = Unread(found[0] if found else None, found[1] if found else "", str(exc))
         if entry in self.unread:
             return
@@ -170,7 +175,7 @@ class Context:
         try:
             return numbers.parse(str(raw), domain, every)
         except NumberError as exc:
-            self.skip(exc, scope)
+            self.skip(exc, scope, str(raw))
             return ()
 
     def values(self, raw: Any, domain: Domain, scope: str | None = None) -> tuple[int, ...]:

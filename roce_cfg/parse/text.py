@@ -234,3 +234,24 @@ def unwrap(lines: list[Line], width: int | None) -> list[Line]:
             out.append(line)
         segment = len(line.text)
     return out
+
+
+def fold_tails_redacted(
+    lines: list[Line], vendor: str, width: int | None, never: list[re.Pattern[str]]
+) -> list[Line]:
+    """``lines`` with each line that continues a folded secret-bearing line redacted where the
+    secret reaches into it (roce_cfg/redact.py ``fold_tails``): a fold ``unwrap`` did not
+    rejoin (a top-level line, or a vendor whose CLI does not fold but whose config came from
+    an 80-column terminal) would otherwise carry the tail of a key into parse's opaque and
+    unread lines, the docs and push plans. A separator or a line ``never`` matches (a block
+    opener, a layout line) is never taken for a continuation."""
+    from roce_cfg.redact import FOLD_WIDTH, fold_tails
+
+    def opener(text: str) -> bool:
+        bare = text.lstrip()
+        return bool(SEPARATOR.match(text)) or any(p.match(bare) for p in never)
+
+    tails = fold_tails([ln.text for ln in lines], vendor, width or FOLD_WIDTH, opener)
+    if not tails:
+        return lines
+    return [Line(ln.no, tails[k]) if k in tails else ln for k, ln in enumerate(lines)]

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from roce_cfg import safepath
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
@@ -411,7 +412,8 @@ def overlay_dir(explicit: Path | None) -> Path | None:
         # A mistyped --vendor-dir silently gave the bundled syntax.
         what = "--vendor-dir" if explicit is not None else OVERLAY_ENV
         if not found.is_dir():
-            raise InputError(f"{found}: no such folder (the overlay of your own syntax)", path=what)
+            kind = safepath.kind(found.stat().st_mode) if found.exists() else "no such folder"
+            raise InputError(f"{found}: {kind} (the overlay of your own syntax)", path=what)
         from roce_cfg.redact import use_overlay
 
         use_overlay(found)  # its secrets tables apply to everything printed from here on
@@ -428,8 +430,8 @@ def load_profile(vendor: Vendor, overlay: Path | None = None) -> VendorProfile:
     blame = path
     if overlay is not None:
         user = overlay / "vendors" / f"{vendor.value}.yaml"
-        if user.exists():
-            extra, _ = load_file(user, PROFILE)
+        if os.path.lexists(user):  # a FIFO or a link out of the overlay: refused, not skipped
+            extra, _ = load_file(user, PROFILE, root=overlay)
             if not isinstance(extra, dict):
                 raise InputError("must be a YAML mapping", file=str(user))
             data = _merge(data, extra)
