@@ -328,7 +328,7 @@ FORMS = (
     Form("pager", pager, "tests/parse/h3c/leaf-s6850-terminal.cfg: '---- More ----' erased"),
     Form("mask length", mask_length, "[HW-CR] ip address (interface view)"),
     Form("vlan batch listed", vlan_batch_listed, "[HW-CR] vlan batch"),
-    Form("named PFC profile", named_pfc_profile, "[HW-CR] dcb pfc; dcb pfc enable", unread=True),
+    Form("named PFC profile", named_pfc_profile, "[HW-CR] dcb pfc; dcb pfc enable"),
     Form("settings on members", settings_on_members, "[H3C-LAG-CG]; vendors/h3c.yaml aggregate"),
     Form("interface range", interface_range, "[CMW-RANGE] interface range"),
     Form("saved range name", saved_range_name, "[CMW-RANGE] interface range name"),

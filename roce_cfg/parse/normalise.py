@@ -38,7 +38,7 @@ from roce_cfg.model.device import (
     packet_for,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import aggregates, breakouts, mlag, statics
+from roce_cfg.parse import aggregates, breakouts, mlag, pfc_profiles, statics
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
@@ -522,7 +522,11 @@ def _unprinted(ctx: Context, raw: Raw) -> WatchdogCfg | None:
     """A PFC switch that prints no watchdog timer runs its release's default (VRP V300: 100 ms
     detect and restore), when a source gives one; otherwise there is no watchdog to read."""
     ports = as_list(raw.get("interfaces"))
-    if raw.get("pfc") is None and not any(p.get("pfc") or p.get("pfc_mode") for p in ports):
+    if (
+        raw.get("pfc") is None
+        and raw.get("pfc_profiles") is None
+        and not any(p.get(k) for p in ports for k in _PFC_KEYS)
+    ):
         return None  # no PFC, no watchdog to speak of
     if ctx.version is None or ctx.version.watchdog_ms is None:
         if ctx.version is not None:
@@ -754,6 +758,7 @@ class _Globals:
     watchdog: WatchdogCfg | None
     every_vlan: numbers.Ranges
     speeds: dict[str, int]
+    pfc: pfc_profiles.Profiles = field(default_factory=pfc_profiles.Profiles)
 
 
 @dataclass
@@ -780,11 +785,11 @@ def build(
     else:
         ctx.notes.append(f"no hostname in the config; '{hostname}' taken from the file name")
     tables, profiles = _wred_tables(ctx, raw)
-    global_no_drop = _global_no_drop(ctx, as_list(raw.get("pfc")))
+    pfc = pfc_profiles.read(ctx, raw)
     _switch_frame(raw)
     declared = _vlans(ctx, raw)
-    g = _Globals(tables, profiles, global_no_drop, _watchdog(ctx, raw),
-                 numbers.of(v.id for v in declared), speeds)  # fmt: skip
+    g = _Globals(tables, profiles, pfc.default, _watchdog(ctx, raw),
+                 numbers.of(v.id for v in declared), speeds, pfc)  # fmt: skip
     found = _interfaces(raw, ctx, g)
     found.ports = breakouts.split(ctx, found.ports, found.split)
     found.ports, lags = aggregates.resolve(ctx, found.ports, found.lag_lines)
@@ -811,12 +816,6 @@ def build(
         mlag=mlag.read(ctx, raw),
         port_vrfs=tuple(found.vrfs),
     )
-
-
-def _global_no_drop(ctx: Context, entries: list[Raw]) -> tuple[int, ...]:
-    """The switch-wide no-drop priorities: of one line that lists them (Huawei 'dcb pfc' /
-    ' priority 3 4') or of one line each (ZXROS 'dcb' / '  pfc priority 3 no-drop')."""
-    return _union(ctx.values(e.get("no_drop", ""), numbers.PRIORITY, "@pfc") for e in entries)
 
 
 def _switch_frame(raw: Raw) -> None:
@@ -1006,9 +1005,11 @@ def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None, sc
     return _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
 
 
+# The keys of a port's template output that turn PFC on (one of them is enough).
+_PFC_KEYS = ("pfc", "pfc_mode", "pfc_profile", "antilocking_pfc")
 # Every key of a port's template output that its QoS is read from (``_port_qos_read``).
 _QOS_KEYS = (
-    "pfc", "pfc_mode", "dcbx", "trust_dscp", "watchdog", "wred_table", "queue_profiles",
+    *_PFC_KEYS, "dcbx", "trust_dscp", "watchdog", "wred_table", "queue_profiles",
     "ecn_flags", "no_drop", "headroom", "xoff", "strict", "drr_last", "weighted",
 )  # fmt: skip
 
@@ -1033,9 +1034,10 @@ def _port_qos_read(
     ctx: Context, g: _Globals, item: dict[str, Any], mode: str, scope: str
 ) -> tuple[PortQos, dict[int, Wred]]:
     spec = ctx.profile.parse
-    pfc = bool(item.get("pfc") or item.get("pfc_mode"))
+    named, by_name = pfc_profiles.applied(ctx, g.pfc, item, scope)
+    pfc = bool(item.get("pfc") or item.get("pfc_mode")) or named
     port_ecn = _ecn_queues(ctx, item, g.tables, g.profiles, scope)
-    no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope)
+    no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope) or by_name
     if pfc and not no_drop:
         # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
         no_drop = g.no_drop or spec.defaults.pfc_no_drop
@@ -1065,7 +1067,8 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
     return Qos(
         dscp_map=dscp_map,
         queue_map=queue_map,
-        no_drop=g.no_drop or _union(p.qos.no_drop for p in ports if p.qos.pfc),
+        # the priorities the PFC ports pause (each its profile's), else the default profile's
+        no_drop=_union(p.qos.no_drop for p in ports if p.qos.pfc) or g.no_drop,
         watchdog=g.watchdog,
         ecn=tuple(
             EcnQueue(

@@ -1,0 +1,91 @@
+"""Huawei CloudEngine forms real fabrics print, read into the model (each from its source in
+vendors/huawei.grammar.yaml and templates/huawei/parse): named and antilocking PFC profiles,
+M-LAG and Eth-Trunk lines, dot1q sub-interfaces, 'port split' legs, the AI-service family."""
+
+from __future__ import annotations
+
+from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.parse import ParsedConfig, parse_text
+from roce_cfg.vendor import Vendor
+
+
+def _parsed(body: str) -> ParsedConfig:
+    text = f"#\nsysname sw\n#\n{body.strip()}\n#\nreturn\n"
+    return parse_text(text, vendor=Vendor.HUAWEI).config
+
+
+def _port(device: DeviceConfig, name: str) -> Interface:
+    return next(p for p in device.interfaces if p.name == name)
+
+
+def _unread(cfg: ParsedConfig) -> list[str]:
+    return [u.text for u in cfg.accounting.unread_lines] + [u.text for u in cfg.unread]
+
+
+PROFILES = """
+dcb pfc
+ priority 3
+#
+dcb pfc storage
+ priority 4
+ priority 2
+#
+dcb pfc quiet
+#
+interface 100GE1/0/1
+ dcb pfc enable mode manual
+#
+interface 100GE1/0/2
+ dcb pfc enable storage mode manual
+#
+interface 100GE1/0/3
+ dcb pfc enable storage
+#
+interface 100GE1/0/4
+ dcb pfc enable quiet mode auto
+#
+interface 100GE1/0/5
+ description no PFC
+"""
+
+
+def test_each_port_pauses_the_priorities_of_the_profile_it_applies() -> None:
+    cfg = _parsed(PROFILES)
+    d = cfg.device
+    assert _unread(cfg) == []
+    assert (_port(d, "100GE1/0/1").qos.pfc, _port(d, "100GE1/0/1").qos.no_drop) == (True, (3,))
+    # 'If the command is run more than once, all configurations take effect'
+    assert _port(d, "100GE1/0/2").qos.no_drop == (2, 4)
+    assert _port(d, "100GE1/0/3").qos.no_drop == (2, 4)
+    # a profile without a priority line: 'By default, PFC is enabled for priority queue 3'
+    assert _port(d, "100GE1/0/4").qos.no_drop == (3,)
+    assert _port(d, "100GE1/0/4").qos.pfc_waits_for_dcbx
+    assert not _port(d, "100GE1/0/5").qos.pfc
+    assert d.qos.no_drop == (2, 3, 4)
+
+
+def test_a_profile_priority_line_is_never_taken_for_another_blocks() -> None:
+    """The lines reach the templates without their indentation: a later profile's lines, or
+    a DFS group's 'priority', must not land in the profile before it."""
+    body = "dcb pfc\n#\ndcb pfc roce\n priority 5\n#\ninterface 100GE1/0/1\n dcb pfc enable\n"
+    d = _parsed(body).device
+    assert _port(d, "100GE1/0/1").qos.no_drop == (3,)
+
+
+def test_a_profile_the_config_does_not_define_leaves_its_line_unread() -> None:
+    cfg = _parsed("dcb pfc roce\n priority 3\n#\ninterface 100GE1/0/1\n dcb pfc enable rcoe\n")
+    assert not _port(cfg.device, "100GE1/0/1").qos.pfc
+    assert [(u.line, u.text) for u in cfg.unread] == [(8, "dcb pfc enable rcoe")]
+    facts = [(f.section, f.port) for f in cfg.accounting.unread_facts]
+    assert ("pfc", "100GE1/0/1") in facts
+
+
+def test_an_antilocking_pfc_profile_is_pfc_on_its_priorities() -> None:
+    """[HW-CG] Example for Configuring Antilocking PFC (CE6885-SAN): the 90 km DCI port."""
+    cfg = _parsed(
+        "interface 100GE1/0/1\n abs-pfc enable myabspfc\n#\n"
+        "abs-pfc profile myabspfc\n priority 3 5\n#\nabs-pfc profile none\n"
+    )
+    qos = _port(cfg.device, "100GE1/0/1").qos
+    assert (qos.pfc, qos.no_drop) == (True, (3, 5))
+    assert not [u for u in _unread(cfg) if "abs-pfc" in u or "priority" in u]
