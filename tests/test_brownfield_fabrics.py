@@ -324,23 +324,6 @@ for _case in (
 ):
     del XFAIL[_case]
 
-# The evidence gate (i42): a rule concludes nothing where a line of a section it reads was not
-# read. These faults sit on such ports or switches until the lines' forms are read; the false
-# errors the gate silenced (RC107/RC108 on aggregates and sub-interfaces, RC109 under a named
-# profile, the DRNI keepalive and gateways) left the table with it.
-_GATED = "a line of the section it needs is not read there (i42 evidence gate): "
-XFAIL.update(
-    {
-        "hw-v300-mlag:F1": _GATED + "'mode lacp-static' on the Eth-Trunk",
-        "hw-v300-mlag:F2": _GATED + "'mode lacp-static', 'port vlan exclude 1' on the trunks",
-        "hw-v300-mlag:F6": _GATED + "'priority 3 turn-off threshold' in 'dcb pfc'",
-        "hw-v200:G1": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
-        "hw-v200:G2": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
-        "hw-v200:G4": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
-    }
-)
-
-
 # --- running the tool (once per fabric and command) ---
 @cache
 def expected(fabric: str) -> dict[str, Any]:

@@ -89,3 +89,51 @@ def test_an_antilocking_pfc_profile_is_pfc_on_its_priorities() -> None:
     qos = _port(cfg.device, "100GE1/0/1").qos
     assert (qos.pfc, qos.no_drop) == (True, (3, 5))
     assert not [u for u in _unread(cfg) if "abs-pfc" in u or "priority" in u]
+
+
+MLAG = """
+dcb pfc
+ priority 3 turn-off threshold 20
+#
+vlan batch 101 to 103 4000
+#
+stp mode rstp
+stp v-stp enable
+#
+dfs-group 1
+ priority 5
+ dual-active detection source ip 192.168.10.11 vpn-instance mgmt peer 192.168.10.12
+ authentication-mode hmac-sha256 password %+%#Jz9900VJhtG6rcCap/EvAiTMDJVApY6Fb%+%#
+#
+interface Vlanif101
+ ip address 10.101.1.1 255.255.255.0
+ mac-address 0000-5e00-0165
+ m-lag ip address 10.101.1.2 255.255.255.0
+#
+interface Eth-Trunk0
+ trust dscp
+ mode lacp-static
+ peer-link 1
+ port vlan exclude 1 102
+#
+interface 100GE1/0/7
+ eth-trunk 0
+ dcb pfc enable mode manual
+"""
+
+
+def test_mlag_lines_are_read_and_the_dfs_priority_is_no_pfc_priority() -> None:
+    """[HW-CG] M-LAG in V-STP mode example; hw-v300-mlag SOURCES.md."""
+    cfg = _parsed(MLAG)
+    assert _unread(cfg) == []
+    d = cfg.device
+    # the DFS group's 'priority 5' never reaches the PFC profile: priority 3 by default
+    assert _port(d, "100GE1/0/7").qos.no_drop == (3,)
+    assert "%+%#" not in cfg.model_dump_json()
+
+
+def test_a_peer_link_carries_every_vlan_but_those_it_excludes() -> None:
+    """[HW-CR] port vlan exclude: a peer-link "is added to all VLANs by default"."""
+    d = _parsed(MLAG).device
+    assert _port(d, "Eth-Trunk0").trunk_vlans == ((101, 101), (103, 103), (4000, 4000))
+    assert _port(d, "100GE1/0/7").trunk_vlans == _port(d, "Eth-Trunk0").trunk_vlans

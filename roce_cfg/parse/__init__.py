@@ -540,7 +540,7 @@ def prepare(
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
     feed, unnamed = ranges.expand(feed, ranged, namer)
     unread += unnamed
-    text_feed = _feed_text(feed, _port_views(profile))
+    text_feed = _feed_text(_templates_read(feed, profile), _port_views(profile))
     return Prepared(
         text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
         fed, len(sorted_blocks.layout), residue,
@@ -603,6 +603,16 @@ def _view_lines(block: Block) -> list[str]:
             port = -1
             out.append(f"{head} | {text}")
     return out
+
+
+def _templates_read(feed: list[Block], profile: VendorProfile) -> list[Block]:
+    """The fed blocks the templates read: not those only the grammar reads
+    (``parse.grammar_blocks``), whose lines, unindented, could be taken for another block's."""
+    spec = profile.parse.grammar_blocks
+    if not spec:
+        return feed
+    only = re.compile("|".join(f"(?:{p})" for p in spec))
+    return [b for b in feed if not only.match(b.header.text)]
 
 
 def _interface(block: Block, namer: Namer) -> Name | None:

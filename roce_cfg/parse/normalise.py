@@ -38,7 +38,7 @@ from roce_cfg.model.device import (
     packet_for,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import aggregates, breakouts, mlag, pfc_profiles, statics
+from roce_cfg.parse import aggregates, breakouts, mlag, peer_links, pfc_profiles, statics
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
@@ -978,6 +978,8 @@ def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: b
     access = mode == "access"
     access_vlan = ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope) if access else None
     trunk = _trunk(ctx, item, g.every_vlan, scope) if access else ()
+    peer = peer_links.carried(ctx, item, g.every_vlan, scope) if access else None
+    trunk = trunk if peer is None else peer
     mtu = _ip_mtu(ctx, item, mode, frame, scope)
     # a hinted speed wins: the port's own speed line is then not read (nor refused)
     speed = None if hinted else _configured_speed(ctx, item, scope)

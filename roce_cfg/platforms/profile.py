@@ -146,6 +146,11 @@ class AggregateSpec(_Data):
         description="PortQos fields configured on members only: the aggregate has what all of "
         "its members share (strict_queues on Huawei)",
     )
+    peer_link_all_vlans: bool = Field(
+        default=False,
+        description="an M-LAG peer-link carries every VLAN of the switch but those its "
+        "exclusion lines name (Huawei 'port vlan exclude'), whatever its own VLAN lines say",
+    )
     source: str = ""
     unsourced: bool = Field(default=False, description="no vendor document confirms the forms")
 
@@ -239,6 +244,13 @@ class ParseSpec(_Data):
     )
     known_blocks: tuple[str, ...] = Field(
         description="regexes on a top-level line whose block the parse templates read"
+    )
+    grammar_blocks: tuple[str, ...] = Field(
+        default=(),
+        description="regexes on the top-level line of a known block that only the grammar "
+        "reads (nothing of it is modelled): kept out of the templates' input, where lines lose "
+        "their indentation and a line of it would be taken for another block's (the M-LAG "
+        "DFS group's ' priority' for a PFC priority)",
     )
     interface_aliases: dict[str, str] = Field(
         default_factory=dict, description="short interface type -> full type (HGE -> HundredGigE)"
