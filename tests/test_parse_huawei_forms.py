@@ -137,3 +137,45 @@ def test_a_peer_link_carries_every_vlan_but_those_it_excludes() -> None:
     d = _parsed(MLAG).device
     assert _port(d, "Eth-Trunk0").trunk_vlans == ((101, 101), (103, 103), (4000, 4000))
     assert _port(d, "100GE1/0/7").trunk_vlans == _port(d, "Eth-Trunk0").trunk_vlans
+
+
+SPLIT = """
+port split dimension interface 400GE1/1/7 split-type 4*100GE
+port split dimension interface 400GE 1/2/1 to 400GE 1/2/2 split-type 2*200GE
+#
+interface 400GE1/1/1
+ undo portswitch
+#
+interface 400GE1/1/7:1
+ undo portswitch
+ description to_leaf-5
+#
+interface 400GE1/1/7:4
+ shutdown
+#
+interface 400GE1/2/2:2
+ undo portswitch
+"""
+
+
+def test_split_legs_run_at_the_split_speed_and_name_their_parent() -> None:
+    """[HW-CR] port split: legs keep the parent's type ('400GE1/1/7:1') and run at the split
+    type's speed; the model is still known by its port layout."""
+    parsed = parse_text(f"#\nsysname sw\n#\n{SPLIT.strip()}\n#\nreturn\n", vendor=Vendor.HUAWEI)
+    cfg = parsed.config
+    assert _unread(cfg) == []
+    assert (cfg.model_from, cfg.device.model) == ("port layout", "CE9860-4C-EI")
+    d = cfg.device
+    legs = {p.name: (p.speed_gbps, p.breakout_of) for p in d.interfaces if p.breakout_of}
+    assert legs == {
+        "400GE1/1/7:1": (100, "400GE1/1/7"),
+        "400GE1/1/7:4": (100, "400GE1/1/7"),
+        "400GE1/2/2:2": (200, "400GE1/2/2"),
+    }
+    assert _port(d, "400GE1/1/1").speed_gbps == 400
+
+
+def test_a_split_line_without_its_type_is_unread() -> None:
+    cfg = _parsed("port split dimension interface 400GE1/1/7\n#\ninterface 400GE1/1/7:1\n")
+    assert "port split dimension interface 400GE1/1/7" in _unread(cfg)
+    assert ("interfaces", None) in [(f.section, f.port) for f in cfg.accounting.unread_facts]

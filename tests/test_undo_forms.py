@@ -106,6 +106,12 @@ EXTRA = [
     # antilocking PFC is the CE6885-SAN's, a model roce-cfg's profiles do not name
     (Vendor.HUAWEI, "CE9860-4C-EI", ("abs-pfc profile p",), "priority 3"),
     (Vendor.HUAWEI, "CE9860-4C-EI", ("interface 400GE1/1/1",), "abs-pfc enable p"),
+    (
+        Vendor.HUAWEI,
+        "CE9860-4C-EI",
+        (),
+        "port split dimension interface 400GE1/1/7 split-type 4*100GE",
+    ),
     (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
     (Vendor.ZTE, "generic-32x400G", (), "hostname sw"),
 ]

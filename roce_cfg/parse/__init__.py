@@ -419,11 +419,12 @@ class _Layout:
         return hit
 
     def _holds(self, port: Name) -> bool:
-        base, lane = port.number.partition(":")[::2]
+        # a sub-interface ('400GE1/0/1.100') is of its parent port's layout
+        base, lane = port.number.partition(".")[0].partition(":")[::2]
         return any(
             (m := pat.fullmatch(base))
             and g.first <= port_number(m[1]) < g.first + g.count
-            and (port.speed in g.breakout if lane else port.speed == g.speed)
+            and (g.has_legs_named(port.speed) if lane else port.speed == g.speed)
             for pat, g in self.groups
         )
 

@@ -38,7 +38,7 @@ from roce_cfg.model.device import (
     packet_for,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import aggregates, breakouts, mlag, peer_links, pfc_profiles, statics
+from roce_cfg.parse import aggregates, breakouts, mlag, peer_links, pfc_profiles, splits, statics
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
@@ -403,8 +403,8 @@ def _breakout_parent(ctx: Context, name: Name) -> str | None:
         return None
     base = name.number.split(":")[0]
     for group in ctx.model.ports:
-        if name.speed is not None and name.speed not in group.breakout:
-            continue  # no cage of this group splits into legs of that speed
+        if not group.has_legs_named(name.speed):
+            continue
         pattern = re.escape(group.label).replace(re.escape("{n}"), r"(\d+)")
         m = re.fullmatch(pattern, base)
         if m and group.first <= port_number(m[1]) < group.first + group.count:
@@ -759,6 +759,7 @@ class _Globals:
     every_vlan: numbers.Ranges
     speeds: dict[str, int]
     pfc: pfc_profiles.Profiles = field(default_factory=pfc_profiles.Profiles)
+    splits: dict[str, int] = field(default_factory=dict)  # split parent -> its legs' Gb/s
 
 
 @dataclass
@@ -788,8 +789,8 @@ def build(
     pfc = pfc_profiles.read(ctx, raw)
     _switch_frame(raw)
     declared = _vlans(ctx, raw)
-    g = _Globals(tables, profiles, pfc.default, _watchdog(ctx, raw),
-                 numbers.of(v.id for v in declared), speeds, pfc)  # fmt: skip
+    watchdog, every = _watchdog(ctx, raw), numbers.of(v.id for v in declared)
+    g = _Globals(tables, profiles, pfc.default, watchdog, every, speeds, pfc, splits.read(ctx, raw))
     found = _interfaces(raw, ctx, g)
     found.ports = breakouts.split(ctx, found.ports, found.split)
     found.ports, lags = aggregates.resolve(ctx, found.ports, found.lag_lines)
@@ -893,15 +894,18 @@ def _port(
     hinted = g.speeds.get(name.canonical)
     read = _port_lines(ctx, g, item, name.canonical, bool(hinted))
     ecn.update(read.ecn)
+    parent = splits.parent_of(name.canonical, g.splits) or _breakout_parent(ctx, name)
+    # a leg's speed is its split line's: its name may be its parent's type ('400GE1/0/7:1')
+    split = g.splits.get(parent) if parent else None
+    speed = hinted or read.speed or split or describe.speed(description) or name.speed or 0
     own = {
         "name": name.canonical,
         "description": description,
         "ipv4": addr,
-        "speed_gbps": hinted or read.speed or describe.speed(description) or name.speed or 0,
-        "breakout_of": _breakout_parent(ctx, name),
+        "speed_gbps": speed,
+        "breakout_of": parent,
     }
     first = read.port
-    speed = own["speed_gbps"]
     if first is not None and type(speed) is int and 0 <= speed <= numbers.SPEED.high:
         # the port's own values are of their fields' types (a name, words, an address), its
         # speed checked above; the rest is the first port's, validated: validating every

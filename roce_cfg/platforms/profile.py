@@ -54,6 +54,12 @@ class PortGroup(_Data):
         default=(), description="sub-port speeds of a breakout"
     )
 
+    def has_legs_named(self, speed: int | None) -> bool:
+        """Whether a breakout leg whose name's type runs at ``speed`` is one of this group's:
+        legs named by their own speed (H3C 'HundredGigE1/0/1:1' of a 400G port) or by their
+        parent's type (Huawei's dimension numbering, '400GE1/0/7:1' [HW-CR port split])."""
+        return speed in self.breakout or bool(self.breakout and speed == self.speed)
+
 
 class ModelSpec(_Data):
     ports: tuple[PortGroup, ...]
