@@ -9,16 +9,14 @@ switch has, less those its exclusion lines (``vlan_excludes``) name.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from roce_cfg.model import numbers
-
-if TYPE_CHECKING:
-    from roce_cfg.parse.normalise import Context
+from roce_cfg.parse.reader import LineReader
 
 
 def carried(
-    ctx: Context, item: dict[str, Any], every: numbers.Ranges, scope: str
+    ctx: LineReader, item: dict[str, Any], every: numbers.Ranges, scope: str
 ) -> numbers.Ranges | None:
     """The VLANs the peer-link ``item`` carries; None where its own VLAN lines say (not a
     peer-link, or a vendor that does not add its peer-link to every VLAN)."""

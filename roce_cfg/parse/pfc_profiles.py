@@ -20,12 +20,10 @@ there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from roce_cfg.model import numbers
-
-if TYPE_CHECKING:
-    from roce_cfg.parse.normalise import Context
+from roce_cfg.parse.reader import LineReader
 
 # the name of the profile a bare 'dcb pfc' / 'dcb pfc enable' means
 DEFAULT = "default"
@@ -47,7 +45,7 @@ def _as_list(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def read(ctx: Context, raw: dict[str, Any]) -> Profiles:
+def read(ctx: LineReader, raw: dict[str, Any]) -> Profiles:
     """The config's PFC profiles; the ``pfc`` entries with ``no_drop`` (templates of the older
     shape, an overlay's) are the default profile's."""
     # switch-wide no-drop priorities in the older shape: of one line that lists them, or of one
@@ -82,7 +80,7 @@ def _merged(
     return tuple(sorted({*(first or ()), *(second or ())}))
 
 
-def _priorities(ctx: Context, entry: dict[str, Any]) -> tuple[int, ...] | None:
+def _priorities(ctx: LineReader, entry: dict[str, Any]) -> tuple[int, ...] | None:
     """The priorities a profile's lines name, every line's (None: no priority line)."""
     lines = _as_list(entry.get("priorities"))
     if not lines:
@@ -94,7 +92,7 @@ def _priorities(ctx: Context, entry: dict[str, Any]) -> tuple[int, ...] | None:
 
 
 def applied(
-    ctx: Context, profiles: Profiles, item: dict[str, Any], scope: str
+    ctx: LineReader, profiles: Profiles, item: dict[str, Any], scope: str
 ) -> tuple[bool, tuple[int, ...]]:
     """(whether the port applies a PFC profile by name, the no-drop priorities it gives)."""
     on, found = False, set()

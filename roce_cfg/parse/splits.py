@@ -12,10 +12,9 @@ line does. The templates give each line as ``port_splits`` (``ports``, ``split_t
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from roce_cfg.parse.normalise import Context
+from roce_cfg.parse.reader import LineReader
 
 _TYPE = re.compile(r"^(\d+)\*(\d+)GE$", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
@@ -27,7 +26,7 @@ def _entries(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def read(ctx: Context, raw: dict[str, Any]) -> dict[str, int]:
+def read(ctx: LineReader, raw: dict[str, Any]) -> dict[str, int]:
     """Split parent (canonical name) -> its legs' speed in Gb/s; a line whose split type or
     interfaces cannot be read is unread (its legs' speed is then not known)."""
     out: dict[str, int] = {}
@@ -43,7 +42,7 @@ def read(ctx: Context, raw: dict[str, Any]) -> dict[str, int]:
     return out
 
 
-def _parents(ctx: Context, text: str) -> list[str] | None:
+def _parents(ctx: LineReader, text: str) -> list[str] | None:
     """The interfaces a split line names ('400GE1/0/7', '100GE 1/0/1 to 100GE 1/0/4',
     '400GE1/0/1 400GE1/0/3'), canonical; None where a word is no port or a range is not one."""
     names: list[str] = []
