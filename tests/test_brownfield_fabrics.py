@@ -268,8 +268,6 @@ XFAIL: dict[str, str] = {
        "(i42 IPv6)" for c in ("V1", "V2", "V3", "V4", "roles")},
     "hw-v300-ipv6:V5": "RC109 is found but points at line 33 ('diffserv domain default'), not "
     "at the ds1 block holding 'ip-dscp-inbound 26 phb af4' (line 36)",
-    "hw-v300-ipv6:must_not:5": "RC312 names the .100 sub-interfaces as ports without a link "
-    "(i42 IPv6, sub-interfaces)",
     "mix-3tier:T1": "no rule for a global QoS policy that rate-limits the CNP class; its lines "
     "are only RC405 'not read' (i42 global policies)",
     "mix-3tier:T2": "no rule for an outbound re-mark of RoCE to a lossy DSCP; only RC405 "
@@ -323,6 +321,7 @@ for _case in (
     "degrade-per-file",
 ):
     del XFAIL[_case]
+
 
 # --- running the tool (once per fabric and command) ---
 @cache

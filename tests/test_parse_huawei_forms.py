@@ -4,6 +4,8 @@ M-LAG and Eth-Trunk lines, dot1q sub-interfaces, 'port split' legs, the AI-servi
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import ParsedConfig, parse_text
 from roce_cfg.vendor import Vendor
@@ -181,3 +183,132 @@ def test_a_split_line_without_its_type_is_unread() -> None:
     cfg = _parsed("port split dimension interface 400GE1/1/7\n#\ninterface 400GE1/1/7:1\n")
     assert "port split dimension interface 400GE1/1/7" in _unread(cfg)
     assert ("interfaces", None) in [(f.section, f.port) for f in cfg.accounting.unread_facts]
+
+
+def _plant(files: dict[str, str]) -> dict[str, str]:
+    """PFC off on leaf-1's first uplink, the IP MTU of leaf-2's first uplink at 1500."""
+    out = dict(files)
+    head = "interface 400GE1/4/1\n"
+    leaf1 = out["leaf-1.cfg"]
+    at = leaf1.index(head)
+    out["leaf-1.cfg"] = leaf1[:at] + leaf1[at:].replace(" dcb pfc enable mode manual\n", "", 1)
+    leaf2 = out["leaf-2.cfg"]
+    at = leaf2.index(head)
+    out["leaf-2.cfg"] = leaf2[:at] + leaf2[at:].replace(" mtu 9216\n", " mtu 1500\n", 1)
+    return out
+
+
+def test_faults_under_a_sub_interface_are_found_as_on_the_routed_port(tmp_path: Path) -> None:
+    """The same planted faults in the routed form and in the parent + dot1q sub-interface form
+    (tests/metamorphic.py) give the same findings, the sub-interface named as its port: PFC
+    and no-drop on the parent's link (RC102, RC301, RC306), the MTU on the sub-interface's
+    (RC113, RC304). The sub-interface is not a port of its own for PFC, nor its parent a port
+    without a link."""
+    from tests.metamorphic import FORMS
+    from tests.test_metamorphic import _golden, _verdict, _write
+
+    form = next(f for f in FORMS if f.name.startswith("routed port vs parent"))
+    routed = _plant(_golden("huawei"))
+    sub = {n: form.rewrite(t, "huawei") or t for n, t in routed.items()}
+    assert any(".3999" in t for t in sub.values())
+    before = _verdict(_write(tmp_path / "a", routed))
+    after = _verdict(_write(tmp_path / "b", sub), form.rename)
+    assert after == before
+    rules = {key[0] for key in before[0]}
+    assert {"RC102", "RC301", "RC306", "RC113", "RC304"} <= rules, rules
+    assert not rules & {"RC310", "RC311", "RC312", "RC313"}
+
+
+SUB = """
+interface 400GE1/1/1
+ undo portswitch
+ description to_spine-1
+ ip address 10.1.0.1 255.255.255.254
+ trust upstream ds1
+ dcb pfc enable mode manual
+ qos drr 0 to 5
+ jumboframe enable 9238
+#
+interface 400GE1/1/1.100
+ description tenant-b_to_spine-1
+ dot1q termination vid 100
+ ip binding vpn-instance tenant-b
+ ip address 10.100.0.1 255.255.255.254
+ mtu 9000
+#
+interface 400GE1/1/2
+ undo portswitch
+ shutdown
+#
+interface 400GE1/1/2.7
+ dot1q termination vid 7
+ ip address 10.100.0.3 255.255.255.254
+"""
+
+
+def test_a_sub_interface_rides_its_port() -> None:
+    """[HW-CR] dot1q termination vid, ip binding vpn-instance: a Layer 3 sub-interface whose
+    PFC, scheduling, speed and frame limit are its parent's (those commands exist in the
+    physical views only), its address, VRF and MTU its own; the model is still known by its
+    port layout."""
+    cfg = _parsed(SUB)
+    assert _unread(cfg) == []
+    assert not [n for n in cfg.notes if "no model in vendors" in n]
+    d = cfg.device
+    parent, sub = _port(d, "400GE1/1/1"), _port(d, "400GE1/1/1.100")
+    assert (d.parent_of(sub.name), d.vrf_of(sub.name)) == ("400GE1/1/1", "tenant-b")
+    assert (sub.mode, sub.mtu) == ("routed", 9000)
+    assert str(sub.ipv4) == "10.100.0.1/31" and sub.description == "tenant-b_to_spine-1"
+    assert (sub.speed_gbps, sub.frame_bytes) == (parent.speed_gbps, 9238)
+    assert (sub.qos.pfc, sub.qos.no_drop, sub.qos.strict_queues) == (True, (3,), (6, 7))
+    assert sub.qos.trust_dscp  # a Layer 3 interface trusts DSCP ([HW-CR] trust)
+    assert (d.parent_of(parent.name), d.vrf_of(parent.name)) == (None, "")
+    # a sub-interface of a port that is shut is down with it
+    assert _port(d, "400GE1/1/2.7").shutdown
+
+
+def _switch(name: str, asn: int, me: int, peer: int, asn_peer: int, pfc: bool) -> str:
+    """A switch of two, joined by 400GE1/1/1 (public /31) and its dot1q sub-interface .100 in
+    the VRF tenant-b (another /31): hw-v300-ipv6's leaf-3 uplink, in IPv4."""
+    enable = " dcb pfc enable mode manual\n" if pfc else ""
+    return (
+        f"#\nsysname {name}\n#\ndcb pfc\n priority 3\n#\ndiffserv domain ds1\n"
+        " ip-dscp-inbound 26 phb af3 green\n ip-dscp-inbound 48 phb cs6 green\n#\n"
+        f"interface 400GE1/1/1\n undo portswitch\n description to_{'b' if me == 0 else 'a'}\n"
+        f" mtu 9000\n ip address 10.0.0.{me} 255.255.255.254\n trust upstream ds1\n{enable}"
+        " qos drr 0 to 5\n#\n"
+        f"interface 400GE1/1/1.100\n description tenant-b_to_{'b' if me == 0 else 'a'}\n"
+        " dot1q termination vid 100\n ip binding vpn-instance tenant-b\n"
+        f" ip address 10.100.0.{me} 255.255.255.254\n mtu 9000\n#\n"
+        f"interface LoopBack0\n ip address 10.255.0.{me + 1} 255.255.255.255\n#\n"
+        f"bgp {asn}\n router-id 10.255.0.{me + 1}\n peer 10.0.0.{peer} as-number {asn_peer}\n"
+        f" #\n ipv4-family unicast\n  peer 10.0.0.{peer} enable\n#\nreturn\n"
+    )
+
+
+def test_a_vrf_sub_interface_pair_is_no_extra_fabric_link(tmp_path: Path) -> None:
+    """Its ports' own link carries the lossless judgement once (RC306 on the port without
+    PFC, not again on the sub-interface), it is no link without BGP (its sessions are the
+    VRF's), no port is left without a link, and the deadlock analysis (the public table)
+    does not route over it."""
+    import json
+
+    from roce_cfg import evidence
+    from roce_cfg.parse import parse_file
+    from tests.helpers import run
+
+    (tmp_path / "a.cfg").write_text(_switch("a", 65000, 0, 1, 65001, pfc=True))
+    (tmp_path / "b.cfg").write_text(_switch("b", 65001, 1, 0, 65000, pfc=False))
+    devices = [parse_file(tmp_path / f"{n}.cfg").config.device for n in "ab"]
+    links = {(k.a.port, k.b.port, k.kind, k.vrf) for k in evidence.gather(devices).links}
+    assert links == {
+        ("400GE1/1/1", "400GE1/1/1", "l3-port", ""),
+        ("400GE1/1/1.100", "400GE1/1/1.100", "l3-sub", "tenant-b"),
+    }
+    res = run("lint", str(tmp_path), "--format", "json")
+    found = [(f["rule"], f["device"], f.get("port")) for f in json.loads(res.stdout)["findings"]]
+    assert ("RC306", "b", "400GE1/1/1") in found
+    assert not [f for f in found if (f[2] or "").endswith(".100")], found
+    assert not [f for f in found if f[0] in ("RC310", "RC311", "RC312", "RC313")], found
+    dead = json.loads(run("deadlock", str(tmp_path), "--format", "json").stdout)["summary"]
+    assert (dead["links"], dead["verdict"]) == (1, "no cycle")

@@ -276,6 +276,15 @@ class PortVrf(_M):
     vrf: str
 
 
+class SubInterface(_M):
+    """A sub-interface ('400GE1/0/1.100', dot1q) and the port it rides. Its frames use the
+    port's queues: its PFC, headroom, ECN, scheduling, speed and frame limit are the port's
+    (parse/subinterfaces.py); its address, VRF, MTU and trust are its own."""
+
+    port: str
+    parent: str
+
+
 class DeviceConfig(_M):
     hostname: str
     vendor: Vendor
@@ -292,16 +301,17 @@ class DeviceConfig(_M):
     aggregates: tuple[Aggregate, ...] = ()
     mlag: MlagSystem | None = None
     port_vrfs: tuple[PortVrf, ...] = ()
+    sub_interfaces: tuple[SubInterface, ...] = ()
 
     @model_serializer(mode="wrap")
     def _omit_no_aggregates(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> Any:
-        # Switches without aggregates, M-LAG or VRF ports serialise as before (generated
-        # configs, goldens).
+        # Switches without aggregates, M-LAG, VRF ports or sub-interfaces serialise as before
+        # (generated configs, goldens).
         out = handler(self)
         if isinstance(out, dict):
-            for key in ("aggregates", "port_vrfs"):
+            for key in ("aggregates", "port_vrfs", "sub_interfaces"):
                 if not getattr(self, key):
                     out.pop(key, None)
             if self.mlag is None:
@@ -311,6 +321,12 @@ class DeviceConfig(_M):
     def vrf_of(self, port: str) -> str:
         """The VRF ``port`` is bound to ('' for the public table)."""
         return next((b.vrf for b in self.port_vrfs if b.port == port), "")
+
+    def parent_of(self, port: str) -> str | None:
+        """The port a sub-interface rides (None: ``port`` is no sub-interface)."""
+        if not self.sub_interfaces:
+            return None  # most switches: no scan per port asked about
+        return next((s.parent for s in self.sub_interfaces if s.port == port), None)
 
     def aggregate_of(self, port: str) -> Aggregate | None:
         """The aggregate ``port`` is a member of."""

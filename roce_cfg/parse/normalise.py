@@ -38,7 +38,16 @@ from roce_cfg.model.device import (
     packet_for,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import aggregates, breakouts, mlag, peer_links, pfc_profiles, splits, statics
+from roce_cfg.parse import (
+    aggregates,
+    breakouts,
+    mlag,
+    peer_links,
+    pfc_profiles,
+    splits,
+    statics,
+    subinterfaces,
+)
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
@@ -794,6 +803,8 @@ def build(
     found = _interfaces(raw, ctx, g)
     found.ports = breakouts.split(ctx, found.ports, found.split)
     found.ports, lags = aggregates.resolve(ctx, found.ports, found.lag_lines)
+    members = {a.name: a.members for a in lags}
+    found.ports, subs = subinterfaces.resolve(ctx, found.ports, members)
     qos = _qos(ctx, raw, g, found)
     bgp = _bgp(ctx, raw, found.loopback)
     if role is None:
@@ -816,6 +827,7 @@ def build(
         aggregates=lags,
         mlag=mlag.read(ctx, raw),
         port_vrfs=tuple(found.vrfs),
+        sub_interfaces=subs,
     )
 
 
@@ -971,7 +983,9 @@ def _port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) 
 
 def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) -> _PortLines:
     spec = ctx.profile.parse
-    if item.get("routed"):
+    # a sub-interface terminating dot1q is a Layer 3 one ([HW-CR] dot1q termination vid: in
+    # the sub-interface views; a Layer 2 sub-interface is another form)
+    if item.get("routed") or "dot1q_vid" in item:
         mode: Literal["routed", "access"] = "routed"
     elif item.get("switched") or "access_vlan" in item:
         mode = "access"

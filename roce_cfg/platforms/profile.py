@@ -55,9 +55,8 @@ class PortGroup(_Data):
     )
 
     def has_legs_named(self, speed: int | None) -> bool:
-        """Whether a breakout leg whose name's type runs at ``speed`` is one of this group's:
-        legs named by their own speed (H3C 'HundredGigE1/0/1:1' of a 400G port) or by their
-        parent's type (Huawei's dimension numbering, '400GE1/0/7:1' [HW-CR port split])."""
+        """Whether a leg named by a type of ``speed`` is this group's: by its own speed (H3C
+        'HundredGigE1/0/1:1') or its parent's type (Huawei '400GE1/0/7:1' [HW-CR port split])."""
         return speed in self.breakout or bool(self.breakout and speed == self.speed)
 
 
@@ -152,13 +151,17 @@ class AggregateSpec(_Data):
         description="PortQos fields configured on members only: the aggregate has what all of "
         "its members share (strict_queues on Huawei)",
     )
-    peer_link_all_vlans: bool = Field(
-        default=False,
-        description="an M-LAG peer-link carries every VLAN of the switch but those its "
-        "exclusion lines name (Huawei 'port vlan exclude'), whatever its own VLAN lines say",
-    )
+    peer_link_all_vlans: bool = False  # a peer-link carries every VLAN but those it excludes
     source: str = ""
     unsourced: bool = Field(default=False, description="no vendor document confirms the forms")
+
+
+class SubInterfaceSpec(_Data):
+    """Sub-interfaces ('<port><separator><n>') and what they take from the port they ride."""
+
+    separator: str = Field(min_length=1, max_length=1, description="'.' in '400GE1/0/1.100'")
+    inherit: tuple[str, ...] = ()  # Interface/PortQos fields taken from the parent port
+    source: str = ""
 
 
 Action = Literal["drop", "forward"]
@@ -228,6 +231,7 @@ class ParseSpec(_Data):
     defaults: ParseDefaults = ParseDefaults()
     aggregate: AggregateSpec | None = None
     interface_range: RangeSpec | None = None
+    sub_interface: SubInterfaceSpec | None = None
     static_route: StaticRouteSpec | None = None
     watchdog_defaults: WatchdogDefaults = WatchdogDefaults()
     version_line: str | None = Field(
@@ -253,10 +257,8 @@ class ParseSpec(_Data):
     )
     grammar_blocks: tuple[str, ...] = Field(
         default=(),
-        description="regexes on the top-level line of a known block that only the grammar "
-        "reads (nothing of it is modelled): kept out of the templates' input, where lines lose "
-        "their indentation and a line of it would be taken for another block's (the M-LAG "
-        "DFS group's ' priority' for a PFC priority)",
+        description="known blocks only the grammar reads: kept out of the templates' input "
+        "(unindented there, the DFS group's ' priority' would be a PFC profile's)",
     )
     interface_aliases: dict[str, str] = Field(
         default_factory=dict, description="short interface type -> full type (HGE -> HundredGigE)"
