@@ -312,3 +312,75 @@ def test_a_vrf_sub_interface_pair_is_no_extra_fabric_link(tmp_path: Path) -> Non
     assert not [f for f in found if f[0] in ("RC310", "RC311", "RC312", "RC313")], found
     dead = json.loads(run("deadlock", str(tmp_path), "--format", "json").stdout)["summary"]
     assert (dead["links"], dead["verdict"]) == (1, "no cycle")
+
+
+AI = """
+dcb pfc
+ priority 4
+#
+interface 100GE1/0/1
+ iqcn enable
+ long-distance mode level-10
+ dcb pfc enable mode manual
+#
+interface 100GE1/0/2
+ long-distance mode level-100
+ dcb pfc enable mode manual
+#
+ai-service
+ #
+ ai-ecn
+  ai-ecn enable
+  assign queue 4
+ #
+ iqcn
+  iqcn enable
+  assign queue 3
+  rpg-time-reset 400
+ #
+ buffer optimization mode long-distance
+"""
+
+
+def test_ai_ecn_marks_its_queue_on_every_pfc_port_at_thresholds_the_switch_sets() -> None:
+    """[HW-CG] Configuring AI ECN for Lossless Queues; iQCN's own 'assign queue' is not AI
+    ECN's; the long-distance level bounds the link's length ([HW-CR] long-distance mode)."""
+    cfg = _parsed(AI)
+    assert _unread(cfg) == []
+    d = cfg.device
+    assert [(e.queue, e.unit) for e in d.qos.ecn] == [(4, "device")]
+    assert _port(d, "100GE1/0/1").qos.ecn_queues == (4,)
+    assert (d.distance_of("100GE1/0/1"), d.distance_of("100GE1/0/2")) == (
+        10_000,
+        100_000,
+    )
+
+
+def test_ai_ecn_assigned_but_not_enabled_marks_nothing() -> None:
+    cfg = _parsed(AI.replace("  ai-ecn enable\n", ""))
+    assert cfg.device.qos.ecn == () and _port(cfg.device, "100GE1/0/1").qos.ecn_queues == ()
+
+
+def test_lint_judges_headroom_for_the_long_distance_level(tmp_path: Path) -> None:
+    """RC103 sees AI ECN's queue; headroom is judged for the level's longest link where
+    nothing states the cable's length (the 90 km link of [HW-CG] Example for Configuring
+    Antilocking PFC is 'level-100')."""
+    import json
+
+    from tests.helpers import run
+
+    board = "device board 1 board-type CE8851-32CQ8DQ-P"  # RC204 judges a stated model
+    (tmp_path / "sw.cfg").write_text(f"#\nsysname sw\n#\n{board}\n#\n{AI.strip()}\n#\nreturn\n")
+    found = json.loads(run("lint", str(tmp_path), "--format", "json").stdout)["findings"]
+    assert not [f for f in found if f["rule"] == "RC103"]
+    room = {f.get("port"): f["message"] for f in found if f["rule"] == "RC204"}
+    assert "100000 m cable (the port's long-distance mode" in room["100GE1/0/2"], room
+
+
+def test_a_documentation_note_after_a_command_is_not_part_of_it() -> None:
+    """CloudEngine guide scripts print '<command>    //<note>': no switch does."""
+    note = "    //Supported only by the CE6855-48XS8CQ, CE6885."
+    body = f"dcb pfc dscp-mapping enable slot 1{note}\n#\ninterface 100GE1/0/1\n"
+    cfg = _parsed(body + " description see http://wiki/a //b\n")
+    assert _unread(cfg) == []
+    assert _port(cfg.device, "100GE1/0/1").description == "see http://wiki/a //b"

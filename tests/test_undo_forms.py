@@ -112,6 +112,26 @@ EXTRA = [
         (),
         "port split dimension interface 400GE1/1/7 split-type 4*100GE",
     ),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 100GE1/0/49.100",), "dot1q termination vid 100"),
+    (
+        Vendor.HUAWEI,
+        "CE6885-48YS8CQ",
+        ("interface 100GE1/0/49.100",),
+        "ip binding vpn-instance tenant-b",
+    ),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service", "ai-ecn"), "ai-ecn enable"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service", "ai-ecn"), "assign queue 4"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service", "iqcn"), "iqcn enable"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service", "iqcn"), "assign queue 4"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service", "iqcn"), "rpg-time-reset 400"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("interface 100GE1/0/1",), "iqcn enable"),
+    (
+        Vendor.HUAWEI,
+        "CE8851-32CQ8DQ-P",
+        ("ai-service",),
+        "buffer optimization mode long-distance",
+    ),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 100GE1/0/49",), "long-distance mode level-100"),
     (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
     (Vendor.ZTE, "generic-32x400G", (), "hostname sw"),
 ]
@@ -511,6 +531,10 @@ EXTRA_OPENERS = [
     (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "dcb pfc roce"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "dfs-group 1"),
     (Vendor.HUAWEI, "CE9860-4C-EI", (), "abs-pfc profile p"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "ai-service"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "interface 100GE1/0/49.100"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service",), "ai-ecn"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service",), "iqcn"),
     (Vendor.ZTE, "generic-32x400G", ("router bgp 65101",), "address-family ipv4"),
 ]
 

@@ -339,6 +339,10 @@ class DeviceView:
         stated = describe.cable_stated(port.description)
         if stated is not None:
             return stated[0], f"from the description '{stated[1].strip(' _-/')}'"
+        bound = self.device.distance_of(port.name) if self.device.port_distances else None
+        if bound is not None:
+            # the longest link the port's length class allows: headroom judged for the worst
+            return float(bound), f"the port's long-distance mode (up to {bound:,} m)"
         given = self.options.cable_m
         role = port_role(port)
         if role in given or "*" in given:

@@ -96,7 +96,7 @@ def no_drop_queue_without_ecn(v: DeviceView) -> Iterator[Hit]:
 )
 def ecn_threshold_order(v: DeviceView) -> Iterator[Hit]:
     for e in v.device.qos.ecn:
-        if e.min_bytes >= e.max_bytes:
+        if e.unit != "device" and e.min_bytes >= e.max_bytes:
             unit = " %" if e.unit == "percent" else " B"
             yield Hit(
                 f"queue {e.queue}: ECN Kmin {e.min_bytes}{unit} >= Kmax {e.max_bytes}{unit}",
@@ -116,7 +116,7 @@ def ecn_threshold_order(v: DeviceView) -> Iterator[Hit]:
 )
 def ecn_probability(v: DeviceView) -> Iterator[Hit]:
     for e in v.device.qos.ecn:
-        if not 0 < e.probability <= 100:
+        if e.unit != "device" and not 0 < e.probability <= 100:
             yield Hit(f"queue {e.queue}: ECN probability {e.probability} %", anchor="ecn")
 
 

@@ -154,8 +154,9 @@ class EcnQueue(_M):
     probability: Percent
     # 'percent': min_bytes/max_bytes are percentages of the queue's buffer limit (VRP's
     # 'color green low-limit 20 high-limit 60'), not bytes; rules comparing them with byte
-    # figures cannot judge them
-    unit: Literal["bytes", "percent"] = "bytes"
+    # figures cannot judge them. 'device': the switch sets the thresholds itself (Huawei AI
+    # ECN): the queue marks, at values no config states (the three figures are 0)
+    unit: Literal["bytes", "percent", "device"] = "bytes"
 
 
 class WatchdogCfg(_M):
@@ -285,6 +286,14 @@ class SubInterface(_M):
     parent: str
 
 
+class PortDistance(_M):
+    """The longest link a port's own config says it runs over (Huawei 'long-distance mode
+    level-100': up to 100 km), for headroom where nothing states the cable's length."""
+
+    port: str
+    metres: Annotated[int, Field(ge=0, le=10_000_000)]
+
+
 class DeviceConfig(_M):
     hostname: str
     vendor: Vendor
@@ -302,16 +311,17 @@ class DeviceConfig(_M):
     mlag: MlagSystem | None = None
     port_vrfs: tuple[PortVrf, ...] = ()
     sub_interfaces: tuple[SubInterface, ...] = ()
+    port_distances: tuple[PortDistance, ...] = ()
 
     @model_serializer(mode="wrap")
     def _omit_no_aggregates(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> Any:
-        # Switches without aggregates, M-LAG, VRF ports or sub-interfaces serialise as before
-        # (generated configs, goldens).
+        # Switches without aggregates, M-LAG, VRF ports, sub-interfaces or port distances
+        # serialise as before (generated configs, goldens).
         out = handler(self)
         if isinstance(out, dict):
-            for key in ("aggregates", "port_vrfs", "sub_interfaces"):
+            for key in ("aggregates", "port_vrfs", "sub_interfaces", "port_distances"):
                 if not getattr(self, key):
                     out.pop(key, None)
             if self.mlag is None:
@@ -327,6 +337,10 @@ class DeviceConfig(_M):
         if not self.sub_interfaces:
             return None  # most switches: no scan per port asked about
         return next((s.parent for s in self.sub_interfaces if s.port == port), None)
+
+    def distance_of(self, port: str) -> int | None:
+        """The longest link ``port``'s config bounds it to, in metres (None: it does not say)."""
+        return next((d.metres for d in self.port_distances if d.port == port), None)
 
     def aggregate_of(self, port: str) -> Aggregate | None:
         """The aggregate ``port`` is a member of."""

@@ -25,6 +25,7 @@ from roce_cfg.model.device import (
     EcnQueue,
     Interface,
     Loopback,
+    PortDistance,
     PortQos,
     PortVrf,
     PriorityBytes,
@@ -40,6 +41,7 @@ from roce_cfg.model.device import (
 from roce_cfg.model.numbers import Domain, NumberError
 from roce_cfg.parse import (
     aggregates,
+    ai_ecn,
     breakouts,
     mlag,
     peer_links,
@@ -328,7 +330,7 @@ class Wred:
     min_bytes: int
     max_bytes: int
     probability: int
-    unit: Literal["bytes", "percent"] = "bytes"
+    unit: Literal["bytes", "percent", "device"] = "bytes"
 
 
 def _wred_tables(ctx: Context, raw: Raw) -> tuple[dict[str, dict[int, Wred]], dict[str, Wred]]:
@@ -572,6 +574,21 @@ def _timed(
     )
 
 
+def _ecn(tables: dict[int, Wred], device_set: tuple[int, ...]) -> tuple[EcnQueue, ...]:
+    """The ECN queues: their thresholds as printed, else set by the switch (AI ECN)."""
+    set_by_switch = {q: Wred(0, 0, 0, "device") for q in device_set if q not in tables}
+    return tuple(
+        EcnQueue(
+            queue=q,
+            min_bytes=w.min_bytes,
+            max_bytes=w.max_bytes,
+            probability=w.probability,
+            unit=w.unit,
+        )
+        for q, w in sorted({**tables, **set_by_switch}.items())
+    )
+
+
 def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, ...]]:
     dscp: dict[int, int] = {}
     queue: dict[int, int] = {}
@@ -769,6 +786,7 @@ class _Globals:
     speeds: dict[str, int]
     pfc: pfc_profiles.Profiles = field(default_factory=pfc_profiles.Profiles)
     splits: dict[str, int] = field(default_factory=dict)  # split parent -> its legs' Gb/s
+    ai_ecn: tuple[int, ...] = ()  # queues that mark ECN at thresholds the switch sets
 
 
 @dataclass
@@ -780,6 +798,7 @@ class _Ports:
     # port -> its aggregation lines (group, minimum members, peer-link, M-LAG id)
     lag_lines: dict[str, Raw] = field(default_factory=dict)
     vrfs: list[PortVrf] = field(default_factory=list)
+    distances: list[PortDistance] = field(default_factory=list)
     # a port split into breakout legs -> the leg type its 'using' line names
     split: dict[str, str] = field(default_factory=dict)
 
@@ -799,7 +818,8 @@ def build(
     _switch_frame(raw)
     declared = _vlans(ctx, raw)
     watchdog, every = _watchdog(ctx, raw), numbers.of(v.id for v in declared)
-    g = _Globals(tables, profiles, pfc.default, watchdog, every, speeds, pfc, splits.read(ctx, raw))
+    legs, marked = splits.read(ctx, raw), ai_ecn.queues(ctx, raw)
+    g = _Globals(tables, profiles, pfc.default, watchdog, every, speeds, pfc, legs, marked)
     found = _interfaces(raw, ctx, g)
     found.ports = breakouts.split(ctx, found.ports, found.split)
     found.ports, lags = aggregates.resolve(ctx, found.ports, found.lag_lines)
@@ -828,6 +848,7 @@ def build(
         mlag=mlag.read(ctx, raw),
         port_vrfs=tuple(found.vrfs),
         sub_interfaces=subs,
+        port_distances=tuple(found.distances),
     )
 
 
@@ -852,6 +873,9 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
         name, item = merged.pop(key)
         if "vrf" in item:
             found.vrfs.append(PortVrf(port=name.canonical, vrf=str(item["vrf"])))
+        metres = _distance(ctx, item, name.canonical)
+        if metres is not None:
+            found.distances.append(PortDistance(port=name.canonical, metres=metres))
         addr = (
             _port_address(ctx, item["ip"], item["mask"], name.canonical)
             if "ip" in item and "mask" in item
@@ -1007,6 +1031,19 @@ def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: b
     )
 
 
+def _distance(ctx: Context, item: Raw, scope: str) -> int | None:
+    """The link length the port's own config bounds ('long-distance mode level-100': 100 km,
+    ``parse.distance_levels``); None when it does not say, or (its line unread) says a word
+    that is no level."""
+    word = item.get("distance_level")
+    if word is None:
+        return None
+    metres = ctx.profile.parse.distance_levels.get(str(word))
+    if metres is None:
+        ctx.unreadable(f"unknown link distance level '{word}'", str(word), scope)
+    return metres
+
+
 def _configured_speed(ctx: Context, item: Raw, scope: str) -> int | None:
     """The speed the port's own lines set ('speed 40000' in Mb/s, 'port mode 10G'): what it
     runs at, whatever its cage's name says (issue 26: a 400G cage with a 100G module)."""
@@ -1070,7 +1107,8 @@ def _port_qos_read(
         _per_priority(ctx, item, "headroom", scope),
         _per_priority(ctx, item, "xoff", scope),
         bool(item.get("watchdog")) or implied_wd,
-        tuple(sorted(port_ecn)),
+        # AI ECN marks the queue on every PFC port (ai_ecn.py)
+        tuple(sorted({*port_ecn, *(g.ai_ecn if pfc else ())})),
         _strict(ctx, item, scope),
         item.get("pfc_mode") in spec.pfc_negotiated_modes and not item.get("dcbx"),
     )
@@ -1090,16 +1128,7 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
         # the priorities the PFC ports pause (each its profile's), else the default profile's
         no_drop=_union(p.qos.no_drop for p in ports if p.qos.pfc) or g.no_drop,
         watchdog=g.watchdog,
-        ecn=tuple(
-            EcnQueue(
-                queue=q,
-                min_bytes=w.min_bytes,
-                max_bytes=w.max_bytes,
-                probability=w.probability,
-                unit=w.unit,
-            )
-            for q, w in sorted(found.ecn.items())
-        ),
+        ecn=_ecn(found.ecn, g.ai_ecn),
         strict_queues=_union(p.qos.strict_queues for p in ports),
         headroom_pool_bytes=pool,
     )

@@ -276,6 +276,7 @@ class ParseSpec(_Data):
     port_modes: dict[str, int] = Field(
         default_factory=dict, description="'port mode <word>' -> the Gb/s the port runs at"
     )
+    distance_levels: dict[str, int] = {}  # a port's link-length class word -> metres, at most
     port_watchdog_implied: bool = Field(
         default=False, description="the global watchdog covers every PFC port (no port command)"
     )
