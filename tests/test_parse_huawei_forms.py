@@ -337,8 +337,6 @@ ai-service
   iqcn enable
   assign queue 3
   rpg-time-reset 400
- #
- buffer optimization mode long-distance
 """
 
 
@@ -375,6 +373,14 @@ def test_lint_judges_headroom_for_the_long_distance_level(tmp_path: Path) -> Non
     assert not [f for f in found if f["rule"] == "RC103"]
     room = {f.get("port"): f["message"] for f in found if f["rule"] == "RC204"}
     assert "100000 m cable (the port's long-distance mode" in room["100GE1/0/2"], room
+
+
+def test_a_buffer_optimisation_leaves_the_headroom_budget_unverified() -> None:
+    """'buffer optimization mode long-distance' re-partitions the buffer by rules in no source:
+    the line is unread (buffers), so no rule judges the pool against the model's figures."""
+    cfg = _parsed(AI + " #\n buffer optimization mode long-distance\n")
+    assert "buffer optimization mode long-distance" in _unread(cfg)
+    assert ("buffers", None) in [(f.section, f.port) for f in cfg.accounting.unread_facts]
 
 
 def test_a_documentation_note_after_a_command_is_not_part_of_it() -> None:

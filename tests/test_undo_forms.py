@@ -125,12 +125,6 @@ EXTRA = [
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service", "iqcn"), "assign queue 4"),
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service", "iqcn"), "rpg-time-reset 400"),
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("interface 100GE1/0/1",), "iqcn enable"),
-    (
-        Vendor.HUAWEI,
-        "CE8851-32CQ8DQ-P",
-        ("ai-service",),
-        "buffer optimization mode long-distance",
-    ),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 100GE1/0/49",), "long-distance mode level-100"),
     (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
     (Vendor.ZTE, "generic-32x400G", (), "hostname sw"),
