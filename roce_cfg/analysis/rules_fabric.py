@@ -30,6 +30,25 @@ def _pairs(f: FabricView) -> list[Pair]:
     return pairs
 
 
+def _physical_pairs(f: FabricView) -> list[Pair]:
+    """The pairs judged for what lives on the physical link (PFC, no-drop priorities, the DSCP
+    map, speed): each link once. A sub-interface link whose ports are linked to each other
+    themselves is that link again (one cable, one set of queues); one whose ports are not is
+    the only view of it, and its ends' physical ports are its parents' (DeviceView.physical)."""
+    pairs: list[Pair] | None = f.memo.get("physical_pairs")
+    if pairs is None:
+        joined = {(k.a, k.b) for k in f.links} | {(k.b, k.a) for k in f.links}
+        pairs = f.memo["physical_pairs"] = [
+            p for p in _pairs(f) if not (_rides(p[4]) and _rides(p[4]) in joined)
+        ]
+    return pairs
+
+
+def _rides(link: FabricLink) -> tuple[evidence.End, evidence.End] | None:
+    fact = link.fact
+    return fact.rides if fact is not None and fact.kind == "l3-sub" else None
+
+
 class _Settings(NamedTuple):
     """What the link rules compare at a link end (RC301-RC305), one home for all five: a link
     whose ends have equal settings is skipped by each (issue 30: five passes over 65,536 links,
@@ -47,20 +66,25 @@ def _settings(v: DeviceView, port: Interface) -> _Settings:
     return _Settings(_no_drop(v, port), qos.trust_dscp, _classes(v), port.mtu, port.speed_gbps)
 
 
-def _differing(f: FabricView) -> list[Pair]:
-    """The pairs whose ends differ in some setting (equal settings: every field is equal)."""
-    pairs: list[Pair] | None = f.memo.get("differing")
+def _differing(f: FabricView, physical: bool = False) -> list[Pair]:
+    """The pairs whose ends differ in some setting (equal settings: every field is equal); of
+    ``_physical_pairs`` with ``physical``."""
+    key = "differing_physical" if physical else "differing"
+    pairs: list[Pair] | None = f.memo.get(key)
     if pairs is None:
-        pairs = f.memo["differing"] = [
-            p for p in _pairs(f) if _settings(p[0], p[1]) != _settings(p[2], p[3])
-        ]
+        every = _physical_pairs(f) if physical else _pairs(f)
+        pairs = f.memo[key] = [p for p in every if _settings(p[0], p[1]) != _settings(p[2], p[3])]
     return pairs
 
 
 def _mismatch(
-    f: FabricView, what: str, field: Callable[[_Settings], Any], anchor: str | None = None
+    f: FabricView,
+    what: str,
+    field: Callable[[_Settings], Any],
+    anchor: str | None = None,
+    physical: bool = False,
 ) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _differing(f):
+    for a, pa, b, pb, _ in _differing(f, physical):
         va, vb = field(_settings(a, pa)), field(_settings(b, pb))
         if va != vb:
             yield Hit(
@@ -85,7 +109,7 @@ def _mismatch(
     reads=("pfc", "interfaces", "aggregates"),
 )
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(f, "no-drop priorities", lambda s: s.no_drop)
+    yield from _mismatch(f, "no-drop priorities", lambda s: s.no_drop, physical=True)
 
 
 def _no_drop(v: DeviceView, port: Interface) -> list[int]:
@@ -127,7 +151,7 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     reads=("qos_maps", "pfc"),
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _differing(f):
+    for a, pa, b, pb, _ in _differing(f, physical=True):
         ca, cb = _classes(a), _classes(b)
         # the DSCPs that matter: RoCE's, CNP's and those that land in a no-drop priority at
         # either end (ends that disagree on the priorities themselves are RC301's)
@@ -194,7 +218,7 @@ def link_mtu(f: FabricView) -> Iterator[Hit]:
     reads=("interfaces", "aggregates"),
 )
 def link_speed(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(f, "speed (Gb/s)", lambda s: s.speed)
+    yield from _mismatch(f, "speed (Gb/s)", lambda s: s.speed, physical=True)
 
 
 @rule(
@@ -209,7 +233,7 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
     reads=("pfc", "qos_maps", "interfaces", "aggregates"),
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
-    pairs = _pairs(f)
+    pairs = _physical_pairs(f)
     # each switch's RoCE priority, by the view's id (a view is no dict key): once per switch
     prios = {id(v): v.priority_of(v.roce_dscp) for v in f.devices.values()}
     swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
@@ -303,11 +327,13 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
         if any(p.mode == "access" and not v.speed_known(p) for p in ports):
             continue
         down = sum(p.speed_gbps for p in ports if p.mode == "access")
-        up = sum(
-            p.speed_gbps
+        # each physical uplink once: a sub-interface rides its port's bandwidth
+        uplinks = {
+            v.parent_of(p) or p.name: p.speed_gbps
             for p in ports
             if p.mode == "routed" and p.ipv4 is not None and p.ipv4.network.prefixlen >= 30
-        )
+        }
+        up = sum(uplinks.values())
         if down and up and down > up:
             yield Hit(
                 f"{down} Gb/s to servers over {up} Gb/s of uplinks ({down / up:.2f}:1)",
