@@ -126,6 +126,42 @@ EXTRA = [
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service", "iqcn"), "rpg-time-reset 400"),
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("interface 100GE1/0/1",), "iqcn enable"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 100GE1/0/49",), "long-distance mode level-100"),
+    # QoS policies (MQC), queue buffer caps and PFC uplink groups: read, never generated
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("traffic classifier c1 type or",), "if-match dscp 10"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("traffic classifier c1 type or",), "if-match 8021p 1"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("traffic classifier c1 type or",), "if-match any"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("traffic classifier c1 type or",), "if-match acl 3000"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("traffic behavior b1",), "car cir 10 gbps"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("traffic behavior b1",), "remark dscp 16"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("traffic behavior b1",), "remark 8021p 2"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("traffic behavior b1",), "deny"),
+    (
+        Vendor.HUAWEI,
+        "CE6885-48YS8CQ",
+        ("traffic policy p1",),
+        "classifier c1 behavior b1 precedence 5",
+    ),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "traffic-policy p1 global inbound"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("vlan 10",), "traffic-policy p1 inbound"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("interface 25GE1/0/1",), "traffic-policy p1 outbound"),
+    (
+        Vendor.HUAWEI,
+        "CE6885-48YS8CQ",
+        ("interface 25GE1/0/1",),
+        "qos buffer queue 3 shared-threshold dynamic 5",
+    ),
+    (
+        Vendor.HUAWEI,
+        "CE8851-32CQ8DQ-P",
+        ("dcb pfc uplink group g1",),
+        "adjust original-dscp 24 to priority 4 dscp 32",
+    ),
+    (
+        Vendor.HUAWEI,
+        "CE8851-32CQ8DQ-P",
+        ("dcb pfc uplink group g1",),
+        "group-member interface 100GE1/0/1",
+    ),
     (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
     (Vendor.ZTE, "generic-32x400G", (), "hostname sw"),
 ]
@@ -529,6 +565,10 @@ EXTRA_OPENERS = [
     (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "interface 100GE1/0/49.100"),
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service",), "ai-ecn"),
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", ("ai-service",), "iqcn"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "traffic classifier c1 type or"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "traffic behavior b1"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "traffic policy p1"),
+    (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "dcb pfc uplink group g1"),
     (Vendor.ZTE, "generic-32x400G", ("router bgp 65101",), "address-family ipv4"),
 ]
 
