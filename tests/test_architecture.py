@@ -356,7 +356,6 @@ SKIPS_FOR_NOW = {
     "roce_cfg/parse/plain.py",
     "roce_cfg/parse/hints.py",
     "roce_cfg/evidence.py",
-    "roce_cfg/analysis/rules_fabric.py",
     "roce_cfg/analysis/rules_headroom.py",
     "roce_cfg/analysis/rules_intent.py",
 }

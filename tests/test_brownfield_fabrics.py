@@ -268,8 +268,6 @@ XFAIL: dict[str, str] = {
        "(i42 IPv6)" for c in ("V1", "V2", "V3", "V4", "roles")},
     "hw-v300-ipv6:V5": "RC109 is found but points at line 33 ('diffserv domain default'), not "
     "at the ds1 block holding 'ip-dscp-inbound 26 phb af4' (line 36)",
-    "hw-v300-ipv6:must_not:5": "RC312 names the .100 sub-interfaces as ports without a link "
-    "(i42 IPv6, sub-interfaces)",
     "rj-zte-lag:cannot_verify:0": "the Ruijie/ZTE PFC, trust and no-drop lines are read in the "
     "forms the corpus prints, unconfirmed (grammar status unsourced); no finding says that a "
     "reading rests on unconfirmed syntax",
@@ -317,22 +315,6 @@ for _case in (
     "degrade-per-file",
 ):
     del XFAIL[_case]
-
-# The evidence gate (i42): a rule concludes nothing where a line of a section it reads was not
-# read. These faults sit on such ports or switches until the lines' forms are read; the false
-# errors the gate silenced (RC107/RC108 on aggregates and sub-interfaces, RC109 under a named
-# profile, the DRNI keepalive and gateways) left the table with it.
-_GATED = "a line of the section it needs is not read there (i42 evidence gate): "
-XFAIL.update(
-    {
-        "hw-v300-mlag:F1": _GATED + "'mode lacp-static' on the Eth-Trunk",
-        "hw-v300-mlag:F2": _GATED + "'mode lacp-static', 'port vlan exclude 1' on the trunks",
-        "hw-v300-mlag:F6": _GATED + "'priority 3 turn-off threshold' in 'dcb pfc'",
-        "hw-v200:G1": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
-        "hw-v200:G2": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
-        "hw-v200:G4": _GATED + "' priority 3 turn-off threshold 20' in 'dcb pfc'",
-    }
-)
 
 
 # --- running the tool (once per fabric and command) ---

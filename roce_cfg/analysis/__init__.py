@@ -22,6 +22,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_deadlock,
     rules_device,
     rules_fabric,
+    rules_gaps,
     rules_headroom,
     rules_input,
     rules_intent,

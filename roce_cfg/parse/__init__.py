@@ -422,11 +422,12 @@ class _Layout:
         return hit
 
     def _holds(self, port: Name) -> bool:
-        base, lane = port.number.partition(":")[::2]
+        # a sub-interface ('400GE1/0/1.100') is of its parent port's layout
+        base, lane = port.number.partition(".")[0].partition(":")[::2]
         return any(
             (m := pat.fullmatch(base))
             and g.first <= port_number(m[1]) < g.first + g.count
-            and (port.speed in g.breakout if lane else port.speed == g.speed)
+            and (g.has_legs_named(port.speed) if lane else port.speed == g.speed)
             for pat, g in self.groups
         )
 
@@ -544,7 +545,7 @@ def prepare(
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
     feed, unnamed = ranges.expand(feed, ranged, namer)
     unread += unnamed
-    text_feed = _feed_text(feed, _port_views(profile))
+    text_feed = _feed_text(_templates_read(feed, profile), _port_views(profile))
     return Prepared(
         text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
         fed, len(sorted_blocks.layout), residue,
@@ -607,6 +608,16 @@ def _view_lines(block: Block) -> list[str]:
             port = -1
             out.append(f"{head} | {text}")
     return out
+
+
+def _templates_read(feed: list[Block], profile: VendorProfile) -> list[Block]:
+    """The fed blocks the templates read: not those only the grammar reads
+    (``parse.grammar_blocks``), whose lines, unindented, could be taken for another block's."""
+    spec = profile.parse.grammar_blocks
+    if not spec:
+        return feed
+    only = re.compile("|".join(f"(?:{p})" for p in spec))
+    return [b for b in feed if not only.match(b.header.text)]
 
 
 def _interface(block: Block, namer: Namer) -> Name | None:

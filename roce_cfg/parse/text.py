@@ -19,6 +19,11 @@ _PAGER_ANYWHERE = re.compile(r"-{2,}\s*More\s*-{2,}|<--- More --->", re.IGNORECA
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _TERMINAL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|([\b\r])|([^\x1b\b\r]+)|(\x1b)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# A note a vendor's documentation prints after a command, apart from it by two spaces or more
+# ('dcb pfc dscp-mapping enable slot 1    //Supported only by the CE6855-48XS8CQ, ...' in the
+# CloudEngine V300R023C00 configuration guide's scripts): no switch prints it, the command is
+# read without it. Two spaces: a description's 'http://' or 'a //b' is no such note.
+_NOTE = re.compile(r"\s{2,}//.*$")
 # Separator and terminator lines of the four layouts: '#' (Comware, VRP), '!' and '!<tag>'
 # (RGOS, ZXROS), '$' (ZXROS). They carry no configuration.
 SEPARATOR = re.compile(r"^\s*(?:#.*|!.*|\$)\s*$")
@@ -183,7 +188,8 @@ _new_line = tuple.__new__  # Line(no, text) without NamedTuple's Python-level __
 
 
 def clean(text: str) -> list[Line]:
-    """Numbered lines without pager residue, control characters, trailing spaces or blanks."""
+    """Numbered lines without pager residue, control characters, trailing spaces or
+    documentation notes, or blanks."""
     lines: list[Line] = []
     text = text.replace("\r\n", "\n")
     terminal = any(c in text for c in "\x1b\b\r")
@@ -194,6 +200,8 @@ def clean(text: str) -> list[Line]:
         # The common case, a clean saved file: no per-line repair needed, and the lines are
         # stripped, numbered and made Lines by C calls alone (a fifth less than a Python loop).
         texts = list(map(str.rstrip, text.split("\n")))
+        if "//" in text:
+            texts = [_NOTE.sub("", t) if "//" in t else t for t in texts]
         made = list(map(_new_line, repeat(Line), zip(count(1), texts)))
         return made if all(texts) else list(compress(made, texts))
     for no, raw in enumerate(text.split("\n"), 1):
@@ -202,6 +210,8 @@ def clean(text: str) -> list[Line]:
         if controls:
             line = _CONTROL.sub("", line).replace("\t", " ")
         line = line.rstrip()
+        if "//" in line:
+            line = _NOTE.sub("", line)
         if line:
             lines.append(Line(no, line))
     return lines

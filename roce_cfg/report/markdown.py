@@ -158,7 +158,12 @@ def _parsed(pa: Interface | None, pb: Interface | None) -> list[object]:
 
 def _policy(d: DeviceConfig) -> str:
     q = d.qos
-    ecn = "; ".join(f"{e.queue}: {e.min_bytes}/{e.max_bytes}, {e.probability}" for e in q.ecn)
+    ecn = "; ".join(
+        f"{e.queue}: set by the switch"
+        if e.unit == "device"
+        else f"{e.queue}: {e.min_bytes}/{e.max_bytes}, {e.probability}"
+        for e in q.ecn
+    )
     wd = q.watchdog
     watchdog = f"detect {wd.detect_ms} ms, restore {wd.restore_ms} ms, {wd.action}" if wd else ""
     pool = f"{q.headroom_pool_bytes} B" if q.headroom_pool_bytes else "none configured"
