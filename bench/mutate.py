@@ -392,9 +392,12 @@ def _child(rel: str, tests: list[str]) -> int:
     _profile()
     coverage = os.environ.get(COVERAGE_ENV)
     if coverage:  # which test runs which line: the module imported under coverage, no doctests
-        # by its file: a module name makes coverage import it first, and then PyYAML's composer
-        # fails in roce_cfg's guarded loader; no coverage floor (pyproject's is for the suite)
-        cov = [f"--cov={rel}", "--cov-context=test", "--cov-report=", "--cov-fail-under=0"]
+        # by its folder: a module name makes coverage import it first, and then PyYAML's
+        # composer fails in roce_cfg's guarded loader, and a file is no source coverage
+        # measures (the map came back empty, and every mutant in a function body was left to
+        # the doctests); no coverage floor (pyproject's is for the suite)
+        folder = str(Path(rel).parent)
+        cov = [f"--cov={folder}", "--cov-context=test", "--cov-report=", "--cov-fail-under=0"]
         args = [*cov, *tests]
         return int(pytest.main(["-q", "-p", "no:cacheprovider", *args]))
     module = importlib.import_module(name)
@@ -426,12 +429,15 @@ def _covering(rel: str, cmd: list[str], env: dict[str, str]) -> dict[int, set[st
 
 def _selected(m: Mutant, files: list[str], cover: dict[int, set[str]]) -> list[str]:
     """The tests to run on ``m``: every file for a mutant that runs when the module is imported
-    (a constant, a default, a decorator), else the tests that run its statement (none: only the
-    doctests can see it), in the order of ``files``."""
-    if not m.in_body:
+    (a constant, a default, a decorator) or only outside the tests, else the tests that run its
+    statement (none: only the doctests can see it), in the order of ``files``."""
+    ran = cover.get(m.statement)
+    # a statement run only outside any test (at collection: a cached function a parametrize
+    # list called first, which the tests then read from its cache) is seen by every file
+    if not m.in_body or ran == set():
         return files
     order = {f: k for k, f in enumerate(files)}
-    return sorted(cover.get(m.statement, ()), key=lambda t: (order.get(t.split("::")[0], 0), t))
+    return sorted(ran or (), key=lambda t: (order.get(t.split("::")[0], 0), t))
 
 
 def _run(cmd: list[str], env: dict[str, str], cpu: int, wall: float) -> tuple[str, float]:

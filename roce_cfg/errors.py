@@ -7,12 +7,21 @@ from __future__ import annotations
 # a switch failed or was not attempted, and a switch left changed because its rollback failed.
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_PUSH, EXIT_ROLLBACK_FAILED = 0, 1, 2, 3, 4
 
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))}
+# Unicode's bidirectional controls (marks, embeddings, overrides, isolates): a right-to-left
+# override in a hostname or a switch's answer reorders what a terminal shows after it.
+_BIDI_CODES = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+BIDI = {c: f"\\u{c:04x}" for c in _BIDI_CODES}
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))} | BIDI
 
 
 def printable(text: str) -> str:
-    """Control characters shown as \\xNN: a file named with ESC or a newline must neither
-    drive the terminal nor break a one-line message in two."""
+    """Control characters shown as \\xNN and bidirectional controls as \\uNNNN: a file named
+    with ESC or a newline must neither drive the terminal nor break a one-line message in two,
+    and one with a right-to-left override must not reorder the rest of the line.
+
+    >>> printable("leaf\\x1b[2J\\u202eevil")
+    'leaf\\\\x1b[2J\\\\u202eevil'
+    """
     return text.translate(_CONTROL)
 
 

@@ -23,7 +23,9 @@ from roce_cfg.parse import ParsedConfig
 from roce_cfg.parse.hints import PlanLink
 from roce_cfg.platforms.profile import load_profile
 
-LinkKind = Literal["l3-port", "l3-lag", "mlag-peer-link", "l3-vlan", "described", "planned"]
+LinkKind = Literal[
+    "l3-port", "l3-lag", "mlag-peer-link", "l3-vlan", "l3-sub", "described", "planned"
+]
 GapKind = Literal["bgp-peer", "description", "lossless-port", "peer-link"]
 
 
@@ -43,8 +45,10 @@ class LinkFact:
     members: tuple[tuple[str, str], ...] = ()
     # members that must stay up for the link to stay up (the larger of both ends' minimum)
     min_active: int = 1
-    # the layer 2 link a routed VLAN interface rides (an M-LAG peer-link), one end per side
+    # the layer 2 link a routed VLAN interface rides (an M-LAG peer-link), or the ports two
+    # sub-interfaces ride ('l3-sub'), one end per side
     rides: tuple[End, End] | None = None
+    vrf: str = ""  # the VRF both ends are bound to ('' = the public table)
 
     def spec(self) -> tuple[str, str, str, str]:
         return (self.a.device, self.a.port, self.b.device, self.b.port)
@@ -256,25 +260,28 @@ def infer_links(devices: Sequence[DeviceConfig]) -> list[LinkFact]:
     interfaces; an IPv6 /64 only two routed ports share), M-LAG peer-links, and descriptions
     naming the far end."""
     found: dict[tuple[End, End], LinkFact] = {}
-    by_net: dict[IPv4Network | IPv6Network, list[tuple[DeviceConfig, str]]] = {}
+    # a subnet is one link within a VRF: two VRFs may reuse the same addresses
+    by_net: dict[tuple[str, IPv4Network | IPv6Network], list[tuple[DeviceConfig, str]]] = {}
     for d in devices:
         for p in d.interfaces:
             if p.ipv4 is not None and p.ipv4.network.prefixlen >= 30 and not p.shutdown:
-                by_net.setdefault(p.ipv4.network, []).append((d, p.name))
+                by_net.setdefault((d.vrf_of(p.name), p.ipv4.network), []).append((d, p.name))
         for entry in d.ipv6_ports:  # most switches: none
             a = entry.address
             if a is not None and addresses.point_to_point(a) and not _down(d, entry.port):
-                by_net.setdefault(a.network, []).append((d, entry.port))
+                key = (d.vrf_of(entry.port), a.network)
+                by_net.setdefault(key, []).append((d, entry.port))
     by_name = {d.hostname: d for d in devices}
     for link in _peer_links(devices):
         found[(link.a, link.b)] = link
     for d in devices:
         for svi in d.vlan_interfaces:
+            name = _svi_name(d, svi.vlan)
             for held in addresses.of_vlan(svi):
                 if addresses.point_to_point(held):
-                    by_net.setdefault(held.network, []).append((d, _svi_name(d, svi.vlan)))
+                    by_net.setdefault((d.vrf_of(name), held.network), []).append((d, name))
     for net, ends in addresses.paired_v6(devices, _down).items():
-        by_net.setdefault(net, ends)
+        by_net.setdefault((ends[0][0].vrf_of(ends[0][1]), net), ends)
     for ends in by_net.values():
         if len(ends) == 2 and ends[0][0].hostname != ends[1][0].hostname:
             (da, pa), (db, pb) = sorted(ends, key=lambda e: (e[0].hostname, e[1]))
@@ -314,11 +321,16 @@ def _addressed(
             None,
         )  # fmt: skip
         return LinkFact(a, b, "l3-vlan", rides=(rides.a, rides.b) if rides else None)
+    parent_a, parent_b = da.parent_of(pa), db.parent_of(pb)
+    if parent_a or parent_b:
+        # a sub-interface: a routed link of its own over the link of the port it rides
+        ports = (End(da.hostname, parent_a or pa), End(db.hostname, parent_b or pb))
+        return LinkFact(a, b, "l3-sub", rides=ports, vrf=da.vrf_of(pa))
     ga, gb = da.aggregate(pa), db.aggregate(pb)
     if ga is not None and gb is not None:
         pairs = _pair_members(da, ga.members, db, gb.members)
         return LinkFact(a, b, "l3-lag", pairs, max(ga.min_active, gb.min_active))
-    return LinkFact(a, b, "l3-port")
+    return LinkFact(a, b, "l3-port", vrf=da.vrf_of(pa))
 
 
 def _peer_links(devices: Sequence[DeviceConfig]) -> list[LinkFact]:
@@ -412,9 +424,7 @@ def _described(
     found: dict[tuple[End, End], LinkFact],
 ) -> list[LinkFact]:
     """Layer 2 links from descriptions naming the far end (model/describe.py forms)."""
-    taken = {e for k in found.values() for e in (k.a, k.b)}
-    taken |= {End(k.a.device, m) for k in found.values() for m, _ in k.members}
-    taken |= {End(k.b.device, m) for k in found.values() for _, m in k.members}
+    taken = _linked_ports(list(found.values()))
     out = []
     for d in devices:
         for p in d.interfaces:
@@ -511,6 +521,8 @@ def _linked_ports(links: Sequence[LinkFact]) -> set[End]:
     ends = {e for k in links for e in (k.a, k.b)}
     ends |= {End(k.a.device, m) for k in links for m, _ in k.members}
     ends |= {End(k.b.device, m) for k in links for _, m in k.members}
+    # the ports sub-interfaces ride carry their links: they are on a link too
+    ends |= {e for k in links if k.kind == "l3-sub" and k.rides for e in k.rides}
     return ends
 
 
@@ -524,6 +536,9 @@ def _described_gaps(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) 
         for p in d.interfaces:
             if p.shutdown or End(d.hostname, p.name) in linked or not p.description:
                 continue
+            parent = d.parent_of(p.name)
+            if parent and End(d.hostname, parent) not in linked:
+                continue  # its port has no link either: that gap is the port's
             words = set(_WORDS.split(p.description)) | {n for n in odd if _names(p.description, n)}
             named = sorted(n for n in words & names if n != d.hostname)
             if named:
@@ -549,11 +564,20 @@ def _lossless_gaps(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -
             if p.shutdown or end in linked:
                 continue
             address = addresses.link_address(d, p)
-            if address is not None and lossless(d, p):
+            if address is None:
+                continue
+            parent = d.parent_of(p.name)
+            if parent and _point_to_point(d, _port(d, parent)):
+                continue  # the port it rides faces the same neighbour: the gap is the port's
+            if lossless(d, p):
                 out.append(Gap("lossless-port", d.hostname, p.name,
                                f"lossless routed port ({address}) toward a neighbour whose "
                                "config was not read"))  # fmt: skip
     return out
+
+
+def _point_to_point(d: DeviceConfig, port: Interface | None) -> bool:
+    return port is not None and addresses.link_address(d, port) is not None
 
 
 def _carrier(d: DeviceConfig, vlan: int) -> str | None:

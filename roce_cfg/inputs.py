@@ -3,10 +3,11 @@ and report, so every command that takes a folder reads the same files.
 
 A backups folder holds more than configs: notes, a README, a diff someone saved, and often one
 subfolder per vendor or site. A folder is walked recursively (hidden entries aside); what is not
-a switch config is skipped with a one-line note; a symlink is reported (followed to a file, not
-into a folder, skipped when dangling); a file that cannot be read at all (permissions, size) is
-``unread``: the caller reports it as a finding on that file and analyses the rest. A file named
-directly is always read (and reported if it is not a config).
+a switch config is skipped with a one-line note; a symlink is reported (followed to a file
+inside the folder, not into a folder, skipped when dangling or leading out of the folder); a
+file that cannot be read at all (permissions, size) is ``unread``: the caller reports it as a
+finding on that file and analyses the rest. A file named directly is always read (and
+reported if it is not a config).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from roce_cfg.parse import Hints, Parsed, ParsedConfig, read_capped
 from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.parse.text import clean, decode
 from roce_cfg.platforms.profile import load_profiles
+from roce_cfg.safepath import within
 from roce_cfg.vendor import Vendor
 
 # roce-cfg's own files beside configs (fabric.json, the intent, --format json models): never
@@ -110,6 +112,11 @@ def _walk(top: Path, notes: list[str]) -> Iterable[Path]:
                 target = os.readlink(p)
                 if not p.exists():
                     notes.append(f"{p}: skipped, a dangling symlink (to {target})")
+                    continue
+                try:  # a link stays inside the folder it was found in
+                    within(top, p)
+                except InputError:
+                    notes.append(f"{p}: skipped, a symlink out of {top} (to {target})")
                     continue
                 notes.append(f"{p}: a symlink, read from {target}")
             yield p

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from roce_cfg.errors import InputError
+from roce_cfg import safepath
+from roce_cfg.errors import BIDI, InputError
 from roce_cfg.jsontext import ascii_json as ascii_json
 from roce_cfg.jsontext import json_chunks
 from roce_cfg.redact import redact as redact_text
@@ -77,7 +78,7 @@ def scrub(text: str, kind: Kind = "text") -> str:
     '{"a": "snmp-server community <redacted> ro"}'
     """
     if kind == "markup":
-        return redact_markup(text)
+        return redact_markup(text).translate(BIDI)
     if kind == "json":
         # string by string, without decoding the document: lint's JSON of 400,000 findings
         # took 42 s and 1.8 GB as a tree; a line with a hint outside every string (no JSON at
@@ -88,13 +89,16 @@ def scrub(text: str, kind: Kind = "text") -> str:
 
         try:
             doc = yaml.safe_load(text)
-        except ValueError:  # yaml.YAMLError is a ValueError
-            return redact_text(text)
+        except (yaml.YAMLError, ValueError, RecursionError):
+            # not YAML after all (an HTML page written to a name ending .yaml): as text
+            return redact_text(text).translate(BIDI)
         clean = redact_tree(doc)
         if clean == doc:
-            return text  # unchanged: keep the writer's own layout
-        return str(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True))
-    return redact_text(text)
+            return text.translate(BIDI)  # unchanged: keep the writer's own layout
+        return str(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True)).translate(BIDI)
+    # a bidirectional control (a right-to-left override in a switch's answer) is shown as
+    # \u202e: it would reorder what the terminal prints after it (JSON escapes it already)
+    return redact_text(text).translate(BIDI)
 
 
 def emit(text: str, *, stderr: bool = False, kind: Kind = "text") -> None:
@@ -190,7 +194,7 @@ def emit_doc(doc: Any, fmt: Literal["json", "yaml"]) -> None:
 
     clean = redact_tree(doc)
     if fmt == "yaml":
-        sys.stdout.write(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True))
+        sys.stdout.write(yaml.safe_dump(clean, sort_keys=False, allow_unicode=True).translate(BIDI))
     else:
         sys.stdout.write(json.dumps(clean, indent=2) + "\n")
 
@@ -241,7 +245,7 @@ class _Redacting:
         return sys.stderr if self._stderr else sys.stdout
 
     def write(self, text: str) -> int:
-        self._stream.write(redact_text(text))
+        self._stream.write(redact_text(text).translate(BIDI))
         return len(text)
 
     def __getattr__(self, name: str) -> Any:  # isatty, flush, encoding, fileno
@@ -274,6 +278,9 @@ def staged(
     half-written file. In the modes ``replace`` and ``update`` the folder must be empty or
     roce-cfg's own previous output unless ``force``; ``replace`` swaps the whole folder in.
     """
+    if target.is_symlink():
+        # a link to a folder elsewhere would take the files there (merge) or be swapped away
+        raise InputError("a symlink; roce-cfg never writes through a link", file=str(target))
     if target.exists() and not target.is_dir():
         raise InputError("exists and is not a directory", file=str(target))
     previous = [] if mode == "merge" else _previous(target, force)
@@ -388,6 +395,22 @@ def _swap(staging: Path, target: Path) -> None:
     shutil.rmtree(aside, ignore_errors=True)
 
 
+def made_folder(target: Path) -> Path:
+    """``target`` as a folder to write in: made (with its parents) when missing; an existing
+    folder as it is; a link (even to a folder: roce-cfg never writes through one), a file, a
+    FIFO or a device refused in one line."""
+    if target.is_symlink():
+        raise InputError("a symlink; roce-cfg never writes through a link", file=str(target))
+    if target.exists() and not target.is_dir():
+        mode = target.stat().st_mode
+        raise InputError(f"{safepath.kind(mode)}, not a folder to write in", file=str(target))
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
+    return target
+
+
 def write_file(target: Path, text: str) -> None:
     """Write one file atomically (a temporary file beside it, renamed over it), redacted."""
     text = scrub(text, kind_of(target.name))
@@ -414,3 +437,40 @@ def write_file(target: Path, text: str) -> None:
         if tmp is not None:  # the write or the rename failed: leave nothing behind
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+@contextmanager
+def appended(target: Path) -> Iterator[Callable[[str], None]]:
+    """``add(text)`` appends to ``target`` (created, with its folder, when missing), each piece
+    flushed as it comes, so a run stopped half-way keeps what it wrote. Never through a link
+    (a dangling one would create its target wherever it points), and only to a regular file:
+    a FIFO or a device under the name is refused, not written to."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    name = str(target)
+    if target.is_symlink():
+        raise InputError("a symlink; roce-cfg never writes through a link", file=name)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, flags | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        with contextlib.suppress(OSError):
+            mode = target.stat().st_mode
+            if not stat.S_ISREG(mode):
+                reason = f"{safepath.kind(mode)}, not a regular file; roce-cfg writes only those"
+        raise InputError(f"cannot write: {reason}", file=name) from None
+    with os.fdopen(fd, "a", encoding="utf-8") as handle:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputError(
+                f"{safepath.kind(mode)}, not a regular file; roce-cfg writes only those", file=name
+            )
+
+        def add(text: str) -> None:
+            try:
+                handle.write(scrub(text, kind_of(name)))
+                handle.flush()
+            except OSError as exc:
+                raise InputError(f"cannot write: {exc.strerror or exc}", file=name) from None
+
+        yield add

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from roce_cfg.output import write_file
+
 STAGES = ("generate", "lint", "deadlock", "plan", "apply")
 ALL = ("generate", "lint", "deadlock", "plan")  # 'all': every stage but the approved apply
 DEFAULT_BATCH = "1,10%,100%"
@@ -41,7 +43,8 @@ class Job:
         if out is None:
             return subprocess.run(cmd, check=False).returncode
         done = subprocess.run(cmd, check=False, stdout=subprocess.PIPE)
-        out.write_bytes(done.stdout)
+        # through the writer every output takes: atomic, never through a link in the folder
+        write_file(out, done.stdout.decode("utf-8", "replace"))
         if echo:
             stream = sys.stdout if self.echo else sys.stderr
             stream.buffer.write(done.stdout)
@@ -90,10 +93,27 @@ RUNNERS: dict[str, Callable[[Job], int]] = {
 }
 
 
+def _check(job: Job, stage: str) -> None:
+    """The job's inputs read and its work folder made before any stage runs: a bad intent or
+    inventory (a FIFO, a device, a folder, broken YAML in their place) is one line now, not a
+    stage failing in a child process; the work folder is never made through a link or over
+    a file."""
+    from roce_cfg.deploy.inventory import load, readable
+    from roce_cfg.intent.loader import load_intent
+    from roce_cfg.output import made_folder
+
+    load_intent(job.intent)  # every stage starts from it: a bad one is one line here
+    if stage in ("plan", "apply", "all"):
+        load(job.inventory)  # they push to its hosts: checked before any stage runs
+    else:
+        readable(job.inventory)
+    made_folder(job.work)
+
+
 def run(stage: str, job: Job, ran: list[tuple[str, int]] | None = None) -> int:
     """Run ``stage`` (or ``all``); the first non-zero exit code stops it and is returned.
     Each stage run and its exit code is appended to ``ran``."""
-    job.work.mkdir(parents=True, exist_ok=True)
+    _check(job, stage)
     for name in ALL if stage == "all" else (stage,):
         rc = RUNNERS[name](job)
         if ran is not None:

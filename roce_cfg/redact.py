@@ -12,9 +12,10 @@ markup). roce_cfg/output.py applies them to every byte that leaves the process.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -104,7 +105,7 @@ def use_overlay(folder: Path) -> None:
         # Read now: a malformed table found at the first redaction failed after the output
         # was written, with a traceback.
         for path in sorted((folder / "vendors").glob(f"*{SUFFIX}")):
-            load_table(path)
+            load_table(path, root=folder)
         _OVERLAYS.append(folder)
         rules.cache_clear()
 
@@ -117,11 +118,12 @@ def _table_files() -> list[Path]:
     return bundled + extra if bundled else []
 
 
-def load_table(path: Path) -> list[SecretRule]:
-    """One vendor's table; a malformed one is a one-line error naming the file and entry."""
+def load_table(path: Path, root: Path | None = None) -> list[SecretRule]:
+    """One vendor's table; a malformed one is a one-line error naming the file and entry
+    (``root``: the overlay folder the file must not leave)."""
     from roce_cfg.yamlsrc import load_yaml, read_text
 
-    doc, _ = load_yaml(read_text(path, "secrets table"), str(path))
+    doc, _ = load_yaml(read_text(path, "secrets table", root=root), str(path))
     entries = doc.get("secrets") if isinstance(doc, dict) else None
     if not isinstance(entries, list):
         raise InputError("a secrets table is a mapping with a 'secrets' list", file=str(path))
@@ -178,9 +180,10 @@ def _whole_quote(line: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
+def _spans(line: str, table: Iterable[SecretRule], fallback: bool = True) -> list[tuple[int, int]]:
+    """Where the secrets of ``line`` are."""
     if not _hinted(line):
-        return line
+        return []
     # Every rule reads the line as the switch wrote it: were a rule to read another's output,
     # a key-id one rule took for a secret would hide the real secret from the rule that knows.
     spans: list[tuple[int, int]] = []
@@ -189,6 +192,14 @@ def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
             spans.extend(m.span(g) for g in range(1, rule.pattern.groups + 1) if m.start(g) >= 0)
     for keyword in _FALLBACK if fallback else ():
         spans.extend(m.span("secret") for m in keyword.finditer(line))
+    return spans
+
+
+def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
+    return _apply(line, _spans(line, table, fallback))
+
+
+def _apply(line: str, spans: list[tuple[int, int]]) -> str:
     if not spans:
         return line
     merged: list[list[int]] = []
@@ -239,7 +250,139 @@ def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
     if not text or not _hinted(text):
         return text
     table = rules(vendor) or rules()
-    return "\n".join(_line(line, table, fallback) for line in text.split("\n"))
+    lines = text.split("\n")
+    out = [_line(line, table, fallback) for line in lines]
+    for at, redacted in fold_tails(lines, vendor, fallback=fallback).items():
+        out[at] = redacted
+    return "\n".join(out)
+
+
+# Terminals fold a long line at their width, a capture keeps the fold: ZTE's CLI folds its own
+# output at 80 columns [ZTE-OLT, shared/vendor-reference.md 4.3], and a config copied from an
+# 80-column terminal window is folded the same way, whichever the vendor.
+FOLD_WIDTH = 80
+# The longest line a config may hold (roce_cfg/parse/text.py MAX_LINE_CHARS): a run of full
+# lines longer than that is many lines, not one folded.
+MAX_FOLDED = 16_384
+# Lines of one folded line a secret and its command can span: Huawei's longest cipher (268
+# characters) with its command is five 80-column lines.
+FOLD_SPAN = 5
+
+
+def _chunk(line: str, width: int) -> bool:
+    """Whether ``line`` can be a folded line's first part: it filled the terminal (the blanks
+    it ended with, where the fold fell after a word, stripped by the reader)."""
+    return width - 3 <= len(line.rstrip()) <= width
+
+
+def fold_tails(
+    lines: list[str],
+    vendor: str | None = None,
+    width: int = FOLD_WIDTH,
+    never: Callable[[str], bool] | None = None,
+    fallback: bool = True,
+) -> dict[int, str]:
+    """{index: that line redacted} for each line that may continue a line folded at ``width``
+    columns and holds part of a secret only the whole line shows: ``snmp-server community``
+    at the end of one line and the community at the start of the next, or a key cut in two.
+    ``never(line)``: a line that is never a continuation (a block opener, a separator).
+
+    >>> line = "snmp-server user nms-ops grp v3 encrypted auth sha Auth1 priv aes128 " + "K" * 14
+    >>> line[80:], fold_tails([line[:80], line[80:]])  # alone, 'KKK' is no secret's line
+    ('KKK', {1: '<redacted>'})
+    >>> fold_tails(["snmp-server community public view " + "v" * 46, "iew AllView ro"])
+    {}
+    """
+    table = rules(vendor) or rules()
+    found: dict[int, list[tuple[int, int]]] = {}
+    i = 0
+    longest = MAX_FOLDED // width + 1  # pieces of the longest line a config may hold
+    while i < len(lines) - 1:
+        j = i
+        while (
+            j + 1 < len(lines)
+            and j - i < longest
+            and _chunk(lines[j], width)
+            and not (never and never(lines[j + 1]))
+        ):
+            j += 1
+        if j > i and _hot(lines, i, j):
+            _folded(lines[i : j + 1], i, table, width, fallback, found)
+            _restarts(lines, i, j, table, width, fallback, found)
+        i = j + 1
+    out: dict[int, str] = {}
+    for k, extra in found.items():
+        own = _spans(lines[k], table, fallback)
+        if any(span not in own for span in extra):
+            out[k] = _apply(lines[k], own + extra)
+    return out
+
+
+def _restarts(
+    lines: list[str],
+    i: int,
+    j: int,
+    table: tuple[SecretRule, ...],
+    width: int,
+    fallback: bool,
+    found: dict[int, list[tuple[int, int]]],
+) -> None:
+    """A line that fills the width to a last non-blank may be whole, and the next a line of
+    its own: joined, its last word would run on into the next line's first (a command's,
+    'rwsnmp-server', no longer seen by its rule). Each such next line holding a hint is also
+    read as the start of a folded line, up to the next such break."""
+    glued = [
+        k
+        for k in range(i + 1, j + 1)
+        if len(lines[k - 1]) == width
+        and not lines[k - 1][-1:].isspace()
+        and not lines[k][:1].isspace()
+    ]
+    for n, k in enumerate(glued):
+        end = min(j, k + FOLD_SPAN, glued[n + 1] if n + 1 < len(glued) else j)
+        if end > k and _hinted("\n".join(lines[k : end + 1])):
+            _folded(lines[k : end + 1], k, table, width, fallback, found)
+
+
+def _hot(lines: list[str], i: int, j: int) -> bool:
+    """Whether lines ``i`` to ``j`` can hold a secret: a hint word in one of them or across a
+    break (the ends of two lines joined), so most runs cost a few substring tests."""
+    if any(_hinted(lines[k]) for k in range(i, j + 1)):
+        return True
+    return any(_hinted(lines[k][-16:] + lines[k + 1][:16]) for k in range(i, j))
+
+
+def _folded(
+    chain: list[str],
+    first: int,
+    table: tuple[SecretRule, ...],
+    width: int,
+    fallback: bool,
+    found: dict[int, list[tuple[int, int]]],
+) -> None:
+    """Into ``found``: the spans of secrets the joined ``chain`` (read as one folded line)
+    shows in each of its continuation lines."""
+    parts = [chain[0].rstrip()]
+    for prev, line in itertools.pairwise(chain):
+        # a fold right after a blank lost that blank to the reader's rstrip: put back
+        parts.append(" " * (width - len(prev.rstrip())) + line)
+    spans = sorted(_spans("".join(parts), table, fallback))
+    if not spans:
+        return
+    at, low = len(parts[0]), 0
+    for k, part in enumerate(parts[1:], 1):
+        start, end = at + len(part) - len(chain[k]), at + len(part)  # the line's own span
+        while low < len(spans) and spans[low][1] <= start:
+            low += 1  # spans ending before this line: done with (one pass over both)
+        mine = []
+        for s, e in spans[low:]:
+            if s >= end:
+                break
+            if e > start:
+                mine.append((max(s, start) - start, min(e, end) - start))
+        if mine:
+            found.setdefault(first + k, []).extend(mine)
+        at += len(part)
 
 
 def redact_tree(value: Any, vendor: str | None = None) -> Any:

@@ -19,6 +19,7 @@ import yaml
 from yaml.composer import Composer
 
 from roce_cfg.errors import InputError
+from roce_cfg.safepath import read_bytes
 
 Loc = tuple[str | int, ...]
 
@@ -55,6 +56,12 @@ FABRIC_JSON = Limits(
     "fabric.json", max_bytes=1 << 30, max_items=1 << 22, max_nodes=1 << 62, max_depth=32
 )
 
+# A saved 'verify --format json' result (report --verify): findings of every switch, a few KB
+# each; tens of MB for the largest fabric, never the GiB a fabric.json may be.
+VERIFY_RESULT = Limits(
+    "verify result", max_bytes=64 << 20, max_items=1 << 20, max_nodes=1 << 62, max_depth=16
+)
+
 _NON_PRINTABLE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
@@ -72,31 +79,18 @@ def _line_at(text: str | bytes, index: int) -> int:
 
 
 def read_text(
-    path: Path, what: str = "file", max_bytes: int = INTENT.max_bytes, fallback: str | None = None
+    path: Path,
+    what: str = "file",
+    max_bytes: int = INTENT.max_bytes,
+    root: Path | None = None,
+    fallback: str | None = None,
 ) -> str:
-    """Read a UTF-8 text file, turning every way it can fail into a one-line InputError;
+    """Read a UTF-8 text file, turning every way it can fail into a one-line InputError; with
+    ``root``, a file that, links followed, lies outside that folder is refused too;
     ``fallback``: the encoding a file that is not UTF-8 is read in (a spreadsheet saved on a
     Chinese-locale desktop is GB18030)."""
     name = str(path)
-    if not path.exists():
-        raise InputError(f"no such {what}", file=name)
-    if path.is_dir():
-        raise InputError(f"is a directory, expected {_a(what)}", file=name)
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise InputError(
-                f"too large ({size:,} bytes; {_a(what)} may be {max_bytes:,})", file=name
-            )
-        with path.open("rb") as fh:
-            # Read one byte past the cap: a file that grows while read is still refused whole.
-            raw = fh.read(max_bytes + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=name) from None
-    if len(raw) > max_bytes:
-        raise InputError(
-            f"too large (over {max_bytes:,} bytes, the limit for {_a(what)})", file=name
-        )
+    raw = read_bytes(path, what=what, max_bytes=max_bytes, root=root)
     nul = raw.find(b"\x00")
     if nul >= 0:
         raise InputError(
@@ -117,9 +111,9 @@ def read_text(
         ) from None
 
 
-def load_file(path: Path, limits: Limits) -> tuple[Any, dict[Loc, int]]:
-    """``read_text`` and ``load_yaml`` under one kind of file's limits."""
-    return load_yaml(read_text(path, limits.what, limits.max_bytes), str(path), limits)
+def load_file(path: Path, limits: Limits, root: Path | None = None) -> tuple[Any, dict[Loc, int]]:
+    """``read_text`` and ``load_yaml`` under one kind of file's limits (inside ``root``)."""
+    return load_yaml(read_text(path, limits.what, limits.max_bytes, root), str(path), limits)
 
 
 try:

@@ -16,6 +16,10 @@ from ipaddress import IPv4Address, IPv4Network, IPv6Address
 Rewrite = Callable[[str, str], str | None]
 
 
+def _same_name(port: str) -> str:
+    return port
+
+
 @dataclass(frozen=True)
 class Form:
     name: str
@@ -24,6 +28,8 @@ class Form:
     # a form roce-cfg does not read yet: the property expects it to fail (strict), so the day a
     # reader learns it the entry must move here
     unread: bool = False
+    # the name a port of the rewritten form has in the original (findings match up to it)
+    rename: Callable[[str], str] = _same_name
     # a rewrite of the whole fabric or of none of it (both ends of a link must change together)
     whole_fabric: bool = False
 
@@ -357,6 +363,41 @@ def harmless_policy(text: str, vendor: str) -> str | None:
     return text[:at] + block + text[at:]
 
 
+SUB_VID = 3999  # a dot1q VLAN no designed fabric uses for its rails
+
+
+def _routed_block(m: re.Match[str]) -> str:
+    """One routed port's block as its port (queues, PFC, frame, MTU, trust) and a dot1q
+    sub-interface holding its address (with the same MTU and DSCP domain)."""
+    name, body = m[1], m[2]
+    lines = body.splitlines()
+    address = [ln for ln in lines if ln.startswith(" ip address ")]
+    if not address:
+        return m[0]
+    kept = [ln for ln in lines if ln not in address]
+    sub = [f" dot1q termination vid {SUB_VID}", *address]
+    sub += [ln for ln in lines if ln.startswith((" mtu ", " trust upstream "))]
+    parent = "\n".join([f"interface {name}", *kept])
+    return f"{parent}\n#\ninterface {name}.{SUB_VID}\n" + "\n".join(sub) + "\n"
+
+
+def routed_port_as_sub_interface(text: str, vendor: str) -> str | None:
+    """Huawei CE: a routed port's address on a dot1q sub-interface of it instead. The port's
+    queues carry the sub-interface's frames: 'dcb pfc enable', 'qos drr', 'qos queue N
+    wred/ecn' and 'jumboframe enable' exist in the physical views only, 'mtu', 'trust upstream'
+    and 'ip address' in the sub-interface's too ([HW-CR] dot1q termination vid and the views
+    those commands list). Lossless findings match with the sub-interface named as its port."""
+    if vendor != "huawei":
+        return None
+    block = re.compile(r"^interface (\d+GE[\d/:]+)\n((?: .*\n)+)", re.M)
+    out = block.sub(_routed_block, text)
+    return out if out != text else None
+
+
+def _parent_name(port: str) -> str:
+    return port.removesuffix(f".{SUB_VID}")
+
+
 # IPv4 addresses as IPv6 ones of the documentation prefix, the IPv4 number in the low 32 bits:
 # a /31 stays a link's two ends (/127), a /32 a host (/128), every subnet keeps its members
 _V6_BASE = int(IPv6Address("2001:DB8::"))
@@ -432,7 +473,7 @@ FORMS = (
     Form("pager", pager, "tests/parse/h3c/leaf-s6850-terminal.cfg: '---- More ----' erased"),
     Form("mask length", mask_length, "[HW-CR] ip address (interface view)"),
     Form("vlan batch listed", vlan_batch_listed, "[HW-CR] vlan batch"),
-    Form("named PFC profile", named_pfc_profile, "[HW-CR] dcb pfc; dcb pfc enable", unread=True),
+    Form("named PFC profile", named_pfc_profile, "[HW-CR] dcb pfc; dcb pfc enable"),
     Form("settings on members", settings_on_members, "[H3C-LAG-CG]; vendors/h3c.yaml aggregate"),
     Form("interface range", interface_range, "[CMW-RANGE] interface range"),
     Form("saved range name", saved_range_name, "[CMW-RANGE] interface range name"),
@@ -443,6 +484,13 @@ FORMS = (
     Form("Ruijie PFC mode on", ruijie_pfc_mode_on, "tests/brownfield/fabrics/rj-zte-lag leaves"),
     Form("session output", session_output, "tests/wild/ruijie/s2628g-e-rgos10-capture.cfg"),
     Form("harmless QoS policy", harmless_policy, "[H3C-QOS-CG]; [HW-CR] traffic classifier"),
+    Form(
+        "routed port vs parent + dot1q sub-interface",
+        routed_port_as_sub_interface,
+        "[HW-CR] dot1q termination vid; dcb pfc enable, qos queue ecn, jumboframe enable "
+        "(physical views only); mtu, trust upstream, ip address (sub-interface views)",
+        rename=_parent_name,
+    ),
     Form(
         "IPv6 addressing",
         ipv6_addressing,

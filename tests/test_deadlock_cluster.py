@@ -120,5 +120,5 @@ def test_a_state_file_of_another_fabric_or_garbled_is_an_input_error(
     run(load(VALLEY), Failures("all-single", state=str(tmp_path / "ok.jsonl")))
     good = (tmp_path / "ok.jsonl").read_text().splitlines()[0]
     state.write_text(good + "\n{not json\n")
-    with pytest.raises(InputError, match="line 2"):
+    with pytest.raises(InputError, match=r"\.jsonl:2 --state: unreadable line"):
         run(load(VALLEY), Failures("all-single", state=str(state)))

@@ -165,3 +165,22 @@ def test_deadlock_of_nothing_readable_names_the_file_discovery_refuses(
     (folder / "a-spine-1.cfg").unlink()
     res = run("deadlock", str(folder))
     assert res.exit_code == 2 and "no intent, fabric.json or config files" in res.stderr
+
+
+def test_a_link_out_of_the_folder_is_skipped_not_read(tmp_path: Path) -> None:
+    """A backups folder's link to a config elsewhere (or to any file) is not followed out of
+    the folder; a link to a file inside it is read, and said so."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    golden = ROOT / "golden/single-switch/switch-1.cfg"
+    shutil.copy(golden, elsewhere / "leaf-9.cfg")
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    shutil.copy(golden, folder / "switch-1.cfg")
+    os.symlink(elsewhere / "leaf-9.cfg", folder / "leaf-9.cfg")
+    os.symlink(folder / "switch-1.cfg", folder / "copy.cfg")
+    res = run("parse", str(folder))
+    assert f"{folder / 'leaf-9.cfg'}: skipped, a symlink out of {folder}" in res.stderr
+    assert f"{folder / 'copy.cfg'}: a symlink, read from" in res.stderr
+    sources = [c["source"] for c in json.loads(res.stdout)["configs"]]
+    assert not any("leaf-9" in s for s in sources), sources

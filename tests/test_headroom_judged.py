@@ -45,11 +45,6 @@ def _lint(
     return [(f.rule, f.port, f.message) for f in lint([path]).findings]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the fixture's ' priority 3 turn-off threshold' line is "
-    "unread: the gate keeps RC201 silent there (i42 Huawei readers)",
-)
 def test_the_length_in_the_description_judges_the_port(tmp_path: Path) -> None:
     """hw-v300 F6: 64 KB on a 300 m member is short; judged at 300 m, not an assumed 1 m."""
     found = _lint(tmp_path, "leaf-2", [])
@@ -58,11 +53,6 @@ def test_the_length_in_the_description_judges_the_port(tmp_path: Path) -> None:
     assert "300 m cable (from the description '300m')" in f6[2]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the fixture's ' priority 3 turn-off threshold' line is "
-    "unread: the gate keeps RC201 silent there (i42 Huawei readers)",
-)
 def test_no_headroom_line_is_the_models_documented_default(tmp_path: Path) -> None:
     """CE6885: hdrm 256 KB by default [HW-CR dcb pfc buffer]; no 'none configured' error."""
     found = _lint(tmp_path, "leaf-1", [])
@@ -77,11 +67,6 @@ def test_no_headroom_line_is_the_models_documented_default(tmp_path: Path) -> No
     assert "headroom not configured, the CE6885-48YS8CQ default 262144 B < required" in short[2]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the fixture's ' priority 3 turn-off threshold' line is "
-    "unread: the gate keeps RC201 silent there (i42 Huawei readers)",
-)
 def test_a_shared_pool_must_hold_what_the_ports_need(tmp_path: Path) -> None:
     found = _lint(
         tmp_path,

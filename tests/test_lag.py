@@ -118,11 +118,6 @@ def _findings(folder: Path) -> set[tuple[str, str | None, str | None]]:
     return {(f.rule, f.device, f.port) for f in result.findings}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="F1/F2 sit behind 'mode lacp-static' and 'port vlan "
-    "exclude' lines the gate finds unread (i42 Huawei readers)",
-)
 def test_lint_judges_members_for_pfc_and_aggregates_for_mtu_trust_scheduling(
     tmp_path: Path,
 ) -> None:

@@ -116,7 +116,7 @@ def test_bad_config_gives_one_line_and_exit_2(tmp_path: Path, case: str) -> None
 
 def test_missing_file_and_directory_of_nothing(tmp_path: Path) -> None:
     result = run("parse", str(tmp_path / "nope.cfg"))
-    assert result.exit_code == 2 and "no such file" in result.stderr
+    assert result.exit_code == 2 and "no such config file" in result.stderr
     result = run("parse", str(tmp_path))
     assert result.exit_code == 2 and "no config files" in result.stderr
 

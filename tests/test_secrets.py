@@ -202,7 +202,6 @@ ALLOWED = {
     # pipeline keeps what each roce-cfg step printed: that output already left through the
     # redacting layer in the child process
     ("roce_cfg/pipeline.py", "write"),
-    ("roce_cfg/pipeline.py", "write_bytes"),
 }
 # Who may write unredacted (redact=False): intended configs rendered from an intent.
 UNREDACTED = {"roce_cfg/generate.py", "roce_cfg/report/data.py"}

@@ -22,6 +22,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_deadlock,
     rules_device,
     rules_fabric,
+    rules_gaps,
     rules_headroom,
     rules_input,
     rules_intent,
@@ -45,7 +46,7 @@ from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, apply, inline, 
 from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects, long_lived
-from roce_cfg.inputs import Found, Unread, discover, screener
+from roce_cfg.inputs import Found, Unread, discover, reading
 from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.device import DeviceConfig, lean
 from roce_cfg.model.fabric import Fabric, Link
@@ -59,7 +60,7 @@ from roce_cfg.parse.hints import (
     validated_plan,
     with_speeds,
 )
-from roce_cfg.parse.many import Skipped, screen_each, workers
+from roce_cfg.parse.many import workers
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.safepath import file_name
@@ -93,15 +94,13 @@ def lint(
     lint_config = _lint_config(config, {r.id for r in all_rules})
     loaded = load_intent(intent) if intent is not None else None
     plan = _Plan.of(loaded, fabric, designed, overlay)
-    unread = list(found.unread)
-    screen = screener(vendor, overlay)
-    pending = frozenset(found.unscreened)
-    configs = list(found.configs)
     hints = with_speeds(plan.hints, options.speeds) if options else plan.hints
-    with screen_each(configs, vendor, hints, overlay, screen, pending) as parsed:
+    failed: list[Unread] = []
+    with reading(found, vendor, hints, overlay, progress) as parsed:
         planned = plan.validated()  # while the workers parse; a bad plan stops them
         options = _with_plan(options or Options(), loaded, planned)
-        views = _views(found, parsed, overlay, options, progress, unread)
+        views = _views(parsed, overlay, options, failed)
+    unread = [*found.unread, *failed]  # the screen's refusals first, as discovery reports them
     if not views and not unread:  # a folder of notes, READMEs, dumps: no config at all
         raise InputError("no config files to lint")
     if not views:  # nothing usable at all: the input is bad, not the fabric
@@ -278,24 +277,15 @@ def _with_plan(
 
 
 def _views(
-    found: Found,
-    parsed: Iterable[tuple[Path, Parsed | InputError | Skipped]],
+    parsed: Iterable[tuple[Path, Parsed | InputError]],
     overlay: Path | None,
     options: Options,
-    progress: Callable[[int, int], None] | None,
     unread: list[Unread],
 ) -> dict[str, DeviceView]:
     """One view per parsed config; a file that cannot be parsed, or a second config of one
-    hostname, goes to ``unread`` (a finding on that file) and the others are still read; a
-    file of a folder that is no switch config at all is a note of ``found``."""
+    hostname, goes to ``unread`` (a finding on that file) and the others are still read."""
     views: dict[str, DeviceView] = {}
-    total = len(found.configs)
-    for n, (path, one) in enumerate(parsed, 1):
-        if progress is not None:
-            progress(n, total)
-        if isinstance(one, Skipped):
-            found.skip(path, one.reason)
-            continue
+    for path, one in parsed:
         if isinstance(one, InputError):
             unread.append(Unread.of(path, one))
             continue

@@ -39,12 +39,13 @@ def parse_cable_lengths(text: str) -> dict[str, float]:
         role = role.strip() if sep else "*"
         if role not in ("*", "server", "fabric"):
             raise ValueError(f"unknown port role {role!r} (server, fabric)")
+        shown = value if len(value) <= 24 else f"{value[:12]}...({len(value):,} characters)"
         try:
             metres = float(value)
         except ValueError:
-            raise ValueError(f"not a length in metres: {value!r}") from None
+            raise ValueError(f"not a length in metres: {shown!r}") from None
         if not 0 <= metres <= 100_000:
-            raise ValueError(f"cable length out of range: {value}")
+            raise ValueError(f"cable length out of range 0-100,000 m: {shown}")
         out[role] = metres
     if not out:
         raise ValueError("no cable length given")
@@ -156,9 +157,14 @@ class DeviceView:
         return names
 
     def physical(self, port: Interface) -> list[Interface]:
-        """The ports that carry ``port``'s frames: an aggregate's members in use, else itself.
-        Found once per port (RC301 and RC306 ask for both ends of every link); a port that
-        is no aggregate with members, most link ends, is itself without a look-up (issue 30)."""
+        """The ports that carry ``port``'s frames: an aggregate's members in use, a
+        sub-interface's parent's, else itself. Found once per port (RC301 and RC306 ask for
+        both ends of every link); a port that is no aggregate with members, most link ends,
+        is itself without a look-up (issue 30)."""
+        parent_name = self.parent_of(port)
+        if parent_name is not None:
+            parent = self.interface(parent_name)
+            return self.physical(parent) if parent is not None and not parent.shutdown else []
         if port.name not in self._lag_names()[0]:
             return [port]
         known: dict[str, tuple[Interface, ...]] | None = self.memo.get("physical")
@@ -176,11 +182,35 @@ class DeviceView:
         found = (self.interface(m) for m in agg.members)
         return [m for m in found if m is not None and not m.shutdown]
 
+    def _subs(self) -> dict[str, str]:
+        """Each sub-interface's parent port, by the sub-interface's name."""
+        subs: dict[str, str] | None = self.memo.get("subs")
+        if subs is None:
+            subs = self.memo["subs"] = {s.port: s.parent for s in self.device.sub_interfaces}
+        return subs
+
+    def parent_of(self, port: Interface) -> str | None:
+        """The port a sub-interface rides; None for a port that is no sub-interface."""
+        return self._subs().get(port.name) if self.device.sub_interfaces else None
+
+    def carries_sub_interfaces(self, port: Interface) -> bool:
+        """Whether sub-interfaces ride ``port``."""
+        return bool(self.device.sub_interfaces) and port.name in self._subs().values()
+
+    def sub_interfaces_of(self, port: Interface) -> list[Interface]:
+        found = (self.interface(s) for s, p in self._subs().items() if p == port.name)
+        return [i for i in found if i is not None]
+
     def lossless_ports(self) -> list[Interface]:
         """Ports in use where PFC, headroom and ECN act: plain ports and aggregate members
-        (the switch pauses and buffers per physical port), not the aggregates."""
+        (the switch pauses and buffers per physical port), not the aggregates nor the
+        sub-interfaces (their frames use their parent's queues)."""
         aggs, _ = self._lag_names()
-        return self._ports("lossless_ports", lambda i: not i.shutdown and i.name not in aggs)
+        subs = self._subs()
+        return self._ports(
+            "lossless_ports",
+            lambda i: not i.shutdown and i.name not in aggs and i.name not in subs,
+        )
 
     def config_ports(self, setting: str | None = None) -> list[Interface]:
         """Ports in use as the network sees them, where MTU, trust and scheduling are judged:
@@ -248,7 +278,10 @@ class DeviceView:
         if port.mode == "access":
             return True
         if addresses.link_address(self.device, port) is None:
-            return False
+            # a port carries what the sub-interfaces riding it carry
+            return self.carries_sub_interfaces(port) and any(
+                self.carries_roce(i) for i in self.sub_interfaces_of(port)
+            )
         bgp = self.device.bgp
         nets = [a.network for a in addresses.links_of(self.device, port)]
         return bgp is None or any(n.address in net for net in nets for n in bgp.neighbors)
@@ -309,6 +342,10 @@ class DeviceView:
         stated = describe.cable_stated(port.description)
         if stated is not None:
             return stated[0], f"from the description '{stated[1].strip(' _-/')}'"
+        bound = self.device.distance_of(port.name) if self.device.port_distances else None
+        if bound is not None:
+            # the longest link the port's length class allows: headroom judged for the worst
+            return float(bound), f"the port's long-distance mode (up to {bound:,} m)"
         given = self.options.cable_m
         role = port_role(port)
         if role in given or "*" in given:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from roce_cfg.analysis.context import FabricView
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import RULES, Hit, declare, rule
-from roce_cfg.analysis.rules_fabric import GAP_RULES, gap_hits
+from roce_cfg.analysis.rules_gaps import GAP_RULES, gap_hits
 from roce_cfg.analysis.rules_input import unread_finding
 from roce_cfg.deadlock import Source
 from roce_cfg.deadlock.analyse import Cycle, Report, analyse

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from roce_cfg.analysis.context import ROCE_MIN_MTU, DeviceView
 from roce_cfg.analysis.registry import Hit, rule
-from roce_cfg.model import numbers
+from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import FRAME_OVERHEAD, TAG_BYTES, Interface
 
 RESERVED_PRIORITIES = (0, 6, 7)
@@ -96,7 +96,7 @@ def no_drop_queue_without_ecn(v: DeviceView) -> Iterator[Hit]:
 )
 def ecn_threshold_order(v: DeviceView) -> Iterator[Hit]:
     for e in v.device.qos.ecn:
-        if e.min_bytes >= e.max_bytes:
+        if e.unit != "device" and e.min_bytes >= e.max_bytes:
             unit = " %" if e.unit == "percent" else " B"
             yield Hit(
                 f"queue {e.queue}: ECN Kmin {e.min_bytes}{unit} >= Kmax {e.max_bytes}{unit}",
@@ -116,7 +116,7 @@ def ecn_threshold_order(v: DeviceView) -> Iterator[Hit]:
 )
 def ecn_probability(v: DeviceView) -> Iterator[Hit]:
     for e in v.device.qos.ecn:
-        if not 0 < e.probability <= 100:
+        if e.unit != "device" and not 0 < e.probability <= 100:
             yield Hit(f"queue {e.queue}: ECN probability {e.probability} %", anchor="ecn")
 
 
@@ -164,7 +164,8 @@ def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
 def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     queue = v.queue_of(v.priority_of(v.cnp_dscp))
     for port in v.roce_config_ports("strict_queues"):
-        if queue not in port.qos.strict_queues:
+        # a sub-interface's frames are scheduled by its parent's queues: judged there
+        if v.parent_of(port) is None and queue not in port.qos.strict_queues:
             yield Hit(
                 f"CNP (DSCP {v.cnp_dscp}) queue {queue} is not strict priority",
                 port=port.name,
@@ -289,6 +290,9 @@ def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
     for port in v.roce_config_ports("frame_bytes"):
         if _frame_unpublished(v, port):
             continue  # its MTU would be a guess: the model's default is unpublished
+        own = addresses.of_port(v.device, port)  # of either family
+        if v.carries_sub_interfaces(port) and port.mode == "routed" and not own:
+            continue  # it sends no IP packet its MTU bounds: its sub-interfaces do, by theirs
         if port.mtu < ROCE_MIN_MTU:
             yield Hit(f"MTU {port.mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
     for svi in v.device.vlan_interfaces:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from itertools import chain
@@ -30,6 +29,25 @@ def _pairs(f: FabricView) -> list[Pair]:
     return pairs
 
 
+def _physical_pairs(f: FabricView) -> list[Pair]:
+    """The pairs judged for what lives on the physical link (PFC, no-drop priorities, the DSCP
+    map, speed): each link once. A sub-interface link whose ports are linked to each other
+    themselves is that link again (one cable, one set of queues); one whose ports are not is
+    the only view of it, and its ends' physical ports are its parents' (DeviceView.physical)."""
+    pairs: list[Pair] | None = f.memo.get("physical_pairs")
+    if pairs is None:
+        joined = {(k.a, k.b) for k in f.links} | {(k.b, k.a) for k in f.links}
+        pairs = f.memo["physical_pairs"] = [
+            p for p in _pairs(f) if not (_rides(p[4]) and _rides(p[4]) in joined)
+        ]
+    return pairs
+
+
+def _rides(link: FabricLink) -> tuple[evidence.End, evidence.End] | None:
+    fact = link.fact
+    return fact.rides if fact is not None and fact.kind == "l3-sub" else None
+
+
 class _Settings(NamedTuple):
     """What the link rules compare at a link end (RC301-RC305), one home for all five: a link
     whose ends have equal settings is skipped by each (issue 30: five passes over 65,536 links,
@@ -47,20 +65,25 @@ def _settings(v: DeviceView, port: Interface) -> _Settings:
     return _Settings(_no_drop(v, port), qos.trust_dscp, _classes(v), port.mtu, port.speed_gbps)
 
 
-def _differing(f: FabricView) -> list[Pair]:
-    """The pairs whose ends differ in some setting (equal settings: every field is equal)."""
-    pairs: list[Pair] | None = f.memo.get("differing")
+def _differing(f: FabricView, physical: bool = False) -> list[Pair]:
+    """The pairs whose ends differ in some setting (equal settings: every field is equal); of
+    ``_physical_pairs`` with ``physical``."""
+    key = "differing_physical" if physical else "differing"
+    pairs: list[Pair] | None = f.memo.get(key)
     if pairs is None:
-        pairs = f.memo["differing"] = [
-            p for p in _pairs(f) if _settings(p[0], p[1]) != _settings(p[2], p[3])
-        ]
+        every = _physical_pairs(f) if physical else _pairs(f)
+        pairs = f.memo[key] = [p for p in every if _settings(p[0], p[1]) != _settings(p[2], p[3])]
     return pairs
 
 
 def _mismatch(
-    f: FabricView, what: str, field: Callable[[_Settings], Any], anchor: str | None = None
+    f: FabricView,
+    what: str,
+    field: Callable[[_Settings], Any],
+    anchor: str | None = None,
+    physical: bool = False,
 ) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _differing(f):
+    for a, pa, b, pb, _ in _differing(f, physical):
         va, vb = field(_settings(a, pa)), field(_settings(b, pb))
         if va != vb:
             yield Hit(
@@ -85,7 +108,7 @@ def _mismatch(
     reads=("pfc", "interfaces", "aggregates"),
 )
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(f, "no-drop priorities", lambda s: s.no_drop)
+    yield from _mismatch(f, "no-drop priorities", lambda s: s.no_drop, physical=True)
 
 
 def _no_drop(v: DeviceView, port: Interface) -> list[int]:
@@ -127,7 +150,7 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     reads=("qos_maps", "pfc"),
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _differing(f):
+    for a, pa, b, pb, _ in _differing(f, physical=True):
         ca, cb = _classes(a), _classes(b)
         # the DSCPs that matter: RoCE's, CNP's and those that land in a no-drop priority at
         # either end (ends that disagree on the priorities themselves are RC301's)
@@ -194,7 +217,7 @@ def link_mtu(f: FabricView) -> Iterator[Hit]:
     reads=("interfaces", "aggregates"),
 )
 def link_speed(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(f, "speed (Gb/s)", lambda s: s.speed)
+    yield from _mismatch(f, "speed (Gb/s)", lambda s: s.speed, physical=True)
 
 
 @rule(
@@ -209,7 +232,7 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
     reads=("pfc", "qos_maps", "interfaces", "aggregates"),
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
-    pairs = _pairs(f)
+    pairs = _physical_pairs(f)
     # each switch's RoCE priority, by the view's id (a view is no dict key): once per switch
     prios = {id(v): v.priority_of(v.roce_dscp) for v in f.devices.values()}
     swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
@@ -303,11 +326,13 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
         if any(p.mode == "access" and not v.speed_known(p) for p in ports):
             continue
         down = sum(p.speed_gbps for p in ports if p.mode == "access")
-        up = sum(
-            p.speed_gbps
+        # each physical uplink once: a sub-interface rides its port's bandwidth
+        uplinks = {
+            v.parent_of(p) or p.name: p.speed_gbps
             for p in ports
             if p.mode == "routed" and addresses.link_address(v.device, p) is not None
-        )
+        }
+        up = sum(uplinks.values())
         if down and up and down > up:
             yield Hit(
                 f"{down} Gb/s to servers over {up} Gb/s of uplinks ({down / up:.2f}:1)",
@@ -382,111 +407,3 @@ def link_without_bgp(f: FabricView) -> Iterator[Hit]:
                 related_device=b.name,
                 related_port=pb.name,
             )
-
-
-# --- what the configs point at that no link explains (roce_cfg/evidence.py): 'cannot verify'
-# findings. A neighbour the user did not give is info, a link roce-cfg could not find between
-# configs it read is a warning; --require-verified fails on both, and 'deadlock' never says "no
-# cycle" over them (its exit code is 1 while one stands).
-
-
-# the rule of each kind of gap (lint's rules below; deadlock reports the same findings)
-GAP_RULES = {"bgp-peer": "RC311", "description": "RC312", "lossless-port": "RC313",
-             "peer-link": "RC314"}  # fmt: skip
-
-
-def gap_hits(
-    gaps: list[evidence.Gap], kind: str, text_of: Callable[[str], str | None]
-) -> Iterator[Hit]:
-    """One 'cannot verify' hit per switch and kind of gap, however many ports or peers a
-    missing neighbour leaves unexplained (linting one switch alone leaves all of them)."""
-    per: dict[str, list[evidence.Gap]] = defaultdict(list)
-    for g in gaps:
-        if g.kind == kind:
-            per[g.device].append(g)
-    for device, mine in sorted(per.items()):
-        more = f" (and {len(mine) - 1} more)" if len(mine) > 1 else ""
-        text = text_of(device)
-        line = _line_naming(text, mine[0].what.split()[2]) if kind == "bgp-peer" and text else None
-        ports = [g.port for g in mine if g.port]
-        listed = f"; ports: {', '.join(ports)}" if len(ports) > 1 else ""
-        yield Hit(f"cannot verify: {mine[0].what}{more}{listed}", device=device,
-                  port=ports[0] if ports else None, line=line,
-                  detail=tuple(g.what for g in mine))  # fmt: skip
-
-
-def _fabric_gaps(f: FabricView, kind: str) -> Iterator[Hit]:
-    gaps = list(f.facts.gaps) if f.facts is not None else []
-    return gap_hits(gaps, kind, lambda d: f.devices[d].text if d in f.devices else None)
-
-
-@rule(
-    "RC311",
-    "bgp-peer-on-no-link",
-    "info",
-    "fabric",
-    summary="cannot verify: a BGP peer's address is on no link found in the configs read.",
-    rationale="Traffic to that peer crosses a link whose far end, policy and losslessness no "
-    "rule has seen; deadlock analysis routes without it. Reporting the rest as clean would be "
-    "an all-clear about a fabric the analysis did not see whole.",
-    fix="Add the far switch's config (or fabric.json); remove the session if the peer is gone.",
-    limits="Sessions are matched by the far end's interface address (ports, aggregates, VLAN "
-    "interfaces); multihop sessions to loopbacks are reported too.",
-    verifies=False,
-)
-def bgp_peer_on_no_link(f: FabricView) -> Iterator[Hit]:
-    yield from _fabric_gaps(f, "bgp-peer")
-
-
-def _line_naming(text: str, address: str) -> int | None:
-    """The first BGP line naming ``address`` (peer / neighbor)."""
-    word = re.compile(rf"^\s*(peer|neighbor)\s+{re.escape(address)}(?![\d.])")
-    return next((n for n, ln in enumerate(text.splitlines(), 1) if word.match(ln)), None)
-
-
-@rule(
-    "RC312",
-    "described-far-end-unmatched",
-    "warning",
-    "fabric",
-    summary="cannot verify: a port's description names a switch of the fabric, but no link to "
-    "that switch was found.",
-    rationale="The description says the port is cabled to a switch whose config was read, yet "
-    "neither addresses nor descriptions join them: a link the analysis does not see.",
-    fix="Correct the description, or the addressing of the two ends, or add fabric.json.",
-    verifies=False,
-)
-def described_far_end_unmatched(f: FabricView) -> Iterator[Hit]:
-    yield from _fabric_gaps(f, "description")
-
-
-@rule(
-    "RC313",
-    "lossless-port-unknown-neighbour",
-    "info",
-    "fabric",
-    summary="cannot verify: a lossless routed port faces a neighbour whose config was not read.",
-    rationale="PFC and the no-drop class must agree at both ends of a lossless link; with the "
-    "far end unread neither that nor the deadlock-freedom of the routes over it can be checked.",
-    fix="Add the neighbour's config (or fabric.json), or turn PFC off on a port that is not "
-    "part of the lossless fabric.",
-    verifies=False,
-)
-def lossless_port_unknown_neighbour(f: FabricView) -> Iterator[Hit]:
-    yield from _fabric_gaps(f, "lossless-port")
-
-
-@rule(
-    "RC314",
-    "mlag-peer-link-unpaired",
-    "info",
-    "fabric",
-    summary="cannot verify: an M-LAG peer-link whose other switch was not found.",
-    rationale="Lossless traffic crosses the peer-link (single-homed hosts, a leaf that lost its "
-    "uplinks); unpaired, its far end's PFC and its place in the buffer graph are unknown.",
-    fix="Add the other M-LAG switch's config; its peer-link pairs by a shared dual-active "
-    "gateway or a description naming this switch.",
-    verifies=False,
-)
-def mlag_peer_link_unpaired(f: FabricView) -> Iterator[Hit]:
-    yield from _fabric_gaps(f, "peer-link")

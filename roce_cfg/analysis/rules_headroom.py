@@ -364,7 +364,7 @@ def cannot_verify(v: DeviceView) -> Iterator[Hit]:
 def model_unknown(v: DeviceView) -> Iterator[Hit]:
     if v.model.known:
         return
-    lossless = sum(1 for p in v.in_use() if p.qos.pfc)
+    lossless = sum(1 for p in v.lossless_ports() if p.qos.pfc)
     # the parse names a config that states no model and fits no listed layout 'unknown'
     name = (
         "(not stated; its ports fit no listed model)"

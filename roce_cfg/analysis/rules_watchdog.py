@@ -21,7 +21,8 @@ from roce_cfg.analysis.registry import Hit, rule
     fix="Add 'dcb pfc deadlock recovery-behavior discard slot 1' to the switches that forward.",
     limits="Models and defaults from vendors/<vendor>.yaml watchdog_defaults; a model with no "
     "sourced default is reported by the parse as 'cannot verify', not here.",
-    reads=("watchdog",),
+    # which models must discard is read off each switch's model: an assumed one decides nothing
+    reads=("watchdog", "model"),
 )
 def watchdog_mix(f: FabricView) -> Iterator[Hit]:
     strict = {}

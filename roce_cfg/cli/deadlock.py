@@ -85,6 +85,7 @@ def deadlock_cmd(
     say_notes(src.notices, quiet)
     with progress("failure scenarios") as tick:
         report = run_deadlock(src, failures, tick)
+    say_notes(report.notes, quiet)
     _pictures(report, svg_file, html_file)
     _deadlock_out(src, report, Shown(fmt, quiet), verbose)
 

@@ -16,6 +16,7 @@ from roce_cfg.cli.common import err, out
 from roce_cfg.errors import EXIT_INPUT, EXIT_OK, IntentErrors, RoceCfgError
 from roce_cfg.heap import before_exit
 from roce_cfg.output import redact_tracebacks
+from roce_cfg.safepath import refused_path
 
 
 def _report(exc: RoceCfgError) -> int:
@@ -35,6 +36,10 @@ class _Commands(TyperGroup):
             return super().invoke(ctx)
         except RoceCfgError as exc:
             raise typer.Exit(_report(exc)) from None
+        except OSError as exc:
+            if (refused := refused_path(exc)) is None:
+                raise
+            raise typer.Exit(_report(refused)) from None
 
 
 app = typer.Typer(

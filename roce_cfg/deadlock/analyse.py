@@ -49,6 +49,8 @@ class Report:
     # With the sweep by symmetry: every pair's class, and a line saying what was analysed
     classes: list[PairClass] = field(default_factory=list)
     symmetry: str = ""
+    # Options the run could not use, and why (said on stderr, never dropped in silence)
+    notes: list[str] = field(default_factory=list)
 
     def node_name(self, node: Node) -> str:
         s, lid = node

@@ -10,16 +10,18 @@ in this process (no home-made process pool on this path).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from roce_cfg.deadlock.analyse import Cycle
 from roce_cfg.deadlock.net import Network
+from roce_cfg.deadlock.statefile import header, record
+from roce_cfg.deadlock.statefile import load as load_state
 from roce_cfg.deadlock.sweep import Answers, Engine, Scenario
 from roce_cfg.errors import InputError
+from roce_cfg.output import appended
 from roce_cfg.parse.many import workers
 
 Tick = Callable[[int, int], None]
@@ -45,18 +47,30 @@ def answers(
     if scheduler and not have_dask():
         raise InputError("--scheduler needs the Dask extra: pip install 'roce-cfg[dask]'")
     path = Path(state) if state else None
-    done = _load(path, net) if path else {}
+    kept = load_state(path, net) if path else None
+    done = kept or {}
     rest = [sc for sc in todo if sc not in done]
+    # reached only with work to hand it: a complete state file answers without any cluster
+    address = checked_scheduler(scheduler) if scheduler and rest else None
     # asked last: importing dask.distributed costs half a second a sweep in this process skips
-    use_dask = (bool(scheduler) or local_pays(net, len(rest))) and have_dask()
-    stream = _dask(net, rest, scheduler) if use_dask and rest else _serial(net, rest)
-    with path.open("a", encoding="utf-8") if path else _Null() as fh:
+    use_dask = (bool(address) or local_pays(net, len(rest))) and have_dask()
+    stream = _dask(net, rest, address) if use_dask and rest else _serial(net, rest)
+    with appended(path) if path else _null() as add:
+        if kept is None:
+            add(header(net))
         for i, (scenario, cycles) in enumerate(stream, 1):
             done[scenario] = cycles
-            fh.write(json.dumps(_record(scenario, cycles)) + "\n")
-            fh.flush()
+            add(record(scenario, cycles))
             tick(len(todo) - len(rest) + i, len(todo))
     return {sc: done[sc] for sc in todo}
+
+
+def checked_scheduler(scheduler: str) -> str:
+    """--scheduler's address, validated and answered by a Dask scheduler
+    (roce_cfg/deadlock/scheduler.py)."""
+    from roce_cfg.deadlock.scheduler import reach
+
+    return reach(scheduler)
 
 
 def local_pays(net: Network, scenarios: int) -> bool:
@@ -65,18 +79,9 @@ def local_pays(net: Network, scenarios: int) -> bool:
     return len(net.links) >= DASK_FROM_LINKS and scenarios >= LOCAL_FROM_SCENARIOS
 
 
-class _Null:
-    def __enter__(self) -> _Null:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def write(self, text: str) -> None:
-        return None
-
-    def flush(self) -> None:
-        return None
+@contextmanager
+def _null() -> Iterator[Callable[[str], None]]:
+    yield lambda text: None
 
 
 def _serial(net: Network, todo: list[Scenario]) -> Iterator[tuple[Scenario, list[Cycle]]]:
@@ -113,17 +118,33 @@ def _dask(
             dashboard_address=None,
         )
     try:
-        with Client(scheduler or cluster) as client:  # type: ignore[no-untyped-call]
+        with _client(Client, scheduler, cluster) as client:
             # hash=False: Dask would otherwise tokenize the whole fabric to name it.
             [shared] = client.scatter([slim(net)], broadcast=True, hash=False)
             futures = [client.submit(_opens, shared, sc, pure=False) for sc in todo]
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield future.result()
     except OSError as exc:
-        raise InputError(f"--scheduler: cannot reach {scheduler}: {exc}") from exc
+        raise InputError(f"--scheduler {scheduler}: the connection failed: {exc}") from exc
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def _client(client: Any, scheduler: str | None, cluster: Any) -> Any:
+    """A Client of the local cluster, or of the scheduler ``reach`` checked, connected within
+    a bounded time (Dask's own default waits 30 s)."""
+    if scheduler is None:
+        return client(cluster)
+    from roce_cfg.deadlock.scheduler import CONNECT_S, HELLO_S
+
+    try:
+        return client(scheduler, timeout=CONNECT_S + HELLO_S)
+    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
+        raise InputError(
+            f"--scheduler {scheduler}: no Dask scheduler answered "
+            f"({type(exc).__name__}: {str(exc).splitlines()[0][:120] if str(exc) else ''})"
+        ) from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,43 +157,3 @@ def slim(net: Network) -> Network:
     names a hop by the switches' roles only), which is most of the memory on xl."""
     roles: Any = [_Role(d.role) for d in net.devices]
     return dataclasses.replace(net, devices=roles)
-
-
-def fingerprint(net: Network) -> str:
-    """The fabric a state file belongs to: its switches and links."""
-    text = json.dumps([net.names, [(ln.a, ln.a_port, ln.b, ln.b_port) for ln in net.links]])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _record(scenario: Scenario, cycles: list[Cycle]) -> dict[str, object]:
-    return {
-        "scenario": list(scenario),
-        "cycles": [{"nodes": [list(n) for n in c.nodes], "causes": list(c.causes)} for c in cycles],
-    }
-
-
-def _load(path: Path, net: Network) -> Answers:
-    """The answers a state file holds; a new file starts with the fabric's fingerprint."""
-    mark = fingerprint(net)
-    if not path.exists():
-        path.write_text(json.dumps({"fabric": mark}) + "\n", encoding="utf-8")
-        return {}
-    done: Answers = {}
-    with path.open(encoding="utf-8") as fh:
-        for no, line in enumerate(fh, 1):
-            try:
-                item = json.loads(line)
-                if no == 1:
-                    if item.get("fabric") != mark:
-                        raise InputError("--state: the file is another fabric's", file=str(path))
-                    continue
-                scenario = tuple(int(x) for x in item["scenario"])
-                done[scenario] = [_cycle(c, scenario) for c in item["cycles"]]
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                raise InputError(f"--state: unreadable line {no}: {exc}", file=str(path)) from exc
-    return done
-
-
-def _cycle(item: dict[str, list[list[int]] | list[str]], scenario: Scenario) -> Cycle:
-    nodes = tuple((int(n[0]), int(n[1])) for n in item["nodes"])
-    return Cycle(nodes, tuple(str(c) for c in item["causes"]), scenario)

@@ -17,6 +17,7 @@ from roce_cfg.deadlock.analyse import (
 )
 from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.quick import TRUNCATED, acyclic
+from roce_cfg.deadlock.scheduler import parse as parse_scheduler
 from roce_cfg.deadlock.sweep import Unsymmetric
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
@@ -119,17 +120,44 @@ def scenarios(net: Network, failures: Failures) -> list[tuple[int, ...]]:
 def run(
     src: Source, failures: Failures, progress: Callable[[int, int], None] | None = None
 ) -> Report:
+    if failures.scheduler:
+        # a malformed address is an error whether used or not
+        parse_scheduler(failures.scheduler)
     net = build(src.devices, src.links, src.dscp)
-    singles, pairs = failures.fail_links == "all-single", failures.max_failures >= 2
-    TRUNCATED.clear()
-    if (singles or pairs) and orbits.applies(net) and acyclic(net, {}) and not TRUNCATED:
+    why = _no_sweep(net, failures)
+    if why is None:
         # Every single and pair exactly, by symmetry (needs a healthy fabric without cycles:
         # the sweep reports what failures open, and there is nothing to survive).
         try:
             return by_symmetry(net, failures, progress)
         except Unsymmetric:
-            pass  # router ids decide somewhere: scenario by scenario (pairs sampled) below
-    return analyse(net, scenarios(net, failures), progress)
+            # router ids decide somewhere: scenario by scenario (pairs sampled) below
+            why = "router ids break the fabric's symmetry, so its scenarios run one by one"
+    report = analyse(net, scenarios(net, failures), progress)
+    report.notes = unused(failures, why)
+    return report
+
+
+def _no_sweep(net: Network, failures: Failures) -> str | None:
+    """Why the sweep by symmetry (the only user of --scheduler and --state) does not run."""
+    if failures.fail_links != "all-single" and failures.max_failures < 2:
+        return "no failure sweep was asked for (--fail-links all-single or --max-failures 2)"
+    if not orbits.applies(net):
+        return "the fabric has no symmetry to sweep by"
+    TRUNCATED.clear()
+    if not acyclic(net, {}) or TRUNCATED:
+        return (
+            "the healthy fabric already has a deadlock cycle (the sweep reports what failures open)"
+        )
+    return None
+
+
+def unused(failures: Failures, why: str | None) -> list[str]:
+    """One note naming the options this run could not use, and why."""
+    given = [o for o, v in (("--scheduler", failures.scheduler), ("--state", failures.state)) if v]
+    if not given or why is None:
+        return []
+    return [f"{' and '.join(given)} not used: {why}"]
 
 
 def by_symmetry(

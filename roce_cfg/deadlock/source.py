@@ -129,7 +129,8 @@ def from_parsed(
     facts = evidence.gather(devices, planned.links if planned is not None else None)
     inferred = [p.config.role_from == "inferred" for p in parsed]
     devices = [evidence.with_roles(d, i, facts) for d, i in zip(devices, inferred, strict=True)]
-    links = [k.spec() for k in facts.links]
+    # the routing analysed is the public table's: a link in a VRF carries none of it
+    links = [k.spec() for k in facts.links if not k.vrf]
     files_by_host = {p.config.device.hostname: p.config.source for p in parsed}
     by_host = {p.config.device.hostname: p for p in parsed}
     return Source(devices, links, dscp, files_by_host, origin, by_host, facts=facts)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import logging
+import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -74,9 +75,9 @@ def _silenced(logger: logging.Logger) -> Iterator[None]:
         logger.removeFilter(drop)
 
 
-def _load(path: Path) -> Any:
-    """The one place the inventory's YAML is read (file or folder member)."""
-    loaded, _ = load_file(path, INVENTORY)
+def _load(path: Path, folder: Path | None = None) -> Any:
+    """The one place the inventory's YAML is read (file, or member of ``folder``)."""
+    loaded, _ = load_file(path, INVENTORY, root=folder)
     return loaded
 
 
@@ -85,9 +86,21 @@ def _read(path: Path) -> dict[str, Any]:
     groups.yaml and defaults.yaml."""
     if path.is_dir():
         files = {s: path / f"{s}.yaml" for s in ("hosts", "groups", "defaults")}
-        return {s: _load(f) for s, f in files.items() if f.is_file()}
+        # a member that is a FIFO, a device or a link out of the folder is refused, not skipped
+        return {s: _load(f, path) for s, f in files.items() if os.path.lexists(f)}
     loaded = _load(path)
     return loaded if isinstance(loaded, dict) else {}
+
+
+def readable(path: Path) -> None:
+    """The inventory read (a file, or a folder's members) and a mapping, its hosts not asked
+    for yet: what a pipeline stage before the push checks up front."""
+    if path.is_dir() and not path.is_symlink():
+        _read(path)
+    elif not isinstance(_load(path), dict):
+        raise InputError(
+            "an inventory is a mapping with 'hosts' (and 'groups', 'defaults')", file=str(path)
+        )
 
 
 def load(path: Path, overlay: Path | None = None, limit: str | None = None) -> list[Target]:

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from netmiko import BaseConnection, NetmikoAuthenticationException
 from netmiko.ssh_dispatcher import CLASS_MAPPER
 
+from roce_cfg import dial
 from roce_cfg.errors import InputError
 from roce_cfg.platforms.dialect import ConfigCheck
 from roce_cfg.platforms.profile import VendorProfile
@@ -173,40 +174,11 @@ def connect(
         raise
 
 
-def _resolve(host: str, port: int, timeout: float) -> str:
-    """The address to dial. getaddrinfo takes no timeout (a dead resolver holds it for the
-    resolver's own retries, 5 s each): it runs in a daemon thread the step's deadline waits on."""
-    found: list[Any] = []
-
-    def work() -> None:
-        try:
-            found.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
-        except (OSError, UnicodeError) as exc:
-            found.append(exc)
-
-    worker = threading.Thread(target=work, name=f"resolve {host}", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if not found:
-        raise Unusable("timeout", f"{host}: no name resolution within {timeout:g} s")
-    if isinstance(found[0], BaseException):
-        exc = found[0]
-        raise Unusable("unreachable", f"{host}:{port}: {getattr(exc, 'strerror', None) or exc}")
-    return str(found[0][0][4][0])
-
-
 def _tcp(host: str, port: int, timeout: float) -> socket.socket:
-    started = time.monotonic()
-    address = _resolve(host, port, timeout)
-    timeout = max(0.1, timeout - (time.monotonic() - started))
     try:
-        sock = socket.create_connection((address, port), timeout=timeout)
-    except TimeoutError:
-        raise Unusable(
-            "timeout", f"no TCP connection to {host}:{port} within {timeout:g} s"
-        ) from None
-    except OSError as exc:
-        raise Unusable("unreachable", f"{host}:{port}: {exc.strerror or exc}") from None
+        sock = dial.tcp(host, port, timeout)
+    except dial.Failed as exc:
+        raise Unusable(exc.kind, str(exc)) from None
     # As OpenSSH does for interactive sessions: without it, each small write of the CLI dialogue
     # waits on the peer's delayed ACK (measured on the emulators: a login 267 -> 185 ms).
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from roce_cfg.grammar import Command, Grammar
 from roce_cfg.model import numbers
 from roce_cfg.parse.blocks import split
-from roce_cfg.parse.text import clean
+from roce_cfg.parse.text import clean, fold_tails_redacted
 from roce_cfg.platforms.profile import ManagedObject, VendorProfile
 
 
@@ -46,6 +46,11 @@ class Tree:
         lines = [
             ln for ln in clean(text) if not any(p.match(ln.text.strip()) for p in tree._layout)
         ]
+        # a folded secret's tail is never a statement of the tree (printed in push plans)
+        known = [re.compile(p) for p in profile.parse.known_blocks]
+        lines = fold_tails_redacted(
+            lines, profile.vendor.value, profile.parse.wrap_width, known + tree._layout
+        )
         tree._load(tree.root, lines)
         return tree
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -128,13 +129,13 @@ def _undo(cmd: Command, raw: dict[str, Any], path: str, policy: dict[str, Any]) 
 def grammar_path(vendor: str, overlay: Path | None = None) -> Path:
     if overlay is not None:
         user = overlay / "vendors" / f"{vendor}.grammar.yaml"
-        if user.exists():
+        if os.path.lexists(user):  # a FIFO or a link out of the overlay: refused, not skipped
             return user
     return vendors_dir() / f"{vendor}.grammar.yaml"
 
 
-def _read(path: Path) -> dict[str, Any]:
-    data, _ = load_yaml(read_text(path, "vendor grammar"), str(path))
+def _read(path: Path, root: Path | None = None) -> dict[str, Any]:
+    data, _ = load_yaml(read_text(path, "vendor grammar", root=root), str(path))
     if not isinstance(data, dict):
         raise GrammarError("must be a YAML mapping", file=str(path))
     return data
@@ -166,7 +167,8 @@ def _load(path: Path, overlay: Path | None = None) -> Grammar:
 def _built(path: Path, overlay: Path | None, by_shape: bool = True) -> Grammar:
     data = _read(path)
     if overlay is not None:
-        data = _overlaid(data, _read(overlay), overlay)
+        # the overlay's file stays inside its folder (overlay/vendors/<vendor>.grammar.yaml)
+        data = _overlaid(data, _read(overlay, root=overlay.parent.parent), overlay)
     where = str(overlay or path)
     vendor = str(data.get("vendor", path.name.split(".")[0]))
     policy = {k: data.get(k) for k in ("undo_default", "undo_in_source")}

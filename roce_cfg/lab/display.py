@@ -15,6 +15,7 @@ from ipaddress import IPv4Address, IPv6Address
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.parse import parse_text
@@ -404,9 +405,13 @@ def inject_fault(switches: Sequence[Switch], host: str, kind: str, value: str) -
         faults.swapped = (pair[0], pair[1])
     elif kind == "link-speed":
         port, _, gbps = value.partition("@")
-        if port not in ports or not gbps.isdigit() or not 1 <= int(gbps) <= 1600:
+        try:
+            speed = numbers.number(gbps, numbers.SPEED)
+        except numbers.NumberError:
+            speed = None
+        if port not in ports or speed is None:
             raise ValueError("'PORT@GBPS' with a planned port and 1-1600")
-        faults.speed[port] = int(gbps)
+        faults.speed[port] = speed
     else:
         if value not in ports:
             raise ValueError(f"a planned port of {host}")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from roce_cfg.errors import InputError
 from roce_cfg.lab.cli import Switch
 from roce_cfg.lab.display import DISPLAY_KINDS, inject_fault
+from roce_cfg.model import numbers
 
 
 def _regex(value: str) -> str:
@@ -23,10 +24,15 @@ def _regex(value: str) -> str:
     return value
 
 
+_COUNT = numbers.Domain("count", 0, 1_000_000)
+
+
 def _count(value: str) -> int:
-    if not value.isdigit() or int(value) > 1_000_000:
-        raise ValueError("a whole number 0-1000000")
-    return int(value)
+    # the codec: a 4,301-digit count or a superscript digit is refused, never converted
+    try:
+        return numbers.number(value.strip(), _COUNT)
+    except numbers.NumberError:
+        raise ValueError("a whole number 0-1000000") from None
 
 
 def _seconds(value: str) -> float:

@@ -194,8 +194,9 @@ class EcnQueue(_M):
     probability: Percent
     # 'percent': min_bytes/max_bytes are percentages of the queue's buffer limit (VRP's
     # 'color green low-limit 20 high-limit 60'), not bytes; rules comparing them with byte
-    # figures cannot judge them
-    unit: Literal["bytes", "percent"] = "bytes"
+    # figures cannot judge them. 'device': the switch sets the thresholds itself (Huawei AI
+    # ECN): the queue marks, at values no config states (the three figures are 0)
+    unit: Literal["bytes", "percent", "device"] = "bytes"
 
 
 class WatchdogCfg(_M):
@@ -383,6 +384,23 @@ class PortVrf(_M):
     vrf: str
 
 
+class SubInterface(_M):
+    """A sub-interface ('400GE1/0/1.100', dot1q) and the port it rides. Its frames use the
+    port's queues: its PFC, headroom, ECN, scheduling, speed and frame limit are the port's
+    (parse/subinterfaces.py); its address, VRF, MTU and trust are its own."""
+
+    port: str
+    parent: str
+
+
+class PortDistance(_M):
+    """The longest link a port's own config says it runs over (Huawei 'long-distance mode
+    level-100': up to 100 km), for headroom where nothing states the cable's length."""
+
+    port: str
+    metres: Annotated[int, Field(ge=0, le=10_000_000)]
+
+
 class DeviceConfig(_M):
     hostname: str
     vendor: Vendor
@@ -401,16 +419,24 @@ class DeviceConfig(_M):
     port_vrfs: tuple[PortVrf, ...] = ()
     # ports with IPv6 (model/addresses.py reads a port's addresses of both families)
     ipv6_ports: tuple[PortIpv6, ...] = ()
+    sub_interfaces: tuple[SubInterface, ...] = ()
+    port_distances: tuple[PortDistance, ...] = ()
 
     @model_serializer(mode="wrap")
     def _omit_no_aggregates(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> Any:
-        # Switches without aggregates, M-LAG or VRF ports serialise as before (generated
-        # configs, goldens).
+        # Switches without aggregates, M-LAG, VRF ports, sub-interfaces or port distances
+        # serialise as before (generated configs, goldens).
         out = handler(self)
         if isinstance(out, dict):
-            for key in ("aggregates", "port_vrfs", "ipv6_ports"):
+            for key in (
+                "aggregates",
+                "port_vrfs",
+                "sub_interfaces",
+                "port_distances",
+                "ipv6_ports",
+            ):
                 if not getattr(self, key):
                     out.pop(key, None)
             if self.mlag is None:
@@ -420,6 +446,16 @@ class DeviceConfig(_M):
     def vrf_of(self, port: str) -> str:
         """The VRF ``port`` is bound to ('' for the public table)."""
         return next((b.vrf for b in self.port_vrfs if b.port == port), "")
+
+    def parent_of(self, port: str) -> str | None:
+        """The port a sub-interface rides (None: ``port`` is no sub-interface)."""
+        if not self.sub_interfaces:
+            return None  # most switches: no scan per port asked about
+        return next((s.parent for s in self.sub_interfaces if s.port == port), None)
+
+    def distance_of(self, port: str) -> int | None:
+        """The longest link ``port``'s config bounds it to, in metres (None: it does not say)."""
+        return next((d.metres for d in self.port_distances if d.port == port), None)
 
     def aggregate_of(self, port: str) -> Aggregate | None:
         """The aggregate ``port`` is a member of."""

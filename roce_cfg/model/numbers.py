@@ -155,21 +155,62 @@ def parse(text: str, domain: Domain, every: Ranges | None = None) -> Ranges:
     found: list[tuple[int, int]] = []
     i = 0
     while i < len(words):
-        word = words[i]
-        if i + 2 < len(words) and words[i + 1] == "to":
-            low, high = number(word, domain), number(words[i + 2], domain)
-            i += 3
-        elif "-" in word and not word.startswith("-"):  # '-1' is a (negative) number
-            a, _, b = word.partition("-")
-            low, high = number(a, domain), number(b, domain)
-            i += 1
-        else:
-            low = high = number(word, domain)
-            i += 1
-        if high < low:
-            raise NumberError(f"range {low} to {high} runs backwards", str(low))
+        start = i
+        low, high, i = _one(words, i, domain)
+        if high < low:  # its text: the words as printed, which locate the line holding them
+            raise NumberError(f"range {low} to {high} runs backwards", " ".join(words[start:i]))
         found.append((low, high))
     return merge(found)
+
+
+def _one(words: list[str], i: int, domain: Domain) -> tuple[int, int, int]:
+    """The range or number at ``words[i]``: (low, high, the index after it).
+
+    A range has two ends, each a number of the domain, the low one first:
+
+    >>> parse("5 to", VLAN)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.model.numbers.NumberError: range '5 to' has no upper end
+    >>> parse("1 to 3 to 7", VLAN)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.model.numbers.NumberError: range '1 to 3 to 7' has more than two ends
+    >>> parse("to 5", VLAN)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.model.numbers.NumberError: range 'to 5' has no lower end
+    >>> parse("5-", VLAN)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.model.numbers.NumberError: range '5-' has no upper end
+    >>> parse("7 to 3", VLAN)
+    Traceback (most recent call last):
+    ...
+    roce_cfg.model.numbers.NumberError: range 7 to 3 runs backwards
+    """
+    word = words[i]
+    # the error's text is the words as printed: what locates the line that holds them
+    if word == "to":
+        shown = " ".join(words[i : i + 2])[:40]
+        raise NumberError(f"range '{shown}' has no lower end", shown)
+    if i + 1 < len(words) and words[i + 1] == "to":
+        if i + 2 >= len(words) or words[i + 2] == "to":
+            shown = f"{word[:24]} to"
+            raise NumberError(f"range '{shown}' has no upper end", shown)
+        if i + 3 < len(words) and words[i + 3] == "to":
+            shown = " ".join(w[:24] for w in words[i : i + 5])
+            raise NumberError(f"range '{shown}' has more than two ends", shown)
+        return number(word, domain), number(words[i + 2], domain), i + 3
+    if "-" in word[1:]:  # '-1' is a (negative) number, '1-3' a range
+        a, _, b = word.partition("-")
+        why = "no lower end" if not a else "no upper end" if not b else None
+        why = why or ("more than two ends" if "-" in b else None)
+        if why:
+            raise NumberError(f"range '{word[:40]}' has {why}", word)
+        return number(a, domain), number(b, domain), i + 1
+    n = number(word, domain)
+    return n, n, i + 1
 
 
 def merge(ranges: Iterable[tuple[int, int]]) -> Ranges:

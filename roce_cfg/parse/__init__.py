@@ -39,6 +39,7 @@ from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.normalise import (
+    LISTED,
     MAX_UNREAD,
     Context,
     Locate,
@@ -57,6 +58,7 @@ from roce_cfg.parse.text import (
     count_lines,
     decode,
     ends,
+    fold_tails_redacted,
     unwrap,
 )
 from roce_cfg.platforms.profile import (
@@ -69,6 +71,7 @@ from roce_cfg.platforms.profile import (
     load_profiles,
 )
 from roce_cfg.redact import may_hold_secrets, redact
+from roce_cfg.safepath import read_bytes
 from roce_cfg.vendor import Vendor
 
 FORMAT = "roce-cfg/parse/v2"
@@ -419,11 +422,12 @@ class _Layout:
         return hit
 
     def _holds(self, port: Name) -> bool:
-        base, lane = port.number.partition(":")[::2]
+        # a sub-interface ('400GE1/0/1.100') is of its parent port's layout
+        base, lane = port.number.partition(".")[0].partition(":")[::2]
         return any(
             (m := pat.fullmatch(base))
             and g.first <= port_number(m[1]) < g.first + g.count
-            and (port.speed in g.breakout if lane else port.speed == g.speed)
+            and (g.has_legs_named(port.speed) if lane else port.speed == g.speed)
             for pat, g in self.groups
         )
 
@@ -516,6 +520,7 @@ def prepare(
     _, known, layout = _patterns(profile)
     whole = _complete(lines, profile, known, file)
     residue, lines = cut + len(lines) - len(whole), whole
+    lines = fold_tails_redacted(lines, vendor.value, profile.parse.wrap_width, known + layout)
     sorted_blocks = classify(split(lines), known, layout)
     namer = Namer(profile)
 
@@ -540,7 +545,7 @@ def prepare(
     feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
     feed, unnamed = ranges.expand(feed, ranged, namer)
     unread += unnamed
-    text_feed = _feed_text(feed, _port_views(profile))
+    text_feed = _feed_text(_templates_read(feed, profile), _port_views(profile))
     return Prepared(
         text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
         fed, len(sorted_blocks.layout), residue,
@@ -603,6 +608,16 @@ def _view_lines(block: Block) -> list[str]:
             port = -1
             out.append(f"{head} | {text}")
     return out
+
+
+def _templates_read(feed: list[Block], profile: VendorProfile) -> list[Block]:
+    """The fed blocks the templates read: not those only the grammar reads
+    (``parse.grammar_blocks``), whose lines, unindented, could be taken for another block's."""
+    spec = profile.parse.grammar_blocks
+    if not spec:
+        return feed
+    only = re.compile("|".join(f"(?:{p})" for p in spec))
+    return [b for b in feed if not only.match(b.header.text)]
 
 
 def _interface(block: Block, namer: Namer) -> Name | None:
@@ -860,6 +875,11 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
         return source.interfaces.get(scope or "", [])
 
     def locate(word: str, scope: str | None) -> tuple[int, str] | None:
+        if word.startswith(LISTED):  # a whole list: the line it ends
+            listed = word[len(LISTED) :]
+            return _phrase(listed, scoped(scope), True) or _phrase(listed, source.blocks, True)
+        if " " in word:  # words of a list ('1 to 3 to 7'): the first line holding them
+            return _phrase(word, scoped(scope)) or _phrase(word, source.blocks)
         for block in scoped(scope):
             for line in block.lines:
                 if word in _words(line.text):
@@ -872,6 +892,16 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
         return index.get(word)
 
     return locate
+
+
+def _phrase(words: str, blocks: list[Block], ending: bool = False) -> tuple[int, str] | None:
+    tail = r"\s*$" if ending else r"(?!\S)"
+    found = re.compile(r"(?<!\S)" + r"\s+".join(map(re.escape, words.split())) + tail)
+    for block in blocks:
+        for line in block.lines:
+            if found.search(line.text):
+                return line.no, line.text.strip()
+    return None
 
 
 def _words(text: str) -> list[str]:
@@ -966,28 +996,9 @@ def read_config(path: Path) -> str:
 
 
 def read_capped(path: Path) -> bytes:
-    """A config file's bytes, at most ``MAX_CONFIG_BYTES`` of them read."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise InputError(
-                f"too large ({size:,} bytes; a running-config may be {MAX_CONFIG_BYTES:,})",
-                file=str(path),
-            )
-        with path.open("rb") as fh:
-            data = fh.read(MAX_CONFIG_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a config file", file=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=str(path)) from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise InputError(
-            f"too large (over {MAX_CONFIG_BYTES:,} bytes, the limit for a running-config)",
-            file=str(path),
-        )
-    return data
+    """A config file's bytes, at most ``MAX_CONFIG_BYTES`` of them read (roce_cfg/safepath.py:
+    a regular file only, its size checked before the read)."""
+    return read_bytes(path, what="config file", max_bytes=MAX_CONFIG_BYTES)
 
 
 def parse_file(

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from roce_cfg.grammar import Grammar, load_grammar, pattern_blind, shape
 from roce_cfg.parse.blocks import Block
-from roce_cfg.parse.templates import template_files
+from roce_cfg.parse.templates import template_files, template_text
 from roce_cfg.redact import redact
 from roce_cfg.vendor import Vendor
 
@@ -379,7 +379,7 @@ class Judge:
 @cache
 def judge(vendor: Vendor, overlay: Path | None = None) -> Judge:
     grammar = load_grammar(vendor.value, overlay)
-    texts = [p.read_text("utf-8") for p in template_files(vendor, overlay).values()]
+    texts = [template_text(p, overlay) for p in template_files(vendor, overlay).values()]
     lines = template_lines(texts)
     return Judge(
         grammar,

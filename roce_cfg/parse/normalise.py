@@ -25,6 +25,7 @@ from roce_cfg.model.device import (
     EcnQueue,
     Interface,
     Loopback,
+    PortDistance,
     PortIpv6,
     PortQos,
     PortVrf,
@@ -39,7 +40,19 @@ from roce_cfg.model.device import (
     packet_for,
 )
 from roce_cfg.model.numbers import Domain, NumberError
-from roce_cfg.parse import aggregates, breakouts, ipv6, mlag, policies, statics
+from roce_cfg.parse import (
+    aggregates,
+    ai_ecn,
+    breakouts,
+    ipv6,
+    mlag,
+    peer_links,
+    pfc_profiles,
+    policies,
+    splits,
+    statics,
+    subinterfaces,
+)
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
@@ -49,6 +62,8 @@ Role = Literal["leaf", "spine", "superspine", "switch"]
 T = TypeVar("T")
 # (line number, line) of the first line holding a word, in one interface's blocks or anywhere
 Locate = Callable[[str, str | None], tuple[int, str] | None]
+# Asked of a Locate, a word starting with this is a whole number list: the line it ends.
+LISTED = "\n"
 # A config of 100,000 lines could hold as many bad values: the first are listed, the rest
 # counted, so the report stays readable and its size bounded.
 MAX_UNREAD = 1000
@@ -137,11 +152,14 @@ class Context:
             found = self._qos[fields] = PortQos(**kwargs)
         return found
 
-    def skip(self, exc: NumberError, scope: str | None = None) -> None:
+    def skip(self, exc: NumberError, scope: str | None = None, listed: str = "") -> None:
         """The line holding ``exc``'s value is not read (as if it were absent): recorded with
-        its number, found by the value (in ``scope``'s interface blocks when given)."""
+        its number, found by the value (in ``scope``'s interface blocks when given); a list's
+        error first by the whole list ``listed``, which ends its line (a value alone, '0', is
+        on many lines: a description's 'nic0' came first)."""
         self.reports += 1
-        found = self.locate(exc.text, scope) if exc.text else None
+        found = self.locate(LISTED + listed.strip(), scope) if listed.strip() else None
+        found = found or (self.locate(exc.text, scope) if exc.text else None)
         entry = Unread(found[0] if found else None, found[1] if found else "", str(exc))
         if entry in self.unread:
             return
@@ -171,7 +189,7 @@ class Context:
         try:
             return numbers.parse(str(raw), domain, every)
         except NumberError as exc:
-            self.skip(exc, scope)
+            self.skip(exc, scope, str(raw))
             return ()
 
     def values(self, raw: Any, domain: Domain, scope: str | None = None) -> tuple[int, ...]:
@@ -320,7 +338,7 @@ class Wred:
     min_bytes: int
     max_bytes: int
     probability: int
-    unit: Literal["bytes", "percent"] = "bytes"
+    unit: Literal["bytes", "percent", "device"] = "bytes"
 
 
 def _wred_tables(ctx: Context, raw: Raw) -> tuple[dict[str, dict[int, Wred]], dict[str, Wred]]:
@@ -404,8 +422,8 @@ def _breakout_parent(ctx: Context, name: Name) -> str | None:
         return None
     base = name.number.split(":")[0]
     for group in ctx.model.ports:
-        if name.speed is not None and name.speed not in group.breakout:
-            continue  # no cage of this group splits into legs of that speed
+        if not group.has_legs_named(name.speed):
+            continue
         pattern = re.escape(group.label).replace(re.escape("{n}"), r"(\d+)")
         m = re.fullmatch(pattern, base)
         if m and group.first <= port_number(m[1]) < group.first + group.count:
@@ -523,7 +541,11 @@ def _unprinted(ctx: Context, raw: Raw) -> WatchdogCfg | None:
     """A PFC switch that prints no watchdog timer runs its release's default (VRP V300: 100 ms
     detect and restore), when a source gives one; otherwise there is no watchdog to read."""
     ports = as_list(raw.get("interfaces"))
-    if raw.get("pfc") is None and not any(p.get("pfc") or p.get("pfc_mode") for p in ports):
+    if (
+        raw.get("pfc") is None
+        and raw.get("pfc_profiles") is None
+        and not any(p.get(k) for p in ports for k in _PFC_KEYS)
+    ):
         return None  # no PFC, no watchdog to speak of
     if ctx.version is None or ctx.version.watchdog_ms is None:
         if ctx.version is not None:
@@ -557,6 +579,21 @@ def _timed(
         return None
     return WatchdogCfg(
         detect_ms=detect, restore_ms=restore, action=action, action_printed=ctx.action_printed
+    )
+
+
+def _ecn(tables: dict[int, Wred], device_set: tuple[int, ...]) -> tuple[EcnQueue, ...]:
+    """The ECN queues: their thresholds as printed, else set by the switch (AI ECN)."""
+    set_by_switch = {q: Wred(0, 0, 0, "device") for q in device_set if q not in tables}
+    return tuple(
+        EcnQueue(
+            queue=q,
+            min_bytes=w.min_bytes,
+            max_bytes=w.max_bytes,
+            probability=w.probability,
+            unit=w.unit,
+        )
+        for q, w in sorted({**tables, **set_by_switch}.items())
     )
 
 
@@ -753,6 +790,9 @@ class _Globals:
     watchdog: WatchdogCfg | None
     every_vlan: numbers.Ranges
     speeds: dict[str, int]
+    pfc: pfc_profiles.Profiles = field(default_factory=pfc_profiles.Profiles)
+    splits: dict[str, int] = field(default_factory=dict)  # split parent -> its legs' Gb/s
+    ai_ecn: tuple[int, ...] = ()  # queues that mark ECN at thresholds the switch sets
 
 
 @dataclass
@@ -764,6 +804,7 @@ class _Ports:
     # port -> its aggregation lines (group, minimum members, peer-link, M-LAG id)
     lag_lines: dict[str, Raw] = field(default_factory=dict)
     vrfs: list[PortVrf] = field(default_factory=list)
+    distances: list[PortDistance] = field(default_factory=list)
     # a port split into breakout legs -> the leg type its 'using' line names
     split: dict[str, str] = field(default_factory=dict)
     ipv6: list[PortIpv6] = field(default_factory=list)
@@ -780,14 +821,17 @@ def build(
     else:
         ctx.notes.append(f"no hostname in the config; '{hostname}' taken from the file name")
     tables, profiles = _wred_tables(ctx, raw)
-    global_no_drop = _global_no_drop(ctx, as_list(raw.get("pfc")))
+    pfc = pfc_profiles.read(ctx, raw)
     _switch_frame(raw)
     declared = _vlans(ctx, raw)
-    g = _Globals(tables, profiles, global_no_drop, _watchdog(ctx, raw),
-                 numbers.of(v.id for v in declared), speeds)  # fmt: skip
+    watchdog, every = _watchdog(ctx, raw), numbers.of(v.id for v in declared)
+    legs, marked = splits.read(ctx, raw), ai_ecn.queues(ctx, raw)
+    g = _Globals(tables, profiles, pfc.default, watchdog, every, speeds, pfc, legs, marked)
     found = _interfaces(raw, ctx, g)
     found.ports = breakouts.split(ctx, found.ports, found.split)
     found.ports, lags = aggregates.resolve(ctx, found.ports, found.lag_lines)
+    members = {a.name: a.members for a in lags}
+    found.ports, subs = subinterfaces.resolve(ctx, found.ports, members)
     qos = _qos(ctx, raw, g, found)
     bgp = _bgp(ctx, raw, found.loopback)
     if role is None:
@@ -813,13 +857,9 @@ def build(
         mlag=mlag.read(ctx, raw),
         port_vrfs=tuple(found.vrfs),
         ipv6_ports=tuple(found.ipv6),
+        sub_interfaces=subs,
+        port_distances=tuple(found.distances),
     )
-
-
-def _global_no_drop(ctx: Context, entries: list[Raw]) -> tuple[int, ...]:
-    """The switch-wide no-drop priorities: of one line that lists them (Huawei 'dcb pfc' /
-    ' priority 3 4') or of one line each (ZXROS 'dcb' / '  pfc priority 3 no-drop')."""
-    return _union(ctx.values(e.get("no_drop", ""), numbers.PRIORITY, "@pfc") for e in entries)
 
 
 def _switch_frame(raw: Raw) -> None:
@@ -843,6 +883,9 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
         name, item = merged.pop(key)
         if "vrf" in item:
             found.vrfs.append(PortVrf(port=name.canonical, vrf=str(item["vrf"])))
+        metres = _distance(ctx, item, name.canonical)
+        if metres is not None:
+            found.distances.append(PortDistance(port=name.canonical, metres=metres))
         addr = (
             _port_address(ctx, item["ip"], item["mask"], name.canonical)
             if "ip" in item and "mask" in item
@@ -912,15 +955,18 @@ def _port(
     hinted = g.speeds.get(name.canonical)
     read = _port_lines(ctx, g, item, name.canonical, bool(hinted))
     ecn.update(read.ecn)
+    parent = splits.parent_of(name.canonical, g.splits) or _breakout_parent(ctx, name)
+    # a leg's speed is its split line's: its name may be its parent's type ('400GE1/0/7:1')
+    split = g.splits.get(parent) if parent else None
+    speed = hinted or read.speed or split or describe.speed(description) or name.speed or 0
     own = {
         "name": name.canonical,
         "description": description,
         "ipv4": addr,
-        "speed_gbps": hinted or read.speed or describe.speed(description) or name.speed or 0,
-        "breakout_of": _breakout_parent(ctx, name),
+        "speed_gbps": speed,
+        "breakout_of": parent,
     }
     first = read.port
-    speed = own["speed_gbps"]
     if first is not None and type(speed) is int and 0 <= speed <= numbers.SPEED.high:
         # the port's own values are of their fields' types (a name, words, an address), its
         # speed checked above; the rest is the first port's, validated: validating every
@@ -986,7 +1032,9 @@ def _port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) 
 
 def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) -> _PortLines:
     spec = ctx.profile.parse
-    if item.get("routed"):
+    # a sub-interface terminating dot1q is a Layer 3 one ([HW-CR] dot1q termination vid: in
+    # the sub-interface views; a Layer 2 sub-interface is another form)
+    if item.get("routed") or "dot1q_vid" in item:
         mode: Literal["routed", "access"] = "routed"
     elif item.get("switched") or "access_vlan" in item:
         mode = "access"
@@ -997,6 +1045,8 @@ def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: b
     access = mode == "access"
     access_vlan = ctx.number(item.get("access_vlan", 1), numbers.VLAN, 1, scope) if access else None
     trunk = _trunk(ctx, item, g.every_vlan, scope) if access else ()
+    peer = peer_links.carried(ctx, item, g.every_vlan, scope) if access else None
+    trunk = trunk if peer is None else peer
     mtu = _ip_mtu(ctx, item, mode, frame, scope)
     # a hinted speed wins: the port's own speed line is then not read (nor refused)
     speed = None if hinted else _configured_speed(ctx, item, scope)
@@ -1004,6 +1054,19 @@ def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: b
     return _PortLines(
         mode, access_vlan, trunk, mtu, frame, speed, bool(item.get("shutdown")), qos, ecn
     )
+
+
+def _distance(ctx: Context, item: Raw, scope: str) -> int | None:
+    """The link length the port's own config bounds ('long-distance mode level-100': 100 km,
+    ``parse.distance_levels``); None when it does not say, or (its line unread) says a word
+    that is no level."""
+    word = item.get("distance_level")
+    if word is None:
+        return None
+    metres = ctx.profile.parse.distance_levels.get(str(word))
+    if metres is None:
+        ctx.unreadable(f"unknown link distance level '{word}'", str(word), scope)
+    return metres
 
 
 def _configured_speed(ctx: Context, item: Raw, scope: str) -> int | None:
@@ -1024,9 +1087,11 @@ def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None, sc
     return _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
 
 
+# The keys of a port's template output that turn PFC on (one of them is enough).
+_PFC_KEYS = ("pfc", "pfc_mode", "pfc_profile", "antilocking_pfc")
 # Every key of a port's template output that its QoS is read from (``_port_qos_read``).
 _QOS_KEYS = (
-    "pfc", "pfc_mode", "dcbx", "trust_dscp", "watchdog", "wred_table", "queue_profiles",
+    *_PFC_KEYS, "dcbx", "trust_dscp", "watchdog", "wred_table", "queue_profiles",
     "ecn_flags", "no_drop", "headroom", "xoff", "strict", "drr_last", "weighted",
 )  # fmt: skip
 
@@ -1051,9 +1116,10 @@ def _port_qos_read(
     ctx: Context, g: _Globals, item: dict[str, Any], mode: str, scope: str
 ) -> tuple[PortQos, dict[int, Wred]]:
     spec = ctx.profile.parse
-    pfc = bool(item.get("pfc") or item.get("pfc_mode"))
+    named, by_name = pfc_profiles.applied(ctx, g.pfc, item, scope)
+    pfc = bool(item.get("pfc") or item.get("pfc_mode")) or named
     port_ecn = _ecn_queues(ctx, item, g.tables, g.profiles, scope)
-    no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope)
+    no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope) or by_name
     if pfc and not no_drop:
         # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
         no_drop = g.no_drop or spec.defaults.pfc_no_drop
@@ -1066,7 +1132,8 @@ def _port_qos_read(
         _per_priority(ctx, item, "headroom", scope),
         _per_priority(ctx, item, "xoff", scope),
         bool(item.get("watchdog")) or implied_wd,
-        tuple(sorted(port_ecn)),
+        # AI ECN marks the queue on every PFC port (ai_ecn.py)
+        tuple(sorted({*port_ecn, *(g.ai_ecn if pfc else ())})),
         _strict(ctx, item, scope),
         item.get("pfc_mode") in spec.pfc_negotiated_modes and not item.get("dcbx"),
     )
@@ -1084,18 +1151,10 @@ def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
     return Qos(
         dscp_map=dscp_map,
         queue_map=queue_map,
-        no_drop=g.no_drop or _union(p.qos.no_drop for p in ports if p.qos.pfc),
+        # the priorities the PFC ports pause (each its profile's), else the default profile's
+        no_drop=_union(p.qos.no_drop for p in ports if p.qos.pfc) or g.no_drop,
         watchdog=g.watchdog,
-        ecn=tuple(
-            EcnQueue(
-                queue=q,
-                min_bytes=w.min_bytes,
-                max_bytes=w.max_bytes,
-                probability=w.probability,
-                unit=w.unit,
-            )
-            for q, w in sorted(found.ecn.items())
-        ),
+        ecn=_ecn(found.ecn, g.ai_ecn),
         strict_queues=_union(p.qos.strict_queues for p in ports),
         headroom_pool_bytes=pool,
         policies=applied,

@@ -14,6 +14,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.parse.plain import Readers, plain
 from roce_cfg.resources import templates_dir
 from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import read_text
 
 AREAS = (
     "system",
@@ -27,6 +28,17 @@ AREAS = (
     "bgp",
     "static_routes",
 )
+
+
+# A parse template is a few KB of ttp; an overlay's larger than this is not one.
+MAX_TEMPLATE_BYTES = 1 << 20
+
+
+def template_text(path: Path, overlay: Path | None) -> str:
+    """A parse template's text, read through roce_cfg/safepath.py: a regular file that stays,
+    links followed, inside the overlay it came from (or the bundled templates)."""
+    root = overlay if overlay is not None and path.is_relative_to(overlay) else templates_dir()
+    return read_text(path, "parse template", MAX_TEMPLATE_BYTES, root)
 
 
 def template_files(vendor: Vendor, overlay: Path | None) -> dict[str, Path]:
@@ -59,7 +71,7 @@ class Runner:
             raise InputError(f"no parse templates for {vendor.value}", file=str(templates_dir()))
         for area, path in files.items():
             try:
-                self._parser.add_template(path.read_text(encoding="utf-8"), template_name=area)
+                self._parser.add_template(template_text(path, overlay), template_name=area)
             except (OSError, UnicodeDecodeError, SyntaxError, ValueError, TypeError) as exc:
                 # An overlay's own template: broken XML (ElementTree's ParseError is a
                 # SyntaxError), an empty file, binary bytes, a folder by that name.

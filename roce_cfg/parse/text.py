@@ -19,6 +19,11 @@ _PAGER_ANYWHERE = re.compile(r"-{2,}\s*More\s*-{2,}|<--- More --->", re.IGNORECA
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _TERMINAL = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|([\b\r])|([^\x1b\b\r]+)|(\x1b)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# A note a vendor's documentation prints after a command, apart from it by two spaces or more
+# ('dcb pfc dscp-mapping enable slot 1    //Supported only by the CE6855-48XS8CQ, ...' in the
+# CloudEngine V300R023C00 configuration guide's scripts): no switch prints it, the command is
+# read without it. Two spaces: a description's 'http://' or 'a //b' is no such note.
+_NOTE = re.compile(r"\s{2,}//.*$")
 # Separator and terminator lines of the four layouts: '#' (Comware, VRP), '!' and '!<tag>'
 # (RGOS, ZXROS), '$' (ZXROS). They carry no configuration.
 SEPARATOR = re.compile(r"^\s*(?:#.*|!.*|\$)\s*$")
@@ -183,7 +188,8 @@ _new_line = tuple.__new__  # Line(no, text) without NamedTuple's Python-level __
 
 
 def clean(text: str) -> list[Line]:
-    """Numbered lines without pager residue, control characters, trailing spaces or blanks."""
+    """Numbered lines without pager residue, control characters, trailing spaces or
+    documentation notes, or blanks."""
     lines: list[Line] = []
     text = text.replace("\r\n", "\n")
     terminal = any(c in text for c in "\x1b\b\r")
@@ -194,6 +200,8 @@ def clean(text: str) -> list[Line]:
         # The common case, a clean saved file: no per-line repair needed, and the lines are
         # stripped, numbered and made Lines by C calls alone (a fifth less than a Python loop).
         texts = list(map(str.rstrip, text.split("\n")))
+        if "//" in text:
+            texts = [_NOTE.sub("", t) if "//" in t else t for t in texts]
         made = list(map(_new_line, repeat(Line), zip(count(1), texts)))
         return made if all(texts) else list(compress(made, texts))
     for no, raw in enumerate(text.split("\n"), 1):
@@ -202,6 +210,8 @@ def clean(text: str) -> list[Line]:
         if controls:
             line = _CONTROL.sub("", line).replace("\t", " ")
         line = line.rstrip()
+        if "//" in line:
+            line = _NOTE.sub("", line)
         if line:
             lines.append(Line(no, line))
     return lines
@@ -234,3 +244,24 @@ def unwrap(lines: list[Line], width: int | None) -> list[Line]:
             out.append(line)
         segment = len(line.text)
     return out
+
+
+def fold_tails_redacted(
+    lines: list[Line], vendor: str, width: int | None, never: list[re.Pattern[str]]
+) -> list[Line]:
+    """``lines`` with each line that continues a folded secret-bearing line redacted where the
+    secret reaches into it (roce_cfg/redact.py ``fold_tails``): a fold ``unwrap`` did not
+    rejoin (a top-level line, or a vendor whose CLI does not fold but whose config came from
+    an 80-column terminal) would otherwise carry the tail of a key into parse's opaque and
+    unread lines, the docs and push plans. A separator or a line ``never`` matches (a block
+    opener, a layout line) is never taken for a continuation."""
+    from roce_cfg.redact import FOLD_WIDTH, fold_tails
+
+    def opener(text: str) -> bool:
+        bare = text.lstrip()
+        return bool(SEPARATOR.match(text)) or any(p.match(bare) for p in never)
+
+    tails = fold_tails([ln.text for ln in lines], vendor, width or FOLD_WIDTH, opener)
+    if not tails:
+        return lines
+    return [Line(ln.no, tails[k]) if k in tails else ln for k, ln in enumerate(lines)]

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from roce_cfg import safepath
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
@@ -53,6 +54,11 @@ class PortGroup(_Data):
     breakout: tuple[Annotated[int, Field(gt=0, le=1600)], ...] = Field(
         default=(), description="sub-port speeds of a breakout"
     )
+
+    def has_legs_named(self, speed: int | None) -> bool:
+        """Whether a leg named by a type of ``speed`` is this group's: by its own speed (H3C
+        'HundredGigE1/0/1:1') or its parent's type (Huawei '400GE1/0/7:1' [HW-CR port split])."""
+        return speed in self.breakout or bool(self.breakout and speed == self.speed)
 
 
 class ModelSpec(_Data):
@@ -146,8 +152,17 @@ class AggregateSpec(_Data):
         description="PortQos fields configured on members only: the aggregate has what all of "
         "its members share (strict_queues on Huawei)",
     )
+    peer_link_all_vlans: bool = False  # a peer-link carries every VLAN but those it excludes
     source: str = ""
     unsourced: bool = Field(default=False, description="no vendor document confirms the forms")
+
+
+class SubInterfaceSpec(_Data):
+    """Sub-interfaces ('<port><separator><n>') and what they take from the port they ride."""
+
+    separator: str = Field(min_length=1, max_length=1, description="'.' in '400GE1/0/1.100'")
+    inherit: tuple[str, ...] = ()  # Interface/PortQos fields taken from the parent port
+    source: str = ""
 
 
 Action = Literal["drop", "forward"]
@@ -217,6 +232,7 @@ class ParseSpec(_Data):
     defaults: ParseDefaults = ParseDefaults()
     aggregate: AggregateSpec | None = None
     interface_range: RangeSpec | None = None
+    sub_interface: SubInterfaceSpec | None = None
     static_route: StaticRouteSpec | None = None
     watchdog_defaults: WatchdogDefaults = WatchdogDefaults()
     version_line: str | None = Field(
@@ -240,6 +256,11 @@ class ParseSpec(_Data):
     known_blocks: tuple[str, ...] = Field(
         description="regexes on a top-level line whose block the parse templates read"
     )
+    grammar_blocks: tuple[str, ...] = Field(
+        default=(),
+        description="known blocks only the grammar reads: kept out of the templates' input "
+        "(unindented there, the DFS group's ' priority' would be a PFC profile's)",
+    )
     interface_aliases: dict[str, str] = Field(
         default_factory=dict, description="short interface type -> full type (HGE -> HundredGigE)"
     )
@@ -256,6 +277,7 @@ class ParseSpec(_Data):
     port_modes: dict[str, int] = Field(
         default_factory=dict, description="'port mode <word>' -> the Gb/s the port runs at"
     )
+    distance_levels: dict[str, int] = {}  # a port's link-length class word -> metres, at most
     port_watchdog_implied: bool = Field(
         default=False, description="the global watchdog covers every PFC port (no port command)"
     )
@@ -416,7 +438,8 @@ def overlay_dir(explicit: Path | None) -> Path | None:
         # A mistyped --vendor-dir silently gave the bundled syntax.
         what = "--vendor-dir" if explicit is not None else OVERLAY_ENV
         if not found.is_dir():
-            raise InputError(f"{found}: no such folder (the overlay of your own syntax)", path=what)
+            kind = safepath.kind(found.stat().st_mode) if found.exists() else "no such folder"
+            raise InputError(f"{found}: {kind} (the overlay of your own syntax)", path=what)
         from roce_cfg.redact import use_overlay
 
         use_overlay(found)  # its secrets tables apply to everything printed from here on
@@ -433,8 +456,8 @@ def load_profile(vendor: Vendor, overlay: Path | None = None) -> VendorProfile:
     blame = path
     if overlay is not None:
         user = overlay / "vendors" / f"{vendor.value}.yaml"
-        if user.exists():
-            extra, _ = load_file(user, PROFILE)
+        if os.path.lexists(user):  # a FIFO or a link out of the overlay: refused, not skipped
+            extra, _ = load_file(user, PROFILE, root=overlay)
             if not isinstance(extra, dict):
                 raise InputError("must be a YAML mapping", file=str(user))
             data = _merge(data, extra)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from urllib.parse import quote
 
 from roce_cfg.advise import BillOfMaterials
+from roce_cfg.errors import printable
 from roce_cfg.model import describe
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric
@@ -18,9 +20,53 @@ from roce_cfg.safepath import file_names
 FIXED = ("index.md", "cabling.csv")
 
 
+class Md(str):
+    """Markdown made here (a link to a switch's page): a table keeps it as it is."""
+
+
+# What a value read from a config could turn into Markdown or HTML: links and images ('[',
+# ']'), raw HTML and autolinks ('<', '>', '&' of an entity), emphasis, code spans, table
+# cells ('|'), headings, maths. CommonMark renders a backslash before any ASCII punctuation as
+# that character, so the page reads the same, inert.
+_MD_ACTIVE = re.compile(r"([\\`*_{}\[\]<>#!|~&$])")
+# GFM also links a bare 'https://x' and 'www.x': the ':' and the '.' that make them escaped
+_BARE_LINK = re.compile(r"(?<=[A-Za-z]):(?=//)|(?<=www)\.", re.IGNORECASE)
+
+
+def md(value: object) -> str:
+    r"""A value from a config (a sysname, a description) as inert Markdown text: one line (a
+    control character as \xNN), every character that could start a link, an image, HTML,
+    emphasis, a code span or a table cell escaped.
+
+    >>> print(md("[x](javascript:alert(1))"), md("a|b"), md("<img src=x onerror=alert(1)>"))
+    \[x\](javascript:alert(1)) a\|b \<img src=x onerror=alert(1)\>
+    >>> print(md("see https://www.example.com"), md("far:server-1:nic0"))
+    see https\://www\.example.com far:server-1:nic0
+    """
+    text = printable(str(value))
+    return _BARE_LINK.sub(lambda m: "\\" + m[0], _MD_ACTIVE.sub(r"\\\1", text))
+
+
+def code(value: object) -> str:
+    """``value`` as one inline code span: fenced by more backticks than it holds in a row."""
+    text = printable(str(value))
+    fence = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def fenced(text: str) -> str:
+    """``text`` as a code block no line of it can close (its fence outnumbers every backtick
+    run in it)."""
+    fence = "`" * max(3, max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+    return f"{fence}\n{text}\n{fence}\n"
+
+
 def _table(headers: list[str], rows: Sequence[Sequence[object]]) -> str:
     def cell(v: object) -> str:
-        return str("" if v is None else v).replace("|", "\\|")
+        if isinstance(v, Md):
+            return str(v)
+        return md("" if v is None else v)
 
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
@@ -33,9 +79,30 @@ PORT_COLUMNS = ["port", "description", "mode", "VLAN", "address", "MTU", "speed"
 PORT_COLUMNS += ["no-drop", "headroom", ""]
 
 
+class _Inert:
+    """A csv writer whose cells cannot be formulas: a spreadsheet opening cabling.csv runs a
+    cell starting with '=', '+', '-', '@' (a sysname '=HYPERLINK(...)'); such a text cell is
+    quoted with a leading apostrophe, as OWASP advises (numbers stay numbers)."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._w = csv.writer(out, lineterminator="\n")
+
+    def writerow(self, row: Sequence[object]) -> None:
+        self._w.writerow([_cell(v) for v in row])
+
+
+def _cell(v: object) -> object:
+    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        try:
+            float(v)
+        except ValueError:
+            return "'" + v
+    return v
+
+
 def cabling_csv(data: ReportData) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = _Inert(out)
     w.writerow(CABLING_COLUMNS)
     plan = data.plan
     if plan is not None:
@@ -91,7 +158,12 @@ def _parsed(pa: Interface | None, pb: Interface | None) -> list[object]:
 
 def _policy(d: DeviceConfig) -> str:
     q = d.qos
-    ecn = "; ".join(f"{e.queue}: {e.min_bytes}/{e.max_bytes}, {e.probability}" for e in q.ecn)
+    ecn = "; ".join(
+        f"{e.queue}: set by the switch"
+        if e.unit == "device"
+        else f"{e.queue}: {e.min_bytes}/{e.max_bytes}, {e.probability}"
+        for e in q.ecn
+    )
     wd = q.watchdog
     watchdog = f"detect {wd.detect_ms} ms, restore {wd.restore_ms} ms, {wd.action}" if wd else ""
     pool = f"{q.headroom_pool_bytes} B" if q.headroom_pool_bytes else "none configured"
@@ -119,7 +191,7 @@ def _policies(devices: Sequence[DeviceConfig]) -> list[str]:
     out = []
     for n, (table, names) in enumerate(ordered):
         odd = "" if n == 0 else " — **differs from the most common policy**"
-        out.append(f"{', '.join(names)} ({len(names)}){odd}:\n")
+        out.append(f"{', '.join(map(md, names))} ({len(names)}){odd}:\n")
         out.append(table)
     return out
 
@@ -128,8 +200,8 @@ def fabric_md(data: ReportData, pages: dict[str, str] | None = None) -> str:
     """The fabric's page; ``pages`` maps hostnames to their pages' file names."""
     pages = pages if pages is not None else page_names(data)
     parts = [
-        f"# Fabric {data.name}\n",
-        f"Source: `{data.source}`.\n",
+        f"# Fabric {md(data.name)}\n",
+        f"Source: {code(data.source)}.\n",
         f"Linted: {CHECKED[data.checked]}.\n",
         *_switches(data, pages),
     ]
@@ -169,7 +241,7 @@ def _switches(data: ReportData, pages: dict[str, str]) -> list[str]:
         found[f.device] += 1
     rows = [
         [
-            f"[{d.hostname}]({quote(pages[d.hostname])})",
+            Md(f"[{md(d.hostname)}]({quote(pages[d.hostname])})"),
             d.role,
             d.vendor.value,
             d.model,
@@ -233,7 +305,8 @@ def _summary(data: ReportData) -> str:
 
 
 def switch_md(data: ReportData, d: DeviceConfig) -> str:
-    parts = [f"# {d.hostname}\n", f"{d.role}, {d.vendor.value} {d.model}. [Fabric](index.md).\n"]
+    kind = f"{md(d.role)}, {md(d.vendor.value)} {md(d.model)}"
+    parts = [f"# {md(d.hostname)}\n", f"{kind}. [Fabric](index.md).\n"]
     parts += _ports(d)
     need = [p for p in data.headroom if p.device == d.hostname]
     if need:
@@ -242,7 +315,7 @@ def switch_md(data: ReportData, d: DeviceConfig) -> str:
         parts.append("## VLANs\n")
         parts.append(_table(["VLAN", "name"], [[v.id, v.name] for v in d.vlans]))
     if d.bgp:
-        parts.append(f"## BGP (AS {d.bgp.asn}, router-id {d.bgp.router_id})\n")
+        parts.append(f"## BGP (AS {md(d.bgp.asn)}, router-id {md(d.bgp.router_id)})\n")
         parts.append(
             _table(
                 ["neighbour", "remote AS", "description"],
@@ -264,7 +337,7 @@ def switch_md(data: ReportData, d: DeviceConfig) -> str:
     config = data.configs.get(d.hostname)
     if config:
         parts.append("## Configuration\n")
-        parts.append(f"```\n{config.rstrip()}\n```\n")
+        parts.append(fenced(config.rstrip()))
     return "\n".join(parts)
 
 

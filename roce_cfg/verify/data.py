@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -21,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from roce_cfg.errors import InputError
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import Vendor
-from roce_cfg.yamlsrc import PROFILE, load_file
+from roce_cfg.yamlsrc import PROFILE, load_file, read_text
 
 # The checks, in the order verify runs them; what each neutral record carries.
 CHECKS: dict[str, tuple[str, ...]] = {
@@ -76,7 +77,7 @@ class DisplayData(_M):
 def _file(vendor: Vendor, overlay: Path | None) -> Path:
     if overlay is not None:
         user = overlay / "vendors" / f"{vendor.value}.display.yaml"
-        if user.is_file():
+        if os.path.lexists(user):  # a FIFO or a link out of the overlay: refused, not skipped
             return user
     return vendors_dir() / f"{vendor.value}.display.yaml"
 
@@ -85,7 +86,9 @@ def _file(vendor: Vendor, overlay: Path | None) -> Path:
 def load_display(vendor: Vendor, overlay: Path | None = None) -> DisplayData:
     """The vendor's display data; an overlay's file (--vendor-dir) replaces the bundled one."""
     path = _file(vendor, overlay)
-    raw, _ = load_file(path, PROFILE)
+    raw, _ = load_file(
+        path, PROFILE, root=overlay if overlay and path.is_relative_to(overlay) else None
+    )
     try:
         data = DisplayData.model_validate(raw)
     except ValidationError as exc:
@@ -104,7 +107,7 @@ def load_display(vendor: Vendor, overlay: Path | None = None) -> DisplayData:
     return data
 
 
-def _template_path(name: str, overlay: Path | None) -> Path:
+def _template_path(name: str, overlay: Path | None) -> tuple[Path, Path]:
     """Ours (vendors/display/, the overlay's first), else ntc-templates' bundled one."""
     places = [vendors_dir() / "display"]
     if overlay is not None:
@@ -114,13 +117,14 @@ def _template_path(name: str, overlay: Path | None) -> Path:
     places.append(Path(ntc_templates.__file__).parent / "templates")
     for place in places:
         if (place / name).is_file():
-            return place / name
+            return place, place / name
     raise InputError(f"no TextFSM template {name} (vendors/display/ or ntc-templates)")
 
 
 @functools.cache
 def _template_text(name: str, overlay: Path | None) -> str:
-    return _template_path(name, overlay).read_text(encoding="utf-8")
+    place, path = _template_path(name, overlay)
+    return read_text(path, "TextFSM template", 1 << 20, root=place)
 
 
 class UnreadOutput(Exception):

@@ -4,9 +4,11 @@ state every check reads and adds to."""
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 
 from roce_cfg.analysis.findings import Finding
+from roce_cfg.errors import InputError
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.verify.data import Display, port_key
 from roce_cfg.verify.rules import RULES
@@ -14,9 +16,21 @@ from roce_cfg.verify.rules import RULES
 Records = list[dict[str, str]]
 
 
+# A 1.6 Tb/s port receives at most about 2.4 billion minimum-size frames a second: a storm
+# threshold past this can never be met (and 'inf' would silence the check).
+MAX_STORM_PPS = 1e10
+
+
 @dataclass
 class Options:
     storm_pps: float = 1000.0  # pauses received per second that count as a storm
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.storm_pps) and 1 <= self.storm_pps <= MAX_STORM_PPS):
+            raise InputError(
+                f"--storm-pps: {self.storm_pps!r} is not a rate of 1 to "
+                f"{MAX_STORM_PPS:,.0f} pauses a second"
+            )
 
 
 @dataclass

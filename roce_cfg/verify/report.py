@@ -59,9 +59,9 @@ def load_result(path: Path) -> list[Finding]:
     from pydantic import TypeAdapter, ValidationError
 
     from roce_cfg.errors import InputError
-    from roce_cfg.yamlsrc import FABRIC_JSON, load_json
+    from roce_cfg.yamlsrc import VERIFY_RESULT, load_json
 
-    doc = load_json(path, FABRIC_JSON)
+    doc = load_json(path, VERIFY_RESULT)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise InputError(f"not a roce-cfg verify result (format {FORMAT})", file=str(path))
     try:

@@ -140,11 +140,15 @@ def _second_read(
     read: Parsing,
     progress: Callable[[int, int], None] | None,
 ) -> None:
-    """Wait out the window after the first read, then read the counters again."""
+    """Wait out the window after the first read, then read the counters again (of the switches
+    that answered it: with none, there is nothing to wait for)."""
+    answered = [t for t in targets if not first[t.name].error]
+    if not answered:
+        return
     time.sleep(settings.window_s)
     entries = {n: {c: e for c, e in es.items() if c in COUNTERS} for n, es in obs.entries.items()}
     again = read_all(
-        [t for t in targets if not first[t.name].error],
+        answered,
         creds,
         lambda t: {c: e.command for c, e in entries[t.name].items()},
         workers=settings.workers,

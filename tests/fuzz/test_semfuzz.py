@@ -55,7 +55,7 @@ def test_the_verdicts_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     case: Case = ("config", semfuzz._pack("huawei", "\n".join(lines).encode(), [at + 1]))
     assert run_case("parse", case, semfuzz.TARGETS).problem is None
     monkeypatch.setattr(parse, "refused", lambda grammar, blocks: {})
-    monkeypatch.setattr(parse.Context, "skip", lambda self, exc, scope=None: None)
+    monkeypatch.setattr(parse.Context, "skip", lambda self, *args: None)
     assert "were read, not reported" in (run_case("parse", case, semfuzz.TARGETS).problem or "")
 
     names: Case = ("names", semfuzz._pack("h3c", b"", [], {"names": ["../../esc", "x"]}))

@@ -214,6 +214,10 @@ snmp-server host 10.9.9.8 trap PLANTED-zte-trapnover
 !<aaa>
 radius-server host 10.9.9.10 key PLANTED-zte-radius
 tacacs-server host 10.9.9.11 key encrypted PLANTED-zte-tacacs
+radius authentication-group 1
+  server 1 10.9.9.12 master key PLANTED-zte-radgroup
+  server 2 10.9.9.13 key encrypted PLANTED-zte-radgroupe
+$
 !</aaa>
 !<ntp>
 ntp authentication-key 1 md5 PLANTED-zte-ntp
