@@ -22,6 +22,7 @@ from typing import Any
 
 import jinja2
 
+from roce_cfg.model import addresses
 from roce_cfg.report.data import CHECKED, Budget, ReportData
 from roce_cfg.resources import templates_dir
 
@@ -311,7 +312,7 @@ def _port_settings(data: ReportData) -> dict[str, dict[str, dict[str, str]]]:
                 "speed": f"{i.speed_gbps}G",
                 "MTU": str(i.mtu),
                 "mode": i.mode + (" (shutdown)" if i.shutdown else ""),
-                "address": str(i.ipv4) if i.ipv4 else "-",
+                "address": ", ".join(map(str, addresses.of_port(d, i))) or "-",
                 "trust DSCP": "yes" if q.trust_dscp else "no",
                 "PFC": "on" if q.pfc else "off",
                 "no-drop priorities": ",".join(map(str, q.no_drop)) or "-",
