@@ -867,6 +867,9 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
     '@area' the blocks of the vendor's anchor for that area), else the first line of the
     config holding that word (an index built on the first such question)."""
     index: dict[str, tuple[int, str]] = {}
+    # per scope, each word's first line there: built on the scope's first question, so that a
+    # block of thousands of refused lines is not scanned once per line
+    by_scope: dict[str, dict[str, tuple[int, str]]] = {}
 
     def scoped(scope: str | None) -> list[Block]:
         if scope and scope.startswith("@"):
@@ -880,10 +883,15 @@ def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
             return _phrase(listed, scoped(scope), True) or _phrase(listed, source.blocks, True)
         if " " in word:  # words of a list ('1 to 3 to 7'): the first line holding them
             return _phrase(word, scoped(scope)) or _phrase(word, source.blocks)
-        for block in scoped(scope):
-            for line in block.lines:
-                if word in _words(line.text):
-                    return line.no, line.text.strip()
+        words = by_scope.get(scope or "")
+        if words is None:
+            words = by_scope[scope or ""] = {}
+            for block in scoped(scope):
+                for line in block.lines:
+                    for w in _words(line.text):
+                        words.setdefault(w, (line.no, line.text.strip()))
+        if word in words:
+            return words[word]
         if not index:
             for block in source.blocks:
                 for line in block.lines:

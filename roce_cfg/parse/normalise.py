@@ -679,13 +679,7 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
                 )
             )
     neighbors += _group_peers(ctx, b, asn, {n.address for n in neighbors}, descr)
-    if "router_id" in b:
-        router_id = ipv4(str(b["router_id"]))
-    elif loopback is not None and loopback.ipv4 is not None:
-        router_id = loopback.ipv4.ip
-        ctx.notes.append("bgp router-id not set; the switch picks one (loopback assumed)")
-    else:
-        raise Unreadable("bgp has no router-id and there is no IPv4 loopback to take it from")
+    router_id = _router_id(ctx, b, loopback)
     networks = tuple(ipv6.networks(ctx, b))
     default_to = tuple(ipv6.address(str(d["address"])) for d in ipv6.both(b, "defaults"))
     return Bgp(
@@ -696,6 +690,21 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
         default_to=default_to,
         max_paths=ctx.number(b.get("max_paths", 1), numbers.PATHS, 1, "@bgp"),
     )
+
+
+def _router_id(ctx: Context, b: Raw, loopback: Loopback | None) -> IPv4Address:
+    """The BGP router ID: its 'router-id' line, else the IPv4 loopback's address the switch
+    picks. With neither (an IPv6-only switch whose line is missing or unread) the ID BGP runs
+    with is not known: the 'bgp' line is unread, so that nothing is concluded from its routes
+    (0.0.0.0 stands in), and the rest of the file is read."""
+    if "router_id" in b:
+        return ipv4(str(b["router_id"]))
+    if loopback is not None and loopback.ipv4 is not None:
+        ctx.notes.append("bgp router-id not set; the switch picks one (loopback assumed)")
+        return loopback.ipv4.ip
+    reason = "bgp has no router-id and there is no IPv4 loopback to take it from"
+    ctx.unreadable(reason, str(b["asn"]), "@bgp")
+    return IPv4Address(0)
 
 
 def _group_peers(
