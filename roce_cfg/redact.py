@@ -340,7 +340,9 @@ def _restarts(
     ]
     for n, k in enumerate(glued):
         end = min(j, k + FOLD_SPAN, glued[n + 1] if n + 1 < len(glued) else j)
-        if end > k and _hinted("\n".join(lines[k : end + 1])):
+        # joined as the terminal cut them: a hint word may be the one the fold fell inside
+        # ('ke' / 'y PLANTED...'), which no line holds whole
+        if end > k and _hinted("".join(lines[k : end + 1])):
             _folded(lines[k : end + 1], k, table, width, fallback, found)
 
 
