@@ -230,15 +230,15 @@ def test_the_ipv6_fabric_is_read_whole() -> None:
     assert all(addresses.key(s.peer) > addresses.V6_TAG for s in facts.sessions)
 
 
-def test_an_ipv6_only_switch_without_a_router_id_is_read_with_its_bgp_line_unread() -> None:
-    """No 'router-id' line and no IPv4 loopback to take one from: the ID BGP runs with is not
-    known, so the 'bgp' line is unread (the gate keeps its routes from being concluded on),
-    and the file is still read, its peers with it."""
-    config = huawei(
-        "interface LoopBack0\n ipv6 enable\n ipv6 address 2001:DB8::1/128\n#\n"
-        "bgp 65101\n peer 2001:DB8::2 as-number 65000"
-    )
-    assert [(u.line, u.text) for u in config.unread] == [(8, "bgp 65101")]
-    assert [(f.section, f.lines) for f in config.accounting.unread_facts] == [("bgp", (8,))]
+def test_an_ipv6_only_switch_without_a_router_id_is_read() -> None:
+    """No 'router-id' line and no IPv4 loopback to take one from: the file is read (it was
+    refused whole), its peers with it, and a note says the router ID is not known; a garbled
+    'router-id' line is an unread line of the BGP section (the gate's to act on)."""
+    body = "interface LoopBack0\n ipv6 enable\n ipv6 address 2001:DB8::1/128\n#\nbgp 65101\n"
+    config = huawei(body + " peer 2001:DB8::2 as-number 65000")
+    assert not config.unread
     bgp = config.device.bgp
     assert bgp is not None and [n.remote_as for n in bgp.neighbors] == [65000]
+    assert any("router ID is not known" in n for n in config.notes)
+    garbled = huawei(body + " router-id 10.0.0.1 x\n peer 2001:DB8::2 as-number 65000")
+    assert [(f.section, f.lines) for f in garbled.accounting.unread_facts] == [("bgp", (9,))]

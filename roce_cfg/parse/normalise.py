@@ -694,16 +694,19 @@ def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
 
 def _router_id(ctx: Context, b: Raw, loopback: Loopback | None) -> IPv4Address:
     """The BGP router ID: its 'router-id' line, else the IPv4 loopback's address the switch
-    picks. With neither (an IPv6-only switch whose line is missing or unread) the ID BGP runs
-    with is not known: the 'bgp' line is unread, so that nothing is concluded from its routes
-    (0.0.0.0 stands in), and the rest of the file is read."""
+    picks. With neither (an IPv6-only switch) the ID is not known: 0.0.0.0 stands in, and a
+    note says so; it only orders equal BGP paths in the deadlock analysis. A 'router-id' line
+    that is there but unread is an unread line of the BGP section: the gate keeps rules and
+    the deadlock verdict from concluding on that switch's routes."""
     if "router_id" in b:
         return ipv4(str(b["router_id"]))
     if loopback is not None and loopback.ipv4 is not None:
         ctx.notes.append("bgp router-id not set; the switch picks one (loopback assumed)")
         return loopback.ipv4.ip
-    reason = "bgp has no router-id and there is no IPv4 loopback to take it from"
-    ctx.unreadable(reason, str(b["asn"]), "@bgp")
+    ctx.notes.append(
+        "bgp router-id not read and no IPv4 loopback to take it from: the router ID is not "
+        "known (0.0.0.0 stands in; equal BGP paths are ordered by it)"
+    )
     return IPv4Address(0)
 
 
