@@ -351,10 +351,7 @@ SKIPS_FOR_NOW = {
     "roce_cfg/parse/accounting.py",
     "roce_cfg/parse/normalise.py",
     "roce_cfg/parse/plain.py",
-    "roce_cfg/parse/hints.py",
     "roce_cfg/evidence.py",
-    "roce_cfg/analysis/rules_headroom.py",
-    "roce_cfg/analysis/rules_intent.py",
 }
 
 

@@ -121,8 +121,12 @@ def drift(iv: IntentView) -> Iterator[Hit]:
 
 #: Where a drift in a global area points (vendors/*.yaml parse.anchors), as RC1xx findings on
 #: the same object do.
-_DRIFT_ANCHORS = (("qos.ecn", "ecn"), ("qos.watchdog", "watchdog"), ("qos.dscp_map", "dscp_map"),
-                  ("bgp", "bgp"))  # fmt: skip
+_DRIFT_ANCHORS = (
+    ("qos.ecn", "ecn"),
+    ("qos.watchdog", "watchdog"),
+    ("qos.dscp_map", "dscp_map"),
+    ("bgp", "bgp"),
+)
 
 
 def _drift_place(path: str, vlan_interface: str) -> tuple[str | None, str | None]:

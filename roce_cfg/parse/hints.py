@@ -187,8 +187,10 @@ def early_hints(data: Any) -> dict[str, Hints] | None:
     ``hints_from_plan``'s. A bad value is refused by the validation that follows."""
     try:
         switches = [(s["hostname"], s["model"], s["role"]) for s in data["switches"]]
-        links = [(k["a_device"], k["a_port"], k["b_device"], k["b_port"], k["speed_gbps"])
-                 for k in data["links"]]  # fmt: skip
+        links = [
+            (k["a_device"], k["a_port"], k["b_device"], k["b_port"], k["speed_gbps"])
+            for k in data["links"]
+        ]
         nics = [(n["switch"], n["port"], n["speed_gbps"]) for n in data["nics"]]
     except (TypeError, KeyError, IndexError):  # not the shape validation accepts
         return None
