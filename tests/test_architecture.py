@@ -459,12 +459,9 @@ def test_one_folder_reader(names: set[str], listed: set[str]) -> None:
 _ISSUE = re.compile(r"\b[Ii]ssues? \d+")
 # Modules whose comments still cite an issue number for their reason (the next round's).
 ISSUE_CITES_FOR_NOW = {
-    *(f"roce_cfg/analysis/{m}.py" for m in ("context", "rules_accounting")),
-    *(f"roce_cfg/analysis/{m}.py" for m in ("rules_deadlock", "rules_fabric")),
-    "roce_cfg/analysis/rules_intent.py",
+    *(f"roce_cfg/analysis/{m}.py" for m in ("context", "rules_fabric")),
     "roce_cfg/evidence.py",
-    *(f"roce_cfg/parse/{m}.py" for m in ("__init__", "accounting", "blocks")),
-    *(f"roce_cfg/parse/{m}.py" for m in ("hints", "many", "names", "normalise")),
+    *(f"roce_cfg/parse/{m}.py" for m in ("__init__", "normalise")),
 }
 
 

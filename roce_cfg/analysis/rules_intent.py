@@ -109,7 +109,7 @@ def drift(iv: IntentView) -> Iterator[Hit]:
         view = iv.devices.get(name)
         if view is None or view.device == want:
             # Equal models dump equal: nothing to diff (at 1,280 switches the two dumps and the
-            # walk were a minute of 'report', issue 30).
+            # walk were a minute of 'report').
             continue
         got = view.device.model_dump(mode="json")
         for path, g, w in diff(got, want.model_dump(mode="json")):
