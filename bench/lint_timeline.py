@@ -57,7 +57,7 @@ def _with_children(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         finally:
             _rows.append(
-                ("device-rules child CPU (forked in _judge)", 0.0, 0.0, _children_cpu() - before)
+                ("device-rules child CPU (forked in judge)", 0.0, 0.0, _children_cpu() - before)
             )
 
     return run
@@ -79,12 +79,12 @@ def _timed_iter(key: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 def _parsed_marks(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``_views`` with the moment its last parsed file arrived marked: the tail starts there."""
 
-    def run(found: Any, parsed: Any, *args: Any, **kwargs: Any) -> Any:
+    def run(parsed: Any, *args: Any, **kwargs: Any) -> Any:
         def marked() -> Iterator[Any]:
             yield from parsed
             _rows.append(("last parse in", time.perf_counter() - _T0, 0.0, 0.0))
 
-        return fn(found, marked(), *args, **kwargs)
+        return fn(marked(), *args, **kwargs)
 
     return run
 
