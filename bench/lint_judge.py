@@ -20,6 +20,7 @@ from typing import Any
 
 import roce_cfg.analysis as analysis
 from roce_cfg import evidence
+from roce_cfg.analysis import engine, run
 
 
 def _timed(seconds: dict[str, float], key: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -40,11 +41,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--in-process", action="store_true")
     args = parser.parse_args(argv)
     if args.in_process:
-        analysis.ASIDE_FROM = sys.maxsize
+        engine.ASIDE_FROM = sys.maxsize
     seconds: dict[str, float] = {}
     evidence.gather = _timed(seconds, "gather", evidence.gather)
-    analysis._run = _timed(seconds, "rules", analysis._run)
-    analysis._judge = _timed(seconds, "judge", analysis._judge)
+    engine._run = _timed(seconds, "rules", engine._run)
+    run.judge = _timed(seconds, "judge", run.judge)
     result = analysis.lint([args.folder])
     print(json.dumps({"switches": len(result.devices), "findings": len(result.findings)} | seconds))
 

@@ -21,6 +21,11 @@ from typing import Any
 
 import roce_cfg.analysis as analysis
 from roce_cfg import evidence
+
+try:  # lint's work and its rule engine; an older checkout held both in the package
+    from roce_cfg.analysis import engine, run
+except ImportError:
+    engine = run = analysis  # type: ignore[misc]
 from roce_cfg.analysis.registry import RULES, Rule
 
 _T0 = 0.0
@@ -52,7 +57,7 @@ def _with_children(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         finally:
             _rows.append(
-                ("device-rules child CPU (forked in _judge)", 0.0, 0.0, _children_cpu() - before)
+                ("device-rules child CPU (forked in judge)", 0.0, 0.0, _children_cpu() - before)
             )
 
     return run
@@ -74,12 +79,12 @@ def _timed_iter(key: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 def _parsed_marks(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``_views`` with the moment its last parsed file arrived marked: the tail starts there."""
 
-    def run(found: Any, parsed: Any, *args: Any, **kwargs: Any) -> Any:
+    def run(parsed: Any, *args: Any, **kwargs: Any) -> Any:
         def marked() -> Iterator[Any]:
             yield from parsed
             _rows.append(("last parse in", time.perf_counter() - _T0, 0.0, 0.0))
 
-        return fn(found, marked(), *args, **kwargs)
+        return fn(marked(), *args, **kwargs)
 
     return run
 
@@ -109,11 +114,14 @@ def _merged(rows: list[tuple[str, float, float, float]]) -> list[tuple[str, floa
 def _wrap_stages() -> None:
     """The parent's stages, those this checkout has (an older one, on PYTHONPATH, to compare:
     it gathered the evidence in one call, before the device rules)."""
-    analysis._views = _timed("_views (parse)", _parsed_marks(analysis._views))
-    analysis._judge = _with_children(analysis._judge)
-    for name in ("_judge", "_topology_roles", "_agreed_dscp", "_run", "_fabric_view", "apply"):
-        if hasattr(analysis, name):
-            setattr(analysis, name, _timed(name, getattr(analysis, name)))
+    run._views = _timed("_views (parse)", _parsed_marks(run._views))
+    judge = "judge" if hasattr(run, "judge") else "_judge"
+    setattr(run, judge, _with_children(getattr(run, judge)))
+    stages = (judge, "_topology_roles", "_agreed_dscp", "_run", "_fabric_view", "apply")
+    # each where it is called: judge from lint's work, the others from the engine
+    for home, name in [(run, judge), *((engine, n) for n in stages[1:])]:
+        if hasattr(home, name):
+            setattr(home, name, _timed(name, getattr(home, name)))
     topology = getattr(evidence, "Topology", None)
     if topology is None:
         evidence.gather = _timed("evidence.gather", evidence.gather)
@@ -129,7 +137,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--in-process", action="store_true")
     args = parser.parse_args(argv)
     if args.in_process:
-        analysis.ASIDE_FROM = sys.maxsize
+        engine.ASIDE_FROM = sys.maxsize
     _wrap_rules(args.in_process)
     _wrap_stages()
     _T0 = time.perf_counter()

@@ -193,10 +193,7 @@ def test_an_init_module_holds_no_logic() -> None:
 
 
 INIT_LOGIC_FOR_NOW = {
-    "roce_cfg/analysis/__init__.py",
-    "roce_cfg/design/__init__.py",
     "roce_cfg/parse/__init__.py",
-    "roce_cfg/render/__init__.py",
 }
 
 
@@ -354,10 +351,7 @@ SKIPS_FOR_NOW = {
     "roce_cfg/parse/accounting.py",
     "roce_cfg/parse/normalise.py",
     "roce_cfg/parse/plain.py",
-    "roce_cfg/parse/hints.py",
     "roce_cfg/evidence.py",
-    "roce_cfg/analysis/rules_headroom.py",
-    "roce_cfg/analysis/rules_intent.py",
 }
 
 
@@ -432,7 +426,7 @@ FOLDER_READERS = {"roce_cfg/inputs.py"}
 # Who reads a folder through inputs.reading: lint, deadlock, verify, and parse (parsed_configs).
 READING_CALLERS = {
     "roce_cfg/inputs.py",
-    "roce_cfg/analysis/__init__.py",
+    "roce_cfg/analysis/run.py",
     "roce_cfg/deadlock/source.py",
     "roce_cfg/verify/run.py",
 }
@@ -465,12 +459,9 @@ def test_one_folder_reader(names: set[str], listed: set[str]) -> None:
 _ISSUE = re.compile(r"\b[Ii]ssues? \d+")
 # Modules whose comments still cite an issue number for their reason (the next round's).
 ISSUE_CITES_FOR_NOW = {
-    *(f"roce_cfg/analysis/{m}.py" for m in ("__init__", "context", "rules_accounting")),
-    *(f"roce_cfg/analysis/{m}.py" for m in ("rules_deadlock", "rules_fabric")),
-    "roce_cfg/analysis/rules_intent.py",
+    *(f"roce_cfg/analysis/{m}.py" for m in ("context", "rules_fabric")),
     "roce_cfg/evidence.py",
-    *(f"roce_cfg/parse/{m}.py" for m in ("__init__", "accounting", "blocks")),
-    *(f"roce_cfg/parse/{m}.py" for m in ("hints", "many", "names", "normalise")),
+    *(f"roce_cfg/parse/{m}.py" for m in ("__init__", "normalise")),
 }
 
 

@@ -257,7 +257,7 @@ def test_worker_processes_find_the_same_lines(
 def _device_rules_forked(monkeypatch: pytest.MonkeyPatch, in_child: Callable[[], None]) -> None:
     """Device rules run in a forked child from one switch on; RC201's check also calls
     ``in_child`` when it runs in the child (not in this process)."""
-    import roce_cfg.analysis as analysis
+    from roce_cfg.analysis import engine, run
 
     parent = os.getpid()
     by_id = {r.id: r for r in rules()}
@@ -270,9 +270,9 @@ def _device_rules_forked(monkeypatch: pytest.MonkeyPatch, in_child: Callable[[],
         yield from plain(v)
 
     by_id["RC201"] = replace(by_id["RC201"], check=check)
-    monkeypatch.setattr(analysis, "rules", lambda: list(by_id.values()))
-    monkeypatch.setattr(analysis, "ASIDE_FROM", 1)
-    monkeypatch.setattr(analysis, "workers", lambda: 2)
+    monkeypatch.setattr(run, "rules", lambda: list(by_id.values()))
+    monkeypatch.setattr(engine, "ASIDE_FROM", 1)
+    monkeypatch.setattr(engine, "workers", lambda: 2)
 
 
 def test_device_rules_in_a_child_find_what_they_find_here(

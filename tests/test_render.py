@@ -10,7 +10,7 @@ import jinja2
 import pytest
 
 from roce_cfg.model.device import Interface
-from roce_cfg.render import _port_key, _port_reads
+from roce_cfg.render.reuse import section_key, section_reads
 from tests.helpers import ROOT, run
 
 MIXED = ROOT / "examples" / "cluster-mixed.yaml"
@@ -27,8 +27,8 @@ MIXED = ROOT / "examples" / "cluster-mixed.yaml"
         (" no port facts", ()),
     ],
 )
-def test_port_reads(source: str, reads: tuple[str, ...] | None) -> None:
-    assert _port_reads(source, jinja2.Environment()) == reads
+def test_section_reads(source: str, reads: tuple[str, ...] | None) -> None:
+    assert section_reads(source, jinja2.Environment()) == reads
 
 
 @pytest.mark.parametrize(
@@ -59,8 +59,8 @@ def test_a_port_section_input_is_told_by_the_values_it_reads_and_its_qos_object(
     a = Interface(name="e1", mode="routed", mtu=9000, speed_gbps=400)
     b = a.model_copy(update={"name": "e2"})
     other = a.model_copy(update={"qos": a.qos.model_copy()})
-    by_qos, by_mtu = _port_key(("qos",)), _port_key(("mode", "mtu"))
+    by_qos, by_mtu = section_key(("qos",)), section_key(("mode", "mtu"))
     assert by_qos is not None and by_mtu is not None
     assert by_qos(a) == by_qos(b) and by_qos(a) != by_qos(other)
     assert by_mtu(a) == by_mtu(other) != by_mtu(a.model_copy(update={"mtu": 1500}))
-    assert _port_key(None) is None
+    assert section_key(None) is None

@@ -514,12 +514,12 @@ def test_designed_and_parsed_back_findings_agree_on_every_intent(
 def test_an_intent_is_linted_without_parsing_its_configs_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import roce_cfg.analysis as analysis
+    import roce_cfg.inputs as inputs
 
     def no_parse(*_: Any, **__: Any) -> Any:
         raise AssertionError("the designed path parsed a config")
 
-    monkeypatch.setattr(analysis, "screen_each", no_parse)
+    monkeypatch.setattr(inputs, "screen_each", no_parse)
     data = gather(SCENARIOS["pod-small"])
     assert data.checked == "designed" and len(data.findings) > 0
     with pytest.raises(AssertionError, match="parsed a config"):

@@ -1,5 +1,6 @@
-"""Account for every line (issue 26): what each file holds that roce-cfg read, left alone on
-purpose, or did not read (roce_cfg/parse/accounting.py counts them)."""
+"""Account for every line: what each file holds that roce-cfg read, left alone on purpose, or
+did not read (roce_cfg/parse/accounting.py counts them), so that a file without findings is
+not taken for an all-clear on lines roce-cfg never read."""
 
 from __future__ import annotations
 

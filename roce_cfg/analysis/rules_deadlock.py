@@ -146,7 +146,7 @@ def deadlock_findings(src: Source, report: Report) -> LintResult:
     gates = {name: _gate(p) for name, p in src.parsed.items()}
     found += [_finding(src, "RC503", h) for h in unverified_hits(gates)]
     # What the configs point at that no link explains: the analysis did not see the fabric
-    # whole, so 'no cycle' is not an all-clear (issue 26).
+    # whole, so 'no cycle' is not an all-clear: each gap is said.
     gaps = list(src.facts.gaps) if src.facts is not None else []
     for kind, rule_id in GAP_RULES.items():
         found += [_finding(src, rule_id, h) for h in gap_hits(gaps, kind, _text_of(src))]

@@ -35,6 +35,10 @@ class Need:
         return f"{self.port.speed_gbps}G, {self.cable_m:g} m cable ({self.cable_from})"
 
 
+# The required headroom of a port at a cable length, with its terms.
+_Formula = Callable[[float, Interface], tuple[int, tuple[str, ...]]]
+
+
 def needs(v: DeviceView) -> list[Need]:
     """Required headroom of every (PFC port, no-drop priority), with the arithmetic."""
     if "needs" not in v.memo:
@@ -47,29 +51,34 @@ def _needs(v: DeviceView) -> list[Need]:
     need = _formula(v)
     out: list[Need] = []
     for port in v.lossless_ports():
-        if not port.qos.pfc or port.speed_gbps not in PAUSE_QUANTA:
-            continue
-        known, source = v.cable(port)
-        assumed: int | None = None
-        if known is None:
-            cable = SHORTEST_CABLE_M
-            source = "unknown, the shortest plausible"
-            assumed = need(ASSUMED_CABLE_M, port)[0]
-        else:
-            cable = known
-        required, detail = need(cable, port)
-        configured = {h.priority: h.bytes for h in port.qos.headroom}
-        default = v.model.headroom_default_bytes
-        for prio in port.qos.no_drop:
-            have = configured.get(prio)
-            out.append(
-                Need(port, prio, required, have, cable, source, detail, assumed,
-                     default if have is None else None)
-            )  # fmt: skip
+        if port.qos.pfc and port.speed_gbps in PAUSE_QUANTA:
+            out += _port_needs(v, port, need)
     return out
 
 
-def _formula(v: DeviceView) -> Callable[[float, Interface], tuple[int, tuple[str, ...]]]:
+def _port_needs(v: DeviceView, port: Interface, need: _Formula) -> list[Need]:
+    """One Need per no-drop priority of ``port``. Where nothing says the cable's length the
+    port is judged at the shortest plausible cable, the need at the assumed one kept beside."""
+    known, source = v.cable(port)
+    assumed: int | None = None
+    if known is None:
+        cable = SHORTEST_CABLE_M
+        source = "unknown, the shortest plausible"
+        assumed = need(ASSUMED_CABLE_M, port)[0]
+    else:
+        cable = known
+    required, detail = need(cable, port)
+    configured = {h.priority: h.bytes for h in port.qos.headroom}
+    default = v.model.headroom_default_bytes
+    out: list[Need] = []
+    for prio in port.qos.no_drop:
+        have = configured.get(prio)
+        unset = default if have is None else None
+        out.append(Need(port, prio, required, have, cable, source, detail, assumed, unset))
+    return out
+
+
+def _formula(v: DeviceView) -> _Formula:
     """The required headroom of a port at a cable length, with its terms. A model the profiles
     do not list has no known cell size: its need is the least any cell size gives (no rounding
     to cells, no small-packet overhead), so a port short of it is short on that switch too."""

@@ -109,7 +109,7 @@ def drift(iv: IntentView) -> Iterator[Hit]:
         view = iv.devices.get(name)
         if view is None or view.device == want:
             # Equal models dump equal: nothing to diff (at 1,280 switches the two dumps and the
-            # walk were a minute of 'report', issue 30).
+            # walk were a minute of 'report').
             continue
         got = view.device.model_dump(mode="json")
         for path, g, w in diff(got, want.model_dump(mode="json")):
@@ -121,8 +121,12 @@ def drift(iv: IntentView) -> Iterator[Hit]:
 
 #: Where a drift in a global area points (vendors/*.yaml parse.anchors), as RC1xx findings on
 #: the same object do.
-_DRIFT_ANCHORS = (("qos.ecn", "ecn"), ("qos.watchdog", "watchdog"), ("qos.dscp_map", "dscp_map"),
-                  ("bgp", "bgp"))  # fmt: skip
+_DRIFT_ANCHORS = (
+    ("qos.ecn", "ecn"),
+    ("qos.watchdog", "watchdog"),
+    ("qos.dscp_map", "dscp_map"),
+    ("bgp", "bgp"),
+)
 
 
 def _drift_place(path: str, vlan_interface: str) -> tuple[str | None, str | None]:

@@ -1,4 +1,4 @@
-"""Account for every line of a running-config: understood, known-unmanaged or unread (issue 26).
+"""Account for every line of a running-config: understood, known-unmanaged or unread.
 
 A line is **understood** when it sits in a block the parse templates are fed and a reader accepts
 it: a line of one of the vendor's ttp parse templates (``templates/<vendor>/parse/*.ttp``) or a

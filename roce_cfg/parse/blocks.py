@@ -53,7 +53,8 @@ def split(lines: list[Line]) -> list[Block]:
                 opened = _NO_BLOCK
             continue
         if indent <= opened:
-            # a line at column 0 is its own header: no second Line (100,000 of them, issue 27)
+            # a line at column 0 is its own header: no second Line (a config of 100,000 ports
+            # has 100,000 of them)
             current = Block(line if head is text else Line(line.no, head), indent=indent)
             blocks.append(current)
             opened, body = indent, None

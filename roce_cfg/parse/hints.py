@@ -1,8 +1,8 @@
 """Hints from a generated fabric.json: the model, role and link speeds a config cannot state.
 
-``load_fabric`` reads the whole plan; ``load_lint_plan`` only what lint checks configs against
-(issue 30 item 4): at 1,280 switches fabric.json is 40 MB, and validating every address in it as
-an ``IPv4Interface`` (a network object each) and every headroom term was 6 % of an xl lint.
+``load_fabric`` reads the whole plan; ``load_lint_plan`` only what lint checks configs against:
+at 1,280 switches fabric.json is 40 MB, and validating every address in it as an
+``IPv4Interface`` (a network object each) and every headroom term was 6 % of an xl lint.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class IfAddress(NamedTuple):
 
 # What generate writes, 'a.b.c.d/len', in one match: the dotted quads ipaddress accepts (no
 # leading zeros, ASCII digits) and the lengths _if_address takes for one. fabric.json holds
-# 131,072 link addresses at xl; ipaddress's own parse of them was a third of loading it (issue 30).
+# 131,072 link addresses at xl; ipaddress's own parse of them was a third of loading it.
 _USUAL = re.compile(rf"({QUAD})(?:/(?:[0-2]?[0-9]|3[0-2]))?")
 
 
@@ -182,13 +182,15 @@ def hints_from_plan(fabric: Fabric | LintPlan) -> dict[str, Hints]:
 
 def early_hints(data: Any) -> dict[str, Hints] | None:
     """The hints of ``plan_data``'s data before it is validated (lint's parse workers start
-    on them while the parent validates, issue 30), or None unless every field they take has
+    on them while the parent validates), or None unless every field they take has
     the exact type validation keeps as it is: then, once it validates, they are
     ``hints_from_plan``'s. A bad value is refused by the validation that follows."""
     try:
         switches = [(s["hostname"], s["model"], s["role"]) for s in data["switches"]]
-        links = [(k["a_device"], k["a_port"], k["b_device"], k["b_port"], k["speed_gbps"])
-                 for k in data["links"]]  # fmt: skip
+        links = [
+            (k["a_device"], k["a_port"], k["b_device"], k["b_port"], k["speed_gbps"])
+            for k in data["links"]
+        ]
         nics = [(n["switch"], n["port"], n["speed_gbps"]) for n in data["nics"]]
     except (TypeError, KeyError, IndexError):  # not the shape validation accepts
         return None
@@ -207,8 +209,8 @@ _Plan = TypeVar("_Plan", Fabric, LintPlan)
 class EarlyPlan(Generic[_Plan]):
     """fabric.json for a command that parses configs against it: its hints at once, read from
     the raw JSON where ``early_hints`` can, so that the parse workers start on them, and the
-    plan validated when asked (``validated``), while they parse (issue 30: validating the
-    40 MB xl fabric.json took 1.3 s of one core). Where the hints cannot be read early the
+    plan validated when asked (``validated``), while they parse (validating the 40 MB xl
+    fabric.json took 1.3 s of one core). Where the hints cannot be read early the
     plan is validated first, so a bad fabric.json still stops the command before any parse."""
 
     def __init__(self, path: Path, validate: Callable[[Any, Path], _Plan]) -> None:

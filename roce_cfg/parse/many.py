@@ -6,7 +6,7 @@ because pickling it costs more than the parse itself.
 
 A folder's files can come here unscreened (``screen_each``): whether each is a switch config at
 all is then judged by the worker that reads it, on the bytes it read for the parse, instead of
-by a serial pass over every file before the workers start (issue 30: 15 % of an xl lint).
+by a serial pass over every file before the workers start (15 % of an xl lint).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ _since_collected = 0
 
 def _init(job: _Job) -> None:
     """A worker's start. Its automatic cyclic collections are off: they ran in the middle of a
-    parse, rescanning the model being built, 5 % of the worker's CPU at xl (issue 30). What a
+    parse, rescanning the model being built, 5 % of the worker's CPU at xl. What a
     parse leaves in cycles (ttp's results) is collected between files instead (``_parse``)."""
     global _job
     _job = job

@@ -14,7 +14,7 @@ from roce_cfg.platforms.profile import VendorProfile
 
 # The type ends at its last letter: what follows up to the number holds none. Said greedily
 # (not '[A-Za-z-]*?'), the match does not retry the number at every letter: a third of the
-# time of naming 100,000 ports (issue 27); tests/test_parse_peak.py holds the two equal.
+# time of naming 100,000 ports; tests/test_parse_peak.py holds the two equal.
 _NAME = re.compile(
     r"^(?P<type>\d*[A-Za-z](?:[A-Za-z-]*[A-Za-z])?)[\s-]*"
     r"(?P<num>\d+(?:/\d+)*(?::\d+)?(?:\.\d+)?)$"
@@ -33,7 +33,8 @@ class Name:
 
 # Names remembered across the configs read with one profile: a fabric's port names recur in
 # every config (a third of naming an xl config's ports went to the regex); a config of unique
-# names clears it. Each Namer keeps every name of its own config (the strings shared, issue 27).
+# names clears it. Each Namer keeps every name of its own config (the strings shared, for the
+# memory of a config of 100,000 ports).
 MAX_SHARED = 10_000
 MAX_SHARED_CHARS = 64  # an interface name is short; a hostile line is not remembered
 _SHARED: dict[int, tuple[VendorProfile, dict[str, Name]]] = {}
@@ -121,5 +122,5 @@ class Namer:
         canonical = prefix + number
         # A saved config mostly prints the canonical form: then the name is the text it was
         # read from (the cache's key), one string for the source map, the accounting and the
-        # port model instead of one each (100,000 ports: 7 MB, issue 27).
+        # port model instead of one each (100,000 ports: 7 MB).
         return Name(raw if canonical == raw else canonical, kind, speed, number)
