@@ -1,4 +1,4 @@
-"""IPv6 destinations are routed as IPv4 ones (issue 42): the routing cases of
+"""IPv6 destinations are routed as IPv4 ones: the routing cases of
 tests/test_deadlock_routes.py on the valley fabric, addressed in IPv6 as VRP prints it
 (tests/metamorphic.py 'IPv6 addressing': interfaces, peers, networks, defaults advertised and
 statics), give the same cycles in the same scenarios."""

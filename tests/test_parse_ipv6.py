@@ -1,4 +1,4 @@
-"""The IPv6 underlay as VRP prints it (issue 42): interface addresses in both printed shapes, the
+"""The IPv6 underlay as VRP prints it: interface addresses in both printed shapes, the
 IPv6 MTU apart from the IP MTU, BGP IPv6 peers, networks and defaults, IPv6 statics, and links
 paired by their IPv6 subnets; a line that is no IPv6 address is unread, never a traceback.
 The forms and their sources: vendors/huawei.grammar.yaml (the IPv6 underlay entries)."""
