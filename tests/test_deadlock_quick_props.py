@@ -69,8 +69,12 @@ def network(
     net.all_outs = [frozenset().union(*p.values()) for p in net.pairs]
     net.hosts = list(hosts)
     net.originated = [[IPv4Network(f"172.16.{s}.0/24")] if h else [] for s, h in enumerate(hosts)]
+    # A switch's own prefixes are its BGP group, originated by it alone (dests.py's plain
+    # destination): the brute force starts each group's routes at its origins.
+    net.origins = [(s,) if h and asn[s] is not None else () for s, h in enumerate(hosts)]
+    net.senders = list(hosts)
+    net.ebgp_pref, net.tie = [255] * n, ["flagged"] * n  # VRP's (vendors/huawei.yaml)
     net.statics = [[] for _ in range(n)]
-    net.covers = [[] for _ in range(n)]
     net.vlan_links = [{} for _ in range(n)]
     ends = [(s, ln.id) for ln in net.links for s in (ln.a, ln.b)]
     net.prio = {e: None if e in lossy else 3 for e in ends}
