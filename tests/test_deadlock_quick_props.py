@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.deadlock import quick
+from roce_cfg.deadlock.analyse import analyse
 from roce_cfg.deadlock.cycles import sccs
-from roce_cfg.deadlock.net import Link, Network, Static
+from roce_cfg.deadlock.net import Cand, Flow, Link, Network, Static
 from roce_cfg.deadlock.quick import _ranked, acyclic, bicliques, levels, ranks, twin_classes
 from roce_cfg.deadlock.routing import Node, destinations
 from tests import deadlock_brute as brute
@@ -69,8 +70,12 @@ def network(
     net.all_outs = [frozenset().union(*p.values()) for p in net.pairs]
     net.hosts = list(hosts)
     net.originated = [[IPv4Network(f"172.16.{s}.0/24")] if h else [] for s, h in enumerate(hosts)]
+    # A switch's own prefixes are its BGP group, originated by it alone (dests.py's plain
+    # destination): the brute force starts each group's routes at its origins.
+    net.origins = [(s,) if h and asn[s] is not None else () for s, h in enumerate(hosts)]
+    net.senders = list(hosts)
+    net.ebgp_pref, net.tie = [255] * n, ["flagged"] * n  # VRP's (vendors/huawei.yaml)
     net.statics = [[] for _ in range(n)]
-    net.covers = [[] for _ in range(n)]
     net.vlan_links = [{} for _ in range(n)]
     ends = [(s, ln.id) for ln in net.links for s in (ln.a, ln.b)]
     net.prio = {e: None if e in lossy else 3 for e in ends}
@@ -279,12 +284,40 @@ def test_mixed_rank_ways_out_are_judged_by_the_lowest() -> None:
     assert acyclic(net, {}) == (not cyclic)
 
 
+def _static_class(net: Network, d: int, statics: dict[int, Static]) -> None:
+    """Switch ``d``'s /24 with ``statics`` (switch -> route) beside eBGP, as dests.py builds
+    it: no longer a plain destination but a traffic class (a Flow) that those switches forward
+    by the longest prefix, then the lowest preference (docs/deadlock.md, route selection)."""
+    (prefix,) = net.originated[d]
+    own = Cand(prefix.prefixlen, -1, group=d)
+    at = {d: (Cand(prefix.prefixlen, 0),)}  # the originator delivers to its subnet
+    for s, r in statics.items():
+        net.statics[s].append(r)
+        at[s] = (own, Cand(prefix.prefixlen, r.preference, static=r))
+    net.originated[d] = []
+    net.flows.append(Flow((prefix,), (own,), at, frozenset({d})))
+
+
 def test_static_routes_leave_the_answer_to_the_full_engine() -> None:
-    net = network([(0, 1), (1, 2), (0, 2)], [65100, 65000, 65101], hosts=[True, False, True])
-    assert acyclic(net, {})
-    net.statics[1] = [Static(IPv4Network("172.16.0.0/24"), 2, 1)]
-    assert bicliques(net) is None
+    # Switches 0 and 2 (servers) and 1 in a triangle: links 0 (0-1), 1 (1-2), 2 (0-2).
+    def triangle() -> Network:
+        return network([(0, 1), (1, 2), (0, 2)], [65100, 65000, 65101], hosts=[True, False, True])
+
+    net = triangle()
+    assert net.simple and acyclic(net, {})
+    prefix = IPv4Network("172.16.0.0/24")
+    # A static at 1 sending switch 0's subnet via 2 (preference 60 beats eBGP's 255): no sender
+    # reaches 1 for it, so no cycle, but the class is not plain and the shortcut must refuse.
+    _static_class(net, 0, {1: Static(prefix, 2, 1, 60)})
+    assert not net.simple and bicliques(net) is None
     assert not acyclic(net, {})
+    assert brute.components(net, set()) == [] and analyse(net, [()]).baseline == []
+    # Statics at 1 and 2 sending it to each other: 2's servers' traffic loops between them.
+    net = triangle()
+    _static_class(net, 0, {1: Static(prefix, 2, 1, 60), 2: Static(prefix, 1, 1, 60)})
+    assert bicliques(net) is None and not acyclic(net, {})
+    assert brute.components(net, set()) == [frozenset({(1, 1), (2, 1)})]
+    assert len(analyse(net, [()]).baseline) == 1
 
 
 def test_levels_and_ranks_on_three_levels() -> None:
