@@ -200,3 +200,29 @@ def test_an_edge_line_is_read_or_reported_on_its_line(
         linted = run("lint", str(path), "--format", "json")
         found = {(f["rule"], f["line"]) for f in json.loads(linted.stdout)["findings"]}
         assert ("RC119", no) in found
+
+
+# What a malformed list's error shows and locates: the words as printed, no more (the parse
+# finds the line holding them), each word cut at 24 characters and the whole at 40.
+@pytest.mark.parametrize(
+    ("text", "message", "located"),
+    [
+        ("to 5 6", "range 'to 5' has no lower end", "to 5"),
+        ("to " + "9" * 50, f"range 'to {'9' * 37}' has no lower end", f"to {'9' * 37}"),
+        ("1 to 3 to", "range '1 to 3 to' has more than two ends", "1 to 3 to"),
+        ("1 to 3 to 7 9", "range '1 to 3 to 7' has more than two ends", "1 to 3 to 7"),
+        (
+            "1" * 30 + " to 3 to 7",
+            f"range '{'1' * 24} to 3 to 7' has more than two ends",
+            f"{'1' * 24} to 3 to 7",
+        ),
+        ("7 to 3", "range 7 to 3 runs backwards", "7 to 3"),
+        ("2 7 to 3 9", "range 7 to 3 runs backwards", "7 to 3"),
+    ],
+)
+def test_a_malformed_list_shows_and_locates_its_words(
+    text: str, message: str, located: str
+) -> None:
+    with pytest.raises(NumberError) as caught:
+        numbers.parse(text, numbers.VLAN)
+    assert (str(caught.value), caught.value.text) == (message, located)
