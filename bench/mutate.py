@@ -65,6 +65,7 @@ TARGETS: dict[str, list[str]] = {
     "roce_cfg/deadlock/quick.py": [
         "roce_cfg/deadlock/quick.py",
         "tests/test_deadlock_quick_props.py",
+        "tests/test_deadlock_quick_mutants.py",
         "tests/test_deadlock_ranked.py",
         "tests/test_deadlock.py",
         "tests/test_deadlock_orbits.py",
