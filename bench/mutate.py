@@ -65,6 +65,7 @@ TARGETS: dict[str, list[str]] = {
     "roce_cfg/deadlock/quick.py": [
         "roce_cfg/deadlock/quick.py",
         "tests/test_deadlock_quick_props.py",
+        "tests/test_deadlock_quick_mutants.py",
         "tests/test_deadlock_ranked.py",
         "tests/test_deadlock.py",
         "tests/test_deadlock_orbits.py",
@@ -123,7 +124,8 @@ class Mutant:
     col: int
     op: str
     what: str
-    statement: int  # the first line of the statement holding it (what coverage records)
+    statement: int  # the first line of the statement holding it
+    statement_end: int  # the last line of its header: coverage records the lines holding code
     in_body: bool  # inside a function body: runs when called, not when the module is imported
 
 
@@ -207,13 +209,26 @@ def _sites(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str]]:
                 yield node, op, what
 
 
-def _placement(tree: ast.Module) -> dict[int, tuple[int, bool]]:
-    """Each node's innermost statement's first line, and whether it lies in a function body."""
-    where: dict[int, tuple[int, bool]] = {}
+def _header_end(stmt: ast.stmt) -> int:
+    """The last line of ``stmt`` before its first inner statement (all of it if it has none).
+    A header over several lines (``if (`` alone on the first) may run no code on its first
+    line: coverage records only the lines below, so the test map looks at every one."""
+    inner = [
+        child.lineno
+        for field in ("body", "orelse", "finalbody", "handlers")
+        for child in getattr(stmt, field, ())
+    ]
+    return min(inner) - 1 if inner else stmt.end_lineno or stmt.lineno
+
+
+def _placement(tree: ast.Module) -> dict[int, tuple[int, int, bool]]:
+    """Each node's innermost statement's first and last header line, and whether it lies in a
+    function body."""
+    where: dict[int, tuple[int, int, bool]] = {}
 
     def visit(stmt: ast.stmt, in_body: bool) -> None:
         for node in ast.walk(stmt):
-            where[id(node)] = (stmt.lineno, in_body)
+            where[id(node)] = (stmt.lineno, max(stmt.lineno, _header_end(stmt)), in_body)
         inner = isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) or in_body
         for field in ("body", "orelse", "finalbody", "handlers"):
             for child in getattr(stmt, field, ()):
@@ -434,7 +449,8 @@ def _selected(m: Mutant, files: list[str], cover: dict[int, set[str]]) -> list[s
     """The tests to run on ``m``: every file for a mutant that runs when the module is imported
     (a constant, a default, a decorator) or only outside the tests, else the tests that run its
     statement (none: only the doctests can see it), in the order of ``files``."""
-    ran = cover.get(m.statement)
+    lines = [cover[k] for k in range(m.statement, m.statement_end + 1) if k in cover]
+    ran = set().union(*lines) if lines else None
     # a statement run only outside any test (at collection: a cached function a parametrize
     # list called first, which the tests then read from its cache) is seen by every file
     if not m.in_body or ran == set():
