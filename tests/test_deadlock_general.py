@@ -202,3 +202,25 @@ def test_the_shortcuts_keep_a_pause_to_its_priority(net: Network) -> None:
         assert len(out.singles.get((lid,), [])) == len(brute.components(net, {lid}))
     for pair in combinations(range(len(net.links)), 2):
         assert len(out.pairs.get(pair, [])) == len(brute.components(net, set(pair)))
+
+
+def test_a_failure_that_grows_a_healthy_cycle_onto_new_buffers_is_reported() -> None:
+    """Found by the property above in CI: leaf-3's default static makes a healthy cycle on
+    spine-1 (port 5) and leaf-3; failing leaf-1's link routes traffic through spine-1's port 6
+    as well, and the cycles through it were reported as nothing new, because the witness was
+    the shortest ring through the first new edge's tail, which was the healthy one."""
+    import json
+
+    from tests.helpers import ROOT
+
+    data = json.loads((ROOT / "tests/data/deadlock/failure-grows-a-cycle.json").read_text())
+    devices = [DeviceConfig.model_validate(d) for d in data["devices"]]
+    net = build(devices, [tuple(k) for k in data["links"]], 26)
+    report = analyse(net, [(0,)])
+    healthy = {n for c in report.baseline for n in c.nodes}
+    opened = report.opened.get((0,), [])
+    assert opened and all(set(c.nodes) - healthy for c in opened)
+    after = brute._edges(net, {0})
+    for c in opened:
+        ring = zip(c.nodes, (*c.nodes[1:], c.nodes[0]), strict=True)
+        assert all(v in after.get(u, set()) for u, v in ring), c

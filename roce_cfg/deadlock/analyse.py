@@ -125,6 +125,7 @@ def _find(
     scenario: tuple[int, ...],
     new: set[Edge],
     extra: dict[Node, set[Node]] | None = None,
+    known: set[frozenset[Node]] | None = None,
 ) -> list[Cycle]:
     extra = _extra(st) if extra is None else extra
 
@@ -137,14 +138,30 @@ def _find(
     cycles: list[Cycle] = []
     for comp in sccs(sorted(n for n in starts if st.alive(n)), succ):
         members = set(comp)
-        # Prefer a start on a new edge so the witness shows what the failure added.
-        start = next((u for u, v in sorted(new) if u in members and v in members), comp[0])
-        nodes = witness(members, start, succ)
+        inside = [(u, v) for u, v in sorted(new) if u in members and v in members]
+        nodes = _through(members, inside, succ, known or set()) or witness(members, comp[0], succ)
         causes = tuple(
             _cause(st, nodes[i], nodes[(i + 1) % len(nodes)], extra) for i in range(len(nodes))
         )
         cycles.append(Cycle(tuple(nodes), causes, scenario))
     return cycles
+
+
+def _through(
+    members: set[Node],
+    inside: list[Edge],
+    succ: Callable[[Node], Iterable[Node]],
+    known: set[frozenset[Node]],
+) -> list[Node] | None:
+    """A shortest cycle through one of the failure's new edges, so the witness shows what the
+    failure added: through an edge that reaches a buffer no healthy cycle holds where there is
+    one (a ring through only the old buffers would be taken for the healthy cycle and the
+    grown component reported as opening nothing)."""
+    if not inside:
+        return None
+    old: set[Node] = set().union(*known)
+    u, v = min(inside, key=lambda e: e[0] in old and e[1] in old)  # the first such, in order
+    return witness(members, u, lambda n: (v,) if n == u else succ(n))
 
 
 PARALLEL_FROM = 256
@@ -179,7 +196,7 @@ def _check(
         }
         if not new:
             return [], survived
-        found = _find(st, {v for _, v in new}, scenario, new, extra)
+        found = _find(st, {v for _, v in new}, scenario, new, extra, known)
         return [c for c in found if c.key() not in known], survived
     finally:
         restore(st, list(scenario))
