@@ -6,6 +6,7 @@ import multiprocessing as mp
 import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from math import isqrt
 
@@ -147,6 +148,15 @@ def _find(
     return cycles
 
 
+def _only_to(u: Node, v: Node, succ: Callable[[Node], Iterable[Node]], n: Node) -> Iterable[Node]:
+    """``succ`` with ``u``'s only way out ``v``: a BFS from ``u`` then finds a ring through the
+    edge (u, v)."""
+    return (v,) if n == u else succ(n)
+
+
+TRIED = 8  # new edges of one component tried for a witness that is no healthy cycle
+
+
 def _through(
     members: set[Node],
     inside: list[Edge],
@@ -157,11 +167,16 @@ def _through(
     failure added: through an edge that reaches a buffer no healthy cycle holds where there is
     one (a ring through only the old buffers would be taken for the healthy cycle and the
     grown component reported as opening nothing)."""
-    if not inside:
-        return None
     old: set[Node] = set().union(*known)
-    u, v = min(inside, key=lambda e: e[0] in old and e[1] in old)  # the first such, in order
-    return witness(members, u, lambda n: (v,) if n == u else succ(n))
+    first: list[Node] | None = None
+    # edges reaching a new buffer first (stable: in order otherwise); a few tried for a ring
+    # that is no healthy cycle's, each one BFS
+    for u, v in sorted(inside, key=lambda e: e[0] in old and e[1] in old)[:TRIED]:
+        nodes = witness(members, u, partial(_only_to, u, v, succ))
+        if frozenset(nodes) not in known:
+            return nodes
+        first = first or nodes
+    return first
 
 
 PARALLEL_FROM = 256
