@@ -67,7 +67,15 @@ def _copy_checkout(dest: Path) -> None:
             shutil.copy2(src, dest / name)
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+# the pages whose blocks drive the lab or a whole pipeline take 13-18 s each: --full runs them
+LAB_PAGES = {"README.md", "push.md", "pipeline.md", "verify.md"}
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [pytest.param(d, marks=pytest.mark.slow) if d.name in LAB_PAGES else d for d in DOCS],
+    ids=[d.name for d in DOCS],
+)
 def test_shell_blocks_run(doc: Path, tmp_path: Path) -> None:
     found = blocks(doc)
     if not found:

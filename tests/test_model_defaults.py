@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from roce_cfg.grammar import load_grammar
 from roce_cfg.platforms.profile import load_profiles
 from roce_cfg.platforms.timers import default_restore, watchdog_problem
-from tests.helpers import run
+from tests.helpers import examples, run
 
 PROFILES = load_profiles()
 MODELS = [(v.value, name) for v, p in PROFILES.items() for name in sorted(p.models)]
@@ -94,7 +94,7 @@ SEEN: list[tuple[str, str]] = []
 
 @pytest.mark.parametrize(("vendor", "model"), MODELS, ids=[f"{v}:{m}" for v, m in MODELS])
 @settings(
-    max_examples=EXAMPLES_PER_MODEL,
+    max_examples=examples(EXAMPLES_PER_MODEL),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

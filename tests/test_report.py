@@ -495,6 +495,7 @@ def both_ways() -> dict[str, tuple[Any, Any]]:
     return {n: (gather(p), gather(p, round_trip=True)) for n, p in sources.items()}
 
 
+@pytest.mark.slow
 def test_designed_and_parsed_back_findings_agree_on_every_intent(
     both_ways: dict[str, tuple[Any, Any]],
 ) -> None:
