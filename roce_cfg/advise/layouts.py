@@ -40,6 +40,7 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     # lossless sections whose syntax no source backs, per vendor ("ruijie: pfc, ecn")
     unsourced: list[str] = field(default_factory=list)
+    why: str = ""  # why a feasible plan ranks where it does (advise/order.py)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
