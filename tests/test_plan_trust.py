@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.advise import Demand, plan
@@ -158,13 +158,20 @@ def test_prices_rank_within_the_sourced_plans(tmp_path: Path) -> None:
 )
 def test_the_ranking_is_the_order_its_reasons_give(servers: int, nics: int, speed: int) -> None:
     """For any demand: feasible before infeasible, sourced before unsourced, then fewest
-    switches, spine loss, idle ports; plan 1's reason ends on what beat plan 2, and every other
-    feasible plan's reason names a measure it loses on."""
+    switches, no unsourced breakout, spine loss, idle ports; plan 1's reason ends on what beat
+    plan 2, and every other feasible plan's reason names a measure it loses on."""
     plans = plan(Demand(servers, nics, speed), PROFILES)
     feasible = [p for p in plans if p.feasible]
     assert plans[: len(feasible)] == feasible
     keys = [
-        (bool(p.unsourced), switch_count(p), p.spine_loss_percent, idle_ports(p)) for p in feasible
+        (
+            bool(p.unsourced),
+            switch_count(p),
+            bool(p.also_unsourced),
+            p.spine_loss_percent,
+            idle_ports(p),
+        )
+        for p in feasible
     ]
     assert keys == sorted(keys)
     assert all(p.why == "" for p in plans[len(feasible) :])
@@ -182,5 +189,68 @@ def test_the_ranking_is_the_order_its_reasons_give(servers: int, nics: int, spee
                 + "es" * (key[1] - keys[0][1] != 1)
                 + " than plan 1"
             )
+        elif key[2] != keys[0][2]:
+            assert p.why.endswith(": breakout (plan 1 has none)")
         else:
             assert p.why.endswith("than plan 1") or "(plan 1:" in p.why or "ties" in p.why
+
+
+def test_an_unsourced_breakout_is_said_and_ranks_within_a_size(tmp_path: Path) -> None:
+    """100G NICs on H3C: one switch must break its 400G cages out, and H3C's breakout command
+    has no source. It stays plan 1 (eight more switches to avoid one port-split command is no
+    trade), but the syntax column, the reason and the --write line say generate will warn."""
+    h3c = ["plan", "--gpus", "128", "--nic-speed", "100G", "--leaf", "h3c", "--spine", "h3c"]
+    rows = _table(run(*h3c).stdout)
+    assert rows[0]["switches"] == "switch: 1 x h3c S9855-32D"
+    assert rows[0]["syntax"] == "sourced except h3c: breakout"
+    assert rows[0]["why this rank"].startswith("sourced syntax; fewest switches (1); unsourced h3c")
+    # With every vendor, a Huawei chassis that needs no breakout wins the tie on size.
+    rows = _table(run(*h3c[:5]).stdout)
+    assert rows[0]["syntax"] == "sourced" and "huawei" in rows[0]["switches"]
+    broken = next(r for r in rows if r["syntax"] == "sourced except h3c: breakout")
+    assert broken["why this rank"] == "unsourced h3c: breakout (plan 1 has none)"
+    intent = tmp_path / "planned.yaml"
+    res = run(*h3c, "--write", str(intent), "-q")
+    assert res.exit_code == 0, res.output
+    assert res.stderr.rstrip().endswith("generate warns: no public source for h3c: breakout")
+    gen = run("generate", str(intent), "-o", str(tmp_path / "out"), "--quiet")
+    assert gen.exit_code == 0, gen.output
+    warned = [line for line in gen.stderr.splitlines() if "unverified syntax" in line]
+    assert len(warned) == 1 and warned[0].startswith("roce-cfg: warning: h3c breakout: ")
+
+
+@settings(max_examples=8, deadline=None)
+@example(servers=16, speed=100, nth=2)  # plan 3: one H3C box, cages broken out
+@example(servers=16, speed=100, nth=0)  # plan 1: a Huawei chassis, nothing unsourced
+@given(
+    servers=st.integers(1, 24),
+    speed=st.sampled_from([25, 100, 200, 400]),
+    nth=st.integers(0, 40),
+)
+def test_what_a_plan_says_is_unsourced_is_what_generate_warns_about(
+    tmp_path_factory: pytest.TempPathFactory, servers: int, speed: int, nth: int
+) -> None:
+    """Any feasible plan, written with --pick and generated: a plan the table calls 'sourced'
+    generates with no unverified-syntax warning; the sections it lists (lossless and breakout)
+    are among generate's warnings, and for a sourced plan they are all of them."""
+    demand = ["plan", "--servers", str(servers), "--nic-speed", str(speed)]
+    plans = json.loads(run(*demand, "--format", "json").stdout)["plans"]
+    feasible = [i for i, p in enumerate(plans, 1) if p["feasible"]]
+    if not feasible:
+        return
+    n = feasible[nth % len(feasible)]
+    said = plans[n - 1]
+    work = tmp_path_factory.mktemp("pick")
+    assert run(*demand, "--write", str(work / "i.yaml"), "--pick", str(n), "-q").exit_code == 0
+    gen = run("generate", str(work / "i.yaml"), "-o", str(work / "out"), "--format", "json")
+    assert gen.exit_code == 0, gen.output
+    warned = {(w["vendor"], w["section"]) for w in json.loads(gen.stdout)["warnings"]}
+    listed = {
+        (vendor, section)
+        for entry in said["unsourced"] + said["also_unsourced"]
+        for vendor, sections in [entry.split(": ")]
+        for section in sections.split(", ")
+    }
+    assert listed <= warned, (said["switches"], listed, warned)
+    if not said["unsourced"]:
+        assert warned == listed, (said["switches"], listed, warned)

@@ -12,8 +12,10 @@ The order is one list of measures, compared in turn (the first that differs deci
    would save, and ``plan --write --pick N`` writes it when asked.
 2. cost, when ``--prices`` prices the plan (an unpriced plan after every priced one);
 3. fewest switches;
-4. lowest spine loss (bandwidth one spine failure costs; a single switch has none);
-5. fewest idle switch ports: the same fabric on less hardware (growth room is chosen with
+4. no unsourced breakout (``also_unsourced``: a cage broken out where the vendor's breakout
+   command has no source, which generate warns about);
+5. lowest spine loss (bandwidth one spine failure costs; a single switch has none);
+6. fewest idle switch ports: the same fabric on less hardware (growth room is chosen with
    ``--leaf/--spine``, not guessed here).
 
 Plans equal on all of these keep the catalogue's order (vendor, then model).
@@ -44,41 +46,70 @@ def idle_ports(p: Plan) -> int:
 @dataclass(frozen=True)
 class _Measure:
     value: Callable[[Plan], float | None]  # lower is better; None: does not apply
-    first: Callable[[float], str]  # plan 1's phrase
-    behind: Callable[[float, float], str]  # another plan's, against plan 1's value
+    first: Callable[[Plan], str]  # plan 1's phrase
+    behind: Callable[[Plan, Plan], str]  # another plan's, against plan 1
     missing: float = 0.0  # sorts as this when it does not apply
+    quiet: bool = False  # plan 1 leaves it unsaid when 0 and not what beat plan 2
 
 
 def _spine_loss(p: Plan) -> float | None:
     return p.spine_loss_percent if p.uplinks_per_leaf else None
 
 
+def _vendors(unsourced: list[str]) -> str:
+    """``ruijie, zte`` from ``["ruijie: pfc, ecn", "zte: pfc"]``."""
+    return ", ".join(u.split(":")[0] for u in unsourced)
+
+
 _MEASURES = (
     _Measure(
         lambda p: float(bool(p.unsourced)),
-        lambda v: "unsourced syntax, no sourced plan fits" if v else "sourced syntax",
-        lambda v, w: "unsourced syntax",
+        lambda p: "unsourced syntax, no sourced plan fits" if p.unsourced else "sourced syntax",
+        lambda p, top: f"unsourced syntax ({_vendors(p.unsourced)}){_saves(p, top)}",
     ),
     _Measure(
         lambda p: p.cost,
-        lambda v: f"cheapest ({v:,.0f})",
-        lambda v, w: f"costs {v - w:,.0f} more than plan 1",
+        lambda p: f"cheapest ({p.cost:,.0f})",
+        lambda p, top: (
+            f"costs {(p.cost or 0) - (top.cost or 0):,.0f} more than plan 1"
+            if p.cost is not None
+            else "--prices does not price all of it"
+        ),
         missing=math.inf,  # not priced: after every priced plan
     ),
     _Measure(
         lambda p: float(switch_count(p)),
-        lambda v: f"fewest switches ({v:.0f})",
-        lambda v, w: f"{_switches(v - w, 'more')} than plan 1",
+        lambda p: f"fewest switches ({switch_count(p)})",
+        lambda p, top: f"{_switches(switch_count(p) - switch_count(top), 'more')} than plan 1",
+    ),
+    # Breakout is not in the trust tier: one unsourced port-split command per cage shows at
+    # paste time, and ranking it with PFC would buy switches to avoid it. Among plans of one
+    # size it decides; the syntax column shows it on every plan (generate will warn).
+    _Measure(
+        lambda p: float(bool(p.also_unsourced)),
+        lambda p: (
+            f"unsourced {'; '.join(p.also_unsourced)}"
+            if p.also_unsourced
+            else "no unsourced breakout"
+        ),
+        lambda p, top: f"unsourced {'; '.join(p.also_unsourced)} (plan 1 has none)",
+        quiet=True,
     ),
     _Measure(
         _spine_loss,
-        lambda v: f"lowest spine loss ({v:g}%)",
-        lambda v, w: f"spine loss {v:g}% (plan 1: {w:g}%)",
+        lambda p: f"lowest spine loss ({p.spine_loss_percent:g}%)",
+        lambda p, top: (
+            f"spine loss {p.spine_loss_percent:g}% (plan 1: {top.spine_loss_percent:g}%)"
+        ),
     ),
     _Measure(
         lambda p: float(idle_ports(p)),
-        lambda v: f"fewest idle ports ({v:.0f})",
-        lambda v, w: f"{v - w:.0f} more idle port{'s' * (v - w != 1)} than plan 1",
+        lambda p: f"fewest idle ports ({idle_ports(p)})",
+        lambda p, top: (
+            f"{idle_ports(p) - idle_ports(top)} more idle port"
+            + "s" * (idle_ports(p) - idle_ports(top) != 1)
+            + " than plan 1"
+        ),
     ),
 )
 
@@ -110,12 +141,13 @@ def explain(plans: list[Plan]) -> None:
 
 def _why_first(top: Plan, runner_up: Plan | None) -> str:
     said: list[str] = [] if runner_up is not None else ["the only feasible plan"]
-    mine, theirs = _values(top), _values(runner_up) if runner_up is not None else None
-    for i, m in enumerate(_MEASURES):
-        value = m.value(top)
-        if value is not None:
-            said.append(m.first(value))
-        if theirs is not None and mine[i] != theirs[i]:
+    mine = _values(top)
+    theirs = _values(runner_up) if runner_up is not None else mine
+    for m, v, w in zip(_MEASURES, mine, theirs, strict=True):
+        decides = v != w
+        if m.value(top) is not None and not (m.quiet and v == 0 and not decides):
+            said.append(m.first(top))
+        if decides:
             return "; ".join(said)
     if runner_up is not None:
         said.append("ties plan 2 on all of these")
@@ -123,16 +155,9 @@ def _why_first(top: Plan, runner_up: Plan | None) -> str:
 
 
 def _why_behind(p: Plan, top: Plan) -> str:
-    mine, best = _values(p), _values(top)
-    for i, m in enumerate(_MEASURES):
-        if mine[i] == best[i]:
-            continue
-        if math.isinf(mine[i]):
-            return "--prices does not price all of it"
-        said = m.behind(mine[i], best[i])
-        if i == 0:
-            said += f" ({', '.join(u.split(':')[0] for u in p.unsourced)})" + _saves(p, top)
-        return said
+    for m, v, w in zip(_MEASURES, _values(p), _values(top), strict=True):
+        if v != w:
+            return m.behind(p, top)
     return "ties plan 1 on every measure"
 
 

@@ -54,7 +54,7 @@ def plan(
 
     def judged(p: Plan) -> Plan:
         _price(p, prices)
-        p.unsourced = _unsourced(p, profiles)
+        p.unsourced, p.also_unsourced = _unsourced(p, profiles)
         return p
 
     for v, p, n, m in leaves:
@@ -82,19 +82,24 @@ def plan(
     return plans
 
 
-def _unsourced(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
-    vendors = sorted(
-        {t["vendor"] for t in p.fabric.values() if isinstance(t, dict) and "vendor" in t}
-    )
-    out = []
-    for v in vendors:
-        sections = profiles[Vendor(v)].sections
-        missing = [
-            s for s in LOSSLESS_SECTIONS if s in sections and sections[s].status == "unverified"
-        ]
+def _unsourced(p: Plan, profiles: dict[Vendor, VendorProfile]) -> tuple[list[str], list[str]]:
+    """Per vendor, the lossless sections with no source, and the other sections the plan uses
+    that generate will warn about (breakout, where a switch splits a cage): the same test as
+    generate's (a section's status ``unverified``, or no provenance entry at all)."""
+
+    def unverified(v: str, section: str) -> bool:
+        prov = profiles[Vendor(v)].sections.get(section)
+        return prov is None or prov.status == "unverified"
+
+    by_tier = {t: {key.split(" ", 1)[0] for key in ms} for t, ms in p.switches.items()}
+    lossless, other = [], []
+    for v in sorted(set().union(*by_tier.values())) if p.feasible else []:
+        missing = [s for s in LOSSLESS_SECTIONS if unverified(v, s)]
         if missing:
-            out.append(f"{v}: {', '.join(missing)}")
-    return out
+            lossless.append(f"{v}: {', '.join(missing)}")
+        if any(v in by_tier[t] for t in p.breakout) and unverified(v, "breakout"):
+            other.append(f"{v}: breakout")
+    return lossless, other
 
 
 def _ecmp_notes(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
@@ -151,6 +156,8 @@ PLAN_COLUMNS = (
 def plan_row(p: Plan, number: int) -> tuple[str, ...]:
     """One plan as the cells of PLAN_COLUMNS (``number``: its place in the ranking)."""
     trust = "UNSOURCED " + "; ".join(p.unsourced) if p.unsourced else "sourced"
+    if p.also_unsourced:
+        trust += (" and " if p.unsourced else " except ") + "; ".join(p.also_unsourced)
     return (
         str(number),
         p.kind + ("" if p.feasible else " (infeasible)"),

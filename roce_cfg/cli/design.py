@@ -305,6 +305,8 @@ def _wrote(plans: list[Plan], chosen: Plan, write: Path | None) -> str:
             f"; its lossless commands have no public source ({'; '.join(chosen.unsourced)}): "
             "generate warns"
         )
+    if chosen.also_unsourced:
+        said += f"; generate warns: no public source for {'; '.join(chosen.also_unsourced)}"
     return said
 
 
