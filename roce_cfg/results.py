@@ -124,8 +124,9 @@ def models_doc(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def plan_doc(demand: Demand, plans: list[Plan], written: tuple[int, Path] | None) -> dict[str, Any]:
-    """The demand as understood, every plan ranked (feasible first), and which one ``--write``
-    wrote where (null without --write, or when no plan is feasible)."""
+    """The demand as understood, every plan ranked (feasible and sourced first, each feasible
+    one with ``why``), and which one ``--write`` wrote where, and whether its lossless syntax is
+    sourced (null without --write, or when it wrote nothing)."""
     from dataclasses import asdict
 
     return {
@@ -133,7 +134,13 @@ def plan_doc(demand: Demand, plans: list[Plan], written: tuple[int, Path] | None
         "demand": asdict(demand),
         "feasible": sum(p.feasible for p in plans),
         "plans": [p.as_dict() for p in plans],
-        "wrote": None if written is None else {"plan": written[0], "path": str(written[1])},
+        "wrote": None
+        if written is None
+        else {
+            "plan": written[0],
+            "path": str(written[1]),
+            "sourced": not plans[written[0] - 1].unsourced,
+        },
     }
 
 

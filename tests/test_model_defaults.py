@@ -108,8 +108,10 @@ def test_plan_write_generate_lint_for_every_model(
     work = tmp_path / f"{gpus}-{speed}"
     work.mkdir()
     intent = work / "plan.yaml"
+    # --pick 1: the best plan, sourced or not (--write alone takes only a sourced one)
     res = run("plan", "--gpus", str(gpus), "--nic-speed", str(speed), "--leaf", choice,
-              "--spine", choice, "--write", str(intent), "--format", "json")  # fmt: skip
+              "--spine", choice, "--write", str(intent), "--pick", "1",
+              "--format", "json")  # fmt: skip
     plans = json.loads(res.stdout)["plans"] if res.exit_code == 0 else []
     if not any(p["feasible"] for p in plans):
         assert not intent.exists()  # nothing feasible: nothing written, and nothing to check
