@@ -1,8 +1,10 @@
-"""Shared test helpers: scenario discovery and running the CLI in-process."""
+"""Shared test helpers: scenario discovery, running the CLI in-process, copying the checkout."""
 
 from __future__ import annotations
 
 import functools
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -64,3 +66,20 @@ def lab_inventory(path: Path, port: int, vendor: str) -> Path:
         f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, data: {{vendor: {vendor}}}}}\n"
     )
     return path
+
+
+def copy_checkout(dest: Path) -> None:
+    """The checkout's files as git sees them (tracked and new, not ignored), working-tree edits
+    included, copied to ``dest``."""
+    files = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    for name in filter(None, files):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
