@@ -8,6 +8,7 @@ analyses; the lint engine skips it and ``deadlock_findings`` reports it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 
 from roce_cfg.analysis.context import FabricView
@@ -184,3 +185,23 @@ def _finding(src: Source, rule_id: str, h: Hit) -> Finding:
         related_port=h.related_port,
         detail=h.detail,
     )
+
+
+def not_covered(result: LintResult) -> list[str]:
+    """What the deadlock verdict does not cover: configs not read (RC001), switches whose
+    lossless policy or routing was partly not read (RC503), gaps in the fabric (RC311-RC314)."""
+    counts = Counter(f.rule for f in result.findings)
+    partly = sorted({f.device for f in result.findings if f.rule == "RC503"})
+    gaps = sum(n for rule, n in counts.items() if rule not in _VERDICT_RULES)
+    parts = []
+    if counts["RC001"]:
+        parts.append(f"{counts['RC001']} config{'s' * (counts['RC001'] != 1)} not read (RC001)")
+    if partly:
+        shown = ", ".join(partly[:5]) + (f" and {len(partly) - 5} more" if len(partly) > 5 else "")
+        parts.append(f"the lossless policy or routing of {shown} partly not read (RC503)")
+    if gaps:
+        parts.append(f"{gaps} gap{'s' * (gaps != 1)} in the fabric seen (RC311-RC314)")
+    return parts
+
+
+_VERDICT_RULES = frozenset({"RC501", "RC502", "RC001", "RC503"})
