@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import os
 import shutil
 import tempfile
@@ -280,7 +281,6 @@ def test_a_wide_fabric_wraps_to_the_page_and_a_link_shows_both_ends(
 def test_bill_of_materials_counts_what_fabric_json_holds(tmp_path: Path) -> None:
     """Switches, cables and optics in the documents and the report, counted here straight from
     the generated fabric.json (not through the advisor's counting functions they share)."""
-    import json
     from collections import Counter
 
     assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(tmp_path / "cfg")).exit_code == 0
@@ -527,8 +527,6 @@ def test_an_intent_is_linted_without_parsing_its_configs_back(
 
 
 def test_the_report_says_what_was_linted(tmp_path: Path) -> None:
-    import json
-
     folder = tmp_path / "cfg"
     assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(folder)).exit_code == 0
     said = {}
@@ -547,3 +545,83 @@ def test_the_report_says_what_was_linted(tmp_path: Path) -> None:
     out = tmp_path / "docs"
     assert run("docs", str(folder), "-o", str(out)).exit_code == 0
     assert "Linted: the configs as parsed" in (out / "index.md").read_text()
+
+
+STRETCHED = ROOT / "tests/deadlock/stretched-vlan"  # healthy-fabric cycles: RC501
+SEVERITIES = ("error", "warning", "info")
+
+
+def _page_findings(page: Path) -> list[dict[str, Any]]:
+    """The findings the page ships, from its JSON data."""
+    text = page.read_text("utf-8")
+    head = '<script id="data" type="application/json">'
+    start = text.index(head) + len(head)
+    found: list[dict[str, Any]] = json.loads(text[start : text.index("</script>", start)])[
+        "findings"
+    ]
+    return found
+
+
+def _where(findings: list[dict[str, Any]]) -> list[tuple[str, str, str, int]]:
+    return sorted(
+        (f["rule"], f["device"], f.get("port") or "", f.get("line") or 0) for f in findings
+    )
+
+
+@pytest.fixture(scope="module")
+def same_input(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Each input reported, and linted as the report lints it: a generated pod; the pod with a
+    spine's config and fabric.json missing (its leaves' BGP peers and lossless ports face no
+    config: RC311, RC313); an intent (lint of its rendered configs against it); a folder whose
+    healthy fabric has deadlock cycles (RC501: lint --deadlock)."""
+    work = tmp_path_factory.mktemp("same-input")
+    pod, missing = work / "pod", work / "missing"
+    assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(pod)).exit_code == 0
+    shutil.copytree(pod, missing)
+    (missing / "fabric.json").unlink()
+    (missing / "spine-1.cfg").unlink()
+    intent = str(SCENARIOS["pod-small"])
+    cases = {
+        "pod": ([str(pod)], [str(pod)]),
+        "missing": ([str(missing)], [str(missing)]),
+        "intent": ([intent], [str(pod), "--intent", intent]),
+        "cycles": ([str(STRETCHED)], [str(STRETCHED), "--deadlock"]),
+    }
+    out = {}
+    for name, (report_args, lint_args) in cases.items():
+        page = work / f"{name}.html"
+        reported = run("report", *report_args, "-o", str(page), "--format", "json")
+        assert reported.exit_code == 0, reported.output
+        linted = run("lint", *lint_args, "--format", "json")
+        assert linted.exit_code in (0, 1), linted.output
+        out[name] = {
+            "page": page,
+            "report": json.loads(reported.output),
+            "lint": json.loads(linted.output),
+        }
+    return out
+
+
+def test_the_report_counts_what_lint_counts_on_the_same_input(
+    same_input: dict[str, dict[str, Any]],
+) -> None:
+    """One findings list: a rule lint judges is not judged again by the deadlock analysis (the
+    page had RC311 and RC313 twice, as lint's info and as the analysis's errors)."""
+    rules = set()
+    for name, got in same_input.items():
+        lint, shown = got["lint"], _page_findings(got["page"])
+        assert got["report"]["findings"] == {k: lint["summary"][k] for k in SEVERITIES}, name
+        assert _where(shown) == _where(lint["findings"]), name
+        rules |= {f["rule"] for f in shown}
+    # not agreement on nothing: the gaps a missing config opens, and a deadlock cycle
+    assert {"RC311", "RC313", "RC501", "RC118"} <= rules
+
+
+def test_where_the_analysis_could_not_see_is_said_beside_its_cycles(
+    same_input: dict[str, dict[str, Any]],
+) -> None:
+    """The gaps are lint's findings (info); the deadlock section still says that 'no cycle'
+    over them is no all-clear."""
+    missing = same_input["missing"]["page"].read_text("utf-8")
+    assert '<p id="unverified"' in missing and "gaps in the fabric seen (RC311-RC314)" in missing
+    assert '<p id="unverified"' not in same_input["pod"]["page"].read_text("utf-8")

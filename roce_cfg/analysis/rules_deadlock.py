@@ -136,6 +136,13 @@ def unverified_hits(gates: Mapping[str, Gate]) -> Iterator[Hit]:
         )
 
 
+# What the deadlock analysis finds that plain lint does not: RC501 and RC503 (lint runs them
+# with --deadlock) and RC502 (failure scenarios: never lint). The rest of deadlock_findings
+# (RC001, RC311-RC314) lint's own rules report on every run: a report that shows lint's findings
+# with the analysis's adds only these, or it shows those twice (as info from lint, as errors here).
+BEYOND_LINT = frozenset({"RC501", "RC502", "RC503"})
+
+
 def deadlock_findings(src: Source, report: Report) -> LintResult:
     """The deadlock command's findings: RC501 for the healthy fabric's cycles, RC502 for each
     cycle a failure scenario opens."""
@@ -204,4 +211,5 @@ def not_covered(result: LintResult) -> list[str]:
     return parts
 
 
-_VERDICT_RULES = frozenset({"RC501", "RC502", "RC001", "RC503"})
+# The verdict's own findings and the configs it never saw: every other rule is a gap.
+_VERDICT_RULES = BEYOND_LINT | {"RC001"}
