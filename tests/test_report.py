@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from roce_cfg.model.order import natural
 from roce_cfg.report import html as html_report
 from roce_cfg.report.data import gather
 from tests.helpers import ROOT, SCENARIOS, run
@@ -462,7 +463,10 @@ def test_hostile_names_and_messages_stay_text(browser: Any, tmp_path: Path) -> N
     evil = "x</script><!--<script>'\"><img src=x onerror=\"document.title='pwned'\">"
     name = "le'af\"<b>1</b>"
     data.devices[0] = data.devices[0].model_copy(update={"hostname": name})
-    data.findings = [Finding(rule="RC999", severity="error", device=name, message=evil)]
+    port = "Eth'<u>1</u>"
+    data.findings = [
+        Finding(rule="RC999", severity="error", device=name, message=evil, port=port, file=evil)
+    ]
     out = tmp_path / "hostile.html"
     out.write_text(html_report.render(data))
     page, errors = _open(browser, out)
@@ -470,6 +474,12 @@ def test_hostile_names_and_messages_stay_text(browser: Any, tmp_path: Path) -> N
     assert page.locator("#panel h3").inner_text() == name
     assert evil in page.locator("#panel li").inner_text()
     assert page.locator("#panel img, #view img, #view b").count() == 0
+    # the findings table: each value a cell's text, the switch's link still finds it
+    assert page.evaluate(TABLE) == [["error", "RC999", name, port, "", evil]]
+    assert page.locator("#ftable img, #ftable b, #ftable u, #ftools b").count() == 0
+    page.locator("#close").click()
+    page.locator("#ftable a.dev").click()
+    assert page.locator("#panel h3").inner_text() == name
     assert page.title() != "pwned" and errors == []
 
 
@@ -625,3 +635,63 @@ def test_where_the_analysis_could_not_see_is_said_beside_its_cycles(
     missing = same_input["missing"]["page"].read_text("utf-8")
     assert '<p id="unverified"' in missing and "gaps in the fabric seen (RC311-RC314)" in missing
     assert '<p id="unverified"' not in same_input["pod"]["page"].read_text("utf-8")
+
+
+TABLE = """() => [...document.querySelectorAll('#ftable tbody tr')].map(
+  r => [...r.cells].map(c => c.textContent))"""
+PANEL = """() => {
+  const p = document.getElementById('panel'), r = p.getBoundingClientRect();
+  return {w: r.width, h: r.height, font: parseFloat(getComputedStyle(p).fontSize),
+    stage: document.getElementById('stage').getBoundingClientRect().height};
+}"""
+
+
+def _sorted_by(page: Any, key: str) -> list[list[str]]:
+    page.locator(f'#ftable th[data-key="{key}"] button').click()
+    rows: list[list[str]] = page.evaluate(TABLE)
+    return rows
+
+
+def _table_at(browser: Any, got: dict[str, Any], viewport: tuple[int, int], tmp: Path) -> Any:
+    """The findings table of the page at ``viewport``: every lint finding a row, filters and
+    sorting as lint's findings say, a switch's link selecting it; the panel's size returned."""
+    lint = got["lint"]["findings"]
+    page, errors = _open(browser, got["page"], viewport)
+    rows = page.locator("#ftable tbody tr")
+    assert rows.count() == len(lint) == 35, viewport
+    page.locator("#f-rule").select_option("RC313")
+    assert [r[1] for r in page.evaluate(TABLE)] == ["RC313"] * sum(
+        f["rule"] == "RC313" for f in lint
+    )
+    page.locator("#f-rule").select_option("")
+    page.locator("#f-dev").fill("leaf-3")
+    leaf3 = sum(f["device"] == "leaf-3" for f in lint)
+    assert rows.count() == leaf3 and page.locator("#f-count").inner_text().startswith(f"{leaf3} of")
+    page.locator("#f-dev").fill("")
+    lines = [r[4] for r in _sorted_by(page, "line")]
+    numbers = [int(x) for x in lines if x]
+    assert numbers == sorted(numbers) and numbers[0] < numbers[-1]
+    assert lines == [str(n) for n in numbers] + [""] * (len(lines) - len(numbers))  # none last
+    assert [r[4] for r in _sorted_by(page, "line")][-len(numbers) :] == list(
+        map(str, sorted(numbers, reverse=True))
+    )
+    header = page.locator('#ftable th[data-key="line"]')
+    assert header.get_attribute("aria-sort") == "descending"
+    devices = [r[2] for r in _sorted_by(page, "device")]
+    assert devices == sorted(devices, key=natural) and len(set(devices)) == 11
+    page.locator("#ftable a.dev", has_text="leaf-3").first.click()
+    assert page.locator("#view g.sw.sel").get_attribute("data-device") == "leaf-3"
+    assert page.locator("#panel h3").inner_text() == "leaf-3"
+    assert page.locator("#panel li").count() == leaf3
+    _readable(_measure(page), f"findings table {viewport}")
+    _shot(page, tmp, f"findings-{viewport[0]}x{viewport[1]}")
+    assert errors == []
+    return page.evaluate(PANEL)
+
+
+def test_the_findings_table_is_lints_and_the_panel_grows_with_the_screen(
+    browser: Any, same_input: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    small, large = (_table_at(browser, same_input["missing"], v, tmp_path) for v in VIEWPORTS)
+    assert large["w"] >= 1.3 * small["w"] and large["font"] > small["font"], (small, large)
+    assert large["stage"] > small["stage"] and large["w"] * large["h"] > small["w"] * small["h"]
