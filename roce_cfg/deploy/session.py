@@ -7,6 +7,7 @@ an error look like is the vendor's dialect (platforms/dialect.py)."""
 from __future__ import annotations
 
 import re
+import select
 import time
 
 from netmiko import BaseConnection
@@ -94,7 +95,7 @@ class Cli:
                 continue
             if getattr(self.conn.remote_conn, "closed", False):  # is_alive() writes to the CLI
                 raise Dropped(f"the switch closed the connection at '{echo}'")
-            time.sleep(0.002)
+            _wait_for_data(self.conn.remote_conn, deadline - time.monotonic())
 
     def at_user_view(self) -> None:
         """Out of config mode, where a driver's login may have left the session (netmiko's
@@ -118,6 +119,19 @@ class Cli:
         if question and question in self.ended:
             answer = self.send(reply, check=False)
         return answer
+
+
+def _wait_for_data(channel: object, seconds: float) -> None:
+    """Sleep until the channel has data (or closes), at most ``seconds`` and never over 50 ms,
+    so the closed check above runs often. A paramiko channel is a file descriptor that select
+    wakes on as the answer arrives; polling at a fixed 2 ms cost a sleep per line and most of
+    push's CPU in empty reads."""
+    seconds = min(max(seconds, 0.0), 0.05)
+    fileno = getattr(channel, "fileno", None)
+    if fileno is None:
+        time.sleep(min(seconds, 0.002))
+        return
+    select.select([fileno()], [], [], seconds)
 
 
 def show(conn: BaseConnection, command: str, timeout: float) -> str:
