@@ -115,6 +115,7 @@ def _mangled(lines: list[str], rng: random.Random) -> list[str]:
     return lines
 
 
+@pytest.mark.sample(4)
 @pytest.mark.parametrize("seed", range(12))
 def test_mangled_configs_read_as_ttp_reads_them(seed: int) -> None:
     rng = random.Random(seed)

@@ -12,6 +12,7 @@ from bench import semfuzz
 from bench.fuzz import Case, Measured, explore, regression_cases, run_case
 
 
+@pytest.mark.sample(6)
 @pytest.mark.parametrize("name", list(semfuzz.TARGETS))
 def test_short_semantic_run(name: str) -> None:
     def each(m: Measured) -> None:
