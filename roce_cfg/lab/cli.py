@@ -29,7 +29,9 @@ class Faults:
     # banner (before_ssh) nor a prompt (after_login); 'flood': garbage without end.
     before_ssh: Literal["silent", "garbage"] | None = None
     after_login: Literal["silent", "garbage", "flood"] | None = None
-    hang_on: str | None = None  # regex: lines that are never answered (not even echoed)
+    # regex: the session's CLI sticks at a matching line: neither it nor any line typed after
+    # it is answered (not even echoed); a new session is answered again
+    hang_on: str | None = None
     # A failed push rehearsed: hang up at a line matching a regex (a drop at commit or save); the
     # save or the commit answers an error and does nothing; lines matching a regex are
     # accepted but do not change the config (a verify mismatch).
@@ -74,6 +76,7 @@ class Switch:
     overlay: Path | None = None  # --vendor-dir: the operator's own grammar merged over ours
     points: points.Points = field(default_factory=points.Points)  # restore points
     display: object = None  # the lab's live state verify's display commands show (lab/display.py)
+    typed_ahead: int = 0  # the most whole lines that waited in the input behind the one answered
 
     @property
     def grammar(self) -> Grammar:
@@ -119,6 +122,7 @@ class Session:
         self.candidate: Tree | None = None  # uncommitted changes (commit model 'candidate')
         self.question: str | None = None
         self.closed = False
+        self.hung = False  # stuck on a line (fault hang_on): nothing more is read or answered
 
     # -- prompts ---------------------------------------------------------------------------
     def prompt(self) -> str:
