@@ -30,6 +30,7 @@ from roce_cfg.cli.options import (
     RequireVerified,
     StepTimeouts,
     TextOrJson,
+    TypeAhead,
     VendorDir,
     VerifyAfter,
 )
@@ -58,12 +59,14 @@ def push_cmd(
     vendor_dir: VendorDir = None,
     confirm_timeout: ConfirmTimeout = None,
     strict_syntax: PushStrict = False,
+    type_ahead: TypeAhead = None,
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
     from roce_cfg.deploy import fanout
     from roce_cfg.deploy.inventory import load as load_inventory
+    from roce_cfg.deploy.session import TYPE_AHEAD
     from roce_cfg.deploy.transport import Timeouts
     from roce_cfg.platforms.profile import overlay_dir
 
@@ -84,6 +87,7 @@ def push_cmd(
             confirm=confirm_timeout,
             on_batch=_batch_line if batch != "100%" else None,
             strict=strict_syntax,
+            window=type_ahead or TYPE_AHEAD,
         )
     shown = Shown(fmt, quiet)
     live = verify_after == "live" and apply

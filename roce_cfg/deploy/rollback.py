@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from netmiko import BaseConnection
 
 from roce_cfg.deploy.restore import Snapshot, differences
-from roce_cfg.deploy.session import Cli, PushError, show
+from roce_cfg.deploy.session import Cli, PushError
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.platforms.profile import VendorProfile
 
@@ -72,7 +72,7 @@ class Restorer:
         return conn
 
     def _running(self, conn: BaseConnection) -> str:
-        return show(conn, self.profile.dialect.show.running, self.timeout)
+        return Cli(conn, self.profile, self.timeout).show(self.profile.dialect.show.running)
 
     def _usable(self, conn: BaseConnection) -> BaseConnection:
         """This session back in the user view with nothing uncommitted, or a new one."""
@@ -143,12 +143,12 @@ class Restorer:
         command = self.profile.dialect.show.saved
         if command is None or self.snapshot.saved is None:
             return
-        saved = show(cli.conn, command, self.timeout)
+        saved = cli.show(command)
         if not differences(self.snapshot.saved, saved, self.profile):
             return
         try:
             save(cli)
-            saved = show(cli.conn, command, self.timeout)
+            saved = cli.show(command)
         except PushError as exc:
             raise RollbackError(f"saving the restored config: {exc}", []) from exc
         left = differences(self.snapshot.saved, saved, self.profile)
