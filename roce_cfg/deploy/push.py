@@ -76,6 +76,13 @@ def changes(
     return commands, diff
 
 
+def still(target: Target, running: str, intended: str, prune: bool = False) -> list[str]:
+    """What a push would type to take ``running`` to ``intended`` (``changes`` without the
+    diff, which a check after the push has no use for)."""
+    p = target.profile
+    return remediation(Tree.from_text(running, p), Tree.from_text(intended, p), prune)
+
+
 def pruned(target: Target, running: str, intended: str, commands: list[str]) -> list[str]:
     """The negations in ``commands`` that only --prune asked for (objects the intent lacks)."""
     p = target.profile
@@ -214,7 +221,7 @@ def _apply(
     saved = cli.show(p.dialect.show.saved) if p.dialect.show.saved else None
     try:
         _change(cli, outcome.commands, progress, confirm, window)
-        left, _ = changes(target, _running(conn, target, steps.command), intended, prune)
+        left = still(target, _running(conn, target, steps.command), intended, prune)
         if left:
             raise PushError(f"verify: {len(left)} command(s) still differ after the push")
         _confirm(cli, progress)
@@ -282,7 +289,7 @@ def _verify_saved(cli: Cli) -> None:
         return
     saved = cli.show(d.show.saved)
     running = cli.show(d.show.running)
-    left = differences(running, saved, cli.profile)
+    left = [] if saved == running else differences(running, saved, cli.profile)
     if left:
         raise PushError(f"save: the saved config differs from the running one ({len(left)} lines)")
 
