@@ -26,7 +26,7 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import Credentials, push
 from roce_cfg.deploy.session import TYPE_AHEAD
 from roce_cfg.generate import generate
-from roce_cfg.lab.cli import Switch
+from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
@@ -90,12 +90,15 @@ def fifty() -> Row:
 # (and neither waits for the other's interpreter lock).
 
 
-def _serve(vendors: list[str], conn: Connection) -> None:
+def _serve(vendors: list[str], latency: float, conn: Connection) -> None:
     """The emulator process: 50 (or N) empty leaves, their ports sent back, then the CPU time
-    it has used whenever asked, until told to stop."""
+    it has used whenever asked, until told to stop. ``latency``: each answer that much later
+    (a network's round trip; 127.0.0.1 has none to speak of)."""
     switches = [
         Switch.start(f"leaf-{i + 1:03d}", load_profile(Vendor(v))) for i, v in enumerate(vendors)
     ]
+    for s in switches:
+        s.faults = Faults(latency_s=latency)
     with Lab(switches, CREDS.username, CREDS.password) as lab:
         conn.send({s.hostname: lab.endpoints[s.hostname].port for s in switches})
         while conn.recv() == "cpu":
@@ -128,11 +131,11 @@ def _mode(name: str) -> tuple[int, bool]:
     return MODES[name]
 
 
-def _once(mode: str, count: int, workers: int, configs: Path) -> Run:
+def _once(mode: str, count: int, workers: int, configs: Path, latency: float) -> Run:
     vendors = [list(Vendor)[i % 4].value for i in range(count)]
     ctx = multiprocessing.get_context("spawn")
     ours, theirs = ctx.Pipe()
-    lab = ctx.Process(target=_serve, args=(vendors, theirs), daemon=True)
+    lab = ctx.Process(target=_serve, args=(vendors, latency, theirs), daemon=True)
     lab.start()
     try:
         ports = ours.recv()
@@ -174,7 +177,9 @@ def _views_awaited(yes: bool) -> Iterator[None]:
         session.Tree.is_view = original  # type: ignore[method-assign]
 
 
-def compare(count: int, workers: int, repeats: int, modes: list[str]) -> list[Run]:
+def compare(
+    count: int, workers: int, repeats: int, modes: list[str], latency: float = 0.0
+) -> list[Run]:
     """Each mode ``repeats`` times, alternating (a fresh emulator process for each run)."""
     texts = {v: _leaf(v) for v in Vendor}
     runs = []
@@ -184,7 +189,7 @@ def compare(count: int, workers: int, repeats: int, modes: list[str]) -> list[Ru
             (configs / f"leaf-{i + 1:03d}.cfg").write_text(texts[list(Vendor)[i % 4]])
         for r in range(repeats):
             for mode in modes:
-                run = _once(mode, count, workers, configs)
+                run = _once(mode, count, workers, configs, latency)
                 runs.append(run)
                 print(f"  {r + 1}/{repeats} {mode}: {run.seconds:.2f} s, push CPU "
                       f"{run.push_cpu:.2f} s, emulators {run.lab_cpu:.2f} s, {run.ok}/{count} "
@@ -192,9 +197,10 @@ def compare(count: int, workers: int, repeats: int, modes: list[str]) -> list[Ru
     return runs
 
 
-def table(runs: list[Run], count: int, workers: int) -> list[str]:
+def table(runs: list[Run], count: int, workers: int, latency: float) -> list[str]:
+    rtt = f", answers {1000 * latency:g} ms late" if latency else ""
     out = [
-        "| push, " + f"{count} emulated switches, {workers} workers | lines typed ahead | "
+        f"| push, {count} emulated switches, {workers} workers{rtt} | lines typed ahead | "
         "seconds (median; each run) | push CPU s | emulators CPU s | push / emulators CPU ms "
         "per line | changed |",
         "|---|---:|---|---:|---:|---|---:|",
@@ -223,6 +229,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--switches", type=int, default=50)
     ap.add_argument("--workers", type=int, default=10)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--latency", type=float, default=0.0, help="seconds each answer is late")
     ap.add_argument(
         "--modes",
         default=",".join(MODES),
@@ -236,9 +243,9 @@ def main(argv: list[str]) -> None:
         print(json.dumps({"seconds": row.seconds, "switches": row.switches, "lines": row.commands}))
     elif args.compare:
         modes = [m.strip() for m in args.modes.split(",") if m.strip()]
-        runs = compare(args.switches, args.workers, args.repeats, modes)
+        runs = compare(args.switches, args.workers, args.repeats, modes, args.latency)
         print(f"# load average {os.getloadavg()[0]:.1f} at the end", file=sys.stderr)
-        print("\n".join(table(runs, args.switches, args.workers)))
+        print("\n".join(table(runs, args.switches, args.workers, args.latency)))
     else:
         print("| push | switches | commands | seconds | converged |")
         print("|---|---:|---:|---:|---:|")

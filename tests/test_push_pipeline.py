@@ -284,3 +284,13 @@ def test_type_ahead_on_the_command_line(tmp_path: Any, monkeypatch: pytest.Monke
     for given in ([], ["--type-ahead", "1"]):
         run("push", str(tmp_path), "-i", str(inv), *given)  # no switch pushed: exit 3
     assert asked == [session.TYPE_AHEAD, 1]
+
+
+def test_lines_typed_ahead_do_not_each_wait_a_round_trip() -> None:
+    from roce_cfg.lab.faults import parse
+
+    assert parse("leaf-1:latency=0.02") == ("leaf-1", "latency_s", 0.02)
+    late = Faults(latency_s=0.02)  # every answer 20 ms late: line by line, 370 lines take 7 s
+    outcome, *_ = _bare_push(Vendor.HUAWEI, late)
+    assert outcome.status == "changed", outcome.error
+    assert len(outcome.commands) > 300 and outcome.seconds < 5.0, outcome.seconds

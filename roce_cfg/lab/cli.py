@@ -23,6 +23,9 @@ class Faults:
     reject: str | None = None  # regex: matching config commands get the vendor's error
     drop_after: int | None = None  # close the connection after this many config commands
     delay_s: float = 0.0  # wait before every answer
+    # every answer reaches the client this much later, the lines typed behind it answered
+    # meanwhile: a network's round trip, which lines typed ahead do not each wait for
+    latency_s: float = 0.0
     refuse_login: bool = False
     # Hosts that are no usable switch CLI, for push's per-host outcomes. 'silent': the TCP
     # connection is accepted and nothing is ever said; 'garbage': text that is neither an SSH

@@ -51,6 +51,7 @@ KINDS: dict[str, tuple[str, Callable[[str], object] | None]] = {
     "drop-after": ("drop_after", _count),  # hang up after N configuration lines
     "drop-on": ("drop_on", _regex),  # hang up at a line (commit, save, a rollback command)
     "delay": ("delay_s", _seconds),  # before every answer
+    "latency": ("latency_s", _seconds),  # every answer this much later, not holding up the next
     "hang-on": ("hang_on", _regex),  # matching lines are never answered
     "refuse-login": ("refuse_login", None),
     "save-error": ("save_error", None),

@@ -6,6 +6,7 @@ the next prompt), as a switch's CLI reads its input one line at a time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import re
 import threading
@@ -40,7 +41,8 @@ def _handler(switch: Switch) -> Callable[[asyncssh.SSHServerProcess[str]], objec
             await _no_prompt(process, mode)
             return
         session = Session(switch)
-        process.stdout.write(session.banner())
+        wire = _Wire(process, switch.faults.latency_s)
+        wire.write(session.banner())
         pending = ""
         try:
             while not session.closed:
@@ -57,21 +59,57 @@ def _handler(switch: Switch) -> Callable[[asyncssh.SSHServerProcess[str]], objec
                         break
                     switch.typed_ahead = max(switch.typed_ahead, _lines_in(pending))
                     if switch.faults.delay_s:
-                        process.stdout.write("".join(out))  # out before the pause
+                        wire.write("".join(out))  # out before the pause
                         out = []
                         await asyncio.sleep(switch.faults.delay_s)
                     answer = _answer(session, line)
                     if answer is None:
-                        process.stdout.write("".join(out))
+                        wire.write("".join(out))
+                        await wire.drain()
                         process.close()
                         return
                     out.append(answer)
-                process.stdout.write("".join(out))
+                wire.write("".join(out))
         except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, BrokenPipeError):
             pass
+        await wire.drain()
         process.exit(0)
 
     return handle
+
+
+class _Wire:
+    """What the switch prints on its way to the client: at once, or (fault ``latency_s``) that
+    much later without holding up the lines behind it, as over a network with a round trip."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess[str], latency: float) -> None:
+        self.process, self.latency = process, latency
+        self.queue: asyncio.Queue[tuple[float, str | None]] = asyncio.Queue()
+        self.task = asyncio.create_task(self._deliver()) if latency else None
+
+    def write(self, text: str) -> None:
+        if self.task is None:
+            if text:
+                self.process.stdout.write(text)
+            return
+        self.queue.put_nowait((asyncio.get_running_loop().time() + self.latency, text))
+
+    async def drain(self) -> None:
+        """Everything written has arrived."""
+        if self.task is not None:
+            self.queue.put_nowait((0.0, None))  # after what is queued: the queue keeps order
+            await self.task
+
+    async def _deliver(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due, text = await self.queue.get()
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            if text is None:
+                return
+            if text:
+                with contextlib.suppress(BrokenPipeError, ConnectionError):
+                    self.process.stdout.write(text)
 
 
 def _next_line(pending: str) -> tuple[str | None, str]:
