@@ -268,8 +268,6 @@ XFAIL: dict[str, str] = {
     "hw-v300-mlag:cannot_verify:0": f"spine headroom default unpublished: {_GAP}",
     "h3c-lag:cannot_verify:0": f"headroom in cells of unconfirmed size: {_GAP}",
     # --- the issue-42 corpus (h3c-drni, hw-v300-ipv6, mix-3tier, rj-zte-lag) ---
-    "hw-v300-ipv6:V5": "RC109 is found but points at line 33 ('diffserv domain default'), not "
-    "at the ds1 block holding 'ip-dscp-inbound 26 phb af4' (line 36)",
     "rj-zte-lag:cannot_verify:0": "the Ruijie/ZTE PFC, trust and no-drop lines are read in the "
     "forms the corpus prints, unconfirmed (grammar status unsourced); no finding says that a "
     "reading rests on unconfirmed syntax",

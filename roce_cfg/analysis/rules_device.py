@@ -214,6 +214,7 @@ def roce_dscp_lossy(v: DeviceView) -> Iterator[Hit]:
             f"RoCE DSCP {v.roce_dscp} maps to priority {prio}, "
             f"not a no-drop priority {list(v.device.qos.no_drop)}",
             anchor="dscp_map",
+            anchor_key=str(v.roce_dscp),
         )
 
 

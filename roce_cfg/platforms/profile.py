@@ -307,7 +307,8 @@ class ParseSpec(_Data):
     )
     anchors: dict[str, str] = Field(
         default_factory=dict,
-        description="block header a finding about a global area points at (ecn: drop-profile)",
+        description="block header a finding about a global area points at (ecn: drop-profile); "
+        "'<name>.entry': the form of one entry's line in that block ({key}: the entry)",
     )
 
     def version(self, printed: str) -> VersionForm | None:
