@@ -16,6 +16,8 @@ previous one whole, so files of an older run never sit beside the new ones.
 from __future__ import annotations
 
 import contextlib
+import errno
+import functools
 import json
 import os
 import shutil
@@ -254,9 +256,21 @@ class _Redacting:
 
 def console(stderr: bool = False, **options: Any) -> Console:
     """A rich Console whose every print is redacted (rich is imported only when used)."""
+    return _console_type()(file=_Redacting(stderr), stderr=stderr, **options)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _console_type() -> type[Console]:
     from rich.console import Console
 
-    return Console(file=_Redacting(stderr), stderr=stderr, **options)  # type: ignore[arg-type]
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            """A closed stdout goes on to the console script's one handler (cli/main.py),
+            which ends with 0; rich's own exits 1."""
+            self.quiet = True
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+    return _Console
 
 
 def write_all(target: Path, files: dict[str, str], redact: bool = True) -> None:
