@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from roce_cfg.cli.common import (
     ask_credentials,
@@ -34,7 +33,7 @@ from roce_cfg.cli.options import (
     VerifyAfter,
 )
 from roce_cfg.errors import EXIT_FINDINGS
-from roce_cfg.output import Shown, emit, emit_json
+from roce_cfg.output import Shown, emit, emit_json, print_table
 
 if TYPE_CHECKING:
     from roce_cfg.deploy.push import Credentials, Outcome
@@ -166,8 +165,6 @@ def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
 
 
 def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
-    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
-
     out.print(
         "# --prune: peers, VLANs and networks of managed kinds that the intent does not name "
         "are removed"
@@ -194,20 +191,24 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
             )
             for c in o.unsourced:
                 out.print(f"  {c}", markup=False)
-    table = Table(title=f"push {'(applied)' if apply else '(dry run: nothing sent)'}")
-    for col in ("switch", "result", "commands", "seconds", "error"):
-        table.add_column(col, overflow="fold")
-    for o in outcomes:
-        style = "red" if o.status in PUSH_FAILED else "green" if o.status == "changed" else ""
-        status = f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status
-        table.add_row(
+    rows = [
+        (
             o.host,
-            f"[{style}]{status}[/{style}]" if style else status,
+            f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status,
             str(len(o.commands)),
             f"{o.seconds:.1f}",
             o.error,
         )
-    out.print(table)
+        for o in outcomes
+    ]
+    print_table(
+        out,
+        f"push {'(applied)' if apply else '(dry run: nothing sent)'}",
+        ("switch", "result", "commands", "seconds", "error"),
+        rows,
+        right=("commands", "seconds"),
+        styles={"result": _result_style},
+    )
     for o in outcomes:
         if o.status == "rolled back" and o.restore:  # how, and that it was checked
             out.print(
@@ -219,6 +220,14 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
             out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
             for line in o.left:
                 out.print(f"  {line}", markup=False)
+
+
+def _result_style(result: str) -> str:
+    """A push result's colour on a terminal: failures red, changes green."""
+    from roce_cfg.deploy.push import FAILED
+
+    status = result.split(" (")[0]
+    return "red" if status in FAILED else "green" if status == "changed" else ""
 
 
 def verify_cmd(
