@@ -88,6 +88,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]
         yield folder / "out", lab_inventory(folder / "inv.yaml", port, "h3c")
 
 
-def test_the_push_dry_run_into_a_closed_pipe_ends_quietly(lab: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize("extra", [[], ["--diff", "full"]], ids=["summary", "full"])
+def test_the_push_dry_run_into_a_closed_pipe_ends_quietly(
+    lab: tuple[Path, Path], extra: list[str]
+) -> None:
     out, inventory = lab
-    _quiet(*closed_early(["push", str(out), "-i", str(inventory)]))
+    _quiet(*closed_early(["push", str(out), "-i", str(inventory), *extra]))
