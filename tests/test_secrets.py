@@ -197,7 +197,7 @@ ALLOWED = {
     ("roce_cfg/deploy/transport.py", "addHandler"),
     # print_table draws a rich table on the console its caller passes, one made by console()
     # (which redacts what it prints)
-    ("roce_cfg/output.py", "print"),
+    ("roce_cfg/tables.py", "print"),
     # the sweep's state file: scenario names and cycles as lists of interface names, never
     # config text; it is read back to resume a sweep, so it must hold exactly what was found
     ("roce_cfg/deadlock/cluster.py", "write"),

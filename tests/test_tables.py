@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from roce_cfg.output import column_widths, print_table
+from roce_cfg.tables import column_widths, print_table
 
 SCRIPT = Path(sys.executable).parent / "roce-cfg"
 ENTRY = [str(SCRIPT)] if SCRIPT.is_file() else [sys.executable, "-m", "roce_cfg"]

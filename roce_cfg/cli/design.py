@@ -12,7 +12,8 @@ from roce_cfg.cli.common import counted, err, out, progress, unread_exit
 from roce_cfg.cli.options import Quiet, TextOrJson, VendorDir
 from roce_cfg.errors import EXIT_FINDINGS, InputError
 from roce_cfg.heap import keep_until_exit, long_lived
-from roce_cfg.output import Shown, emit, emit_json, print_table, write_all, write_file
+from roce_cfg.output import Shown, emit, emit_json, write_all, write_file
+from roce_cfg.tables import print_table
 
 if TYPE_CHECKING:
     from roce_cfg.advise import Demand, Plan

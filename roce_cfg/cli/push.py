@@ -36,7 +36,8 @@ from roce_cfg.cli.options import (
     VerifyAfter,
 )
 from roce_cfg.errors import EXIT_FINDINGS
-from roce_cfg.output import Shown, emit, emit_json, print_table, write_file
+from roce_cfg.output import Shown, emit, emit_json, write_file
+from roce_cfg.tables import print_table
 
 if TYPE_CHECKING:
     from roce_cfg.deploy.push import Credentials, Outcome
