@@ -398,9 +398,10 @@ def made_folder(target: Path) -> Path:
     return target
 
 
-def write_file(target: Path, text: str) -> None:
-    """Write one file atomically (a temporary file beside it, renamed over it), redacted."""
-    text = scrub(text, kind_of(target.name))
+def writable(target: Path) -> Path:
+    """``target`` as a file ``write_file`` may write: a new name or a regular file, never a
+    folder, a link, a FIFO or a device. ``write_file`` checks it again; a command that acts
+    before it writes (push changes switches) checks first, so a bad name stops it before."""
     if target.is_dir():
         raise InputError("is a directory, expected a file name", file=str(target))
     if target.is_symlink() or (target.exists() and not target.is_file()):
@@ -409,6 +410,13 @@ def write_file(target: Path, text: str) -> None:
         raise InputError(
             "not a regular file; roce-cfg replaces only regular files", file=str(target)
         )
+    return target
+
+
+def write_file(target: Path, text: str) -> None:
+    """Write one file atomically (a temporary file beside it, renamed over it), redacted."""
+    text = scrub(text, kind_of(target.name))
+    writable(target)
     tmp: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -59,13 +59,14 @@ def test_a_changed_setting_is_one_line_out_and_one_in_in_its_section() -> None:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path, Switch]]:
     folder = tmp_path_factory.mktemp("summary")
     (folder / "out").mkdir()
     (folder / "out" / "leaf-1.cfg").write_text(LEAF.read_text())
-    with Lab([Switch.start("leaf-1", load_profile(Vendor.H3C))], USER, PASSWORD) as running:
+    switch = Switch.start("leaf-1", load_profile(Vendor.H3C))
+    with Lab([switch], USER, PASSWORD) as running:
         port = running.endpoints["leaf-1"].port
-        yield folder / "out", lab_inventory(folder / "inv.yaml", port, "h3c")
+        yield folder / "out", lab_inventory(folder / "inv.yaml", port, "h3c"), switch
 
 
 @pytest.fixture
@@ -80,9 +81,9 @@ def _rows(stdout: str, title: str) -> list[list[str]]:
 
 
 def test_the_dry_run_says_per_section_what_changes_and_where_the_rest_is(
-    lab: tuple[Path, Path], creds: None, tmp_path: Path
+    lab: tuple[Path, Path, Switch], creds: None, tmp_path: Path
 ) -> None:
-    out, inventory = lab
+    out, inventory, _ = lab
     args = ("push", str(out), "-i", str(inventory))
     summary = run(*args)
     assert summary.exit_code == 0, summary.output
@@ -117,3 +118,16 @@ def test_the_dry_run_says_per_section_what_changes_and_where_the_rest_is(
         [s["section"], str(s["views"] or "-"), str(s["added"]), str(s["removed"])]
         for s in leaf["sections"]
     ] == shown
+
+
+def test_a_diff_file_push_cannot_write_stops_it_before_any_switch(
+    lab: tuple[Path, Path, Switch], creds: None, tmp_path: Path
+) -> None:
+    out, inventory, switch = lab
+    before = switch.running.render()
+    (tmp_path / "elsewhere.txt").write_text("kept\n")
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere.txt")
+    res = run("push", str(out), "-i", str(inventory), "--apply", "--diff-file", f"{tmp_path}/link")
+    assert res.exit_code == 2 and res.stderr.startswith("roce-cfg: error: "), res.output
+    assert "not a regular file" in res.stderr and switch.running.render() == before
+    assert (tmp_path / "elsewhere.txt").read_text() == "kept\n"

@@ -36,7 +36,7 @@ from roce_cfg.cli.options import (
     VerifyAfter,
 )
 from roce_cfg.errors import EXIT_FINDINGS
-from roce_cfg.output import Shown, emit, emit_json, write_file
+from roce_cfg.output import Shown, emit, emit_json, writable, write_file
 from roce_cfg.tables import print_table
 
 if TYPE_CHECKING:
@@ -73,6 +73,8 @@ def push_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     steps = Timeouts.parse(timeouts)
+    if diff_file is not None:
+        writable(diff_file)  # refused now, not after the switches were changed
     targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
     creds = ask_credentials()
     with progress("pushing") as tick:
