@@ -124,8 +124,9 @@ def models_doc(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def plan_doc(demand: Demand, plans: list[Plan], written: tuple[int, Path] | None) -> dict[str, Any]:
-    """The demand as understood, every plan ranked (feasible first), and which one ``--write``
-    wrote where (null without --write, or when no plan is feasible)."""
+    """The demand as understood, every plan ranked (feasible and sourced first, each feasible
+    one with ``why``), and which one ``--write`` wrote where, and whether its lossless syntax is
+    sourced (null without --write, or when it wrote nothing)."""
     from dataclasses import asdict
 
     return {
@@ -133,7 +134,13 @@ def plan_doc(demand: Demand, plans: list[Plan], written: tuple[int, Path] | None
         "demand": asdict(demand),
         "feasible": sum(p.feasible for p in plans),
         "plans": [p.as_dict() for p in plans],
-        "wrote": None if written is None else {"plan": written[0], "path": str(written[1])},
+        "wrote": None
+        if written is None
+        else {
+            "plan": written[0],
+            "path": str(written[1]),
+            "sourced": not plans[written[0] - 1].unsourced,
+        },
     }
 
 
@@ -150,33 +157,15 @@ def pipeline_doc(stage: str, work: Path, ran: list[tuple[str, int]]) -> dict[str
     }
 
 
-def deadlock_unverified(result: LintResult) -> list[str]:
-    """What the deadlock verdict does not cover: configs not read (RC001), switches whose
-    lossless policy or routing was partly not read (RC503), gaps in the fabric (RC311-RC314)."""
-    counts = Counter(f.rule for f in result.findings)
-    partly = sorted({f.device for f in result.findings if f.rule == "RC503"})
-    gaps = sum(n for rule, n in counts.items() if rule not in _VERDICT_RULES)
-    parts = []
-    if counts["RC001"]:
-        parts.append(f"{_count(counts['RC001'], 'config')} not read (RC001)")
-    if partly:
-        shown = ", ".join(partly[:5]) + (f" and {len(partly) - 5} more" if len(partly) > 5 else "")
-        parts.append(f"the lossless policy or routing of {shown} partly not read (RC503)")
-    if gaps:
-        parts.append(f"{_count(gaps, 'gap')} in the fabric seen (RC311-RC314)")
-    return parts
-
-
-_VERDICT_RULES = frozenset({"RC501", "RC502", "RC001", "RC503"})
-
-
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def deadlock_verdict(result: LintResult, total: int) -> str:
     """The deadlock command's last line: never 'no cycle' where the analysis could not see."""
-    unverified = deadlock_unverified(result)
+    from roce_cfg.analysis.rules_deadlock import not_covered
+
+    unverified = not_covered(result)
     if total:
         more = (
             f"; more may hide where it could not see: {'; '.join(unverified)}" if unverified else ""
@@ -195,6 +184,7 @@ def deadlock_doc(report: DeadlockReport, result: LintResult) -> dict[str, Any]:
     import json
 
     from roce_cfg.analysis.report import to_json
+    from roce_cfg.analysis.rules_deadlock import not_covered
     from roce_cfg.deadlock.verdict import doc as covered
 
     doc: dict[str, Any] = json.loads(to_json(result))
@@ -210,8 +200,8 @@ def deadlock_doc(report: DeadlockReport, result: LintResult) -> dict[str, Any]:
         links=len(report.net.links),
         scenarios=report.scenarios,
         cycles=len(cycles),
-        verdict="cycles" if cycles else "unverified" if deadlock_unverified(result) else "no cycle",
-        unverified=deadlock_unverified(result),
+        verdict="cycles" if cycles else "unverified" if not_covered(result) else "no cycle",
+        unverified=not_covered(result),
     )
     doc["cycles"] = cycles
     doc["routing"] = covered(report.net)  # what the verdict covers, and what it does not

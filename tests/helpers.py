@@ -1,14 +1,49 @@
-"""Shared test helpers: scenario discovery and running the CLI in-process."""
+"""Shared test helpers: scenario discovery, running the CLI in-process, copying the checkout."""
 
 from __future__ import annotations
 
+import functools
+import shutil
+import subprocess
 from pathlib import Path
+from typing import Any
 
+import yaml
 from typer.testing import CliRunner
 
 from roce_cfg.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
+# Set by conftest from `--full`: the quick suite (the README's command) or everything (.ci/run).
+FULL = False
+
+
+def examples(n: int) -> int:
+    """A property's examples: n under --full, a tenth of them (at least 3) in the quick suite."""
+    return n if FULL else max(3, -(-n // 10))
+
+
+# libyaml's loader where PyYAML has it: the goldens' models are 34 KB of YAML each, and the
+# pure-Python loader spent most of collection reading them
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(path: Path) -> Any:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+
+
+@functools.cache
+def golden_meta(cfg: Path) -> tuple[str, str, str]:
+    """(vendor, model, role) of a golden config, from the model saved beside it."""
+    # only the three top-level scalars are read: parsing the whole model cost seconds per file
+    text = cfg.with_suffix(".yaml").read_text(encoding="utf-8")
+    top = "\n".join(
+        line for line in text.splitlines() if line.startswith(("vendor:", "model:", "role:"))
+    )
+    meta = yaml.load(top, Loader=_LOADER)
+    return meta["vendor"], meta["model"], meta["role"]
+
+
 SCENARIOS = {
     p.stem: p
     for p in [
@@ -31,3 +66,20 @@ def lab_inventory(path: Path, port: int, vendor: str) -> Path:
         f"hosts:\n  leaf-1: {{hostname: 127.0.0.1, port: {port}, data: {{vendor: {vendor}}}}}\n"
     )
     return path
+
+
+def copy_checkout(dest: Path) -> None:
+    """The checkout's files as git sees them (tracked and new, not ignored), working-tree edits
+    included, copied to ``dest``."""
+    files = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    for name in filter(None, files):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)

@@ -18,7 +18,7 @@ from roce_cfg.errors import PlanError
 from roce_cfg.intent.models import Intent
 from roce_cfg.platforms.profile import load_profiles
 from roce_cfg.vendor import Vendor
-from tests.helpers import run
+from tests.helpers import examples, run
 
 PROFILES = load_profiles()
 CHOICES = [(v, p, n, m) for v, p in PROFILES.items() for n, m in sorted(p.models.items())]
@@ -48,7 +48,7 @@ def _check(d: Demand, p) -> None:  # type: ignore[no-untyped-def]
     assert sum(p.cables.values()) == len(topo.links) + len(topo.nics)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(d=demands, leaf=st.sampled_from(CHOICES), spine=st.sampled_from(CHOICES))
 def test_two_tier_plans_match_the_designer(d: Demand, leaf, spine) -> None:  # type: ignore[no-untyped-def]
     p = two_tier(d, leaf, spine)
@@ -60,7 +60,7 @@ def test_two_tier_plans_match_the_designer(d: Demand, leaf, spine) -> None:  # t
     assert re.match(r"(leaf|spine) ports run out: ", p.reason)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(d=demands, leaf=st.sampled_from(CHOICES), spine=st.sampled_from(CHOICES))
 def test_three_tier_plans_match_the_designer(d: Demand, leaf, spine) -> None:  # type: ignore[no-untyped-def]
     p = three_tier(d, leaf, spine)
@@ -75,7 +75,7 @@ def test_three_tier_plans_match_the_designer(d: Demand, leaf, spine) -> None:  #
     _check(d, p)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(d=demands, choice=st.sampled_from(CHOICES))
 def test_single_switch_plans_match_the_designer(d: Demand, choice) -> None:  # type: ignore[no-untyped-def]
     p = single_switch(d, *choice)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers import ROOT
 
 
+@pytest.mark.slow
 def test_bench_prints_every_stage_for_the_small_fabric() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bench", "--fabrics", "small", "--repeats", "1", "--no-push"],

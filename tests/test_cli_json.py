@@ -220,6 +220,7 @@ def cli(*args: str) -> Any:
     return CliRunner().invoke(app, list(args), env=CREDS)
 
 
+@pytest.mark.slow
 def test_push_and_verify(lab: tuple[Path, Path]) -> None:
     inv, out = lab
     text = cli("push", str(out), "-i", str(inv))

@@ -24,7 +24,7 @@ from roce_cfg.generate import generate
 from roce_cfg.intent.models import Intent
 from roce_cfg.output import write_all
 from roce_cfg.platforms.profile import load_profile
-from tests.helpers import ROOT
+from tests.helpers import ROOT, examples
 from tests.helpers import run as cli
 
 HERE = ROOT / "tests/deadlock"
@@ -190,14 +190,14 @@ clos = st.builds(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(clos)
 def test_up_down_clos_without_failures_is_acyclic(spec: dict[str, Any]) -> None:
     report = analyse(_net(spec), [()])
     assert report.baseline == []
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(clos, st.data())
 def test_incremental_failure_equals_recomputing_from_scratch(
     spec: dict[str, Any], data: st.DataObject
@@ -320,7 +320,7 @@ def _biclique_edges(net: Network) -> set[tuple[Node, Node]]:
     }
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(clos, st.data())
 def test_twins_and_bicliques_give_the_full_engines_edges(
     spec: dict[str, Any], data: st.DataObject

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.deadlock.cycles import sccs, witness
+from tests.helpers import examples
 
 Graph = dict[int, list[int]]
 
@@ -56,7 +57,7 @@ def _shortest_cycle(g: Graph, comp: set[int], start: int) -> int:
     raise AssertionError("no cycle")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(graphs, st.lists(st.integers(0, 8), min_size=1, max_size=3))
 def test_components_are_those_of_mutual_reachability(g: Graph, starts: list[int]) -> None:
     got = sccs(starts, lambda n: g.get(n, ()))
@@ -64,7 +65,7 @@ def test_components_are_those_of_mutual_reachability(g: Graph, starts: list[int]
     assert all(c == sorted(c, key=repr) for c in got)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(graphs)
 def test_a_witness_is_a_shortest_cycle_through_its_start(g: Graph) -> None:
     for comp in sccs(list(g), lambda n: g.get(n, ())):

@@ -21,6 +21,7 @@ from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import DeviceConfig, DscpMap, StaticRoute
 from roce_cfg.platforms.profile import load_profile
 from tests import deadlock_brute as brute
+from tests.helpers import examples
 from tests.test_deadlock import _clos
 
 Spec = tuple[str, str, str, str]
@@ -123,7 +124,7 @@ def _brute(net: Network, failed: set[int]) -> dict[Node, set[Node]]:
     return {u: vs for u, vs in brute._edges(net, failed).items() if vs}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fabrics(), st.data())
 def test_the_engine_routes_as_the_brute_force_healthy_and_after_failures(
     net: Network, data: st.DataObject
@@ -173,7 +174,7 @@ def mixed_priorities(draw: st.DrawFn) -> Network:
     return build([_changed(d, {}, {}, d.hostname in other) for d in devices], kept, 26)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mixed_priorities())
 def test_the_shortcuts_keep_a_pause_to_its_priority(net: Network) -> None:
     from itertools import combinations

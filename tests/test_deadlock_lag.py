@@ -20,6 +20,7 @@ from roce_cfg.design import design
 from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import Aggregate, DeviceConfig, Interface, VlanInterface
 from roce_cfg.platforms.profile import load_profile
+from tests.helpers import examples
 from tests.test_deadlock import _clos
 
 Spec = tuple[str, str, str, str]
@@ -94,7 +95,7 @@ clos = st.builds(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(clos, st.data())
 def test_a_lag_routes_and_fails_as_its_parallel_links(
     spec: dict[str, Any], data: st.DataObject
@@ -112,7 +113,7 @@ def test_a_lag_routes_and_fails_as_its_parallel_links(
     assert _cycles(lag, tuple(sorted(chosen))) == _cycles(plain, tuple(parallel))
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(clos, st.integers(1, 2))
 def test_a_member_failure_fails_the_lag_only_below_its_minimum(
     spec: dict[str, Any], minimum: int
@@ -165,7 +166,7 @@ def _peer_linked(
     return out + rest, (a, ends[a], b, ends[b])
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(clos, st.data())
 def test_a_vlan_over_a_peer_link_routes_as_a_routed_port(
     spec: dict[str, Any], data: st.DataObject

@@ -20,7 +20,7 @@ from roce_cfg.design import design
 from roce_cfg.intent.models import Intent
 from roce_cfg.platforms.profile import load_profile
 from tests import deadlock_brute as brute
-from tests.helpers import ROOT
+from tests.helpers import ROOT, examples
 from tests.test_deadlock import _clos
 
 
@@ -56,7 +56,7 @@ clos = st.builds(
 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clos, st.data())
 def test_orbit_answers_equal_brute_force_for_every_single_and_pair(
     spec: dict[str, Any], data: st.DataObject

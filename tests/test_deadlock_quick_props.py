@@ -6,7 +6,7 @@ another switch shares (leaves in one AS), a switch whose equal next hops sit at 
 level, a lossy port in the middle of a path, equal paths cut by max-paths, VLAN flooding edges,
 and static routes. Networks are built directly (no configs), so any graph can be drawn.
 
-ROCE_CFG_QUICK_EXAMPLES raises the number of examples (a long run: 2000).
+ROCE_CFG_QUICK_EXAMPLES raises the number of examples under --full (a long run: 2000).
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from roce_cfg.deadlock.net import Cand, Flow, Link, Network, Static
 from roce_cfg.deadlock.quick import _ranked, acyclic, bicliques, levels, ranks, twin_classes
 from roce_cfg.deadlock.routing import Node, destinations
 from tests import deadlock_brute as brute
+from tests.helpers import examples
 
 EXAMPLES = int(os.environ.get("ROCE_CFG_QUICK_EXAMPLES", "150"))
 SETTINGS = settings(
-    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(EXAMPLES), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 

@@ -13,7 +13,7 @@ from roce_cfg.deadlock import load
 from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.quick import _ranked, acyclic, bicliques, levels
 from tests import deadlock_brute as brute
-from tests.helpers import ROOT
+from tests.helpers import ROOT, examples
 from tests.test_deadlock import _clos, _net
 
 clos = st.builds(
@@ -38,7 +38,7 @@ def _proven(net: Network, failed: frozenset[int]) -> bool:
     return _ranked(net, groups, {})
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clos, st.data())
 def test_the_rank_proof_and_the_search_give_the_brute_forces_verdict(
     spec: dict[str, Any], data: st.DataObject

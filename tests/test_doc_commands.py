@@ -16,7 +16,6 @@ import contextlib
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, copy_checkout
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"(?:<!-- doc-test: (?P<mark>[^>]*?) -->\n)?```sh\n(?P<body>.*?)```", re.S)
@@ -55,25 +54,21 @@ def script(body: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _copy_checkout(dest: Path) -> None:
-    files = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    ).stdout.split("\n")  # fmt: skip
-    for name in filter(None, files):
-        src = ROOT / name
-        if src.is_file():
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / name)
+# the pages whose blocks drive the lab or a whole pipeline take 13-18 s each: --full runs them
+LAB_PAGES = {"README.md", "push.md", "pipeline.md", "verify.md"}
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+@pytest.mark.parametrize(
+    "doc",
+    [pytest.param(d, marks=pytest.mark.slow) if d.name in LAB_PAGES else d for d in DOCS],
+    ids=[d.name for d in DOCS],
+)
 def test_shell_blocks_run(doc: Path, tmp_path: Path) -> None:
     found = blocks(doc)
     if not found:
         pytest.skip("no sh block")
     work = tmp_path / "checkout"
-    _copy_checkout(work)
+    copy_checkout(work)
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",

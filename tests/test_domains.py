@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from roce_cfg.model import numbers
 from roce_cfg.parse import parse_text
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, examples, run
 
 # (vendor, a line of the golden leaf-1, the same line with a value no switch takes)
 CASES = [
@@ -121,7 +121,7 @@ RANGES = st.lists(st.tuples(st.integers(1, 4094), st.integers(0, 50)), max_size=
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(RANGES, st.sampled_from([" to ", "-"]), st.sampled_from([" ", ","]))
 def test_rendered_ranges_parse_back(ranges: numbers.Ranges, joiner: str, sep: str) -> None:
     text = sep.join(numbers.render(ranges, joiner))
@@ -129,7 +129,7 @@ def test_rendered_ranges_parse_back(ranges: numbers.Ranges, joiner: str, sep: st
     assert numbers.of(numbers.expand(ranges)) == ranges
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet="0123456789-, to", max_size=60))
 def test_any_list_text_is_ranges_in_the_domain_or_a_number_error(text: str) -> None:
     try:

@@ -23,6 +23,7 @@ from roce_cfg.analysis import Finding, lint
 from roce_cfg.errors import InputError
 from roce_cfg.parse import line_sections
 from roce_cfg.parse.accounting import LOSSLESS_SECTIONS
+from tests.helpers import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 VENDORS = ("h3c", "huawei", "ruijie", "zte")
@@ -128,7 +129,7 @@ mutations = st.composite(_mutation)
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
@@ -210,7 +211,9 @@ def _valley_case(draw: st.DrawFn) -> tuple[str, str, int, int]:
 
 
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.composite(_valley_case)())
 @example(("huawei", "spine-1.cfg", 247, 0))  # a port of a link the run fails

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from roce_cfg.grammar import load_grammar
 from roce_cfg.intent.models import Vendor
 from roce_cfg.model.device import FRAME_OVERHEAD, TAG_BYTES
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, examples, run
 from tests.test_parse_roundtrip import intents, rendered_per_vendor_and_role
 
 
@@ -41,7 +41,7 @@ def test_h3c_and_huawei_bound_the_frame_ruijie_and_zte_do_not_say() -> None:
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )

@@ -8,21 +8,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 
 from roce_cfg.grammar import compile_syntax, load_grammar
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, examples, golden_meta, run
 from tests.test_parse_roundtrip import intents, rendered_per_vendor_and_role
 
 GOLDEN_CFGS = sorted((ROOT / "golden").glob("*/*.cfg"))
 
 
 def _meta(cfg: Path) -> tuple[str, str]:
-    meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
-    return str(meta["vendor"]), str(meta["model"])
+    vendor, model, _ = golden_meta(cfg)
+    return vendor, model
 
 
 @pytest.mark.parametrize("cfg", GOLDEN_CFGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -33,7 +32,7 @@ def test_every_golden_line_is_accepted(cfg: Path) -> None:
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
@@ -251,6 +250,7 @@ def _line_by_line(vendor: str) -> Any:
     return line_by_line(vendor)
 
 
+@pytest.mark.sample(20)
 @pytest.mark.parametrize("cfg", GOLDEN_CFGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_answers_by_shape_agree_with_a_line_by_line_walk(cfg: Path) -> None:
     """Golden configs with digits changed at random (values out of range, lines of no command,

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.deadlock.analyse import MAX_SAMPLES, pair_failures, unrank_pair
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, examples, run
 
 POD = (ROOT / "examples" / "pod-small.yaml").read_text()
 
@@ -91,7 +91,7 @@ def test_pairs_are_streamed_never_built() -> None:
     assert first == [(0, 1), (0, 2), (0, 3)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(2, 400), st.data())
 def test_unranking_gives_the_pair_combinations_gives(n: int, data: st.DataObject) -> None:
     total = n * (n - 1) // 2

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
+from tests.helpers import golden_meta
 
 
 def _session(vendor: Vendor, model: str = "", unsourced: bool = True) -> Session:
@@ -135,8 +135,8 @@ def _one_per_kind() -> list[Path]:
     seen: set[tuple[str, str, str]] = set()
     out = []
     for cfg in GOLDEN:
-        meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
-        key = (cfg.parent.name, meta["vendor"], meta["role"])
+        vendor, _, role = golden_meta(cfg)
+        key = (cfg.parent.name, vendor, role)
         if key not in seen:
             seen.add(key)
             out.append(cfg)
@@ -149,9 +149,9 @@ def test_golden_push_into_a_strict_emulator_converges(cfg: Path) -> None:
     typed in, with the model's limits; the switch then holds the golden config."""
     from roce_cfg.deploy.tree import Tree, remediation
 
-    meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
-    vendor = Vendor(meta["vendor"])
-    s = _session(vendor, meta["model"])
+    vendor_name, model, _ = golden_meta(cfg)
+    vendor = Vendor(vendor_name)
+    s = _session(vendor, model)
     profile = s.sw.profile
     intended = Tree.from_text(cfg.read_text(), profile)
     for line in remediation(s.sw.running, intended):

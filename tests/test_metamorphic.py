@@ -24,7 +24,7 @@ from roce_cfg.errors import RoceCfgError
 from roce_cfg.intent.checks import check
 from roce_cfg.intent.models import Intent
 from roce_cfg.parse import prepare
-from tests.helpers import ROOT
+from tests.helpers import ROOT, examples
 from tests.metamorphic import FORMS, Form
 from tests.test_parse_roundtrip import intents
 
@@ -116,7 +116,7 @@ READ_FORMS = [f for f in FORMS if not f.unread]
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )

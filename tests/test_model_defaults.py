@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from roce_cfg.grammar import load_grammar
 from roce_cfg.platforms.profile import load_profiles
 from roce_cfg.platforms.timers import default_restore, watchdog_problem
-from tests.helpers import run
+from tests.helpers import examples, run
 
 PROFILES = load_profiles()
 MODELS = [(v.value, name) for v, p in PROFILES.items() for name in sorted(p.models)]
@@ -94,7 +94,7 @@ SEEN: list[tuple[str, str]] = []
 
 @pytest.mark.parametrize(("vendor", "model"), MODELS, ids=[f"{v}:{m}" for v, m in MODELS])
 @settings(
-    max_examples=EXAMPLES_PER_MODEL,
+    max_examples=examples(EXAMPLES_PER_MODEL),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -108,8 +108,10 @@ def test_plan_write_generate_lint_for_every_model(
     work = tmp_path / f"{gpus}-{speed}"
     work.mkdir()
     intent = work / "plan.yaml"
+    # --pick 1: the best plan, sourced or not (--write alone takes only a sourced one)
     res = run("plan", "--gpus", str(gpus), "--nic-speed", str(speed), "--leaf", choice,
-              "--spine", choice, "--write", str(intent), "--format", "json")  # fmt: skip
+              "--spine", choice, "--write", str(intent), "--pick", "1",
+              "--format", "json")  # fmt: skip
     plans = json.loads(res.stdout)["plans"] if res.exit_code == 0 else []
     if not any(p["feasible"] for p in plans):
         assert not intent.exists()  # nothing feasible: nothing written, and nothing to check

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from roce_cfg.model import numbers
 from roce_cfg.model.numbers import Domain, NumberError, OutOfDomain, number, parse
+from tests.helpers import examples
 
 # Each domain's name, as its errors print it.
 NAMES = {
@@ -141,7 +142,7 @@ CUTS = st.lists(st.tuples(st.integers(0, 40), st.integers(0, 6)), max_size=5).ma
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(SMALL, CUTS)
 def test_without_leaves_exactly_the_values_not_removed(
     ranges: numbers.Ranges, removed: numbers.Ranges

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from roce_cfg.output import emit_models
 from roce_cfg.parse import ParsedConfig, parse_file
 from roce_cfg.redact import redact_tree
-from tests.helpers import ROOT
+from tests.helpers import ROOT, examples
 
 FIXTURES = [
     *sorted((ROOT / "tests/parse").glob("*/*.cfg")),
@@ -55,7 +55,7 @@ def test_fixtures_come_out_as_the_tree_path_wrote_them() -> None:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.sampled_from(PARSED), TEXT, TEXT, TEXT, TEXT)
 def test_any_strings_come_out_as_the_tree_path_wrote_them(
     config: ParsedConfig, description: str, vlan_name: str, note: str, source: str
@@ -82,7 +82,7 @@ def test_the_cli_writes_the_same_text(tmp_path: Path) -> None:
     assert result.stdout == old
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.recursive(
         st.one_of(TEXT, st.integers(), st.none(), st.booleans()),

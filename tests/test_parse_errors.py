@@ -14,7 +14,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.parse import parse_text
 from roce_cfg.parse.text import decode
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, examples, run
 
 GOLDEN = sorted((ROOT / "golden").glob("pod-small-*/leaf-1.cfg"))
 H3C = ROOT / "golden/pod-small-h3c/leaf-1.cfg"
@@ -151,7 +151,7 @@ def _parse_or_refuse(text: str, vendor: Vendor | None = None) -> None:
         assert "fuzz.cfg" in str(exc)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.binary(max_size=3000))
 def test_random_bytes_never_raise_anything_but_input_error(data: bytes) -> None:
     try:
@@ -161,7 +161,7 @@ def test_random_bytes_never_raise_anything_but_input_error(data: bytes) -> None:
     _parse_or_refuse(text)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from(GOLDEN), st.randoms(use_true_random=False), st.integers(0, 400))
 def test_shuffled_and_cut_configs_parse_or_are_refused(
     cfg: Path, rnd: random.Random, cut: int
@@ -174,7 +174,7 @@ def test_shuffled_and_cut_configs_parse_or_are_refused(
     _parse_or_refuse("\n".join(lines[:cut] + lines[cut + 1 :]))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from(GOLDEN), st.text(max_size=200), st.integers(0, 400))
 def test_junk_spliced_into_a_config_parses_or_is_refused(cfg: Path, junk: str, at: int) -> None:
     lines = cfg.read_text(encoding="utf-8").splitlines()

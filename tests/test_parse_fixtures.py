@@ -7,10 +7,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
 
 from roce_cfg.parse import parse_file, parse_text
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, load_yaml, run
 
 FIXTURES = sorted((ROOT / "tests/parse").glob("*/*.cfg"))
 # Every secret written into the fixtures; none may come out of the parser.
@@ -36,7 +35,7 @@ def test_every_vendor_has_fixtures() -> None:
 
 @pytest.mark.parametrize("cfg", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_fixture_parses_to_expected(cfg: Path) -> None:
-    expected = yaml.safe_load(cfg.with_suffix(".yaml").read_text(encoding="utf-8"))
+    expected = load_yaml(cfg.with_suffix(".yaml"))
     got = parse_file(cfg).config.model_dump(mode="json")
     got.pop("source")
     assert got == expected

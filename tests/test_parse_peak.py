@@ -32,7 +32,7 @@ from roce_cfg.parse.normalise import Context
 from roce_cfg.parse.text import Line, clean, count_lines, ends
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, examples, run
 
 CONFIGS = sorted(
     [*(ROOT / "golden").glob("*/*.cfg"), *(ROOT / "tests/parse").glob("*/*.cfg")],
@@ -107,7 +107,7 @@ _LAZY_NAME = re.compile(
 )
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(st.text(alphabet="aZgE-- \t019/:.", max_size=24))
 def test_the_greedy_name_pattern_reads_what_the_lazy_one_read(raw: str) -> None:
     old, new = _LAZY_NAME.match(raw), _NAME.match(raw)
@@ -154,7 +154,7 @@ def _old_split(lines: list[Line]) -> list[tuple[Line, list[Line], int]]:
 _LINES = ["interface X1", " mtu 9000", "  a", "#", " #", "b", "!", "$", " $1", "\u3000# x", "!<t>"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(_LINES)))
 def test_split_shares_headers_and_gives_the_old_blocks(texts: list[str]) -> None:
     lines = [Line(n, t) for n, t in enumerate(texts, 1)]
@@ -165,13 +165,13 @@ def test_split_shares_headers_and_gives_the_old_blocks(texts: list[str]) -> None
         assert (b.header is by_no[b.header.no]) == (b.indent == 0)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text(alphabet="ab\n\r\x0b\x0c\x1c\x85\u2028 ", max_size=40))
 def test_count_lines_is_the_length_of_splitlines(text: str) -> None:
     assert count_lines(text) == len(text.splitlines())
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(
     st.lists(st.text(alphabet="ab ", max_size=3), max_size=30),
     st.booleans(),
@@ -208,7 +208,7 @@ def test_parse_with_the_wrong_vendor_warns_from_the_end_sample(tmp_path: Path) -
     assert "--vendor zte given, but the file reads as huawei's" in result.stderr
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text(alphabet=st.characters(max_codepoint=0x1F700), max_size=20))
 def test_ascii_json_writes_what_json_dumps_writes(value: str) -> None:
     assert ascii_json(json.dumps(value, ensure_ascii=False)) == json.dumps(value)

@@ -24,7 +24,7 @@ from roce_cfg.parse import plain as plain_module
 from roce_cfg.parse.plain import Readers, plain
 from roce_cfg.parse.templates import runner
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT
+from tests.helpers import ROOT, examples
 
 CONFIGS = sorted(
     [*(ROOT / "golden").glob("*/*.cfg"), *(ROOT / "tests/parse").glob("*/*.cfg")],
@@ -234,7 +234,7 @@ def _feeds(draw: st.DrawFn) -> str:
     return "\n".join(pool[i] for i in picks)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_feeds())
 def test_lines_of_the_templates_own_shapes_read_as_ttp_reads_them(feed: str) -> None:
     for vendor in Vendor:
@@ -293,7 +293,7 @@ _OWN_LINES = ["s 1", "s a", "x 1", "x a", "x a b", "y 3", "y a", "w 1", "w 2", "
               "h a b", "h 1"]  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(_OWN_LINES), min_size=1, max_size=14))
 def test_lines_two_regexes_match_read_as_ttp_reads_them(own_parser: Any, lines: list[str]) -> None:
     feed = "\n".join(lines)

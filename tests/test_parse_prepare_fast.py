@@ -16,7 +16,7 @@ from roce_cfg.parse.accounting import Judge, judge
 from roce_cfg.parse.text import Line, clean
 from roce_cfg.platforms.profile import load_profiles
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT
+from tests.helpers import ROOT, examples
 
 # what the four vendors' signature patterns look for, and near misses of it
 _WORDS = [
@@ -116,7 +116,7 @@ def _slow_judge(vendor: Vendor) -> Judge:
     return slow
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.sampled_from(_GOLDEN),
     st.lists(
@@ -166,7 +166,7 @@ def test_a_large_block_of_one_shape_is_tallied_by_the_text_of_its_lines_the_shap
         assert fast.unread == (family == "ipv6")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(st.integers(0, 5_000_000_000), min_size=1, max_size=4))
 def test_a_block_replayed_by_shape_refuses_the_values_a_line_walk_refuses(asns: list[int]) -> None:
     """A BGP block of many peers (past 4,096 characters) whose shape was accepted before, with

@@ -23,7 +23,7 @@ from roce_cfg.parse import Hints, parse_file, parse_text
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.render import Renderer
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, SCENARIOS, run
+from tests.helpers import ROOT, SCENARIOS, examples, load_yaml, run
 from tests.roundtrip import as_configured
 
 GOLDEN_CFGS = sorted((ROOT / "golden").glob("*/*.cfg"))
@@ -31,7 +31,7 @@ GOLDEN_CFGS = sorted((ROOT / "golden").glob("*/*.cfg"))
 
 @pytest.mark.parametrize("cfg", GOLDEN_CFGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_golden_config_parses_to_its_model(cfg: Path) -> None:
-    want = DeviceConfig.model_validate(yaml.safe_load(cfg.with_suffix(".yaml").read_text()))
+    want = DeviceConfig.model_validate(load_yaml(cfg.with_suffix(".yaml")))
     # A super-spine's config cannot say it is one: routed ports and BGP, like a spine.
     role = want.role if want.role == "superspine" else None
     got = parse_file(cfg, hints=Hints(model=want.model, role=role)).config
@@ -43,7 +43,7 @@ def test_golden_config_parses_to_its_model(cfg: Path) -> None:
 
 @pytest.mark.parametrize("cfg", GOLDEN_CFGS[::7], ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_golden_config_with_link_speeds_from_hints_is_exact(cfg: Path) -> None:
-    want = DeviceConfig.model_validate(yaml.safe_load(cfg.with_suffix(".yaml").read_text()))
+    want = DeviceConfig.model_validate(load_yaml(cfg.with_suffix(".yaml")))
     speeds = {i.name: i.speed_gbps for i in want.interfaces}
     got = parse_file(cfg, hints=Hints(model=want.model, role=want.role, speeds=speeds))
     assert got.config.device == want
@@ -163,7 +163,7 @@ def rendered_per_vendor_and_role(data: dict[str, Any]) -> Iterator[tuple[DeviceC
 
 
 @settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
@@ -197,7 +197,7 @@ def test_cli_parse_of_generated_pod_with_fabric_json_gives_back_the_design(tmp_p
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )

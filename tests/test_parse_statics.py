@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from roce_cfg.model.device import StaticRoute
 from roce_cfg.parse import parse_file, parse_text
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT
+from tests.helpers import ROOT, examples
 
 FABRICS = ROOT / "tests/brownfield/fabrics"
 
@@ -152,7 +152,7 @@ def test_a_line_not_understood_is_reported_with_its_number(line: str) -> None:
     assert config.unread[0].reason.startswith("static route not read")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     pref=st.integers(min_value=-5, max_value=10**12),
     tag=st.integers(min_value=-5, max_value=10**12),

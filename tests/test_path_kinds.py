@@ -72,6 +72,7 @@ CASES = [pytest.param(c, p, o, k, id=f"{c}-{o[-1]}-{k}") for c, p, o in OPTIONS 
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev nodes are POSIX")
+@pytest.mark.sample(60)
 @pytest.mark.parametrize(("command", "param", "opts", "kind"), CASES)
 def test_a_hostile_path_is_one_line_and_touches_nothing_outside(
     command: str,

@@ -15,6 +15,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.helpers import ROOT
@@ -32,6 +33,7 @@ def _stage(
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_pipeline_script_against_the_lab(tmp_path: Path) -> None:
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env['PATH']}"

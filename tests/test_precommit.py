@@ -4,7 +4,8 @@ edited without regenerating, and both pass a consistent repository.
 
 pre-commit would build each hook's virtualenv from this repository (a full install of the
 dependencies); the test runs the same entries and file patterns as 'local' system hooks on this
-venv's roce-cfg instead, so it checks what the hooks match and run, not pre-commit's installer.
+venv's roce-cfg instead, so it checks what the hooks match and run, not pre-commit's installer
+(tests/test_pins.py, slow, runs the installer: docs/pipeline.md's config at a pinned commit).
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ def test_emulator_prints_a_config_the_parser_reads_back(vendor: Vendor) -> None:
     assert printed == original
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("vendor", VENDORS, ids=[v.value for v in VENDORS])
 def test_dry_run_apply_and_a_second_run_that_changes_nothing(vendor: Vendor) -> None:
     profile = load_profile(vendor)
@@ -117,6 +118,7 @@ def _tiny(vendor: Vendor, name: str) -> str:
     return tree.render()
 
 
+@pytest.mark.slow
 def test_fan_out_of_50_switches_with_one_faulty(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

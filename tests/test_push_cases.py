@@ -90,6 +90,7 @@ def _changed(r: Result, vendor: Vendor) -> None:
 V = pytest.mark.parametrize("vendor", NATIVE, ids=[v.value for v in NATIVE])
 
 
+@pytest.mark.sample(2)
 @V
 @pytest.mark.parametrize("state", ["bare", "older"])
 def test_reject_of_a_late_line_rolls_back_exactly(vendor: Vendor, state: str) -> None:
@@ -105,6 +106,7 @@ def test_reject_of_a_late_line_rolls_back_exactly(vendor: Vendor, state: str) ->
     assert r.outcome.kind == "rejected"
 
 
+@pytest.mark.sample(2)
 @V
 @pytest.mark.parametrize("after", [3, 150, 300])
 def test_a_drop_at_several_points_rolls_back_exactly(vendor: Vendor, after: int) -> None:
@@ -113,6 +115,7 @@ def test_a_drop_at_several_points_rolls_back_exactly(vendor: Vendor, after: int)
     assert r.outcome.kind == "dropped"
 
 
+@pytest.mark.slow
 @V
 @pytest.mark.parametrize("line", ["^return$", "^save", "^display saved"])
 def test_a_drop_at_leaving_saving_or_verifying_the_save_rolls_back(
@@ -135,6 +138,7 @@ def test_a_slow_switch_is_still_changed(vendor: Vendor) -> None:
     _changed(r, vendor)
 
 
+@pytest.mark.sample(1)
 @V
 def test_a_save_that_hangs_is_no_false_rollback_failed(vendor: Vendor) -> None:
     r = _push(vendor, "older", Faults(hang_on=r"^save"), timeout=3)

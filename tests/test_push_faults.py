@@ -56,6 +56,7 @@ def _lab() -> Lab:
     return Lab(switches, USER, PASSWORD)
 
 
+@pytest.mark.slow
 def test_each_host_gets_its_own_outcome_within_its_step_bounds(tmp_path: Path) -> None:
     configs = tmp_path / "out"
     configs.mkdir()

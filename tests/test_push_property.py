@@ -25,11 +25,13 @@ from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
+from tests.helpers import examples
 from tests.test_push_scope import DEVICES, Case, _case, _paths
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
-# 40 per CI run (about 2 minutes); ROCE_CFG_PUSH_EXAMPLES=500 for a long run.
+# 40 per CI run (--full; about 2 minutes), a tenth in the quick suite; ROCE_CFG_PUSH_EXAMPLES=500
+# with --full for a long run.
 EXAMPLES = int(os.environ.get("ROCE_CFG_PUSH_EXAMPLES", "40"))
 KINDS = ("none", "reject", "drop-after", "hang-on", "not-applied", "save-error", "commit-error",
          "drop-on-save", "rollback-rejected", "slow")  # fmt: skip
@@ -75,7 +77,7 @@ def _start(vendor: Vendor, device: str, state: str, seed: int, picks: list[int])
     return case
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=examples(EXAMPLES), deadline=None)
 @given(
     vendor=st.sampled_from(list(Vendor)),
     device=st.sampled_from(DEVICES),

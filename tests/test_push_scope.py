@@ -29,7 +29,7 @@ from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import VendorProfile, load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import SCENARIOS, lab_inventory, run
+from tests.helpers import SCENARIOS, examples, lab_inventory, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
@@ -310,7 +310,7 @@ EXAMPLES = 100  # per vendor; 400 in all
 
 
 @pytest.mark.parametrize("vendor", VENDORS, ids=[v.value for v in VENDORS])
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=examples(EXAMPLES), deadline=None)
 @given(
     device=st.sampled_from(DEVICES),
     seed=st.integers(0, 10**6),
@@ -327,6 +327,7 @@ def test_push_keeps_every_unmanaged_line_and_reaches_the_intent(
     _check(case, _emulate(case.profile, case.running, commands))
 
 
+@pytest.mark.sample(1)
 @pytest.mark.parametrize("vendor", VENDORS, ids=[v.value for v in VENDORS])
 def test_through_ssh_the_switch_keeps_its_unmanaged_lines(vendor: Vendor) -> None:
     """A few cases of the property through the real push path: netmiko, SSH, the emulator."""

@@ -60,6 +60,7 @@ def test_removing_a_no_drop_priority_replaces_the_list(prune: bool, tmp_path: Pa
     _lint_clean(after, "switch-1", intent, tmp_path)
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("prune", [False, True], ids=["plain", "prune"])
 @pytest.mark.parametrize("vendor", list(Vendor), ids=[v.value for v in Vendor])
 def test_moving_the_rail_vlan_removes_the_old_vlan_and_gateway(

@@ -19,7 +19,7 @@ from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, lab_inventory, run
+from tests.helpers import ROOT, golden_meta, lab_inventory, run
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
@@ -146,16 +146,16 @@ def test_every_negation_of_a_full_restore_is_cited_or_named(cfg: Path) -> None:
     """A full-config restore (Ruijie's and ZTE's rollback) from a whole leaf back to an empty
     switch: the strict emulator refuses exactly the negations the plan names as unsourced;
     every other negation is an undo form whose grammar entry cites a source."""
-    meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
-    vendor = Vendor(meta["vendor"])
+    vendor_name, model, _ = golden_meta(cfg)
+    vendor = Vendor(vendor_name)
     profile = load_profile(vendor)
     grammar = profile.grammar()
-    empty = Switch.start("sw", profile, model=meta["model"]).running.render()
+    empty = Switch.start("sw", profile, model=model).running.render()
     commands = remediation(
         Tree.from_text(cfg.read_text(), profile), Tree.from_text(empty, profile), True, True
     )
     named = {u.split(": ", 1)[1] for u in unsourced_undos(Target("sw", "", 22, profile), commands)}
-    strict = Switch.start("sw", profile, cfg.read_text(), model=meta["model"], unsourced=False)
+    strict = Switch.start("sw", profile, cfg.read_text(), model=model, unsourced=False)
     session = Session(strict)
     for line in profile.dialect.enter:
         session.feed(line)
@@ -168,7 +168,7 @@ def test_every_negation_of_a_full_restore_is_cited_or_named(cfg: Path) -> None:
         if "rror" in answer or "%" in answer:
             refused.add(c)
             continue
-        undo, _ = grammar.judge(view, c, meta["model"], profile.negation)
+        undo, _ = grammar.judge(view, c, model, profile.negation)
         owner = grammar.undone(undo) if undo is not None else None
         if owner is not None and owner.undo is not None:
             assert CITED_TAG.search(owner.undo.source or owner.source), (c, owner.name)

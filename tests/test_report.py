@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import os
 import shutil
 import tempfile
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from roce_cfg.model.order import natural
 from roce_cfg.report import html as html_report
 from roce_cfg.report.data import gather
 from tests.helpers import ROOT, SCENARIOS, run
@@ -280,7 +282,6 @@ def test_a_wide_fabric_wraps_to_the_page_and_a_link_shows_both_ends(
 def test_bill_of_materials_counts_what_fabric_json_holds(tmp_path: Path) -> None:
     """Switches, cables and optics in the documents and the report, counted here straight from
     the generated fabric.json (not through the advisor's counting functions they share)."""
-    import json
     from collections import Counter
 
     assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(tmp_path / "cfg")).exit_code == 0
@@ -462,7 +463,10 @@ def test_hostile_names_and_messages_stay_text(browser: Any, tmp_path: Path) -> N
     evil = "x</script><!--<script>'\"><img src=x onerror=\"document.title='pwned'\">"
     name = "le'af\"<b>1</b>"
     data.devices[0] = data.devices[0].model_copy(update={"hostname": name})
-    data.findings = [Finding(rule="RC999", severity="error", device=name, message=evil)]
+    port = "Eth'<u>1</u>"
+    data.findings = [
+        Finding(rule="RC999", severity="error", device=name, message=evil, port=port, file=evil)
+    ]
     out = tmp_path / "hostile.html"
     out.write_text(html_report.render(data))
     page, errors = _open(browser, out)
@@ -470,6 +474,12 @@ def test_hostile_names_and_messages_stay_text(browser: Any, tmp_path: Path) -> N
     assert page.locator("#panel h3").inner_text() == name
     assert evil in page.locator("#panel li").inner_text()
     assert page.locator("#panel img, #view img, #view b").count() == 0
+    # the findings table: each value a cell's text, the switch's link still finds it
+    assert page.evaluate(TABLE) == [["error", "RC999", name, port, "", evil]]
+    assert page.locator("#ftable img, #ftable b, #ftable u, #ftools b").count() == 0
+    page.locator("#close").click()
+    page.locator("#ftable a.dev").click()
+    assert page.locator("#panel h3").inner_text() == name
     assert page.title() != "pwned" and errors == []
 
 
@@ -495,6 +505,7 @@ def both_ways() -> dict[str, tuple[Any, Any]]:
     return {n: (gather(p), gather(p, round_trip=True)) for n, p in sources.items()}
 
 
+@pytest.mark.slow
 def test_designed_and_parsed_back_findings_agree_on_every_intent(
     both_ways: dict[str, tuple[Any, Any]],
 ) -> None:
@@ -527,8 +538,6 @@ def test_an_intent_is_linted_without_parsing_its_configs_back(
 
 
 def test_the_report_says_what_was_linted(tmp_path: Path) -> None:
-    import json
-
     folder = tmp_path / "cfg"
     assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(folder)).exit_code == 0
     said = {}
@@ -547,3 +556,143 @@ def test_the_report_says_what_was_linted(tmp_path: Path) -> None:
     out = tmp_path / "docs"
     assert run("docs", str(folder), "-o", str(out)).exit_code == 0
     assert "Linted: the configs as parsed" in (out / "index.md").read_text()
+
+
+STRETCHED = ROOT / "tests/deadlock/stretched-vlan"  # healthy-fabric cycles: RC501
+SEVERITIES = ("error", "warning", "info")
+
+
+def _page_findings(page: Path) -> list[dict[str, Any]]:
+    """The findings the page ships, from its JSON data."""
+    text = page.read_text("utf-8")
+    head = '<script id="data" type="application/json">'
+    start = text.index(head) + len(head)
+    found: list[dict[str, Any]] = json.loads(text[start : text.index("</script>", start)])[
+        "findings"
+    ]
+    return found
+
+
+def _where(findings: list[dict[str, Any]]) -> list[tuple[str, str, str, int]]:
+    return sorted(
+        (f["rule"], f["device"], f.get("port") or "", f.get("line") or 0) for f in findings
+    )
+
+
+@pytest.fixture(scope="module")
+def same_input(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Each input reported, and linted as the report lints it: a generated pod; the pod with a
+    spine's config and fabric.json missing (its leaves' BGP peers and lossless ports face no
+    config: RC311, RC313); an intent (lint of its rendered configs against it); a folder whose
+    healthy fabric has deadlock cycles (RC501: lint --deadlock)."""
+    work = tmp_path_factory.mktemp("same-input")
+    pod, missing = work / "pod", work / "missing"
+    assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(pod)).exit_code == 0
+    shutil.copytree(pod, missing)
+    (missing / "fabric.json").unlink()
+    (missing / "spine-1.cfg").unlink()
+    intent = str(SCENARIOS["pod-small"])
+    cases = {
+        "pod": ([str(pod)], [str(pod)]),
+        "missing": ([str(missing)], [str(missing)]),
+        "intent": ([intent], [str(pod), "--intent", intent]),
+        "cycles": ([str(STRETCHED)], [str(STRETCHED), "--deadlock"]),
+    }
+    out = {}
+    for name, (report_args, lint_args) in cases.items():
+        page = work / f"{name}.html"
+        reported = run("report", *report_args, "-o", str(page), "--format", "json")
+        assert reported.exit_code == 0, reported.output
+        linted = run("lint", *lint_args, "--format", "json")
+        assert linted.exit_code in (0, 1), linted.output
+        out[name] = {
+            "page": page,
+            "report": json.loads(reported.output),
+            "lint": json.loads(linted.output),
+        }
+    return out
+
+
+def test_the_report_counts_what_lint_counts_on_the_same_input(
+    same_input: dict[str, dict[str, Any]],
+) -> None:
+    """One findings list: a rule lint judges is not judged again by the deadlock analysis (the
+    page had RC311 and RC313 twice, as lint's info and as the analysis's errors)."""
+    rules = set()
+    for name, got in same_input.items():
+        lint, shown = got["lint"], _page_findings(got["page"])
+        assert got["report"]["findings"] == {k: lint["summary"][k] for k in SEVERITIES}, name
+        assert _where(shown) == _where(lint["findings"]), name
+        rules |= {f["rule"] for f in shown}
+    # not agreement on nothing: the gaps a missing config opens, and a deadlock cycle
+    assert {"RC311", "RC313", "RC501", "RC118"} <= rules
+
+
+def test_where_the_analysis_could_not_see_is_said_beside_its_cycles(
+    same_input: dict[str, dict[str, Any]],
+) -> None:
+    """The gaps are lint's findings (info); the deadlock section still says that 'no cycle'
+    over them is no all-clear."""
+    missing = same_input["missing"]["page"].read_text("utf-8")
+    assert '<p id="unverified"' in missing and "gaps in the fabric seen (RC311-RC314)" in missing
+    assert '<p id="unverified"' not in same_input["pod"]["page"].read_text("utf-8")
+
+
+TABLE = """() => [...document.querySelectorAll('#ftable tbody tr')].map(
+  r => [...r.cells].map(c => c.textContent))"""
+PANEL = """() => {
+  const p = document.getElementById('panel'), r = p.getBoundingClientRect();
+  return {w: r.width, h: r.height, font: parseFloat(getComputedStyle(p).fontSize),
+    stage: document.getElementById('stage').getBoundingClientRect().height};
+}"""
+
+
+def _sorted_by(page: Any, key: str) -> list[list[str]]:
+    page.locator(f'#ftable th[data-key="{key}"] button').click()
+    rows: list[list[str]] = page.evaluate(TABLE)
+    return rows
+
+
+def _table_at(browser: Any, got: dict[str, Any], viewport: tuple[int, int], tmp: Path) -> Any:
+    """The findings table of the page at ``viewport``: every lint finding a row, filters and
+    sorting as lint's findings say, a switch's link selecting it; the panel's size returned."""
+    lint = got["lint"]["findings"]
+    page, errors = _open(browser, got["page"], viewport)
+    rows = page.locator("#ftable tbody tr")
+    assert rows.count() == len(lint) == 35, viewport
+    page.locator("#f-rule").select_option("RC313")
+    assert [r[1] for r in page.evaluate(TABLE)] == ["RC313"] * sum(
+        f["rule"] == "RC313" for f in lint
+    )
+    page.locator("#f-rule").select_option("")
+    page.locator("#f-dev").fill("leaf-3")
+    leaf3 = sum(f["device"] == "leaf-3" for f in lint)
+    assert rows.count() == leaf3 and page.locator("#f-count").inner_text().startswith(f"{leaf3} of")
+    page.locator("#f-dev").fill("")
+    lines = [r[4] for r in _sorted_by(page, "line")]
+    numbers = [int(x) for x in lines if x]
+    assert numbers == sorted(numbers) and numbers[0] < numbers[-1]
+    assert lines == [str(n) for n in numbers] + [""] * (len(lines) - len(numbers))  # none last
+    assert [r[4] for r in _sorted_by(page, "line")][-len(numbers) :] == list(
+        map(str, sorted(numbers, reverse=True))
+    )
+    header = page.locator('#ftable th[data-key="line"]')
+    assert header.get_attribute("aria-sort") == "descending"
+    devices = [r[2] for r in _sorted_by(page, "device")]
+    assert devices == sorted(devices, key=natural) and len(set(devices)) == 11
+    page.locator("#ftable a.dev", has_text="leaf-3").first.click()
+    assert page.locator("#view g.sw.sel").get_attribute("data-device") == "leaf-3"
+    assert page.locator("#panel h3").inner_text() == "leaf-3"
+    assert page.locator("#panel li").count() == leaf3
+    _readable(_measure(page), f"findings table {viewport}")
+    _shot(page, tmp, f"findings-{viewport[0]}x{viewport[1]}")
+    assert errors == []
+    return page.evaluate(PANEL)
+
+
+def test_the_findings_table_is_lints_and_the_panel_grows_with_the_screen(
+    browser: Any, same_input: dict[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    small, large = (_table_at(browser, same_input["missing"], v, tmp_path) for v in VIEWPORTS)
+    assert large["w"] >= 1.3 * small["w"] and large["font"] > small["font"], (small, large)
+    assert large["stage"] > small["stage"] and large["w"] * large["h"] > small["w"] * small["h"]

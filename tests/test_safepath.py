@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from roce_cfg.errors import InputError
 from roce_cfg.safepath import MAX_FILE_NAME, file_name, file_names, inside, plain
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, examples, run
 
 HOSTILE = [
     "..", ".", "...", "../../../esc", "/etc/passwd", "/", "a/b", "a\\b", "..\\..\\x", "a\x00b",
@@ -27,7 +27,7 @@ NAMES = st.one_of(st.sampled_from(HOSTILE), st.text(min_size=1, max_size=300))
 KEEP = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-%")
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(name=NAMES, suffix=st.sampled_from(["", ".md", ".cfg", ".json"]))
 def test_a_name_maps_to_one_plain_file_name_or_a_clear_refusal(name: str, suffix: str) -> None:
     try:
@@ -44,7 +44,7 @@ def test_a_name_maps_to_one_plain_file_name_or_a_clear_refusal(name: str, suffix
     assert unquote(mapped[: len(mapped) - len(suffix)], errors="surrogatepass") == name
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(name=NAMES)
 def test_inside_never_gives_a_path_outside_its_folder(tmp_path: Path, name: str) -> None:
     folder = tmp_path / "out"

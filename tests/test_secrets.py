@@ -23,7 +23,7 @@ from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.redact import REDACTED, redact, redact_tree, rules
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, lab_inventory, run
+from tests.helpers import ROOT, examples, lab_inventory, run
 
 DATA = ROOT / "tests" / "data" / "secrets"
 MARK = "PLANTED"
@@ -130,6 +130,7 @@ def test_no_output_holds_a_planted_secret(vendor: Vendor, tmp_path: Path) -> Non
     assert "truncated" in seen["parse error"] and REDACTED in seen["parse error"]
 
 
+@pytest.mark.sample(1)
 @pytest.mark.parametrize("vendor", VENDORS, ids=IDS)
 def test_push_diffs_and_errors_hold_no_planted_secret(
     vendor: Vendor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -324,7 +325,7 @@ _SECRET = st.text(
 
 
 @pytest.mark.parametrize("vendor", VENDORS, ids=IDS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(secret=_SECRET, data=st.data())
 def test_any_secret_in_any_form_is_redacted_whole(
     vendor: Vendor, secret: str, data: st.DataObject
@@ -412,6 +413,7 @@ def test_no_table_pattern_repeats_without_a_bound() -> None:
     assert _UNBOUNDED.search(r"\busername\s+\S+\s+(?:\S+\s+)*?password")  # the check can fail
 
 
+@pytest.mark.sample(1)
 @pytest.mark.parametrize("vendor", VENDORS, ids=IDS)
 def test_redaction_stays_linear_on_lines_made_to_backtrack(vendor: Vendor) -> None:
     """The leading words of every planted form, repeated to four times the 16,384-character

@@ -119,6 +119,7 @@ def test_a_folded_secret_reaches_no_parse_or_docs_output(
     assert _leaks(outputs, tokens) == {}
 
 
+@pytest.mark.sample(1)
 @pytest.mark.parametrize("vendor", VENDORS, ids=IDS)
 @settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())

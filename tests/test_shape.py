@@ -15,7 +15,7 @@ from roce_cfg.errors import PlanError
 from roce_cfg.intent.models import Intent
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, examples, run
 
 THREE_TIER = ROOT / "tests" / "scenarios" / "three-tier.yaml"
 
@@ -112,7 +112,7 @@ def _intents(draw: st.DrawFn) -> Intent:
     })  # fmt: skip
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(_intents())
 def test_the_shape_is_what_the_designer_lays_out(intent: Intent) -> None:
     """Counts, addresses, ASNs and wiring of the layout follow the shape, for every number of

@@ -17,7 +17,7 @@ from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.intent.models import Vendor
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.platforms.profile import load_profile
-from tests.helpers import ROOT
+from tests.helpers import ROOT, golden_meta
 
 
 @dataclass(frozen=True)
@@ -284,10 +284,10 @@ def _walk(
 def _golden_trees() -> Iterator[tuple[Vendor, str, Grammar, Node]]:
     """(vendor, model, grammar, saved-config tree) of every golden config."""
     for cfg in sorted((ROOT / "golden").glob("*/*.cfg")):
-        meta = yaml.safe_load(cfg.with_suffix(".yaml").read_text())
-        vendor = Vendor(meta["vendor"])
+        vendor_name, model, _ = golden_meta(cfg)
+        vendor = Vendor(vendor_name)
         tree = Tree.from_text(cfg.read_text(), load_profile(vendor))
-        yield vendor, meta["model"], load_grammar(vendor.value), tree.root
+        yield vendor, model, load_grammar(vendor.value), tree.root
 
 
 def samples() -> list[Sample]:

@@ -72,6 +72,7 @@ def _found(v: Verified) -> list[tuple[str, str, str | None]]:
     return [(f.rule, f.device, f.port) for f in v.result.findings]
 
 
+@pytest.mark.sample(1)
 def test_the_healthy_lab_gives_no_finding(pod: Pod) -> None:
     v = pod.verify(unsourced=True, window_s=WINDOW)
     assert _found(v) == [], v.result.findings[:3]
@@ -94,6 +95,7 @@ FAULTS: dict[str, tuple[Inject, str, bool]] = {
 }
 
 
+@pytest.mark.sample(4)
 @pytest.mark.parametrize("fault", list(FAULTS))
 def test_each_fault_alone_gives_exactly_its_finding(pod: Pod, fault: str) -> None:
     inject, rule, windowed = FAULTS[fault]

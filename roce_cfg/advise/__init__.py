@@ -3,8 +3,9 @@
 Port fitting is the designer's own (``roce_cfg.design.ports.allocate``): a plan the advisor calls
 feasible is one whose every switch role the designer can lay out, and an infeasible plan carries
 the designer's own refusal. The catalogue (catalogue.py), the demand (demand.py), what things
-cost (costs.py), the shapes fitted to a demand (layouts.py), their ranking (ranking.py) and the
-intent that builds the chosen plan (draft.py).
+cost (costs.py), the shapes fitted to a demand (layouts.py), their order and the reason each
+gives for its place (order.py), the ranked list and the plan ``--write`` takes (ranking.py) and
+the intent that builds the chosen plan (draft.py).
 """
 
 from roce_cfg.advise.catalogue import models_table, port_map

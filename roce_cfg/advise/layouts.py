@@ -40,6 +40,10 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     # lossless sections whose syntax no source backs, per vendor ("ruijie: pfc, ecn")
     unsourced: list[str] = field(default_factory=list)
+    why: str = ""  # why a feasible plan ranks where it does (advise/order.py)
+    breakout: list[str] = field(default_factory=list)  # tiers whose switches split a cage
+    # other sections its configs use whose syntax no source backs ("h3c: breakout")
+    also_unsourced: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -53,28 +57,47 @@ def _up_speed(m: ModelSpec) -> int:
     return max(g.speed for g in m.ports)
 
 
-# (model, down, up) -> (model, verdict): plan() asks the same layout many times (every pod
-# count, every spine model beside a leaf). The model is kept in the value so its id stays its own.
-_FITS: dict[tuple[int, str, tuple[int, int], tuple[int, int]], tuple[ModelSpec, str | None]] = {}
+# (model, down, up) -> (model, verdict, splits): plan() asks the same layout many times (every
+# pod count, every spine model beside a leaf). The model is kept in the value so its id stays
+# its own.
+_FITS: dict[
+    tuple[int, str, tuple[int, int], tuple[int, int]], tuple[ModelSpec, str | None, bool]
+] = {}
+
+
+def _layout(
+    profile: VendorProfile, name: str, m: ModelSpec, down: tuple[int, int], up: tuple[int, int]
+) -> tuple[str | None, bool]:
+    """(None, whether a cage is broken out) when the designer can lay these ports out on the
+    model, else (its reason, False)."""
+    key = (id(m), name, down, up)
+    hit = _FITS.get(key)
+    if hit is not None and hit[0] is m:
+        return hit[1], hit[2]
+    try:
+        downs, _ = allocate(profile, name, m, down=down, up=up, blame=(), hint=False)
+        why, splits = None, any(s.breakout_of for s in downs)
+    except PlanError as exc:
+        why, splits = exc.reason, False
+    if len(_FITS) > 50_000:
+        _FITS.clear()
+    _FITS[key] = (m, why, splits)
+    return why, splits
 
 
 def _fits(
     profile: VendorProfile, name: str, m: ModelSpec, down: tuple[int, int], up: tuple[int, int]
 ) -> str | None:
     """None when the designer can lay these ports out on the model, else its reason."""
-    key = (id(m), name, down, up)
-    hit = _FITS.get(key)
-    if hit is not None and hit[0] is m:
-        return hit[1]
-    try:
-        allocate(profile, name, m, down=down, up=up, blame=(), hint=False)
-        why = None
-    except PlanError as exc:
-        why = exc.reason
-    if len(_FITS) > 50_000:
-        _FITS.clear()
-    _FITS[key] = (m, why)
-    return why
+    return _layout(profile, name, m, down, up)[0]
+
+
+def _splits(
+    profile: VendorProfile, name: str, m: ModelSpec, down: tuple[int, int], up: tuple[int, int]
+) -> bool:
+    """Whether the designer breaks out a cage to lay these ports out (generate then uses the
+    vendor's breakout syntax)."""
+    return _layout(profile, name, m, down, up)[1]
 
 
 def _pcie(d: Demand) -> str:
@@ -94,6 +117,8 @@ def single_switch(
         plan.reason = f"switch ports run out: {why}"
         return plan
     plan.feasible = True
+    split = _splits(profile, name, m, (need, d.nic_speed), (0, d.nic_speed))
+    plan.breakout = ["switch"] if split else []
     plan.ports_used = {"switch": need}
     plan.ports_free = {"switch": _cages(m) - math.ceil(need / _lanes(m, d.nic_speed, need))}
     plan.gpus_per_leaf = need
@@ -177,13 +202,18 @@ def _two_tier_plan(
     k: int,
     up_speed: int,
 ) -> Plan:
-    lv, _, ln, lm = leaf
-    sv, _, sn, sm = spine
+    lv, lp, ln, lm = leaf
+    sv, sp, sn, sm = spine
     per_leaf = math.ceil(d.servers / lpr)
     n_leaves = d.nics * lpr
     ups = spines * k
     links = n_leaves * ups
     plan.feasible = True
+    splits = {
+        "leaf": _splits(lp, ln, lm, (per_leaf, d.nic_speed), (ups, up_speed)),
+        "spine": _splits(sp, sn, sm, (n_leaves * k, up_speed), (0, up_speed)),
+    }
+    plan.breakout = [tier for tier, split in splits.items() if split]
     plan.switches = {"leaf": {f"{lv.value} {ln}": n_leaves}, "spine": {f"{sv.value} {sn}": spines}}
     used_leaf = math.ceil(per_leaf / _lanes(lm, d.nic_speed, per_leaf + ups)) + ups
     plan.ports_used = {"leaf": used_leaf, "spine": n_leaves * k}
@@ -282,8 +312,8 @@ def _pod_spines(
 def _three_tier_plan(
     d: Demand, plan: Plan, leaf: Choice, spine: Choice, shape: tuple[int, ...], speed: int
 ) -> None:
-    lv, _, ln, lm = leaf
-    sv, _, sn, sm = spine
+    lv, lp, ln, lm = leaf
+    sv, sp, sn, sm = spine
     pods, lpr, spines, k, per_plane, u = shape
     per_leaf = math.ceil(d.servers // pods / lpr)
     n_leaves, n_spines, n_supers = pods * d.nics * lpr, pods * spines, per_plane * spines
@@ -291,6 +321,12 @@ def _three_tier_plan(
     spine_down = d.nics * lpr * k
     leaf_links, up_links = n_leaves * ups, n_spines * spine_down
     plan.feasible = True
+    splits = {
+        "leaf": _splits(lp, ln, lm, (per_leaf, d.nic_speed), (ups, speed)),
+        "spine": _splits(sp, sn, sm, (spine_down, speed), (spine_down, speed)),
+        "superspine": _splits(sp, sn, sm, (pods * u, speed), (0, speed)),
+    }
+    plan.breakout = [tier for tier, split in splits.items() if split]
     plan.switches = {
         "leaf": {f"{lv.value} {ln}": n_leaves},
         "spine": {f"{sv.value} {sn}": n_spines},
@@ -318,19 +354,27 @@ def _three_tier_plan(
     ]
     plan.cables = count_cables(runs)
     plan.transceivers = count_transceivers(runs)
-    plan.fabric = {
+    plan.fabric = _three_tier_fabric(d, leaf, spine, shape, speed)
+
+
+def _three_tier_fabric(
+    d: Demand, leaf: Choice, spine: Choice, shape: tuple[int, ...], speed: int
+) -> dict[str, Any]:
+    """The intent's fabric section for a three-tier plan of ``shape``."""
+    pods, lpr, spines, k, per_plane, u = shape
+    return {
         "topology": "leaf-spine",
         "rails": d.nics,
         "leaves_per_rail": lpr,
         "spines": spines,
         "uplinks_per_spine": k,
         "pods": pods,
-        "super_spines": n_supers,
+        "super_spines": per_plane * spines,
         "super_spine_planes": True,
         "uplinks_per_super_spine": u,
-        "leaf": {"vendor": lv.value, "model": ln},
-        "spine": {"vendor": sv.value, "model": sn},
-        "super_spine": {"vendor": sv.value, "model": sn},
+        "leaf": {"vendor": leaf[0].value, "model": leaf[2]},
+        "spine": {"vendor": spine[0].value, "model": spine[2]},
+        "super_spine": {"vendor": spine[0].value, "model": spine[2]},
         "links": {
             "server_leaf": {"speed": f"{d.nic_speed}G", "cable_m": d.in_row_m},
             "leaf_spine": {"speed": f"{speed}G", "cable_m": d.between_rows_m},

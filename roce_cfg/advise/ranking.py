@@ -1,5 +1,5 @@
-"""Every candidate plan for a demand, ranked: switch count, trust in the lossless syntax
-(sourced first), cost; and a plan as a table row."""
+"""Every candidate plan for a demand, ranked (the order and its reasons: order.py); the plan
+``--write`` takes; a plan as a table row."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from roce_cfg.advise.demand import Demand
 from roce_cfg.advise.layouts import Choice, Plan, single_switch, three_tier, two_tier
+from roce_cfg.advise.order import LOSSLESS_SECTIONS, explain, rank
 from roce_cfg.errors import InputError
 from roce_cfg.platforms.profile import VendorProfile
 from roce_cfg.vendor import Vendor
@@ -46,60 +47,59 @@ def plan(
     spine: list[str] | None = None,
     prices: dict[str, float] | None = None,
 ) -> list[Plan]:
-    """Candidate plans, feasible first, fewest switches first."""
+    """Every candidate plan, best first (order.py), each feasible one saying why it ranks there."""
     plans: list[Plan] = []
     leaves = candidates(profiles, leaf)
     spines = candidates(profiles, spine)
+
+    def judged(p: Plan) -> Plan:
+        _price(p, prices)
+        p.unsourced, p.also_unsourced = _unsourced(p, profiles)
+        return p
+
     for v, p, n, m in leaves:
-        plans.append(single_switch(d, v, p, n, m))
+        plans.append(judged(single_switch(d, v, p, n, m)))
     for lc in leaves:
+        # unrestricted: pair a leaf with spines of its own vendor
+        own = [sc for sc in spines if spine is not None or sc[0] == lc[0]]
         best: Plan | None = None
-        for sc in spines:
-            if spine is None and sc[0] != lc[0]:
-                continue  # unrestricted: pair a leaf with spines of its own vendor
-            cand = two_tier(d, lc, sc)
-            if best is None or _rank(cand) < _rank(best):
+        for sc in own:
+            cand = judged(two_tier(d, lc, sc))
+            if best is None or rank(cand) < rank(best):
                 best = cand
         if best is not None and not best.feasible:
             # Two tiers cannot hold the demand on this leaf: pods joined by super-spines.
-            for sc in spines:
-                if spine is None and sc[0] != lc[0]:
-                    continue
-                cand = three_tier(d, lc, sc)
-                if cand.feasible and (not best.feasible or _rank(cand) < _rank(best)):
+            for sc in own:
+                cand = judged(three_tier(d, lc, sc))
+                if cand.feasible and (not best.feasible or rank(cand) < rank(best)):
                     best = cand
         if best is not None:
             plans.append(best)
     for p_ in plans:
-        _price(p_, prices)
         p_.notes += _ecmp_notes(p_, profiles)
-        p_.unsourced = _unsourced(p_, profiles)
-    plans.sort(key=_rank)
+    plans.sort(key=rank)
+    explain(plans)
     return plans
 
 
-#: The sections that make a fabric lossless: a plan whose vendor has any of them without a
-#: source (vendors/*.yaml sections: unverified) is marked, and ranked after sourced plans of
-#: similar size (TRUST_PENALTY).
-LOSSLESS_SECTIONS = ("qos_maps", "scheduling", "pfc", "watchdog", "ecn")
-#: An unsourced plan must need this many times fewer switches to rank before a sourced one
-#: (at 2, Ruijie's 12 x 128-port boxes tie H3C's 24 x 64-port ones, and the tie goes to H3C).
-TRUST_PENALTY = 2.0
+def _unsourced(p: Plan, profiles: dict[Vendor, VendorProfile]) -> tuple[list[str], list[str]]:
+    """Per vendor, the lossless sections with no source, and the other sections the plan uses
+    that generate will warn about (breakout, where a switch splits a cage): the same test as
+    generate's (a section's status ``unverified``, or no provenance entry at all)."""
 
+    def unverified(v: str, section: str) -> bool:
+        prov = profiles[Vendor(v)].sections.get(section)
+        return prov is None or prov.status == "unverified"
 
-def _unsourced(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
-    vendors = sorted(
-        {t["vendor"] for t in p.fabric.values() if isinstance(t, dict) and "vendor" in t}
-    )
-    out = []
-    for v in vendors:
-        sections = profiles[Vendor(v)].sections
-        missing = [
-            s for s in LOSSLESS_SECTIONS if s in sections and sections[s].status == "unverified"
-        ]
+    by_tier = {t: {key.split(" ", 1)[0] for key in ms} for t, ms in p.switches.items()}
+    lossless, other = [], []
+    for v in sorted(set().union(*by_tier.values())) if p.feasible else []:
+        missing = [s for s in LOSSLESS_SECTIONS if unverified(v, s)]
         if missing:
-            out.append(f"{v}: {', '.join(missing)}")
-    return out
+            lossless.append(f"{v}: {', '.join(missing)}")
+        if any(v in by_tier[t] for t in p.breakout) and unverified(v, "breakout"):
+            other.append(f"{v}: breakout")
+    return lossless, other
 
 
 def _ecmp_notes(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
@@ -123,12 +123,18 @@ def _ecmp_notes(p: Plan, profiles: dict[Vendor, VendorProfile]) -> list[str]:
     return out
 
 
-def best(plans: list[Plan]) -> Plan:
-    """The first feasible plan (``plan`` sorts the best first)."""
-    found = next((p for p in plans if p.feasible), None)
-    if found is None:
-        raise InputError("no feasible plan to write", path="--write")
-    return found
+def best(plans: list[Plan], pick: int | None = None) -> Plan | None:
+    """The plan ``--write`` writes: plan ``pick`` of the ranking when asked (refused when it
+    does not exist or is infeasible), else the first sourced feasible plan; None when there is
+    none (the caller says so and writes nothing)."""
+    if pick is not None:
+        if not 1 <= pick <= len(plans):
+            raise InputError(f"there are {len(plans)} plans (1-{len(plans)})", path="--pick")
+        chosen = plans[pick - 1]
+        if not chosen.feasible:
+            raise InputError(f"plan {pick} is infeasible: {chosen.reason}", path="--pick")
+        return chosen
+    return next((p for p in plans if p.feasible and not p.unsourced), None)
 
 
 PLAN_COLUMNS = (
@@ -143,12 +149,15 @@ PLAN_COLUMNS = (
     "optics",
     "cost / why not",
     "syntax",
+    "why this rank",
 )
 
 
 def plan_row(p: Plan, number: int) -> tuple[str, ...]:
     """One plan as the cells of PLAN_COLUMNS (``number``: its place in the ranking)."""
     trust = "UNSOURCED " + "; ".join(p.unsourced) if p.unsourced else "sourced"
+    if p.also_unsourced:
+        trust += (" and " if p.unsourced else " except ") + "; ".join(p.also_unsourced)
     return (
         str(number),
         p.kind + ("" if p.feasible else " (infeasible)"),
@@ -161,15 +170,8 @@ def plan_row(p: Plan, number: int) -> tuple[str, ...]:
         ", ".join(f"{n} x {k}" for k, n in p.transceivers.items()),
         p.reason or (f"{p.cost:,.0f}" if p.cost is not None else ""),
         trust,
+        p.why,
     )
-
-
-def _rank(p: Plan) -> tuple[int, float, bool, str]:
-    """Feasible first; then fewest switches, an unsourced plan's count weighted by
-    TRUST_PENALTY (a sourced plan of similar size ranks first); then the kind."""
-    n = sum(c for t in p.switches.values() for c in t.values())
-    weight = TRUST_PENALTY if p.unsourced else 1.0
-    return (0 if p.feasible else 1, n * weight if p.feasible else 0, bool(p.unsourced), p.kind)
 
 
 def _price(plan: Plan, prices: dict[str, float] | None) -> None:

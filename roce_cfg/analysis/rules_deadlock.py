@@ -8,6 +8,7 @@ analyses; the lint engine skips it and ``deadlock_findings`` reports it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 
 from roce_cfg.analysis.context import FabricView
@@ -135,6 +136,13 @@ def unverified_hits(gates: Mapping[str, Gate]) -> Iterator[Hit]:
         )
 
 
+# What the deadlock analysis finds that plain lint does not: RC501 and RC503 (lint runs them
+# with --deadlock) and RC502 (failure scenarios: never lint). The rest of deadlock_findings
+# (RC001, RC311-RC314) lint's own rules report on every run: a report that shows lint's findings
+# with the analysis's adds only these, or it shows those twice (as info from lint, as errors here).
+BEYOND_LINT = frozenset({"RC501", "RC502", "RC503"})
+
+
 def deadlock_findings(src: Source, report: Report) -> LintResult:
     """The deadlock command's findings: RC501 for the healthy fabric's cycles, RC502 for each
     cycle a failure scenario opens."""
@@ -184,3 +192,24 @@ def _finding(src: Source, rule_id: str, h: Hit) -> Finding:
         related_port=h.related_port,
         detail=h.detail,
     )
+
+
+def not_covered(result: LintResult) -> list[str]:
+    """What the deadlock verdict does not cover: configs not read (RC001), switches whose
+    lossless policy or routing was partly not read (RC503), gaps in the fabric (RC311-RC314)."""
+    counts = Counter(f.rule for f in result.findings)
+    partly = sorted({f.device for f in result.findings if f.rule == "RC503"})
+    gaps = sum(n for rule, n in counts.items() if rule not in _VERDICT_RULES)
+    parts = []
+    if counts["RC001"]:
+        parts.append(f"{counts['RC001']} config{'s' * (counts['RC001'] != 1)} not read (RC001)")
+    if partly:
+        shown = ", ".join(partly[:5]) + (f" and {len(partly) - 5} more" if len(partly) > 5 else "")
+        parts.append(f"the lossless policy or routing of {shown} partly not read (RC503)")
+    if gaps:
+        parts.append(f"{gaps} gap{'s' * (gaps != 1)} in the fabric seen (RC311-RC314)")
+    return parts
+
+
+# The verdict's own findings and the configs it never saw: every other rule is a gap.
+_VERDICT_RULES = BEYOND_LINT | {"RC001"}

@@ -226,7 +226,10 @@ def plan_cmd(
         Path | None, typer.Option("--prices", help="YAML of your unit prices (model/cable/optic).")
     ] = None,
     write: Annotated[
-        Path | None, typer.Option("--write", help="Write the best feasible plan as an intent.")
+        Path | None, typer.Option("--write", help="Write the best sourced plan as an intent.")
+    ] = None,
+    pick: Annotated[
+        int | None, typer.Option("--pick", help="With --write: write plan N, sourced or not.")
     ] = None,
     fmt: TextOrJson = "text",
     show_all: Annotated[
@@ -235,20 +238,15 @@ def plan_cmd(
     quiet: Quiet = False,
     vendor_dir: VendorDir = None,
 ) -> None:
-    """Candidate fabric plans for a GPU demand, best first; --write the best as an intent."""
+    """Candidate fabric plans for a GPU demand, best first; --write the best sourced one."""
     from roce_cfg import advise
-    from roce_cfg.intent.models import speed_number
     from roce_cfg.platforms.profile import load_profiles, overlay_dir
 
-    try:  # the forms the intent takes (400G, 400g, 400Gb, 400)
-        speed = speed_number(nic_speed)
-    except ValueError as exc:
-        raise InputError(str(exc), path="--nic-speed") from None
     demand = advise.Demand.of(
         gpus,
         servers,
         nics=nics,
-        nic_speed=speed,
+        nic_speed=_speed(nic_speed),
         pcie_gen=pcie_gen,
         pcie_lanes=pcie_lanes,
         oversubscription=oversub,
@@ -260,23 +258,37 @@ def plan_cmd(
     plans = advise.plan(
         demand, load_profiles(overlay_dir(vendor_dir)), leaf=leaf, spine=spine, prices=price_table
     )
-    _plan_out(demand, plans, write, fmt, quiet=quiet, show_all=show_all)
+    _plan_out(demand, plans, (write, pick), fmt, quiet=quiet, show_all=show_all)
+
+
+def _speed(nic_speed: str) -> int:
+    """--nic-speed in the forms the intent takes (400G, 400g, 400Gb, 400)."""
+    from roce_cfg.intent.models import speed_number
+
+    try:
+        return speed_number(nic_speed)
+    except ValueError as exc:
+        raise InputError(str(exc), path="--nic-speed") from None
 
 
 def _plan_out(
     demand: Demand,
     plans: list[Plan],
-    write: Path | None,
+    writing: tuple[Path | None, int | None],
     fmt: str,
     *,
     quiet: bool,
     show_all: bool,
 ) -> None:
-    """--write the best plan; the plans as JSON or a table (none when ``quiet``); then which
-    plan was written, and where (on stderr when stdout carries JSON)."""
+    """--write the best sourced plan (or plan --pick); the plans as JSON or a table (none when
+    ``quiet``); then which plan was written, and where (on stderr when stdout carries JSON)."""
     from roce_cfg import advise
 
-    chosen = advise.best(plans) if write is not None else None
+    write, pick = writing
+    if pick is not None and write is None:
+        raise InputError("picks the plan --write writes: give --write too", path="--pick")
+    feasible = any(p.feasible for p in plans)
+    chosen = advise.best(plans, pick) if write is not None and feasible else None
     if write is not None and chosen is not None:
         import yaml
 
@@ -290,18 +302,38 @@ def _plan_out(
         title = f"Plans for {demand.servers} servers x {demand.nics} x {demand.nic_speed}G"
         _plan_table(title, plans, show_all)
     if chosen is not None:
-        number = plans.index(chosen) + 1
-        said = (
-            f"wrote plan {number} ({chosen.kind}: {advise.plan_row(chosen, number)[2]}) to {write}"
-        )
-        emit(said + "\n", stderr=fmt == "json" or quiet)
-    if not any(p.feasible for p in plans):  # a negative answer, as lint's finding is: exit 1
+        emit(_wrote(plans, chosen, write) + "\n", stderr=fmt == "json" or quiet)
+    if not feasible:  # a negative answer, as lint's finding is: exit 1
         err.print(
             "roce-cfg: plan: no feasible plan (--all says why)"
             + ("; nothing written" if write is not None else ""),
             markup=False,
         )
         raise typer.Exit(EXIT_FINDINGS)
+    if write is not None and chosen is None:  # feasible plans, none sourced: asked, not done
+        err.print(
+            "roce-cfg: plan: no sourced plan fits: plan 1's lossless commands have no public "
+            f"source ({'; '.join(plans[0].unsourced)}); nothing written "
+            "(--pick 1 writes it anyway, and generate warns)",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _wrote(plans: list[Plan], chosen: Plan, write: Path | None) -> str:
+    """``wrote plan N (kind: switches) to PATH``, and a warning when its syntax is unsourced."""
+    from roce_cfg import advise
+
+    number = plans.index(chosen) + 1
+    said = f"wrote plan {number} ({chosen.kind}: {advise.plan_row(chosen, number)[2]}) to {write}"
+    if chosen.unsourced:
+        said += (
+            f"; its lossless commands have no public source ({'; '.join(chosen.unsourced)}): "
+            "generate warns"
+        )
+    if chosen.also_unsourced:
+        said += f"; generate warns: no public source for {'; '.join(chosen.also_unsourced)}"
+    return said
 
 
 def _plan_table(title: str, plans: list[Plan], show_all: bool) -> None:
@@ -321,10 +353,20 @@ def _plan_table(title: str, plans: list[Plan], show_all: bool) -> None:
     out.print(f"PCIe: {plans[0].pcie_fit}", markup=False)
     for note in plans[0].notes:
         out.print(f"ECMP: {note}", markup=False)
-    if plans[0].unsourced:
+    feasible = [p for p in plans if p.feasible]
+    if feasible:
+        out.print(f"why plan 1: {feasible[0].why}", markup=False)
+    if feasible and feasible[0].unsourced:
         out.print(
-            "syntax: plan 1's lossless commands have no public source ("
-            + "; ".join(plans[0].unsourced)
+            "syntax: no sourced plan fits; plan 1's lossless commands have no public source ("
+            + "; ".join(feasible[0].unsourced)
             + "): generate warns, and the lab checks them against roce-cfg's own guess",
+            markup=False,
+        )
+    elif any(p.unsourced for p in feasible):
+        vendors = sorted({u.split(":")[0] for p in feasible for u in p.unsourced})
+        out.print(
+            f"syntax: {', '.join(vendors)} plans rank after every sourced one: their lossless "
+            "commands have no public source (--write --pick N writes one anyway)",
             markup=False,
         )

@@ -11,7 +11,7 @@ from typing import Literal
 from roce_cfg.advise import BillOfMaterials, bill_of_materials
 from roce_cfg.analysis import Finding, lint, lint_designed
 from roce_cfg.analysis.context import DeviceView
-from roce_cfg.analysis.rules_deadlock import deadlock_findings
+from roce_cfg.analysis.rules_deadlock import BEYOND_LINT, deadlock_findings, not_covered
 from roce_cfg.analysis.rules_headroom import needs
 from roce_cfg.deadlock import Source, from_parsed, from_plan
 from roce_cfg.deadlock.analyse import Report as DeadlockReport
@@ -63,6 +63,8 @@ class ReportData:
     budgets: list[Budget] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # files of the folder that were skipped
     checked: Literal["designed", "parsed"] = "parsed"  # what was linted: a key of CHECKED
+    # what the deadlock verdict does not cover (configs not read, switches partly read, gaps)
+    unverified: list[str] = field(default_factory=list)
     _rails: dict[str, int | None] = field(default_factory=dict, repr=False)
 
     @property
@@ -182,13 +184,16 @@ def _data(
         what = "headroom pool" if pool else "packet buffer" if capacity else "not published"
         model = f"{view.device.vendor.value} {view.device.model}"
         budgets.append(Budget(host, used, capacity, what, model))
+    # One list, as 'lint --deadlock' gives it: lint's findings and the analysis's own rules.
+    beyond = [f for f in result.findings if f.rule in BEYOND_LINT]
     return ReportData(
         name=name,
         source=origin,
         devices=[views[h].device for h in sorted(views, key=natural)],
         links=src.links,
-        findings=[*findings, *result.findings],
+        findings=sorted([*findings, *beyond], key=Finding.sort_key),
         deadlock=report,
         headroom=points,
         budgets=budgets,
+        unverified=not_covered(result),
     )

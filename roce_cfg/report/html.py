@@ -380,6 +380,15 @@ def _payload(data: ReportData) -> dict[str, Any]:
     }
 
 
+def _unverified(data: ReportData) -> str:
+    """Where the deadlock analysis could not see, said beside its cycles: 'no cycle' is then
+    no all-clear (the findings that say so are lint's, in the table, at lint's severity)."""
+    if not data.unverified:
+        return ""
+    said = f"A cycle may hide where the analysis could not see: {'; '.join(data.unverified)}."
+    return f'<p id="unverified" class="f-warning">{escape(said)}</p>'
+
+
 def _count(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
@@ -392,8 +401,9 @@ def render(data: ReportData) -> str:
     summary = (
         f"{_count(len(data.devices), 'switch', 'switches')}, "
         f"{_count(len(data.links), 'link', 'links')}; {sev['error']} errors, "
-        f"{sev['warning']} warnings, {sev['info']} info; {len(payload['cycles'])} deadlock "
-        f"cycle(s) in {data.deadlock.scenarios} scenario(s)"
+        f"{sev['warning']} warnings, {sev['info']} info"
+        + (f" ({sev['suppressed']} suppressed)" if sev["suppressed"] else "")
+        + f"; {len(payload['cycles'])} deadlock cycle(s) in {data.deadlock.scenarios} scenario(s)"
     )
     folder = templates_dir() / "report"
     env = jinja2.Environment(
@@ -407,6 +417,7 @@ def render(data: ReportData) -> str:
         source=escape(data.source),
         checked=escape(CHECKED[data.checked]),
         summary=escape(summary),
+        unverified=_unverified(data),
         bars=_bars(data),
         scatter=_scatter(data),
         bom=_bom(data),

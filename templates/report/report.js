@@ -49,11 +49,21 @@
   // Leave the panel's side free when that costs no extra line: a small fabric stays in view
   // beside the details of what is selected.
   function placeBeside(rows, bw, bh) {
-    var full = place(rows, box, bw, bh), side = Math.min(panel.offsetWidth || 364, 0.45 * box) + 16;
+    var full = place(rows, box, bw, bh), side = Math.min(panelWidth(), 0.45 * box) + 16;
     var narrow = place(rows, box - side, bw, bh);
     if (narrow.height > full.height) { return full; }
     narrow.width = box;
     return narrow;
+  }
+
+  // The panel's width at this screen size (report.css sizes it by the viewport), measured
+  // while it is hidden too.
+  function panelWidth() {
+    if (!panel.hidden) { return panel.offsetWidth; }
+    panel.hidden = false;
+    var w = panel.offsetWidth;
+    panel.hidden = true;
+    return w;
   }
 
   function findingsOf(test) { return data.findings.filter(test); }
@@ -136,7 +146,8 @@
 
   function setBox(d) {
     var cap = Math.max(360, Math.round(window.innerHeight * 0.8));
-    var h = Math.max(240, Math.min(d.height, cap));
+    var least = Math.max(240, Math.round(window.innerHeight * 0.4));  // room for the panel
+    var h = Math.max(least, Math.min(d.height, cap));
     vb = [0, 0, box, h];
     var svg = view.querySelector("svg");
     svg.setAttribute("viewBox", vb.join(" "));
@@ -241,8 +252,16 @@
       var g = data.groups.filter(function (x) { return x.members.indexOf(i) >= 0; })[0];
       if (g && current !== g.name) { show(g.name); }
     }
-    selectDevice(name); centre(i);
+    selectDevice(name);
+    // centred only when out of sight: a fabric in view stays put (centring pushed its far
+    // side under the panel)
+    var sel = view.querySelector("g.sw.sel");
+    if (sel && !inView(sel)) { centre(i); reveal(sel); }
     return true;
+  }
+  function inView(g) {
+    var r = g.getBoundingClientRect(), v = view.getBoundingClientRect();
+    return r.left >= v.left && r.right <= v.right && r.top >= v.top && r.bottom <= v.bottom;
   }
 
   // Pan by dragging anywhere in the box; a drag is not a click.
@@ -283,6 +302,91 @@
     clearTimeout(resized);
     resized = setTimeout(function () { if (Math.max(320, view.clientWidth) !== box) { show(current); } }, 150);
   });
+
+  // The findings table: every finding once, sorted by the column clicked, filtered by severity,
+  // rule and switch; a switch's name selects it in the drawing. Only the first ROWS matches are
+  // drawn (a config of 100,000 ports has 400,000 findings): the filters reach the rest.
+  var ROWS = 2000, RANK = { error: 0, warning: 1, info: 2 };
+  var ftable = document.getElementById("ftable"), fbody = ftable.tBodies[0];
+  var fsev = document.getElementById("f-sev"), frule = document.getElementById("f-rule");
+  var fdev = document.getElementById("f-dev"), fcount = document.getElementById("f-count");
+  var fmore = document.getElementById("f-more"), FS = data.findings;
+  var collator = new Intl.Collator("en", { numeric: true });
+  var order = FS.map(function (_, i) { return i; }), sortKey = null, sortDir = 1;
+  var NUMERIC = {
+    severity: function (f) { return RANK[f.severity]; },
+    line: function (f) { return f.line === undefined ? Infinity : f.line; }  // none: last
+  };
+  function compare(key) {
+    var num = NUMERIC[key];
+    return function (i, j) {
+      var a = FS[i], b = FS[j], c;
+      if (num) {
+        c = num(a) < num(b) ? -1 : num(a) > num(b) ? 1 : 0;
+      } else {
+        c = collator.compare(String(a[key] || ""), String(b[key] || ""));  // leaf-9 < leaf-10
+      }
+      return sortDir * c || i - j;  // ties keep lint's order
+    };
+  }
+  function fillSelect(select, values) {
+    var counts = {};
+    FS.forEach(function (f) { counts[values(f)] = (counts[values(f)] || 0) + 1; });
+    var keys = Object.keys(counts).sort(select === fsev ? function (a, b) { return RANK[a] - RANK[b]; } : collator.compare);
+    select.insertAdjacentHTML("beforeend", keys.map(function (k) {
+      return "<option value='" + esc(k) + "'>" + esc(k) + " (" + counts[k].toLocaleString("en") + ")</option>";
+    }).join(""));
+  }
+  function findingRow(i) {
+    var f = FS[i], far = f.related_device ? " (far end " + f.related_device + " " + (f.related_port || "") + ")" : "";
+    var dev = byName[f.device] === undefined ? esc(f.device) : "<a class='dev' href='#device=" +
+      esc(encodeURIComponent(f.device)) + "'>" + esc(f.device) + "</a>";
+    return "<tr data-i='" + i + "'" + (f.suppressed ? " class='sup'" : "") + "><td class='f-" +
+      esc(f.severity) + "'>" + esc(f.severity) + "</td><td>" + esc(f.rule) + "</td><td>" + dev +
+      "</td><td>" + esc(f.port || "") + "</td><td" + (f.file ? " title='" + esc(f.file) + "'" : "") + ">" +
+      esc(f.line === undefined ? "" : f.line) + "</td><td>" + esc(f.message + far) +
+      (f.suppressed ? " (suppressed: " + esc(f.suppressed) + ")" : "") + "</td></tr>";
+  }
+  function counted(n) { return n.toLocaleString("en") + (n === 1 ? " finding" : " findings"); }
+  function drawFindings() {
+    var sev = fsev.value, rule = frule.value, dev = fdev.value.trim().toLowerCase();
+    var rows = order.filter(function (i) {
+      var f = FS[i];
+      return (!sev || f.severity === sev) && (!rule || f.rule === rule) &&
+        (!dev || f.device.toLowerCase().indexOf(dev) >= 0);
+    });
+    fbody.innerHTML = rows.slice(0, ROWS).map(findingRow).join("");
+    fcount.textContent = rows.length === FS.length ? counted(FS.length) :
+      rows.length.toLocaleString("en") + " of " + counted(FS.length);
+    fmore.hidden = rows.length <= ROWS;
+    fmore.textContent = "The first " + ROWS.toLocaleString("en") + " of " + counted(rows.length) +
+      " are shown: filter by rule, switch or severity to see the rest.";
+  }
+  ftable.tHead.addEventListener("click", function (ev) {
+    var th = ev.target.closest("th");
+    if (!th) { return; }
+    sortDir = sortKey === th.dataset.key ? -sortDir : 1;
+    sortKey = th.dataset.key;
+    order.sort(compare(sortKey));
+    ftable.tHead.querySelectorAll("th").forEach(function (h) {
+      h.setAttribute("aria-sort", h === th ? (sortDir > 0 ? "ascending" : "descending") : "none");
+    });
+    drawFindings();
+  });
+  fbody.addEventListener("click", function (ev) {
+    var a = ev.target.closest("a.dev");
+    if (!a) { return; }
+    ev.preventDefault();
+    fbody.querySelectorAll("tr.sel").forEach(function (r) { r.classList.remove("sel"); });
+    a.closest("tr").classList.add("sel");
+    goTo(FS[Number(a.closest("tr").dataset.i)].device);
+    document.getElementById("topology").scrollIntoView({ block: "start" });
+  });
+  fillSelect(fsev, function (f) { return f.severity; });
+  fillSelect(frule, function (f) { return f.rule; });
+  [fsev, frule].forEach(function (s) { s.addEventListener("change", drawFindings); });
+  fdev.addEventListener("input", drawFindings);
+  drawFindings();
 
   document.getElementById("cycles").innerHTML = data.cycles.length ? data.cycles.map(function (c) {
     return "<section><h3>" + esc(c.title) + "</h3><p><code>" + esc(c.chain) + "</code></p><ol>" +

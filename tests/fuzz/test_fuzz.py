@@ -12,6 +12,7 @@ import pytest
 from bench.fuzz import TARGETS, Case, Measured, explore, regression_cases, run_case
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("name", list(TARGETS))
 def test_short_fuzz_run(name: str) -> None:
     def each(m: Measured) -> None:
