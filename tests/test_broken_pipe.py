@@ -53,6 +53,7 @@ def _quiet(code: int, err: str) -> None:
     assert "error" not in err
 
 
+@pytest.mark.sample(3)  # each is a process of its own; --full runs all eight
 @pytest.mark.parametrize(
     "args",
     [

@@ -31,7 +31,7 @@ WORD = st.text("abcxyz0189-/.:;", min_size=1, max_size=18)
 CELL = st.lists(WORD, min_size=0, max_size=6).map(" ".join)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(deadline=None)
 @given(
     width=st.integers(40, 200),
     columns=st.lists(WORD, min_size=1, max_size=9, unique=True),
@@ -50,7 +50,7 @@ def test_a_terminal_table_never_breaks_a_word(width: int, columns: list[str], da
     assert not words - tokens(shown), shown
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(
     sizes=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 120)), min_size=1, max_size=12),
     slack=st.integers(0, 300),
