@@ -11,7 +11,8 @@ import typer
 from roce_cfg.cli.common import err, out
 from roce_cfg.cli.options import TextOrJson, VendorDir
 from roce_cfg.errors import EXIT_INPUT, InputError
-from roce_cfg.output import emit, emit_json, print_table
+from roce_cfg.output import emit, emit_json
+from roce_cfg.tables import print_table
 
 
 def rules_cmd(fmt: TextOrJson = "text") -> None:

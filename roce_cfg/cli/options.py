@@ -30,6 +30,22 @@ TextOrJson = Annotated[
     Literal["text", "json"],
     typer.Option("--format", help="text, or one JSON document on stdout (docs/cli.md)."),
 ]
+PushDiff = Annotated[
+    Literal["summary", "full"],
+    typer.Option(
+        "--diff",
+        help="The dry run's diff: lines added and removed per switch and section, or in full "
+        "(the unified diff and the commands).",
+    ),
+]
+PushDiffFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--diff-file",
+        help="Also write every switch's unified diff and commands to this file.",
+        dir_okay=False,
+    ),
+]
 Quiet = Annotated[
     bool,
     typer.Option(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from roce_cfg.cli.common import (
     ask_credentials,
@@ -25,6 +25,8 @@ from roce_cfg.cli.options import (
     FailOn,
     FindingsFormat,
     Prune,
+    PushDiff,
+    PushDiffFile,
     PushStrict,
     Quiet,
     RequireVerified,
@@ -34,7 +36,8 @@ from roce_cfg.cli.options import (
     VerifyAfter,
 )
 from roce_cfg.errors import EXIT_FINDINGS
-from roce_cfg.output import Shown, emit, emit_json
+from roce_cfg.output import Shown, emit, emit_json, writable, write_file
+from roce_cfg.tables import print_table
 
 if TYPE_CHECKING:
     from roce_cfg.deploy.push import Credentials, Outcome
@@ -58,6 +61,8 @@ def push_cmd(
     vendor_dir: VendorDir = None,
     confirm_timeout: ConfirmTimeout = None,
     strict_syntax: PushStrict = False,
+    diff: PushDiff = "summary",
+    diff_file: PushDiffFile = None,
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
 ) -> None:
@@ -68,6 +73,8 @@ def push_cmd(
     from roce_cfg.platforms.profile import overlay_dir
 
     steps = Timeouts.parse(timeouts)
+    if diff_file is not None:
+        writable(diff_file)  # refused now, not after the switches were changed
     targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
     creds = ask_credentials()
     with progress("pushing") as tick:
@@ -85,14 +92,15 @@ def push_cmd(
             on_batch=_batch_line if batch != "100%" else None,
             strict=strict_syntax,
         )
+    if diff_file is not None:
+        write_file(diff_file, "".join(full_plan(o) for o in outcomes))
     shown = Shown(fmt, quiet)
     live = verify_after == "live" and apply
     _push_finish(
         shown,
         outcomes,
         len(targets) - len(outcomes),
-        apply,
-        prune,
+        (apply, prune, Diff(diff == "full", diff_file)),
         lambda: _verify_live(live, configs, targets, outcomes, creds, steps),
     )
 
@@ -101,8 +109,7 @@ def _push_finish(
     shown: Shown,
     outcomes: list[Outcome],
     skipped: int,
-    apply: bool,
-    prune: bool,
+    how: tuple[bool, bool, Diff],
     verify: Callable[[], Verified | None],
 ) -> None:
     """push's output (the text report as soon as the push ends; the JSON document after
@@ -111,8 +118,9 @@ def _push_finish(
     from roce_cfg.deploy.report import document, exit_code
     from roce_cfg.verify.report import render, text_report
 
+    apply, prune, diff = how
     if shown.text:
-        _push_report(outcomes, apply, prune)
+        _push_report(outcomes, apply, prune, diff)
         if skipped:
             out.print(
                 f"{counted(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
@@ -165,9 +173,7 @@ def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
     )
 
 
-def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
-    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
-
+def _push_report(outcomes: list[Outcome], apply: bool, prune: bool, diff: Diff) -> None:
     out.print(
         "# --prune: peers, VLANs and networks of managed kinds that the intent does not name "
         "are removed"
@@ -176,12 +182,11 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
         "of managed kinds that the intent does not name)",
         markup=False,
     )
+    if not apply and not diff.full:
+        _sections(outcomes, diff.file)
     for o in outcomes:
-        if o.diff and not apply:
-            out.print(o.diff, markup=False, end="")
-            out.print(f"# {o.host}: {len(o.commands)} commands", markup=False)
-            for c in o.commands:
-                out.print(f"  {c}", markup=False)
+        if not apply and diff.full:
+            emit(full_plan(o))
         if o.pruned:
             out.print(f"# {o.host}: {len(o.pruned)} removed by --prune", markup=False)
             for c in o.pruned:
@@ -194,20 +199,24 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
             )
             for c in o.unsourced:
                 out.print(f"  {c}", markup=False)
-    table = Table(title=f"push {'(applied)' if apply else '(dry run: nothing sent)'}")
-    for col in ("switch", "result", "commands", "seconds", "error"):
-        table.add_column(col, overflow="fold")
-    for o in outcomes:
-        style = "red" if o.status in PUSH_FAILED else "green" if o.status == "changed" else ""
-        status = f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status
-        table.add_row(
+    rows = [
+        (
             o.host,
-            f"[{style}]{status}[/{style}]" if style else status,
+            f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status,
             str(len(o.commands)),
             f"{o.seconds:.1f}",
             o.error,
         )
-    out.print(table)
+        for o in outcomes
+    ]
+    print_table(
+        out,
+        f"push {'(applied)' if apply else '(dry run: nothing sent)'}",
+        ("switch", "result", "commands", "seconds", "error"),
+        rows,
+        right=("commands", "seconds"),
+        styles={"result": _result_style},
+    )
     for o in outcomes:
         if o.status == "rolled back" and o.restore:  # how, and that it was checked
             out.print(
@@ -219,6 +228,48 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
             out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
             for line in o.left:
                 out.print(f"  {line}", markup=False)
+
+
+@dataclass(frozen=True)
+class Diff:
+    """How the dry run shows its diff: in full (``--diff full``) or section by section, and
+    the file that gets it in full (``--diff-file``)."""
+
+    full: bool = False
+    file: Path | None = None
+
+
+def full_plan(o: Outcome) -> str:
+    """A switch's unified diff (running against running-after-push) and the commands."""
+    if not o.diff:
+        return ""
+    commands = "".join(f"  {c}\n" for c in o.commands)
+    return f"{o.diff}# {o.host}: {len(o.commands)} commands\n{commands}"
+
+
+def _sections(outcomes: list[Outcome], diff_file: Path | None) -> None:
+    """The dry run's default: per switch, the config lines added and removed per section."""
+    rows = [
+        (o.host, s.section, str(s.views or ""), str(s.added), str(s.removed))
+        for o in outcomes
+        for s in o.sections
+    ]
+    where = diff_file if diff_file else "--diff full, or --diff-file FILE"
+    print_table(
+        out,
+        f"changes by section, in config lines (the diff and commands in full: {where})",
+        ("switch", "section", "views", "added", "removed"),
+        rows,
+        right=("views", "added", "removed"),
+    )
+
+
+def _result_style(result: str) -> str:
+    """A push result's colour on a terminal: failures red, changes green."""
+    from roce_cfg.deploy.push import FAILED
+
+    status = result.split(" (")[0]
+    return "red" if status in FAILED else "green" if status == "changed" else ""
 
 
 def verify_cmd(

@@ -8,7 +8,7 @@ import copy
 import difflib
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from netmiko import BaseConnection, ReadTimeout
@@ -17,6 +17,7 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.restore import Snapshot, differences
 from roce_cfg.deploy.rollback import Progress, Restorer, RollbackError, how, save
 from roce_cfg.deploy.session import Cli, PushError, show
+from roce_cfg.deploy.summary import SectionChange, section_changes
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.redact import redact
@@ -45,6 +46,7 @@ class Outcome:
     kind: str = ""
     saved: bool = False  # changed, and the saved config verified to be the running one
     restore: str = ""  # how a failed push was undone (a vendor restore point or full-config)
+    sections: list[SectionChange] = field(default_factory=list)  # the diff, section by section
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,14 @@ def changes(
     target: Target, running: str, intended: str, prune: bool = False
 ) -> tuple[list[str], str]:
     """What a push types to take ``running`` to ``intended``, and the diff it makes."""
+    commands, diff, _ = planned(target, running, intended, prune)
+    return commands, diff
+
+
+def planned(
+    target: Target, running: str, intended: str, prune: bool = False
+) -> tuple[list[str], str, list[SectionChange]]:
+    """``changes``, and the diff section by section (the dry run's summary)."""
     have = Tree.from_text(running, target.profile)
     want = Tree.from_text(intended, target.profile)
     commands = remediation(have, want, prune)
@@ -73,7 +83,7 @@ def changes(
             f"{target.name} (after push)",
         )
     )
-    return commands, diff
+    return commands, diff, section_changes(have, after)
 
 
 def pruned(target: Target, running: str, intended: str, commands: list[str]) -> list[str]:
@@ -149,7 +159,7 @@ def push(
         return _redacted(outcome, target)
     try:
         before = _running(conn, target, steps.command)
-        outcome.commands, outcome.diff = changes(target, before, intended, prune)
+        outcome.commands, outcome.diff, outcome.sections = planned(target, before, intended, prune)
         if prune:
             outcome.pruned = pruned(target, before, intended, outcome.commands)
         outcome.unsourced = unsourced_undos(target, outcome.commands)
@@ -183,6 +193,7 @@ def _redacted(outcome: Outcome, target: Target) -> Outcome:
     The commands were sent as they were; only their record is redacted."""
     vendor = target.profile.vendor.value
     outcome.diff = redact(outcome.diff, vendor)
+    outcome.sections = [replace(s, section=redact(s.section, vendor)) for s in outcome.sections]
     outcome.error = redact(outcome.error, vendor)
     for lines in (outcome.commands, outcome.pruned, outcome.unsourced, outcome.left):
         lines[:] = [redact(c, vendor) for c in lines]
