@@ -9,6 +9,7 @@ from typing import Any
 from roce_cfg import evidence
 from roce_cfg.analysis.registry import Hit, Rule
 from roce_cfg.gate import Gate, ReadWhere, origins
+from roce_cfg.links import infer
 from roce_cfg.model import addresses, describe, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap, read_where
@@ -394,7 +395,7 @@ def concludes(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | Non
 
 # A link end is the evidence step's: a fabric link reuses its ends (issue 30: 131,072 ends
 # built twice at xl).
-LinkEnd = evidence.End
+LinkEnd = infer.End
 
 
 @dataclass(frozen=True)
@@ -402,7 +403,7 @@ class FabricLink:
     a: LinkEnd
     b: LinkEnd
     cable_m: float | None = None
-    fact: evidence.LinkFact | None = None  # what the evidence step knows of it (kind, members)
+    fact: infer.LinkFact | None = None  # what the evidence step knows of it (kind, members)
 
 
 @dataclass
