@@ -145,7 +145,7 @@ def _paired(da: DeviceConfig, pa: str, db: DeviceConfig, pb: str) -> bool:
     return names_switch(desc_a, db.hostname) or names_switch(desc_b, da.hostname)
 
 
-# the words of a description, as names_switch separates them ('to_leaf-2_100GE1/0/1' -> 'leaf-2', ...)
+# a description's words, as names_switch separates them ('to_leaf-2_100GE1/0/1' -> 'leaf-2', ...)
 WORDS = re.compile(r"[^A-Za-z0-9-]+")
 
 
