@@ -246,7 +246,7 @@ XFAIL: dict[str, str] = {
     # hw-v200: leaf-5.cfg is cut short and the whole folder exits 2
     **{f"hw-v200:{c}": _DEGRADE for c in ("G1", "G2", "G3", "G4", "exit-code", "roles",
        "must_not:1", "must_not:2", "must_not:3", "must_not:5", "cannot_verify:0",
-       "cannot_verify:1", "cannot_verify:2")},
+       "cannot_verify:2")},
     "degrade-per-file": _DEGRADE,
     # docs and report refuse the folder on its SOURCES.md (lint and parse skip it with a note)
     **{f"{fab}:{cmd}": "docs/report refuse a non-config file in the folder: folder discovery "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,6 +106,21 @@ class DeviceView:
                 config.accounting.unread_facts, config.device, assumed
             )
         return found
+
+    def watchdog_default_unknown(self) -> str | None:
+        """Why the watchdog in force where none is printed cannot be known, or None: the
+        vendor's default is per release, and the config prints no release or one whose
+        default no source gives (a release with a sourced default gave the parse a watchdog)."""
+        spec = self.profile.parse
+        if not any(form.watchdog_ms for form in spec.versions):
+            return None
+        found = re.search(spec.version_line, self.text, re.M) if spec.version_line else None
+        if found is None:
+            return "the config prints no release (the default is per release)"
+        form = spec.version(found.group(1))
+        if form is None or form.watchdog_ms is None:
+            return f"the default of {found.group(1)} is in no source"
+        return None
 
     @property
     def name(self) -> str:

@@ -232,7 +232,8 @@ def roce_dscp_lossy(v: DeviceView) -> Iterator[Hit]:
 def watchdog_missing(v: DeviceView) -> Iterator[Hit]:
     pfc_ports = [p for p in v.lossless_ports() if p.qos.pfc]
     if pfc_ports and v.device.qos.watchdog is None:
-        yield Hit("PFC in use but no watchdog timers configured", anchor="watchdog")
+        if v.watchdog_default_unknown() is None:  # else RC124: the default may be on
+            yield Hit("PFC in use but no watchdog timers configured", anchor="watchdog")
         return
     for port in pfc_ports:
         if not port.qos.watchdog:
