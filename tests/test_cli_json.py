@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
 from roce_cfg.cli import app
 from tests.helpers import ROOT, SCENARIOS, run
@@ -217,7 +216,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]
 
 
 def cli(*args: str) -> Any:
-    return CliRunner().invoke(app, list(args), env=CREDS)
+    return run(*args, env=CREDS)
 
 
 @pytest.mark.slow
