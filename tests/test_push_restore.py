@@ -218,3 +218,18 @@ def test_a_confirm_timer_left_running_is_named_with_when_it_reverts(
     }
     assert switch["timer"] in switch["error"]
     assert sw.points.pending is not None  # and it does run
+
+
+def test_the_lab_prints_a_port_emptied_by_undoing_as_never_configured() -> None:
+    from roce_cfg.lab.cli import Session
+
+    sw = _bare(Vendor.RUIJIE)
+    session = Session(sw)
+    port = "interface FourHundredGigabitEthernet 0/5"
+    lines = ["configure terminal", port, "exit", "interface FourHundredGigabitEthernet 0/6"]
+    lines += ["no switchport", "no shutdown", "description x", "no description x", "switchport"]
+    for line in [*lines, "end"]:
+        session.feed(line)
+    text = sw.running.render()
+    assert f"{port}\n" in text  # typed with nothing in it: there, as typed
+    assert "0/6" not in text  # its lines undone, its state at the default: as before

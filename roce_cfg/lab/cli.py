@@ -120,6 +120,7 @@ class Session:
         self.candidate: Tree | None = None  # uncommitted changes (commit model 'candidate')
         self.question: str | None = None
         self.closed = False
+        self.emptied: set[str] = set()  # ports whose lines were undone in this session
 
     # -- prompts ---------------------------------------------------------------------------
     def prompt(self) -> str:
@@ -232,7 +233,8 @@ class Session:
         if faults.not_applied and re.search(faults.not_applied, text) and not tree.is_view(text):
             return ""  # accepted, echoed, and not applied
         tree.apply([*self.views, text] if self.views else [text])
-        self._unprinted(tree, text)
+        if self._unprinted(tree, text) or text.startswith(self.sw.profile.negation):
+            self.emptied.update(self.views[:1])  # left empty, it is not printed (_tidy)
         if tree.is_view(text):
             self.views.append(text)
             self.gviews.append(self._entered(tree, cmd))
@@ -276,32 +278,37 @@ class Session:
             return ""
         return None
 
-    def _unprinted(self, tree: Tree, text: str) -> None:
+    def _unprinted(self, tree: Tree, text: str) -> bool:
         """A port state typed at its default ('switchport', Ruijie's 'no shutdown') is not
         printed: a switch lists what differs from the default (the grammar's ``default``)."""
         if not self.gviews:
-            return
+            return False
         two_state, rest = self.sw.grammar.resting(self.gviews[-1], text, self.sw.profile.negation)
         node: Node | None = tree.root
         for line in self.views:
             node = node.find(line) if node is not None else None
-        if two_state and rest == text and node is not None:
-            node.children = [c for c in node.children if c.line != text]
+        if not two_state or rest != text or node is None:
+            return False
+        node.children = [c for c in node.children if c.line != text]
+        return True
 
     def _tidy(self) -> None:
-        """A physical port left with nothing set is not printed, as on a bare switch here (the
-        lab prints no unconfigured port): emptied by a restore, it is as it was before."""
+        """A physical port emptied by undoing its lines is not printed, as a port never
+        configured is not printed here: emptied by a restore, the port is as it was before.
+        (A view typed with nothing in it stays, as typed.)"""
         tree = self.candidate if self.candidate is not None else self.sw.running
         grammar, neg = self.sw.grammar, self.sw.profile.negation
         inside = self.views[0] if self.views else None
-        tree.root.children = [
-            c
+        gone = {
+            c.line
             for c in tree.root.children
-            if c.children
-            or c.line == inside
-            or not tree.is_view(c.line)
-            or grammar.undo_for(grammar.root, c.line, neg) is not None
-        ]
+            if c.line in self.emptied
+            and c.line != inside
+            and not c.children
+            and grammar.undo_for(grammar.root, c.line, neg) is None
+        }
+        self.emptied -= gone
+        tree.root.children = [c for c in tree.root.children if c.line not in gone]
 
     def _judge(self, text: str) -> tuple[Command | None, str | None]:
         """The grammar's verdict on a line typed in the current view, as the switch prints it.
