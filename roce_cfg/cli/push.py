@@ -218,16 +218,27 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool, diff: Diff) 
         styles={"result": _result_style},
     )
     for o in outcomes:
-        if o.status == "rolled back" and o.restore:  # how, and that it was checked
-            out.print(
-                f"# {o.host}: rolled back ({o.restore}); running and saved config "
-                "compared whole with the snapshot: the same",
-                markup=False,
-            )
-        if o.status == "rollback-failed":
-            out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
-            for line in o.left:
-                out.print(f"  {line}", markup=False)
+        _restore_lines(o)
+
+
+def _restore_lines(o: Outcome) -> None:
+    """How a failed push was undone, what was checked, what is left, what the switch's own
+    confirm timer will still do."""
+    if o.status == "rolled back" and o.restore:  # how, and that it was checked
+        checked = "running and saved config" if o.saved_back else "running config"
+        out.print(
+            f"# {o.host}: rolled back ({o.restore}); {checked} compared whole with the "
+            "snapshot: the same",
+            markup=False,
+        )
+    if o.status == "rollback-failed":
+        if o.running_back:
+            out.print(f"# {o.host}: running config back as before the push", markup=False)
+        out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
+        for line in o.left:
+            out.print(f"  {line}", markup=False)
+    if o.timer:
+        out.print(f"# {o.host}: {o.timer}", markup=False)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,14 @@ class Outcome:
     # steps of reaching it, see transport.Unusable), rejected, dropped, save, error.
     kind: str = ""
     saved: bool = False  # changed, and the saved config verified to be the running one
-    restore: str = ""  # how a failed push was undone (a vendor restore point or full-config)
+    # What the restore of a failed push did, step by step (a vendor restore point, a discard
+    # of uncommitted changes, a full-config restore, a step done again on a new session).
+    restore: str = ""
+    # After a restore: the running and the saved config compared whole with the snapshot and
+    # found the same (True), different (False), or not known (None: not read, not reached).
+    running_back: bool | None = None
+    saved_back: bool | None = None
+    timer: str = ""  # the switch's own confirm timer, still running: what it will do and when
     sections: list[SectionChange] = field(default_factory=list)  # the diff, section by section
 
 
@@ -224,13 +231,13 @@ def _apply(
         if left:
             raise PushError(f"verify: {len(left)} command(s) still differ after the push")
         _confirm(cli, progress)
+        progress.saved = True
         save(cli)
         _verify_saved(cli, steps.command)
         outcome.status, outcome.saved = "changed", True
         return conn
     except Exception as exc:
         outcome.error, outcome.kind = _why(exc), _kind(exc)
-    outcome.restore = how(p)
     restorer = Restorer(
         p, Snapshot(before, saved), progress, steps.command, lambda: _connect(target, creds, steps)
     )
@@ -244,6 +251,11 @@ def _apply(
         outcome.status = "rollback-failed"
         outcome.left = [f"? {c}" for c in cli.sent]
         outcome.error += f"; rollback failed: {_why(exc)}"
+    outcome.restore = "; ".join(restorer.done) or f"{how(p)}: not reached"
+    outcome.running_back, outcome.saved_back = restorer.running_back, restorer.saved_back
+    if progress.armed:
+        outcome.timer = progress.timer_note()
+        outcome.error += f"; {outcome.timer}"
     return conn
 
 
@@ -256,16 +268,18 @@ def _change(cli: Cli, commands: list[str], progress: Progress, confirm: int | No
     progress.checkpoint = True
     cli.enter()
     arm = d.confirm.arm.format(time=d.confirm.amount(confirm)) if d.confirm and confirm else None
+    seconds = d.confirm.seconds(confirm) if d.confirm and confirm else 0
     if arm is not None and d.confirm is not None and d.confirm.at == "start":
+        progress.arm(arm, seconds)  # before it is sent: its answer may be lost, not its effect
         cli.send(arm)
-        progress.armed = True
     for c in commands:
         cli.send(c)
     if d.commit.model == "candidate":
         progress.committed = True
         by_trial = arm is not None and d.confirm is not None and d.confirm.at == "commit"
+        if by_trial and arm:
+            progress.arm(arm, seconds)
         cli.send(arm if by_trial and arm else d.commit.commands[0])
-        progress.armed = progress.armed or by_trial
     cli.leave()
 
 

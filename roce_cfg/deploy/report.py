@@ -50,6 +50,11 @@ def _switch(o: Outcome) -> dict[str, Any]:
         "sections": [asdict(s) for s in o.sections],
         "saved": o.saved,
         "restore": o.restore,
+        # after a failed push: each config compared whole with the one before it (null: unknown)
+        "running_restored": o.running_back,
+        "saved_restored": o.saved_back,
+        # a confirm timer still running on the switch: when it will revert the push
+        "timer": o.timer,
         # how the switch differs from before the push: empty unless its rollback failed
         "left": o.left,
         "pruned": o.pruned,

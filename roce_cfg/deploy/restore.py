@@ -67,8 +67,24 @@ def lines(text: str, profile: VendorProfile) -> Counter[tuple[str, ...]]:
     for p in _paths(tree.root, (), keep):
         if tree.is_view(p[-1]) and p not in keep:
             continue  # an empty physical port: printed or not, the same
+        if _at_default(tree, p):
+            continue  # a port state at its default ('switchport'): printed or not, the same
         counted[p] += 1
     return counted
+
+
+def _at_default(tree: Tree, path: tuple[str, ...]) -> bool:
+    if len(path) < 2 or tree.is_view(path[-1]):
+        return False
+    grammar = tree.profile.grammar()
+    node = tree.root
+    for line in path[:-1]:
+        found = node.find(line)
+        if found is None:
+            return False
+        node = found
+    view = grammar.view_of(path[:-1], [c.line for c in node.children])
+    return grammar.resting(view, path[-1], tree.profile.negation) == (True, path[-1])
 
 
 def differences(before: str, now: str, profile: VendorProfile) -> list[str]:

@@ -135,12 +135,33 @@ def _wait_for_data(channel: object, seconds: float) -> None:
 
 
 def show(conn: BaseConnection, command: str, timeout: float) -> str:
-    """A display command's output (the running or the saved config)."""
+    """A display command's output (the running or the saved config). A hang-up while it is
+    read is Dropped at once, and either failure says how long it took: netmiko alone would
+    wait for the echo, then the output, and call a closed session a timeout."""
     from netmiko import ReadTimeout
 
+    start, read = time.monotonic(), conn.read_channel
+
+    def watched() -> str:
+        data = str(read())
+        if not data and getattr(conn.remote_conn, "closed", False):
+            raise Dropped(
+                f"the switch closed the connection while '{command}' was read "
+                f"({time.monotonic() - start:.1f} s in)"
+            )
+        return data
+
+    setattr(conn, "read_channel", watched)  # noqa: B010 (an instance's own, removed below)
     try:
         return str(conn.send_command(command, read_timeout=timeout))
-    except ReadTimeout:  # netmiko waits for the echo, then the answer: each up to the timeout
+    except ReadTimeout:
         raise NoAnswer(
-            f"no answer to '{command}' (waited {timeout:g} s for its echo, then its output)"
+            f"no answer to '{command}' within {time.monotonic() - start:.1f} s"
         ) from None
+    except (OSError, EOFError) as exc:
+        raise Dropped(
+            f"the connection failed while '{command}' was read "
+            f"({time.monotonic() - start:.1f} s in): {exc}"
+        ) from None
+    finally:
+        delattr(conn, "read_channel")

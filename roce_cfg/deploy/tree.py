@@ -249,10 +249,7 @@ def _diff(
             continue  # the new value replaces it; 'undo mtu 9000' is not even valid Comware
         if not (prune or full) and _additive(c.line, profile) is not None:
             continue  # its other members (VLANs) may serve what roce-cfg does not manage
-        if c.line.startswith(neg):
-            positive = c.line[len(neg) :]
-            flips.append(positive)
-            have.children[have.children.index(c)] = Node(positive)
+        if _flip(have, c, want, flips, grammar, view, neg, full):
             continue
         if c in dropped:
             later.append(c)
@@ -276,6 +273,42 @@ def _diff(
     for c in renamed:  # the old one goes once the new one is in place
         out.append(_negation(grammar, view, c.line, neg))
     return out
+
+
+def _flip(
+    have: Node,
+    c: Node,
+    want: Node,
+    flips: list[str],
+    grammar: Grammar,
+    view: str,
+    neg: str,
+    full: bool,
+) -> bool:
+    """Whether ``c`` is a state set back rather than removed: a negated line typed positive,
+    or (full) a port state returned to what the snapshot has; the line to type goes to
+    ``flips`` (none when the port is at that state already, or no source says it)."""
+    settled, back = _unset(c, want, grammar, view, neg) if full else (False, None)
+    if not (settled or c.line.startswith(neg)):
+        return False
+    positive = back if settled else c.line[len(neg) :]
+    if positive is not None:
+        flips.append(positive)
+        have.children[have.children.index(c)] = Node(positive)
+    return True
+
+
+def _unset(c: Node, want: Node, grammar: Grammar, view: str, neg: str) -> tuple[bool, str | None]:
+    """For a full-config restore: whether ``c`` is a port state ('no shutdown', 'no
+    switchport') that the snapshot's view prints no form of, and the line that puts the port
+    back to the state it has unset (the grammar's default: 'switchport'). Its opposite would be
+    a guess ('shutdown' takes down a port that was up): None when the port is at that state
+    already, or when no source says what it is (the restore then lists the line as left)."""
+    two_state, rest = grammar.resting(view, c.line, neg)
+    positive = c.line.removeprefix(neg)
+    if not two_state or any(w.line.removeprefix(neg) == positive for w in want.children):
+        return False, None
+    return True, rest if rest != c.line else None
 
 
 # What an additive line lists (VLANs today); its own domain is the grammar's business.

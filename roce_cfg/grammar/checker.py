@@ -311,6 +311,32 @@ class Grammar:
             cmd, values = self._setter(view, line)
         return cmd.negate(values, line, negation) if cmd is not None else None
 
+    def resting(self, view: str, line: str, negation: str) -> tuple[bool, str | None]:
+        """Whether ``line`` of ``view`` is one form of a two-state setting (a command whose own
+        syntax takes the negation word, '[ no ] shutdown', or one that switches the view,
+        'no switchport' / 'switchport'), and the form a port is in when its running config
+        prints neither: the command's ``default`` where that is a line of the same setting;
+        None when no source gives it (then nobody can say what an unset port was)."""
+        cmd, _ = self.match(view, line)
+        if cmd is None:
+            cmd, _ = self._setter(view, line)
+        if cmd is None:
+            return False, None
+        positive = line[len(negation) :] if line.startswith(negation) else line
+        both = all(
+            cmd.regex.match(" " + " ".join(f.split())) for f in (positive, negation + positive)
+        )
+        if cmd.sets is None and not both:
+            return False, None
+        rest = cmd.default
+        views = (*cmd.views, *((cmd.sets,) if cmd.sets else ()))
+        if rest is None or not (
+            cmd.regex.match(" " + rest)
+            or any(self.match(v, rest)[0] or self.match(v, rest, undo=True)[0] for v in views)
+        ):
+            return True, None  # a value ('bridge'), or no default: not a line to type
+        return True, rest
+
     def _setter(self, view: str, line: str) -> tuple[Command | None, dict[str, str]]:
         """The command that switched the current view to ``view``, if ``line`` is one."""
         for c in self.commands:

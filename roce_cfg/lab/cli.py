@@ -34,6 +34,7 @@ class Faults:
     # save or the commit answers an error and does nothing; lines matching a regex are
     # accepted but do not change the config (a verify mismatch).
     drop_on: str | None = None
+    drops: int | None = None  # drop_on hangs up this many times, then answers (None: always)
     save_error: bool = False
     commit_error: bool = False
     not_applied: str | None = None
@@ -119,6 +120,7 @@ class Session:
         self.candidate: Tree | None = None  # uncommitted changes (commit model 'candidate')
         self.question: str | None = None
         self.closed = False
+        self.emptied: set[str] = set()  # ports whose lines were undone in this session
 
     # -- prompts ---------------------------------------------------------------------------
     def prompt(self) -> str:
@@ -178,8 +180,13 @@ class Session:
     def _faults(self, text: str) -> None:
         """drop_on: hang up at a matching line once configuration has begun (a drop at the
         commit, the save, its check or a rollback command; not at the login's first lines)."""
-        drop = self.sw.faults.drop_on
+        faults = self.sw.faults
+        drop = faults.drop_on
         if drop is not None and self.sw.commands > 0 and re.search(drop, text):
+            if faults.drops is not None:
+                if faults.drops <= 0:
+                    return
+                faults.drops -= 1
             self.closed = True
             raise Dropped(text)
 
@@ -214,6 +221,7 @@ class Session:
         kind = tree.view_kind(text)
         if self.views and kind is not None and kind == tree.view_kind(self.views[0]):
             self.views, self.gviews = [], []  # 'interface B' typed inside interface A moves to B
+            self._tidy()
         cmd, refusal = self._judge(text)
         if refusal is not None:
             return refusal
@@ -225,6 +233,8 @@ class Session:
         if faults.not_applied and re.search(faults.not_applied, text) and not tree.is_view(text):
             return ""  # accepted, echoed, and not applied
         tree.apply([*self.views, text] if self.views else [text])
+        if self._unprinted(tree, text) or text.startswith(self.sw.profile.negation):
+            self.emptied.update(self.views[:1])  # left empty, it is not printed (_tidy)
         if tree.is_view(text):
             self.views.append(text)
             self.gviews.append(self._entered(tree, cmd))
@@ -258,13 +268,47 @@ class Session:
                 self.question = "leave"
                 return d.commit.leave_question
             self.config, self.views, self.gviews = False, [], []
+            self._tidy()
             return ""
         if text == d.view_exit:
             self.views.pop()
             if self.gviews:
                 self.gviews.pop()
+            self._tidy()
             return ""
         return None
+
+    def _unprinted(self, tree: Tree, text: str) -> bool:
+        """A port state typed at its default ('switchport', Ruijie's 'no shutdown') is not
+        printed: a switch lists what differs from the default (the grammar's ``default``)."""
+        if not self.gviews:
+            return False
+        two_state, rest = self.sw.grammar.resting(self.gviews[-1], text, self.sw.profile.negation)
+        node: Node | None = tree.root
+        for line in self.views:
+            node = node.find(line) if node is not None else None
+        if not two_state or rest != text or node is None:
+            return False
+        node.children = [c for c in node.children if c.line != text]
+        return True
+
+    def _tidy(self) -> None:
+        """A physical port emptied by undoing its lines is not printed, as a port never
+        configured is not printed here: emptied by a restore, the port is as it was before.
+        (A view typed with nothing in it stays, as typed.)"""
+        tree = self.candidate if self.candidate is not None else self.sw.running
+        grammar, neg = self.sw.grammar, self.sw.profile.negation
+        inside = self.views[0] if self.views else None
+        gone = {
+            c.line
+            for c in tree.root.children
+            if c.line in self.emptied
+            and c.line != inside
+            and not c.children
+            and grammar.undo_for(grammar.root, c.line, neg) is None
+        }
+        self.emptied -= gone
+        tree.root.children = [c for c in tree.root.children if c.line not in gone]
 
     def _judge(self, text: str) -> tuple[Command | None, str | None]:
         """The grammar's verdict on a line typed in the current view, as the switch prints it.

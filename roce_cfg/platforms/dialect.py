@@ -144,6 +144,10 @@ class Confirm(_Data):
         value = -(-seconds // 60) if self.unit == "minutes" else seconds
         return max(self.low, min(self.high, value))
 
+    def seconds(self, seconds: int) -> int:
+        """How long the armed timer really runs, in seconds (``amount`` back from its unit)."""
+        return self.amount(seconds) * (60 if self.unit == "minutes" else 1)
+
 
 class ConfigCheck(_Data):
     """netmiko's check_config_mode with a read pattern: the stock driver reads with none and
