@@ -70,6 +70,7 @@ EXTRA = [
     (Vendor.H3C, "S9855-32D", (), "qos apply policy fabric global inbound"),
     (Vendor.H3C, "S9855-32D", (), "qos vlan-policy fabric vlan 10 inbound"),
     (Vendor.H3C, "S9855-32D", (), "buffer egress cell queue 3 shared ratio 80"),
+    (Vendor.H3C, "S9855-32D", (), "buffer apply"),
     (Vendor.H3C, "S9855-32D", ("interface Bridge-Aggregation1",), "link-aggregation mode dynamic"),
     (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "port drni intra-portal-port 1"),
     (Vendor.H3C, "S9855-32D", ("interface Bridge-Aggregation2",), "port drni group 2"),
