@@ -18,7 +18,7 @@ from roce_cfg.grammar import Command, Grammar
 from roce_cfg.model import numbers
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean, fold_tails_redacted
-from roce_cfg.platforms.profile import ManagedObject, VendorProfile
+from roce_cfg.platforms.profile import ApplyStep, ManagedObject, VendorProfile
 
 
 @dataclass
@@ -174,9 +174,65 @@ def remediation(
     form, such as Huawei's 'undo peer <ip>') is typed again where the intent has it.
 
     ``full`` manages everything: the result is ``intended`` exactly, views included (a
-    full-config restore to a snapshot)."""
+    full-config restore to a snapshot).
+
+    Staged settings the vendor locks once applied (``apply_steps``: Comware's data buffer) are
+    changed the one way the switch takes: the apply lifted before the first edit, typed again
+    after the last."""
     work = copy.deepcopy(running.root)  # the switch as the commands leave it, view by view
-    return _diff(work, intended.root, intended.profile, (), prune, full)
+    out = _diff(work, intended.root, intended.profile, (), prune, full)
+    for step in intended.profile.lint.apply_steps:
+        if step.locked:
+            out = _around_edits(out, step, running, intended)
+    return out
+
+
+def _top_level(commands: list[str], tree: Tree) -> list[int]:
+    """Indexes of the commands typed at the root view (not inside a view they open)."""
+    dialect, depth, out = tree.profile.dialect, 0, []
+    for i, raw in enumerate(commands):
+        line = raw.strip()
+        if line == dialect.view_exit:
+            depth = max(depth - 1, 0)
+        elif line in dialect.leave:
+            depth = 0
+        elif depth == 0 and tree.is_view(line):
+            depth = 1
+        elif depth > 0 and tree.is_view(line):
+            depth += 1
+        elif depth == 0:
+            out.append(i)
+    return out
+
+
+def _around_edits(commands: list[str], step: ApplyStep, running: Tree, intended: Tree) -> list[str]:
+    """``commands`` with the staged edits of ``step`` between its lift (when the running
+    config is applied) and its apply (when the intended one is); the apply and lift lines
+    remediation typed on its own are dropped, these take their place."""
+    assert step.command is not None and step.lift is not None  # a locked step has both
+    neg = intended.profile.negation
+    edit, apply = re.compile(step.edits), re.compile(step.apply)
+
+    def bare(line: str) -> str:
+        line = line.strip()
+        return line[len(neg) :] if line.startswith(neg) else line
+
+    top = _top_level(commands, intended)
+    own = {i for i in top if apply.match(bare(commands[i]))}
+    kept = [c for i, c in enumerate(commands) if i not in own]
+    edits = [i for i in _top_level(kept, intended) if edit.match(bare(kept[i]))]
+    if not edits:
+        return commands
+    applied = any(apply.match(c.line) for c in running.root.children)
+    wanted = any(apply.match(c.line) for c in intended.root.children)
+    after = kept[edits[-1] + 1 :]
+    return [
+        *kept[: edits[0]],
+        *([step.lift] if applied else []),
+        *kept[edits[0] : edits[-1] + 1],
+        *([step.command] if wanted else []),
+        *after,
+    ]
 
 
 def undo(node: Node, path: tuple[str, ...], line: str, profile: VendorProfile) -> bool:

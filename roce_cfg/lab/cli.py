@@ -222,6 +222,9 @@ class Session:
                 self.views.pop()
                 self.gviews.pop()
             return ""
+        locked = self._locked(tree, text)
+        if locked is not None:
+            return locked
         if faults.not_applied and re.search(faults.not_applied, text) and not tree.is_view(text):
             return ""  # accepted, echoed, and not applied
         tree.apply([*self.views, text] if self.views else [text])
@@ -231,6 +234,20 @@ class Session:
         elif cmd is not None and cmd.sets and self.gviews:
             self.gviews[-1] = cmd.sets
         return ""
+
+    def _locked(self, tree: Tree, text: str) -> str | None:
+        """The refusal of a staged edit while its apply step is in force (Comware's data
+        buffer after 'buffer apply'); None when the line may go in."""
+        if self.views:
+            return None
+        neg = self.sw.profile.negation
+        bare = text[len(neg) :] if text.startswith(neg) else text
+        for step in self.sw.profile.lint.apply_steps:
+            applied = any(re.match(step.apply, c.line) for c in tree.root.children)
+            if step.locked and applied and re.match(step.edits, bare):
+                why = f"applied: '{step.lift}' first, then edit, then '{step.command}'"
+                return self._error(text) + f"\r\nroce-cfg lab: {why} ({step.source})"
+        return None
 
     def _session_command(self, text: str) -> str | None:
         """What a config-mode line that is no configuration does (display, commit, discard,

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from roce_cfg import safepath
 from roce_cfg.errors import InputError
@@ -326,9 +326,23 @@ class EcmpLimit(_Data):
 
 
 class ApplyStep(_Data):
+    """Settings staged until an apply line activates them (Comware's data buffer). Lint
+    checks that edits are applied; with ``locked`` an applied state refuses edits, so a change
+    lifts the apply, edits, and applies again: remediation types that order and the lab
+    emulators refuse an edit while applied."""
+
     edits: str = Field(description="regex of a top-level line that changes staged state")
     apply: str = Field(description="regex of the line that activates it")
+    command: str | None = Field(default=None, description="the apply line, as typed")
+    lift: str | None = Field(default=None, description="the line that lifts an applied state")
+    locked: bool = Field(default=False, description="an applied state refuses edits")
     source: str = ""
+
+    @model_validator(mode="after")
+    def _locked_lifts(self) -> ApplyStep:
+        if self.locked and not (self.command and self.lift):
+            raise ValueError("a locked apply step needs its apply command and the line lifting it")
+        return self
 
 
 class ManagedObject(_Data):
