@@ -13,7 +13,8 @@ from roce_cfg.deploy.push import Credentials, push
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.lab.cli import Session, Switch
 from roce_cfg.lab.server import Lab
-from roce_cfg.platforms.profile import ApplyStep, load_profile
+from roce_cfg.platforms.profile import load_profile
+from roce_cfg.platforms.steps import ApplyStep
 from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT
 

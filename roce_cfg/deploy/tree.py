@@ -14,11 +14,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from roce_cfg.deploy.staged import Sides, around_edits
 from roce_cfg.grammar import Command, Grammar
 from roce_cfg.model import numbers
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean, fold_tails_redacted
-from roce_cfg.platforms.profile import ApplyStep, ManagedObject, VendorProfile
+from roce_cfg.platforms.profile import ManagedObject, VendorProfile
 
 
 @dataclass
@@ -181,58 +182,18 @@ def remediation(
     after the last."""
     work = copy.deepcopy(running.root)  # the switch as the commands leave it, view by view
     out = _diff(work, intended.root, intended.profile, (), prune, full)
-    for step in intended.profile.lint.apply_steps:
+    profile = intended.profile
+    sides = Sides(
+        [c.line for c in running.root.children],
+        [c.line for c in intended.root.children],
+        intended.is_view,
+        profile.dialect,
+        profile.negation,
+    )
+    for step in profile.lint.apply_steps:
         if step.locked:
-            out = _around_edits(out, step, running, intended)
+            out = around_edits(out, step, sides)
     return out
-
-
-def _top_level(commands: list[str], tree: Tree) -> list[int]:
-    """Indexes of the commands typed at the root view (not inside a view they open)."""
-    dialect, depth, out = tree.profile.dialect, 0, []
-    for i, raw in enumerate(commands):
-        line = raw.strip()
-        if line == dialect.view_exit:
-            depth = max(depth - 1, 0)
-        elif line in dialect.leave:
-            depth = 0
-        elif depth == 0 and tree.is_view(line):
-            depth = 1
-        elif depth > 0 and tree.is_view(line):
-            depth += 1
-        elif depth == 0:
-            out.append(i)
-    return out
-
-
-def _around_edits(commands: list[str], step: ApplyStep, running: Tree, intended: Tree) -> list[str]:
-    """``commands`` with the staged edits of ``step`` between its lift (when the running
-    config is applied) and its apply (when the intended one is); the apply and lift lines
-    remediation typed on its own are dropped, these take their place."""
-    assert step.command is not None and step.lift is not None  # a locked step has both
-    neg = intended.profile.negation
-    edit, apply = re.compile(step.edits), re.compile(step.apply)
-
-    def bare(line: str) -> str:
-        line = line.strip()
-        return line[len(neg) :] if line.startswith(neg) else line
-
-    top = _top_level(commands, intended)
-    own = {i for i in top if apply.match(bare(commands[i]))}
-    kept = [c for i, c in enumerate(commands) if i not in own]
-    edits = [i for i in _top_level(kept, intended) if edit.match(bare(kept[i]))]
-    if not edits:
-        return commands
-    applied = any(apply.match(c.line) for c in running.root.children)
-    wanted = any(apply.match(c.line) for c in intended.root.children)
-    after = kept[edits[-1] + 1 :]
-    return [
-        *kept[: edits[0]],
-        *([step.lift] if applied else []),
-        *kept[edits[0] : edits[-1] + 1],
-        *([step.command] if wanted else []),
-        *after,
-    ]
 
 
 def undo(node: Node, path: tuple[str, ...], line: str, profile: VendorProfile) -> bool:

@@ -15,13 +15,14 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg import safepath
 from roce_cfg.errors import InputError
 from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
 from roce_cfg.platforms.routes import RoutePreference, StaticRouteSpec, Status
+from roce_cfg.platforms.steps import LintSpec
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
 from roce_cfg.yamlsrc import PROFILE, load_file
@@ -325,26 +326,6 @@ class EcmpLimit(_Data):
     source: str = ""
 
 
-class ApplyStep(_Data):
-    """Settings staged until an apply line activates them (Comware's data buffer). Lint
-    checks that edits are applied; with ``locked`` an applied state refuses edits, so a change
-    lifts the apply, edits, and applies again: remediation types that order and the lab
-    emulators refuse an edit while applied."""
-
-    edits: str = Field(description="regex of a top-level line that changes staged state")
-    apply: str = Field(description="regex of the line that activates it")
-    command: str | None = Field(default=None, description="the apply line, as typed")
-    lift: str | None = Field(default=None, description="the line that lifts an applied state")
-    locked: bool = Field(default=False, description="an applied state refuses edits")
-    source: str = ""
-
-    @model_validator(mode="after")
-    def _locked_lifts(self) -> ApplyStep:
-        if self.locked and not (self.command and self.lift):
-            raise ValueError("a locked apply step needs its apply command and the line lifting it")
-        return self
-
-
 class ManagedObject(_Data):
     """A kind of line that names one object (a BGP peer, a VLAN, an interface): roce-cfg owns
     the object in a view only when the intended config names the same object there."""
@@ -368,10 +349,6 @@ class ManagedScope(_Data):
     """Which running lines push may change (hier_config's idea of a managed scope)."""
 
     objects: tuple[ManagedObject, ...] = ()
-
-
-class LintSpec(_Data):
-    apply_steps: tuple[ApplyStep, ...] = ()
 
 
 class VendorProfile(_Data):
