@@ -15,6 +15,7 @@ from roce_cfg.deploy.tree import Node, Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
 from roce_cfg.lab import commit as points
 from roce_cfg.lab.display import answer as display_answer
+from roce_cfg.platforms.dialect import Question, command_pattern
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -118,6 +119,7 @@ class Session:
         self.gviews: list[str] = []  # the grammar's name of each entered view
         self.candidate: Tree | None = None  # uncommitted changes (commit model 'candidate')
         self.question: str | None = None
+        self.pending: tuple[str, list[Question]] | None = None  # a command awaiting answers
         self.closed = False
 
     # -- prompts ---------------------------------------------------------------------------
@@ -166,6 +168,9 @@ class Session:
                 self.question = "save"
                 return d.save.question
             return self._save()
+        asked = self._ask(text)
+        if asked is not None:
+            return asked
         point = points.exec_line(self, text)
         if point is not None:
             return point
@@ -198,6 +203,9 @@ class Session:
         self._faults(text)
         if faults.reject and re.search(faults.reject, text) and points.handles(self, text):
             return self._error(text)  # a restore or confirm line refused: rollback rejected
+        asked = self._ask(text)
+        if asked is not None:
+            return asked
         point = points.config_line(self, text)
         if point is not None:
             return point
@@ -314,8 +322,40 @@ class Session:
                 view = found.sets
         return view
 
+    def _ask(self, text: str) -> str | None:
+        """The first question a restore or confirm command asks before it acts (the dialect's
+        ``questions``); None when it asks none and acts at once."""
+        asked = [q for q in self.dialect.asked(text) if not q.exists or self._exists(q, text)]
+        if not asked:
+            return None
+        self.question, self.pending = "confirm", (text, asked)
+        return asked[0].ends
+
+    def _exists(self, question: Question, text: str) -> bool:
+        m = command_pattern(question.command).match(text)
+        name = m.groupdict().get("file") if m is not None else None
+        return name is not None and name in self.sw.points.files
+
+    def _confirmed(self, reply: str) -> str:
+        """The command asked about goes ahead once every question has the dialect's answer;
+        any other answer abandons it (as a 'n' to a 'Continue?' does)."""
+        assert self.pending is not None
+        command, asked = self.pending
+        self.pending = None
+        if not reply.lower().startswith(asked[0].answer.lower()):
+            return self.prompt()
+        if asked[1:]:
+            self.question, self.pending = "confirm", (command, asked[1:])
+            return asked[1].ends
+        act = points.config_line if self.config else points.exec_line
+        done = act(self, command)
+        out = self._error(command) if done is None else done
+        return (out + "\r\n" if out else "") + self.prompt()
+
     def _answer(self, text: str) -> str:
         kind, self.question = self.question, None
+        if kind == "confirm":
+            return self._confirmed(text)
         yes = text.lower().startswith("y")  # the leave question: Y(yes)/N(no)/C(cancel)
         if kind == "save":
             agreed = text.lower().startswith(self.dialect.save.answer.lower())
