@@ -233,6 +233,12 @@ EXTRA = [
         Vendor.RUIJIE,
         "generic-32x400G",
         ("interface FourHundredGigabitEthernet 0/1",),
+        "no switchport",
+    ),
+    (
+        Vendor.RUIJIE,
+        "generic-32x400G",
+        ("interface FourHundredGigabitEthernet 0/1",),
         "priority-flow-control mode on",
     ),
     (

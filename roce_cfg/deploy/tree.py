@@ -246,7 +246,7 @@ def _diff(
     neg = profile.negation
     grammar = profile.grammar()
     view = grammar.view_of(path, [c.line for c in have.children])
-    ours = (lambda _line: True) if full else _owner(want, profile, path, prune)
+    ours = _scope(want, profile, path, prune, full, view)
     wanted = {c.line for c in want.children}
     single = profile.dialect.single_valued
     replaced = {p for p in single for c in want.children if c.line.startswith(p)}
@@ -257,7 +257,7 @@ def _diff(
     for c in list(have.children):
         if c not in have.children or c.line in wanted or not ours(c.line) or c in renamed:
             continue  # gone with an earlier, wider undo line; wanted; not roce-cfg's
-        if c.children and full:
+        if full and (c.children or _opens_view(c.line, profile)):  # an empty port view too
             out += _empty(have, c, grammar.undo_for(view, c.line, neg), profile, path)
             continue
         if c.children:
@@ -293,6 +293,21 @@ def _diff(
     for c in renamed:  # the old one goes once the new one is in place
         out.append(_negation(grammar, view, c.line, neg))
     return out
+
+
+def _scope(
+    want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool, full: bool, view: str
+) -> Callable[[str], bool]:
+    """Which running lines of the view remediation may change: the managed scope; in a full
+    restore every line but one the switch does unconfigured (LLDP on: nothing to type)."""
+    if full:
+        grammar = profile.grammar()
+        return lambda line: not grammar.restates_default(view, line)
+    return _owner(want, profile, path, prune)
+
+
+def _opens_view(line: str, profile: VendorProfile) -> bool:
+    return any(re.match(p, line) for p in profile.dialect.views)
 
 
 # What an additive line lists (VLANs today); its own domain is the grammar's business.

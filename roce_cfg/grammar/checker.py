@@ -303,6 +303,12 @@ class Grammar:
                 view = cmd.sets
         return view
 
+    def restates_default(self, view: str, line: str) -> bool:
+        """Whether ``line`` of ``view`` only states the switch's default (LLDP on): no removal
+        is typed for it, and a config with it is the same as one without."""
+        cmd, _ = self.match(view, line)
+        return cmd is not None and cmd.restates_default
+
     def undo_for(self, view: str, line: str, negation: str) -> str | None:
         """The line that undoes ``line`` of ``view``, from the grammar's undo form (None: the
         grammar knows no undo form for it)."""

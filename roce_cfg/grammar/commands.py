@@ -48,6 +48,9 @@ class Command:
     section: str = ""
     bounds: str | None = None  # 'frame' (Ethernet frame length) or 'packet' (IP MTU)
     once: bool = False  # a view holds one such line: a second replaces the first
+    # the line states what the switch does unconfigured (LLDP on): a restore types nothing for
+    # it, and a switch that printed it is the same as one that did not
+    restates_default: bool = False
     undo: Undo | None = None
 
     def negate(self, values: dict[str, str], line: str, negation: str) -> str | None:

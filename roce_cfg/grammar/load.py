@@ -63,6 +63,7 @@ def _command(vendor: str, raw: dict[str, Any], path: str, policy: dict[str, Any]
         section=str(raw.get("section", "")),
         bounds=raw.get("bounds"),
         once=bool(raw.get("once", False)),
+        restates_default=bool(raw.get("restates_default", False)),
     )
     return replace(cmd, undo=_undo(cmd, raw, path, policy))
 
