@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from roce_cfg.deploy.tree import Node, Tree
+from roce_cfg.deploy.node import Node
+from roce_cfg.deploy.tree import Tree
 from roce_cfg.grammar import Grammar
 from roce_cfg.platforms.profile import VendorProfile
 

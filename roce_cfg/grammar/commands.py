@@ -51,6 +51,9 @@ class Command:
     # the line states what the switch does unconfigured (LLDP on): a restore types nothing for
     # it, and a switch that printed it is the same as one that did not
     restates_default: bool = False
+    # the view opener (by name) whose settings this command returns to the defaults, the view
+    # staying (RGOS 'default interface <port>')
+    resets: str | None = None
     undo: Undo | None = None
 
     def negate(self, values: dict[str, str], line: str, negation: str) -> str | None:

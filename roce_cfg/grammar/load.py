@@ -64,6 +64,7 @@ def _command(vendor: str, raw: dict[str, Any], path: str, policy: dict[str, Any]
         bounds=raw.get("bounds"),
         once=bool(raw.get("once", False)),
         restates_default=bool(raw.get("restates_default", False)),
+        resets=None if raw.get("resets") is None else str(raw["resets"]),
     )
     return replace(cmd, undo=_undo(cmd, raw, path, policy))
 
@@ -174,11 +175,14 @@ def _built(path: Path, overlay: Path | None, by_shape: bool = True) -> Grammar:
     vendor = str(data.get("vendor", path.name.split(".")[0]))
     policy = {k: data.get(k) for k in ("undo_default", "undo_in_source")}
     commands = [_command(vendor, c, where, policy) for c in data.get("commands", [])]
-    names = {c.name for c in commands}
+    by_name = {c.name: c for c in commands}
     for c in commands:
-        lost = [t for t in (c.undo.takes if c.undo else ()) if t not in names]
+        lost = [t for t in (c.undo.takes if c.undo else ()) if t not in by_name]
         if lost:
             raise GrammarError(f"command {c.name!r}: undo_takes unknown {lost}", file=where)
+        opener = by_name.get(c.resets) if c.resets is not None else None
+        if c.resets is not None and (opener is None or not c.params.keys() <= opener.params.keys()):
+            raise GrammarError(f"command {c.name!r}: resets {c.resets!r}, no such view", file=where)
     return Grammar(
         vendor=vendor,
         root=str(data.get("root", "system")),

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from roce_cfg.deploy.tree import Node, Tree
+from roce_cfg.deploy.node import Node
+from roce_cfg.deploy.tree import Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
 from roce_cfg.lab import commit as points
 from roce_cfg.lab.display import answer as display_answer
