@@ -83,8 +83,11 @@ def _undo(cmd: Command, raw: dict[str, Any], path: str, policy: dict[str, Any]) 
             return None
         prefix = str(default["prefix"])
         forms: tuple[str, ...] = (prefix + cmd.syntax,)
-        status, source = str(default.get("status", "unsourced")), ""
-        note = str(default.get("note", ""))
+        source = str(raw.get("undo_source", ""))  # cites the negation of the whole line
+        status = raw.get("undo_status") or (
+            "sourced" if source else default.get("status", "unsourced")
+        )
+        note = str(raw.get("undo_note", "")) or str(default.get("note", ""))
     else:
         forms = tuple(str(f) for f in (given if isinstance(given, list) else [given]))
         source = str(raw.get("undo_source", ""))
@@ -228,6 +231,17 @@ def load_grammar(vendor: str, overlay: Path | None = None) -> Grammar:
         return _load(bundled, None)
     user = grammar_path(vendor, overlay).resolve()
     return _load(bundled, user if user != bundled else None)
+
+
+def raw_commands(vendor: str, overlay: Path | None = None) -> list[dict[str, Any]]:
+    """The grammar's command entries as the file writes them, an overlay's merged over them
+    (``overlay``: the overlay folder, as ``load_grammar`` takes it)."""
+    bundled = _bundled(vendor)
+    data = _read(bundled)
+    user = grammar_path(vendor, overlay).resolve() if overlay is not None else bundled
+    if user != bundled:
+        data = _overlaid(data, _read(user, root=user.parent.parent), user)
+    return [dict(c) for c in data.get("commands", [])]
 
 
 def line_by_line(vendor: str) -> Grammar:
