@@ -21,6 +21,9 @@ from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean, fold_tails_redacted
 from roce_cfg.platforms.profile import VendorProfile
 
+# Node lives in deploy/node.py (deploy/scope.py reads trees too); it is still this module's
+__all__ = ["Node", "Tree", "remediation", "undo"]
+
 
 class Tree:
     def __init__(self, profile: VendorProfile) -> None:
