@@ -164,3 +164,23 @@ ConfigsDscp = Annotated[
         help="Unset: the DSCP the configs map to a no-drop priority, else 26.",
     ),
 ]
+
+# roce-cfg vendors: the undo forms no source documents, listed or as an overlay to cite them
+UndoGaps = Annotated[
+    bool,
+    typer.Option(
+        "--undo-gaps",
+        help="List, per vendor, the undo forms no source documents (what push --strict-syntax "
+        "refuses to type) instead of the provenance tables.",
+    ),
+]
+UndoOverlay = Annotated[
+    Vendor | None,
+    typer.Option(
+        "--undo-overlay",
+        help="Print an overlay grammar file listing VENDOR's undo gaps, uncited, to fill in and "
+        "cite (docs/sources.md, 'Undo forms no source prints').",
+        metavar="VENDOR",
+        case_sensitive=False,
+    ),
+]

@@ -47,6 +47,7 @@ class Cli:
         self.conn, self.profile, self.timeout = conn, profile, timeout
         d = profile.dialect
         questions = [q for q in (d.save.question, d.commit.leave_question) if q]
+        questions += [q.ends for q in d.questions]
         ends = [d.prompts.pattern, _exec_prompt(d.prompts.exec), *map(re.escape, questions)]
         self._end = re.compile("(?:" + "|".join(ends) + r")\s*$")
         errors = (*profile.error_patterns, d.error)
@@ -61,11 +62,25 @@ class Cli:
         self.conn.write_channel(self.conn.normalize_cmd(line))
         self.sent.append(line)
         answer = self._read(line)
+        answer += self._questions(line)
         if check:
             bad = self.refusal(answer)
             if bad:
                 raise Rejected(f"rejected at command: {line.strip()} ({bad})")
         return answer
+
+    def _questions(self, line: str) -> str:
+        """Answer what a restore or confirm command asks before it acts (the dialect's
+        ``questions``: Comware's 'save <file>', VRP's 'rollback configuration'), in whatever
+        order the switch asks; what the answers printed."""
+        out, pending = "", self.profile.dialect.asked(line.strip())
+        while pending:
+            q = next((q for q in pending if q.ends in self.ended), None)
+            if q is None:
+                break
+            pending.remove(q)
+            out += "\n" + self.send(q.answer, check=False)
+        return out
 
     def refusal(self, answer: str) -> str:
         """The switch's error text in an answer ('' when it has none)."""

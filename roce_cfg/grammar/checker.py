@@ -21,6 +21,7 @@ from roce_cfg.grammar.replay import (
     digit_general,
     pattern_blind,
 )
+from roce_cfg.grammar.syntax import render_syntax
 
 
 @dataclass
@@ -50,8 +51,11 @@ class Grammar:
     # first word -> a digit-blind superset of each command or undo form starting with it that
     # tells one digit from another (``shape_safe``)
     _general: dict[str, list[re.Pattern[str]]] | None = None
+    has_resets: bool = False
 
     def __post_init__(self) -> None:
+        # whether any command returns a view to its defaults (``resets``), asked per line typed
+        self.has_resets = any(c.resets is not None for c in self.commands)
         if self.ignore:
             self.ignored = re.compile("|".join(f"(?:{p.pattern})" for p in self.ignore))
         if self.by_shape:
@@ -302,6 +306,28 @@ class Grammar:
             if cmd is not None and cmd.sets:
                 view = cmd.sets
         return view
+
+    def restates_default(self, view: str, line: str) -> bool:
+        """Whether ``line`` of ``view`` only states the switch's default (LLDP on): no removal
+        is typed for it, and a config with it is the same as one without."""
+        cmd, _ = self.match(view, line)
+        return cmd is not None and cmd.restates_default
+
+    def reset_for(self, view: str, opener: str) -> str | None:
+        """The line that returns the view ``opener`` opens (in ``view``) to its defaults, the
+        view staying (RGOS 'default interface <port>'); None when the grammar has none."""
+        cmd, values = self.match(view, opener)
+        if cmd is None:
+            return None
+        reset = next((c for c in self.commands if c.resets == cmd.name and view in c.views), None)
+        return render_syntax(reset.syntax, values) if reset is not None else None
+
+    def reset_target(self, view: str, line: str) -> str | None:
+        """The opener of the view ``line`` (typed in ``view``) returns to its defaults; None
+        when ``line`` resets nothing."""
+        cmd, values = self.match(view, line)
+        opener = next((c for c in self.commands if cmd and c.name == cmd.resets), None)
+        return render_syntax(opener.syntax, values) if opener is not None else None
 
     def undo_for(self, view: str, line: str, negation: str) -> str | None:
         """The line that undoes ``line`` of ``view``, from the grammar's undo form (None: the

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from roce_cfg.deploy.tree import Node, Tree
+from roce_cfg.deploy.node import Node
+from roce_cfg.deploy.tree import Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
 from roce_cfg.lab import commit as points
 from roce_cfg.lab.display import answer as display_answer
+from roce_cfg.platforms.dialect import Question, command_pattern
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -119,6 +121,7 @@ class Session:
         self.gviews: list[str] = []  # the grammar's name of each entered view
         self.candidate: Tree | None = None  # uncommitted changes (commit model 'candidate')
         self.question: str | None = None
+        self.pending: tuple[str, list[Question]] | None = None  # a command awaiting answers
         self.closed = False
         self.emptied: set[str] = set()  # ports whose lines were undone in this session
 
@@ -168,6 +171,9 @@ class Session:
                 self.question = "save"
                 return d.save.question
             return self._save()
+        asked = self._ask(text)
+        if asked is not None:
+            return asked
         point = points.exec_line(self, text)
         if point is not None:
             return point
@@ -205,6 +211,9 @@ class Session:
         self._faults(text)
         if faults.reject and re.search(faults.reject, text) and points.handles(self, text):
             return self._error(text)  # a restore or confirm line refused: rollback rejected
+        asked = self._ask(text)
+        if asked is not None:
+            return asked
         point = points.config_line(self, text)
         if point is not None:
             return point
@@ -230,6 +239,9 @@ class Session:
                 self.views.pop()
                 self.gviews.pop()
             return ""
+        locked = self._locked(tree, text)
+        if locked is not None:
+            return locked
         if faults.not_applied and re.search(faults.not_applied, text) and not tree.is_view(text):
             return ""  # accepted, echoed, and not applied
         tree.apply([*self.views, text] if self.views else [text])
@@ -241,6 +253,20 @@ class Session:
         elif cmd is not None and cmd.sets and self.gviews:
             self.gviews[-1] = cmd.sets
         return ""
+
+    def _locked(self, tree: Tree, text: str) -> str | None:
+        """The refusal of a staged edit while its apply step is in force (Comware's data
+        buffer after 'buffer apply'); None when the line may go in."""
+        if self.views:
+            return None
+        neg = self.sw.profile.negation
+        bare = text[len(neg) :] if text.startswith(neg) else text
+        for step in self.sw.profile.lint.apply_steps:
+            applied = any(re.match(step.apply, c.line) for c in tree.root.children)
+            if step.locked and applied and re.match(step.edits, bare):
+                why = f"applied: '{step.lift}' first, then edit, then '{step.command}'"
+                return self._error(text) + f"\r\nroce-cfg lab: {why} ({step.source})"
+        return None
 
     def _session_command(self, text: str) -> str | None:
         """What a config-mode line that is no configuration does (display, commit, discard,
@@ -341,8 +367,40 @@ class Session:
                 view = found.sets
         return view
 
+    def _ask(self, text: str) -> str | None:
+        """The first question a restore or confirm command asks before it acts (the dialect's
+        ``questions``); None when it asks none and acts at once."""
+        asked = [q for q in self.dialect.asked(text) if not q.exists or self._exists(q, text)]
+        if not asked:
+            return None
+        self.question, self.pending = "confirm", (text, asked)
+        return asked[0].ends
+
+    def _exists(self, question: Question, text: str) -> bool:
+        m = command_pattern(question.command).match(text)
+        name = m.groupdict().get("file") if m is not None else None
+        return name is not None and name in self.sw.points.files
+
+    def _confirmed(self, reply: str) -> str:
+        """The command asked about goes ahead once every question has the dialect's answer;
+        any other answer abandons it (as a 'n' to a 'Continue?' does)."""
+        assert self.pending is not None
+        command, asked = self.pending
+        self.pending = None
+        if not reply.lower().startswith(asked[0].answer.lower()):
+            return self.prompt()
+        if asked[1:]:
+            self.question, self.pending = "confirm", (command, asked[1:])
+            return asked[1].ends
+        act = points.config_line if self.config else points.exec_line
+        done = act(self, command)
+        out = self._error(command) if done is None else done
+        return (out + "\r\n" if out else "") + self.prompt()
+
     def _answer(self, text: str) -> str:
         kind, self.question = self.question, None
+        if kind == "confirm":
+            return self._confirmed(text)
         yes = text.lower().startswith("y")  # the leave question: Y(yes)/N(no)/C(cancel)
         if kind == "save":
             agreed = text.lower().startswith(self.dialect.save.answer.lower())

@@ -22,6 +22,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
 from roce_cfg.platforms.routes import RoutePreference, StaticRouteSpec, Status
+from roce_cfg.platforms.steps import LintSpec
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
 from roce_cfg.yamlsrc import PROFILE, load_file
@@ -326,12 +327,6 @@ class EcmpLimit(_Data):
     source: str = ""
 
 
-class ApplyStep(_Data):
-    edits: str = Field(description="regex of a top-level line that changes staged state")
-    apply: str = Field(description="regex of the line that activates it")
-    source: str = ""
-
-
 class ManagedObject(_Data):
     """A kind of line that names one object (a BGP peer, a VLAN, an interface): roce-cfg owns
     the object in a view only when the intended config names the same object there."""
@@ -355,10 +350,6 @@ class ManagedScope(_Data):
     """Which running lines push may change (hier_config's idea of a managed scope)."""
 
     objects: tuple[ManagedObject, ...] = ()
-
-
-class LintSpec(_Data):
-    apply_steps: tuple[ApplyStep, ...] = ()
 
 
 class VendorProfile(_Data):
