@@ -69,6 +69,7 @@ ROLES: dict[tuple[str, str], str] = {
     ("report", "verify_result"): IN_FILE,
     ("push", "configs"): IN_DIR,
     ("push", "inventory"): IN_ANY,
+    ("push", "diff_file"): OUT_FILE,
     ("verify", "source"): IN_ANY,
     ("verify", "inventory"): IN_ANY,
     ("lab", "intent"): IN_FILE,

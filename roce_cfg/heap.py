@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import ContextDecorator, contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 #: (generation 0, 1, 2) thresholds while bulk models are built; CPython's default is (700, 10, 10).
 BULK_THRESHOLDS = (50_000, 50, 100)
@@ -62,7 +62,7 @@ def keep_until_exit(obj: object) -> None:
     _kept.append(obj)
 
 
-def before_exit(code: int) -> None:
+def before_exit(code: int) -> NoReturn:
     """End the process with ``code`` once the output is out. When a command kept a large result
     (``keep_until_exit``), stdout and stderr are flushed and the process ends without tearing
     the heap down (os._exit): every file the commands write is closed by then (output.py

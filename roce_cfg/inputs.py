@@ -31,6 +31,9 @@ from roce_cfg.vendor import Vendor
 # roce-cfg's own files beside configs (fabric.json, the intent, --format json models): never
 # configs, skipped without a notice as before.
 OWN_SUFFIXES = (".json", ".yaml", ".yml")
+# Names a saved config is kept under (the pre-commit hook lints '\.(cfg|conf)$'): such a file that
+# is empty or binary is a backup that failed, reported on the file, not skipped with a note.
+CONFIG_SUFFIXES = (".cfg", ".conf", ".config")
 # As parse's vendor detection: this many signature lines make a config of that vendor.
 SIGNATURES = 2
 
@@ -256,7 +259,9 @@ def not_a_config(
     vendor given with --vendor. Raises when the text has a config's words but breaks a cap."""
     try:
         text = decode(data, str(path))
-    except InputError as exc:  # binary data, empty: not a config
+    except InputError as exc:  # binary data, empty: not a config...
+        if path.suffix.lower() in CONFIG_SUFFIXES:
+            raise  # ...unless named as a backup is: a failed backup leaves a switch unread
         if data.strip() and b"\x00" not in data[:65536] and _signed(data, vendor, overlay):
             raise
         return f"line {exc.line}: {exc.reason}" if exc.line else exc.reason

@@ -16,6 +16,8 @@ previous one whole, so files of an older run never sit beside the new ones.
 from __future__ import annotations
 
 import contextlib
+import errno
+import functools
 import json
 import os
 import shutil
@@ -161,33 +163,6 @@ class Shown:
             text()
 
 
-def print_table(
-    con: Console,
-    title: str,
-    columns: Sequence[str],
-    rows: Iterable[Sequence[str]],
-    *,
-    right: Sequence[str] = (),
-) -> None:
-    """A table that fits its medium. On a terminal: a rich table sized to it (cells wrap at
-    spaces). In a pipe, a file or a CI log: plain rows, one per line, so grep finds a row and
-    ``cut -f``/``awk -F'\\t'`` a column: a ``# title`` line, the column names, then the cells
-    separated by tabs; no word is broken and no row spans two lines."""
-    if con.is_terminal:
-        from rich.table import Table
-
-        table = Table(title=title)
-        for col in columns:
-            table.add_column(col, justify="right" if col in right else "left", overflow="fold")
-        for row in rows:
-            table.add_row(*row)
-        con.print(table)
-        return
-    lines = [f"# {title}", "\t".join(columns)]
-    lines += ["\t".join(" ".join(cell.split()) or "-" for cell in row) for row in rows]
-    emit("\n".join(lines) + "\n")
-
-
 def emit_doc(doc: Any, fmt: Literal["json", "yaml"]) -> None:
     """A JSON or YAML document on stdout, every string in it redacted before it is dumped."""
     import yaml
@@ -254,9 +229,21 @@ class _Redacting:
 
 def console(stderr: bool = False, **options: Any) -> Console:
     """A rich Console whose every print is redacted (rich is imported only when used)."""
+    return _console_type()(file=_Redacting(stderr), stderr=stderr, **options)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _console_type() -> type[Console]:
     from rich.console import Console
 
-    return Console(file=_Redacting(stderr), stderr=stderr, **options)  # type: ignore[arg-type]
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            """A closed stdout goes on to the console script's one handler (cli/main.py),
+            which ends with 0; rich's own exits 1."""
+            self.quiet = True
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+    return _Console
 
 
 def write_all(target: Path, files: dict[str, str], redact: bool = True) -> None:
@@ -411,9 +398,10 @@ def made_folder(target: Path) -> Path:
     return target
 
 
-def write_file(target: Path, text: str) -> None:
-    """Write one file atomically (a temporary file beside it, renamed over it), redacted."""
-    text = scrub(text, kind_of(target.name))
+def writable(target: Path) -> Path:
+    """``target`` as a file ``write_file`` may write: a new name or a regular file, never a
+    folder, a link, a FIFO or a device. ``write_file`` checks it again; a command that acts
+    before it writes (push changes switches) checks first, so a bad name stops it before."""
     if target.is_dir():
         raise InputError("is a directory, expected a file name", file=str(target))
     if target.is_symlink() or (target.exists() and not target.is_file()):
@@ -422,6 +410,13 @@ def write_file(target: Path, text: str) -> None:
         raise InputError(
             "not a regular file; roce-cfg replaces only regular files", file=str(target)
         )
+    return target
+
+
+def write_file(target: Path, text: str) -> None:
+    """Write one file atomically (a temporary file beside it, renamed over it), redacted."""
+    text = scrub(text, kind_of(target.name))
+    writable(target)
     tmp: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -76,7 +76,9 @@ def deadlock(job: Job) -> int:
 
 
 def dry_run(job: Job) -> int:
-    return job.roce_cfg("push", job.configs, "-i", job.inventory, out=job.work / "push-plan.txt")
+    # the artifact a reviewer approves: the whole diff, not the per-section summary
+    args = ("push", job.configs, "-i", job.inventory, "--diff", "full")
+    return job.roce_cfg(*args, out=job.work / "push-plan.txt")
 
 
 def apply(job: Job) -> int:

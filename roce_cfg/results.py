@@ -113,10 +113,14 @@ def explain_doc(rule: Mapping[str, Any]) -> dict[str, Any]:
     return {"format": doc_format("explain"), "rule": rule}
 
 
-def vendors_doc(rows: list[Any], totals: dict[str, dict[str, int]]) -> dict[str, Any]:
-    """Per vendor and section its status and sources (``sections``), and per vendor the
-    grammar's command counts by status (``grammar``)."""
-    return {"format": doc_format("vendors"), "sections": rows, "grammar": totals}
+def vendors_doc(
+    rows: list[Any], totals: dict[str, dict[str, int]], gaps: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Per vendor and section its status and sources (``sections``), per vendor the grammar's
+    command counts by status (``grammar``), and the undo forms no source documents
+    (``undo_gaps``: what push --strict-syntax refuses to type)."""
+    doc = {"format": doc_format("vendors"), "sections": rows, "grammar": totals}
+    return doc | {"undo_gaps": gaps or []}
 
 
 def models_doc(rows: list[dict[str, Any]]) -> dict[str, Any]:

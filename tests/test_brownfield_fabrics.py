@@ -246,8 +246,7 @@ XFAIL: dict[str, str] = {
     # hw-v200: leaf-5.cfg is cut short and the whole folder exits 2
     **{f"hw-v200:{c}": _DEGRADE for c in ("G1", "G2", "G3", "G4", "exit-code", "roles",
        "must_not:1", "must_not:2", "must_not:3", "must_not:5", "cannot_verify:0",
-       "cannot_verify:1", "cannot_verify:2", "unreadable:leaf-5.cfg")},
-    "h3c-lag:unreadable:leaf-4.cfg": _DEGRADE,
+       "cannot_verify:2")},
     "degrade-per-file": _DEGRADE,
     # docs and report refuse the folder on its SOURCES.md (lint and parse skip it with a note)
     **{f"{fab}:{cmd}": "docs/report refuse a non-config file in the folder: folder discovery "
@@ -268,8 +267,6 @@ XFAIL: dict[str, str] = {
     "hw-v300-mlag:cannot_verify:0": f"spine headroom default unpublished: {_GAP}",
     "h3c-lag:cannot_verify:0": f"headroom in cells of unconfirmed size: {_GAP}",
     # --- the issue-42 corpus (h3c-drni, hw-v300-ipv6, mix-3tier, rj-zte-lag) ---
-    "hw-v300-ipv6:V5": "RC109 is found but points at line 33 ('diffserv domain default'), not "
-    "at the ds1 block holding 'ip-dscp-inbound 26 phb af4' (line 36)",
     "rj-zte-lag:cannot_verify:0": "the Ruijie/ZTE PFC, trust and no-drop lines are read in the "
     "forms the corpus prints, unconfirmed (grammar status unsourced); no finding says that a "
     "reading rests on unconfirmed syntax",

@@ -118,9 +118,9 @@ def test_failed_run_leaves_existing_output_untouched(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")] == []
 
 
-def test_only_and_json_format(tmp_path: Path) -> None:
+def test_only_and_model_files(tmp_path: Path) -> None:
     result = run(
-        "generate", str(POD), "-o", str(tmp_path / "o"), "--only", "spine-2", "--format", "json"
+        "generate", str(POD), "-o", str(tmp_path / "o"), "--only", "spine-2", "--files", "model"
     )
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "o").iterdir())

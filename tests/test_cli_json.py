@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
 from roce_cfg.cli import app
 from tests.helpers import ROOT, SCENARIOS, run
@@ -92,7 +91,19 @@ def test_generate(gen: Path, tmp_path: Path) -> None:
         f"{doc['configs']} switch configs" in text.stdout.splitlines()[0] and doc["configs"] == 12
     )
     assert [[str(v) for v in kind.values()] for kind in doc["kinds"]] == table
-    assert doc["files_format"] == "json" and (tmp_path / "j/leaf-1.json").is_file()
+    # --format is stdout's, as on every command: the files are still configs
+    assert doc["files_format"] == "cfg" and (tmp_path / "j/leaf-1.cfg").is_file()
+    assert not (tmp_path / "j/leaf-1.json").exists()
+    assert "--files model" in res.stderr  # where the models went (--format json wrote them)
+    models = run("generate", str(POD), "-o", str(tmp_path / "m"), "--files", "model")
+    assert (tmp_path / "m/leaf-1.json").is_file() and not (tmp_path / "m/leaf-1.cfg").exists()
+    assert rows(models.stdout) == table and models.stderr == ""
+    both = run(
+        "generate", str(POD), "-o", str(tmp_path / "b"), "--files", "model", "--format", "json"
+    )
+    assert doc_of(both, "generate")["files_format"] == "json" and both.stderr == ""
+    legacy = run("generate", str(POD), "-o", str(tmp_path / "c"), "--format", "cfg")
+    assert rows(legacy.stdout) == table and (tmp_path / "c/leaf-1.cfg").is_file()
     quiet = run("generate", str(POD), "-o", str(tmp_path / "q"), "--quiet")
     assert quiet.exit_code == 0 and quiet.stdout == ""
     assert (tmp_path / "q/leaf-1.cfg").is_file()
@@ -205,7 +216,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]
 
 
 def cli(*args: str) -> Any:
-    return CliRunner().invoke(app, list(args), env=CREDS)
+    return run(*args, env=CREDS)
 
 
 @pytest.mark.slow

@@ -54,8 +54,9 @@ def script(body: str) -> str:
     return "\n".join(out) + "\n"
 
 
-# the pages whose blocks drive the lab or a whole pipeline take 13-18 s each: --full runs them
-LAB_PAGES = {"README.md", "push.md", "pipeline.md", "verify.md"}
+def _drives_lab(doc: Path) -> bool:
+    """A page whose blocks start the lab or a whole pipeline (8-18 s each): --full runs it."""
+    return any("roce-cfg lab" in body or "roce-cfg pipeline" in body for _, _, body in blocks(doc))
 
 
 WITH_BLOCKS = [d for d in DOCS if blocks(d)]
@@ -63,7 +64,7 @@ WITH_BLOCKS = [d for d in DOCS if blocks(d)]
 
 @pytest.mark.parametrize(
     "doc",
-    [pytest.param(d, marks=pytest.mark.slow) if d.name in LAB_PAGES else d for d in WITH_BLOCKS],
+    [pytest.param(d, marks=pytest.mark.slow) if _drives_lab(d) else d for d in WITH_BLOCKS],
     ids=[d.name for d in WITH_BLOCKS],
 )
 def test_shell_blocks_run(doc: Path, tmp_path: Path) -> None:

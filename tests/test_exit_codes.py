@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from roce_cfg.cli import app
-from tests.helpers import ROOT, SCENARIOS
+from tests.helpers import ROOT, SCENARIOS, run
 
 POD = str(ROOT / "examples/pod-small.yaml")
 H3C = SCENARIOS["pod-small-h3c"]
@@ -45,7 +44,7 @@ def documented() -> dict[str, dict[str, set[int]]]:
 
 
 def cli(*args: str | Path) -> int:
-    res = CliRunner().invoke(app, [str(a) for a in args], env=CREDS)
+    res = run(*(str(a) for a in args), env=CREDS)
     assert "Traceback" not in res.output, res.output
     return int(res.exit_code)
 
@@ -104,8 +103,10 @@ def _push_finding(lab: tuple[Path, Path, Any]) -> int:
     port = next(k.a_port for k in load_plan(H3C).links if k.a_device == "leaf-1")
     world.fault("leaf-1").down.add(port)
     try:
-        res = CliRunner().invoke(app, ["push", str(out), "-i", str(inv), "--apply", "--verify",
-                                       "live", "--format", "json"], env=CREDS)  # fmt: skip
+        res = run(
+            *("push", str(out), "-i", str(inv), "--apply", "--verify", "live", "--format", "json"),
+            env=CREDS,
+        )
     finally:
         world.faults.clear()
     doc = json.loads(res.stdout)  # verify's document inside push's, stdout one document

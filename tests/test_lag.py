@@ -14,6 +14,7 @@ from roce_cfg import evidence
 from roce_cfg.analysis import lint
 from roce_cfg.deadlock import load
 from roce_cfg.deadlock.run import Failures, run
+from roce_cfg.links import infer
 from roce_cfg.parse import parse_file, parse_text
 from tests.helpers import ROOT
 from tests.helpers import run as run_cli
@@ -55,9 +56,9 @@ def _facts(folder: Path) -> evidence.Evidence:
     return evidence.gather([parse_file(p).config.device for p in sorted(folder.glob("*.cfg"))])
 
 
-def _end(text: str) -> evidence.End:
+def _end(text: str) -> infer.End:
     device, _, port = text.partition(":")
-    return evidence.End(device, port)
+    return infer.End(device, port)
 
 
 @pytest.mark.parametrize("name", ["hw-v300-mlag", "h3c-lag"])
@@ -288,7 +289,7 @@ def test_members_pair_by_the_far_port_their_descriptions_name(tmp_path: Path) ->
     spine = parse_file(folder / "spine-1.cfg").config.device
     # given in the opposite order, the descriptions ('to_spine-1_HundredGigE1/0/1:2_5m_AOC')
     # still pair each member with its far port
-    pairs = evidence._pair_members(
+    pairs = infer.pair_members(
         leaf, ["HundredGigE1/0/50", "HundredGigE1/0/49"], spine,
         ["HundredGigE1/0/1:1", "HundredGigE1/0/1:2"],
     )  # fmt: skip

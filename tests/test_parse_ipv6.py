@@ -10,6 +10,7 @@ from ipaddress import IPv6Address, IPv6Interface, IPv6Network, ip_address
 import yaml
 
 from roce_cfg import evidence
+from roce_cfg.links import infer
 from roce_cfg.model import addresses
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse import ParsedConfig, parse_file, parse_text
@@ -194,12 +195,12 @@ def test_links_pair_by_their_ipv6_subnets() -> None:
     """A /127 or /126 is a link's two ends; a /64 is one where its two addresses are the only
     two read in it (RFC 6164 5.1: the inter-switch /64 operators use); a /128 is none."""
     for a, b in (("2001:DB8::/127", "2001:DB8::1/127"), ("2001:DB8::1/126", "2001:DB8::2/126")):
-        (link,) = evidence.infer_links(_pair(a, b))
+        (link,) = infer.infer_links(_pair(a, b))
         assert (link.a.device, link.b.device) == ("sw-a", "sw-b")
-    (link,) = evidence.infer_links(_pair("2001:DB8:1::1/64", "2001:DB8:1::2/64"))
+    (link,) = infer.infer_links(_pair("2001:DB8:1::1/64", "2001:DB8:1::2/64"))
     assert (link.a.port, link.b.port) == ("100GE1/0/1", "100GE1/0/1")
-    assert evidence.infer_links(_pair("2001:DB8::1/128", "2001:DB8::2/128")) == []
-    assert evidence.infer_links(_pair("2001:DB8::1/127", "2001:DB8:1::/127")) == []
+    assert infer.infer_links(_pair("2001:DB8::1/128", "2001:DB8::2/128")) == []
+    assert infer.infer_links(_pair("2001:DB8::1/127", "2001:DB8:1::/127")) == []
 
 
 def test_a_shared_slash_64_is_no_link() -> None:
@@ -208,7 +209,7 @@ def test_a_shared_slash_64_is_no_link() -> None:
     devices.append(
         huawei("interface Vlanif10\n ipv6 enable\n ipv6 address 2001:DB8:1::3/64", "c").device
     )
-    assert evidence.infer_links(devices) == []
+    assert infer.infer_links(devices) == []
 
 
 def test_the_ipv6_fabric_is_read_whole() -> None:

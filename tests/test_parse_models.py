@@ -92,6 +92,19 @@ def test_lint_says_cannot_verify_instead_of_borrowing(tmp_path: Path) -> None:
     assert rc120[0] in result.failing("error", require_verified=True)
 
 
+def test_an_unknown_model_with_no_pfc_port_leaves_nothing_unchecked(tmp_path: Path) -> None:
+    """No PFC port: no buffer or headroom figure of the model is needed, so an unlisted model is
+    no gap (RC120 was a warning on campus switches with nothing lossless)."""
+    text = (FABRICS / "hw-v300-mlag" / "leaf-3.cfg").read_text(encoding="utf-8")
+    plain = "\n".join(ln for ln in text.splitlines() if " dcb pfc enable" not in ln)
+    (tmp_path / "leaf-3.cfg").write_text(plain + "\n", encoding="utf-8")
+    result = lint([tmp_path / "leaf-3.cfg"])
+    assert not [f for f in result.findings if f.rule == "RC120"], result.findings
+    shutil.copy(FABRICS / "hw-v300-mlag" / "leaf-3.cfg", tmp_path / "with-pfc.cfg")
+    control = lint([tmp_path / "with-pfc.cfg"])
+    assert [f.rule for f in control.findings if f.rule == "RC120"] == ["RC120"]
+
+
 def test_a_given_model_must_still_be_a_listed_one() -> None:
     text = "#\nsysname sw-1\n#\ninterface 100GE1/0/1\n undo portswitch\n#\nreturn\n"
     with pytest.raises(InputError, match="unknown huawei model 'CE0000'"):

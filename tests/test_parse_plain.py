@@ -8,6 +8,7 @@ repeated around a child line, a set line that is not the exact line).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -49,6 +50,7 @@ def _by_ttp(vendor: Vendor, name: str, feed: str) -> dict[str, Any]:
     return merged
 
 
+@functools.cache  # the readers hold no state between reads: built once a vendor, not a config
 def _plain_templates(vendor: Vendor) -> list[tuple[str, Any]]:
     found = [(t.name, plain(t)) for t in runner(vendor, None)._parser._templates]
     return [(name, reader) for name, reader in found if reader is not None]

@@ -181,7 +181,7 @@ def test_cli_parse_of_generated_pod_with_fabric_json_gives_back_the_design(tmp_p
     assert run("generate", str(SCENARIOS["pod-small"]), "-o", str(cfg_dir)).exit_code == 0
     assert (
         run(
-            "generate", str(SCENARIOS["pod-small"]), "-o", str(json_dir), "--format", "json"
+            "generate", str(SCENARIOS["pod-small"]), "-o", str(json_dir), "--files", "model"
         ).exit_code
         == 0
     )

@@ -13,7 +13,7 @@ import pytest
 
 from roce_cfg.deploy import session
 from roce_cfg.deploy.inventory import Target
-from roce_cfg.deploy.push import Credentials, push
+from roce_cfg.deploy.push import Credentials, Outcome, push
 from roce_cfg.deploy.restore import differences
 from roce_cfg.deploy.session import Cli, NoAnswer, Rejected
 from roce_cfg.deploy.transport import connect
@@ -112,6 +112,20 @@ def test_a_line_that_opens_a_view_is_answered_before_the_next_is_typed() -> None
                 assert answered > i, (lines[i], written)
         typed += len(written)
     assert [w[-1] for _, w in conn.writes[:-1]] == [lines[i] for i in opens]
+
+
+def test_a_fenced_line_goes_out_only_once_every_line_before_it_is_answered() -> None:
+    # a line the restore could not take back: never typed behind a line that may be refused
+    conn = _Typed()
+    fenced = frozenset({PLAIN[5], PLAIN[6]})
+    _cli(conn).send_all(PLAIN[:20], 16, fenced)
+    at = {line: (answered, len(w)) for answered, w in conn.writes for line in w}
+    assert at[PLAIN[5]] == (5, 1) and at[PLAIN[6]] == (6, 14)  # each after all before it
+    assert conn.writes[0] == (0, PLAIN[:5])
+    conn = _Typed(refuse=(PLAIN[2],))
+    with pytest.raises(Rejected):
+        _cli(conn).send_all(PLAIN[:20], 16, fenced)
+    assert conn.typed == PLAIN[:5]  # the refusal came before the fenced line was typed
 
 
 def test_a_refused_line_mid_window_stops_with_the_lines_typed_after_it_read_off() -> None:
@@ -279,10 +293,16 @@ def test_type_ahead_on_the_command_line(tmp_path: Any, monkeypatch: pytest.Monke
     for bad in ("0", "65", "x"):
         result = run("push", str(tmp_path), "-i", str(inv), "--type-ahead", bad)
         assert result.exit_code == 2 and "--type-ahead" in result.output, result.output
+    (tmp_path / "leaf-1.cfg").write_text(_intended(Vendor.H3C))
     asked: list[int] = []
-    monkeypatch.setattr(fanout, "run", lambda *a, **kw: asked.append(kw["window"]) or [])
+
+    def pushed(target: Target, *args: Any) -> Any:
+        asked.append(args[-1])  # what each switch's push is given
+        return Outcome(target.name, "no changes")
+
+    monkeypatch.setattr(fanout, "push", pushed)
     for given in ([], ["--type-ahead", "1"]):
-        run("push", str(tmp_path), "-i", str(inv), *given)  # no switch pushed: exit 3
+        assert run("push", str(tmp_path), "-i", str(inv), *given).exit_code == 0
     assert asked == [session.TYPE_AHEAD, 1]
 
 
@@ -294,3 +314,19 @@ def test_lines_typed_ahead_do_not_each_wait_a_round_trip() -> None:
     outcome, *_ = _bare_push(Vendor.HUAWEI, late)
     assert outcome.status == "changed", outcome.error
     assert len(outcome.commands) > 300 and outcome.seconds < 5.0, outcome.seconds
+
+
+def test_what_a_full_config_restore_cannot_take_back_is_fenced() -> None:
+    from roce_cfg.deploy.push import irreversible
+
+    for vendor in Vendor:
+        profile = load_profile(vendor)
+        bare = Switch.start("leaf-1", profile).running.render()
+        target = Target("leaf-1", "127.0.0.1", 22, profile)
+        tree = Tree.from_text(bare, profile)
+        commands = remediation(tree, Tree.from_text(_intended(vendor), profile))
+        fenced = irreversible(target, bare, commands)
+        if profile.dialect.restore.commands:  # a restore point takes back anything
+            assert fenced == frozenset(), vendor
+        elif vendor is Vendor.ZTE:  # no source gives an unset ZXROS port's admin state
+            assert fenced == {"no shutdown"}, fenced

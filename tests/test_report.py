@@ -417,10 +417,12 @@ def xl_report() -> Path:
     return _xl_report()
 
 
+@pytest.mark.slow  # the xl fabric's report: 17-20 s to build on a fresh machine
 def test_the_xl_report_is_small(xl_report: Path) -> None:
     assert xl_report.stat().st_size < 10 * 2**20  # was 54 MB with a drawing per group
 
 
+@pytest.mark.slow  # the xl fabric's report: 17-20 s to build on a fresh machine
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_the_xl_overview_fits_the_page_and_a_pod_opens_usable(
     browser: Any, xl_report: Path, tmp_path: Path, viewport: tuple[int, int]

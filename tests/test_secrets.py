@@ -151,10 +151,13 @@ def test_push_diffs_and_errors_hold_no_planted_secret(
     with Lab([sw], USER, PASSWORD) as lab:
         port = lab.endpoints["leaf-1"].port
         inventory = lab_inventory(tmp_path / "inv.yaml", port, vendor.value)
-        dry = run("push", str(configs), "-i", str(inventory))
+        plan = tmp_path / "plan.diff"
+        full = ("--diff", "full", "--diff-file", str(plan))
+        dry = run("push", str(configs), "-i", str(inventory), *full)
         assert dry.exit_code == 0, dry.output
-        assert "description spine-one" in dry.stdout
-        pruned = run("push", str(configs), "-i", str(inventory), "--prune")
+        assert "description spine-one" in dry.stdout and "description spine-one" in plan.read_text()
+        assert MARK not in plan.read_text(), _planted(plan.read_text())
+        pruned = run("push", str(configs), "-i", str(inventory), "--prune", "--diff", "full")
         sw.faults = Faults(reject="description spine-one")
         rejected = run("push", str(configs), "-i", str(inventory), "--apply")
         assert rejected.exit_code != 0 and "rejected" in rejected.stdout
@@ -195,7 +198,7 @@ ALLOWED = {
     ("roce_cfg/deploy/transport.py", "addHandler"),
     # print_table draws a rich table on the console its caller passes, one made by console()
     # (which redacts what it prints)
-    ("roce_cfg/output.py", "print"),
+    ("roce_cfg/tables.py", "print"),
     # the sweep's state file: scenario names and cycles as lists of interface names, never
     # config text; it is read back to resume a sweep, so it must hold exactly what was found
     ("roce_cfg/deadlock/cluster.py", "write"),
@@ -467,7 +470,8 @@ def test_a_lenient_lab_typed_the_secrets_still_prints_none(
         port = lab.endpoints["leaf-1"].port
         inventory = lab_inventory(tmp_path / "inv.yaml", port, vendor.value)
         results = [
-            run("push", str(configs), "-i", str(inventory), *extra) for extra in ([], ["--prune"])
+            run("push", str(configs), "-i", str(inventory), "--diff", "full", *extra)
+            for extra in ([], ["--prune"])
         ]
     for result in results:
         assert result.exit_code == 0, result.output

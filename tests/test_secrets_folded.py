@@ -153,8 +153,8 @@ def test_a_folded_secret_reaches_no_push_plan(
             port = lab.endpoints["leaf-1"].port
             inventory = lab_inventory(tmp / "inv.yaml", port, vendor.value)
             for fmt in ("text", "json"):
-                args = ("push", str(tmp / "out"), "-i", str(inventory), "--prune", "--format", fmt)
-                result = run(*args)
+                args = ("push", str(tmp / "out"), "-i", str(inventory), "--prune", "--diff", "full")
+                result = run(*args, "--format", fmt)
                 assert result.exit_code == 0, result.output
                 outputs[f"push, folded {name}, {fmt}"] = result.stdout + result.stderr
     assert _leaks(outputs, tokens) == {}

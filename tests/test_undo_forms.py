@@ -70,6 +70,7 @@ EXTRA = [
     (Vendor.H3C, "S9855-32D", (), "qos apply policy fabric global inbound"),
     (Vendor.H3C, "S9855-32D", (), "qos vlan-policy fabric vlan 10 inbound"),
     (Vendor.H3C, "S9855-32D", (), "buffer egress cell queue 3 shared ratio 80"),
+    (Vendor.H3C, "S9855-32D", (), "buffer apply"),
     (Vendor.H3C, "S9855-32D", ("interface Bridge-Aggregation1",), "link-aggregation mode dynamic"),
     (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1",), "port drni intra-portal-port 1"),
     (Vendor.H3C, "S9855-32D", ("interface Bridge-Aggregation2",), "port drni group 2"),
@@ -228,6 +229,12 @@ EXTRA = [
         "group-member interface 100GE1/0/1",
     ),
     (Vendor.RUIJIE, "generic-32x400G", ("vlan 10",), "name servers"),
+    (
+        Vendor.RUIJIE,
+        "generic-32x400G",
+        ("interface FourHundredGigabitEthernet 0/1",),
+        "no switchport",
+    ),
     (
         Vendor.RUIJIE,
         "generic-32x400G",
@@ -603,22 +610,24 @@ def test_push_names_the_negations_no_source_documents() -> None:
 def test_a_full_restore_empties_the_views_comware_does_not_delete() -> None:
     """The Comware V7 references print no undo form for 'qos map-table' [H3C-CR-CN] or for a
     physical port's 'interface' [H3C-ETH-CR-CN]: a restore that drops them empties them line by
-    line with the lines' own undo forms; a VLAN, which 'undo vlan' deletes, goes whole."""
+    line with the lines' own undo forms; a VLAN, which 'undo vlan' deletes, goes whole. The
+    lines go last first (Comware prints a VLAN before the ports in it): the port leaves the
+    VLAN before the VLAN goes."""
     profile = load_profile(Vendor.H3C)
     running = Tree.from_text(
-        "#\nqos map-table dscp-dot1p\n import 26 export 3\n#\ninterface HundredGigE1/0/1\n"
-        " port access vlan 10\n stp edged-port\n#\nvlan 10\n name servers\n#\nreturn\n",
+        "#\nvlan 10\n name servers\n#\nqos map-table dscp-dot1p\n import 26 export 3\n#\n"
+        "interface HundredGigE1/0/1\n port access vlan 10\n stp edged-port\n#\nreturn\n",
         profile,
     )
     intended = Tree.from_text("#\nreturn\n", profile)
     commands = remediation(running, intended, prune=True, full=True)
     assert commands == [
+        "interface HundredGigE1/0/1",
+        "undo stp edged-port",
+        "undo port access vlan",
+        "quit",
         "qos map-table dscp-dot1p",
         "undo import 26",
-        "quit",
-        "interface HundredGigE1/0/1",
-        "undo port access vlan",
-        "undo stp edged-port",
         "quit",
         "undo vlan 10",
     ]

@@ -12,6 +12,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_accounting,
     rules_deadlock,
     rules_device,
+    rules_ecmp,
     rules_fabric,
     rules_gaps,
     rules_headroom,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from roce_cfg import evidence
 from roce_cfg.analysis.registry import Hit, Rule
 from roce_cfg.gate import Gate, ReadWhere, origins
+from roce_cfg.links import infer
 from roce_cfg.model import addresses, describe, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import Parsed, SourceMap, read_where
@@ -104,6 +106,21 @@ class DeviceView:
                 config.accounting.unread_facts, config.device, assumed
             )
         return found
+
+    def watchdog_default_unknown(self) -> str | None:
+        """Why the watchdog in force where none is printed cannot be known, or None: the
+        vendor's default is per release, and the config prints no release or one whose
+        default no source gives (a release with a sourced default gave the parse a watchdog)."""
+        spec = self.profile.parse
+        if not any(form.watchdog_ms for form in spec.versions):
+            return None
+        found = re.search(spec.version_line, self.text, re.M) if spec.version_line else None
+        if found is None:
+            return "the config prints no release (the default is per release)"
+        form = spec.version(found.group(1))
+        if form is None or form.watchdog_ms is None:
+            return f"the default of {found.group(1)} is in no source"
+        return None
 
     @property
     def name(self) -> str:
@@ -394,7 +411,7 @@ def concludes(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | Non
 
 # A link end is the evidence step's: a fabric link reuses its ends (issue 30: 131,072 ends
 # built twice at xl).
-LinkEnd = evidence.End
+LinkEnd = infer.End
 
 
 @dataclass(frozen=True)
@@ -402,7 +419,7 @@ class FabricLink:
     a: LinkEnd
     b: LinkEnd
     cable_m: float | None = None
-    fact: evidence.LinkFact | None = None  # what the evidence step knows of it (kind, members)
+    fact: infer.LinkFact | None = None  # what the evidence step knows of it (kind, members)
 
 
 @dataclass

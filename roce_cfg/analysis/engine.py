@@ -220,6 +220,17 @@ def _intent_view(loaded: LoadedIntent, planned: Fabric, views: dict[str, DeviceV
     return IntentView(loaded.intent, designed, views, loaded.file, locate)
 
 
+def _anchored_line(view: DeviceView, hit: Hit, anchor: str) -> int | None:
+    """The line of the hit's entry in the first block under ``anchor`` that holds it (a config
+    may carry several DSCP maps and only some hold the entry), else the block's header."""
+    entry = view.profile.parse.anchors.get(f"{hit.anchor}.entry") if hit.anchor_key else None
+    if entry is not None:
+        found = view.source.line_of(anchor, entry.format(key=hit.anchor_key))
+        if found is not None:
+            return found
+    return view.source.line_of(anchor)
+
+
 def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None = None) -> Finding:
     """The finding of ``hit`` (a device rule's hit belongs to ``device``) with its file and
     line."""
@@ -235,7 +246,7 @@ def _locate(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | None 
                 line = view.source.interface_match(hit.port, anchor)
             line = line or view.source.interface_line(hit.port)
         elif anchor is not None:
-            line = view.source.line_of(anchor)
+            line = _anchored_line(view, hit, anchor)
     detail = hit.detail
     if view is not None and hit.port is not None and r.reads and not hit.of_switch:
         detail = (*detail, *view.origins(r.reads, hit.port))

@@ -46,6 +46,7 @@ UNVERIFIED_RULES = frozenset(
         "RC118",
         "RC120",
         "RC123",
+        "RC124",
         "RC133",
         "RC206",
         "RC311",

@@ -23,6 +23,9 @@ class Hit:
     port: str | None = None
     device: str | None = None  # fabric rules name the device; device rules leave it None
     anchor: str | None = None  # vendor anchor name (vendors/*.yaml parse.anchors) for the line
+    # the entry of the anchored block the finding is about (a DSCP): its own line where the
+    # vendor's anchors print the entry's form ('<anchor>.entry'), else the block's header
+    anchor_key: str | None = None
     line: int | None = None
     related_device: str | None = None
     related_port: str | None = None

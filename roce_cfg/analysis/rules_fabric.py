@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import Any, NamedTuple
 
-from roce_cfg import evidence
 from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView, carried
 from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.links import infer
 from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import Interface
 
@@ -43,7 +43,7 @@ def _physical_pairs(f: FabricView) -> list[Pair]:
     return pairs
 
 
-def _rides(link: FabricLink) -> tuple[evidence.End, evidence.End] | None:
+def _rides(link: FabricLink) -> tuple[infer.End, infer.End] | None:
     fact = link.fact
     return fact.rides if fact is not None and fact.kind == "l3-sub" else None
 

@@ -374,6 +374,8 @@ def model_unknown(v: DeviceView) -> Iterator[Hit]:
     if v.model.known:
         return
     lossless = sum(1 for p in v.lossless_ports() if p.qos.pfc)
+    if not lossless:
+        return  # no PFC port: no buffer or headroom figure is needed, nothing goes unchecked
     # the parse names a config that states no model and fits no listed layout 'unknown'
     name = (
         "(not stated; its ports fit no listed model)"

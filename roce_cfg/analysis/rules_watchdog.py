@@ -1,10 +1,11 @@
-"""The PFC watchdog across the fabric: recovery actions that must agree between models."""
+"""The PFC watchdog: recovery actions that must agree between models across the fabric, and
+a switch whose watchdog in force no line or source says."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from roce_cfg.analysis.context import FabricView
+from roce_cfg.analysis.context import DeviceView, FabricView
 from roce_cfg.analysis.registry import Hit, rule
 
 
@@ -44,4 +45,29 @@ def watchdog_mix(f: FabricView) -> Iterator[Hit]:
             device=name,
             anchor="watchdog",
             related_device=first,
+        )
+
+
+@rule(
+    "RC124",
+    "watchdog-default-unknown",
+    "warning",
+    "device",
+    summary="Cannot verify the PFC watchdog: no line sets it and the release's default is unknown.",
+    rationale="Some releases run PFC deadlock detection by default and print no line for it "
+    "(CloudEngine VRP V300R023C00: 100 ms detection and recovery); for others no source says. "
+    "Where the config prints no release, or one whose default no source gives, 'no watchdog' "
+    "would be a guess: RC110 stays silent and this says what could not be checked.",
+    fix="Configure the watchdog explicitly (the intent's lossless.pfc.watchdog renders it), or "
+    "keep the release line ('!Software Version ...') in the backup so its default applies.",
+    reads=("watchdog", "pfc"),
+    verifies=False,
+)
+def watchdog_default_unknown(v: DeviceView) -> Iterator[Hit]:
+    pfc_ports = [p for p in v.lossless_ports() if p.qos.pfc]
+    why = v.watchdog_default_unknown() if pfc_ports and v.device.qos.watchdog is None else None
+    if why is not None:
+        yield Hit(
+            f"cannot verify: no PFC watchdog line for {len(pfc_ports)} PFC port(s), and {why}",
+            anchor="pfc",
         )

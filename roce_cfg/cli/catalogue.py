@@ -4,14 +4,15 @@ syntax provenance, switch models."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
 from roce_cfg.cli.common import err, out
-from roce_cfg.cli.options import TextOrJson, VendorDir
+from roce_cfg.cli.options import TextOrJson, UndoGaps, UndoOverlay, VendorDir
 from roce_cfg.errors import EXIT_INPUT, InputError
-from roce_cfg.output import emit, emit_json, print_table
+from roce_cfg.output import emit, emit_json
+from roce_cfg.tables import print_table
 
 
 def rules_cmd(fmt: TextOrJson = "text") -> None:
@@ -96,19 +97,30 @@ def schema_cmd(
 def vendors_cmd(
     vendor_dir: VendorDir = None,
     fmt: Annotated[Literal["text", "json", "markdown"], typer.Option("--format")] = "text",
+    undo_gaps: UndoGaps = False,
+    undo_overlay: UndoOverlay = None,
 ) -> None:
     """Show, per vendor and template section, whether its syntax is verified and by what: the
     profile's claim, lowered to what the vendor grammar's commands support per model, and how
     many of the grammar's commands are sourced, partial or unsourced."""
     from roce_cfg.grammar import STATUSES
+    from roce_cfg.grammar.gaps import gaps, skeleton
     from roce_cfg.platforms.profile import overlay_dir
     from roce_cfg.platforms.provenance import detail, markdown, provenance
 
-    rows, totals = provenance(overlay_dir(vendor_dir))
+    overlay = overlay_dir(vendor_dir)
+    if undo_overlay is not None:
+        emit(skeleton(undo_overlay.value, overlay), kind="yaml")
+        return
+    rows, totals = provenance(overlay)
+    missing = [g for v in totals for g in gaps(v, overlay)]
     if fmt == "json":
         from roce_cfg.results import vendors_doc
 
-        emit_json(vendors_doc(rows, totals))
+        emit_json(vendors_doc(rows, totals, [g.as_dict() for g in missing]))
+        return
+    if undo_gaps:
+        _print_gaps(missing, markdown=fmt == "markdown")
         return
     if fmt == "markdown":
         out.print(markdown(rows, totals), markup=False, soft_wrap=True)
@@ -132,6 +144,23 @@ def vendors_cmd(
         ("vendor", *keys),
         [(vendor, *(str(total[k]) for k in keys)) for vendor, total in totals.items()],
         right=keys,
+    )
+
+
+def _print_gaps(missing: list[Any], markdown: bool) -> None:
+    """The undo gaps, one row each: what remediation types today, and why no source backs it."""
+    rows = [(g.vendor, g.section, g.command, g.typed, g.note) for g in missing]
+    columns = ("vendor", "section", "command", "negation typed (unsourced)", "note")
+    if markdown:
+        lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+        lines += [
+            "| " + " | ".join(f"`{c}`" if i == 3 else c for i, c in enumerate(r)) + " |"
+            for r in rows
+        ]
+        out.print("\n".join(lines), markup=False, soft_wrap=True)
+        return
+    print_table(
+        out, "Undo forms no source documents (push --strict-syntax refuses them)", columns, rows
     )
 
 

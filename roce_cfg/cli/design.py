@@ -12,23 +12,44 @@ from roce_cfg.cli.common import counted, err, out, progress, unread_exit
 from roce_cfg.cli.options import Quiet, TextOrJson, VendorDir
 from roce_cfg.errors import EXIT_FINDINGS, InputError
 from roce_cfg.heap import keep_until_exit, long_lived
-from roce_cfg.output import Shown, emit, emit_json, print_table, write_all, write_file
+from roce_cfg.output import Shown, emit, emit_json, write_all, write_file
+from roce_cfg.tables import print_table
 
 if TYPE_CHECKING:
     from roce_cfg.advise import Demand, Plan
     from roce_cfg.generate import Written
 
 
+GenerateFiles = Annotated[
+    Literal["cfg", "model"] | None,
+    typer.Option(
+        "--files",
+        help="Each switch's file: cfg, its configuration (<host>.cfg, the default); model, its "
+        "vendor-neutral model as JSON (<host>.json). fabric.json either way.",
+    ),
+]
+# --format json wrote the switch models instead of their configs until --files came: a script
+# that still says only --format json gets configs now, and this line says where the models went.
+GENERATE_JSON_NOTE = (
+    "roce-cfg: note: generate --format json now shapes stdout only and the files are configs; "
+    "for each switch's model as JSON (what --format json wrote before) add --files model; "
+    "--files cfg silences this note"
+)
+
+
 def generate_cmd(
     intent: Annotated[Path, typer.Argument(help="Intent YAML file.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
     only: Annotated[str | None, typer.Option("--only", help="Render one switch.")] = None,
+    files: GenerateFiles = None,
     fmt: Annotated[
-        Literal["cfg", "json"],
+        Literal["text", "json", "cfg"],
         typer.Option(
-            "--format", help="CLI text, or the model as JSON (and stdout one JSON document)."
+            "--format",
+            help="stdout: the summary table, or one JSON document (docs/cli.md); what the files "
+            "hold is --files ('cfg' is the old name of text).",
         ),
-    ] = "cfg",
+    ] = "text",
     strict_syntax: Annotated[
         bool, typer.Option("--strict-syntax", help="Refuse vendor syntax that has no source.")
     ] = False,
@@ -44,11 +65,15 @@ def generate_cmd(
     from roce_cfg.platforms.profile import overlay_dir
     from roce_cfg.results import generate_doc
 
+    shown = Shown("json" if fmt == "json" else "text", quiet)
+    if shown.json and files is None and shown.notes:
+        err.print(GENERATE_JSON_NOTE, markup=False)
+    files_format = "json" if files == "model" else "cfg"
     with progress() as tick:
         result = write_generated(
             intent,
             output,
-            fmt=fmt,
+            fmt=files_format,
             overlay=overlay_dir(vendor_dir),
             only=only,
             strict_syntax=strict_syntax,
@@ -62,8 +87,9 @@ def generate_cmd(
             f"{w.note or 'check it before pushing'}",
             markup=False,
         )
-    shown = Shown("json" if fmt == "json" else "text", quiet)
-    shown.result(lambda: generate_doc(result, output, fmt), lambda: _summary(result, output))
+    shown.result(
+        lambda: generate_doc(result, output, files_format), lambda: _summary(result, output)
+    )
 
 
 def _summary(result: Written, output: Path) -> None:

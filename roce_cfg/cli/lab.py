@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -68,6 +69,7 @@ def lab_cmd(
     """Run one SSH switch emulator per switch on 127.0.0.1 until interrupted (Ctrl-C, SIGINT or
     SIGTERM). With --vendor-dir the emulators accept your overlay's syntax."""
     try:
+        _without_dsa_deprecation()
         from roce_cfg.lab.run import start as start_lab
         from roce_cfg.lab.run import unsourced_note
     except ModuleNotFoundError as exc:  # asyncssh comes with the 'lab' extra only
@@ -94,6 +96,18 @@ def lab_cmd(
     from roce_cfg.lab.run import serve
 
     serve(lab, partial(_ready, lab, text, inventory_out, [n for n in notes if n], fmt))
+
+
+def _without_dsa_deprecation() -> None:
+    """cryptography 51 deprecates DSA, and asyncssh names its DSA types as it loads: about ten
+    lines of "CryptographyDeprecationWarning: DSA is deprecated" each time the lab started. The
+    emulators' host keys are ed25519 and they offer no DSA, so that one warning, by its category
+    and message, is not shown; every other warning still is."""
+    from cryptography.utils import CryptographyDeprecationWarning
+
+    warnings.filterwarnings(
+        "ignore", message="DSA is deprecated", category=CryptographyDeprecationWarning
+    )
 
 
 def _ready(lab: Lab, text: str, inventory_out: Path, notes: list[str], fmt: str) -> None:

@@ -3,8 +3,10 @@ reports every error as one line."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -27,6 +29,11 @@ def _report(exc: RoceCfgError) -> int:
     return EXIT_INPUT
 
 
+class _ReaderGone(Exception):
+    """stdout's reader went away (``| head``), carried past click, whose handler of a broken
+    pipe exits 1, to main(), which ends quietly."""
+
+
 class _Commands(TyperGroup):
     """Runs the commands; a RoceCfgError any of them raises is reported here, the one place
     (main() runs the app through it, and so do the tests' CliRunner)."""
@@ -34,6 +41,8 @@ class _Commands(TyperGroup):
     def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            raise _ReaderGone from None
         except RoceCfgError as exc:
             raise typer.Exit(_report(exc)) from None
         except OSError as exc:
@@ -72,6 +81,24 @@ def _root(
 
 
 def main() -> None:
+    """The console script: the app, each error as one line, and a closed stdout as a quiet
+    end (``roce-cfg plan --gpus 128 | head -2``)."""
+    try:
+        _main()
+    except (BrokenPipeError, _ReaderGone):
+        _reader_gone()
+
+
+def _reader_gone() -> NoReturn:
+    """The reader of stdout has what it wanted and closed the pipe: no message and exit 0, like
+    any producer cut short by ``head`` (Python's recipe: stdout pointed at /dev/null, so the
+    interpreter's last flush of what was never read cannot fail again)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    before_exit(EXIT_OK)
+
+
+def _main() -> None:
     redact_tracebacks()
     try:
         # Not standalone: click would print a bad option as four lines (usage, hint, blank,
@@ -92,6 +119,7 @@ def main() -> None:
     except typer.Abort:
         err.print("roce-cfg: aborted", markup=False)
         sys.exit(130)
+    sys.stdout.flush()  # a reader that left shows here, not in the interpreter's last flush
     before_exit(code if isinstance(code, int) else EXIT_OK)
 
 

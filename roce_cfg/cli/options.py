@@ -30,6 +30,22 @@ TextOrJson = Annotated[
     Literal["text", "json"],
     typer.Option("--format", help="text, or one JSON document on stdout (docs/cli.md)."),
 ]
+PushDiff = Annotated[
+    Literal["summary", "full"],
+    typer.Option(
+        "--diff",
+        help="The dry run's diff: lines added and removed per switch and section, or in full "
+        "(the unified diff and the commands).",
+    ),
+]
+PushDiffFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--diff-file",
+        help="Also write every switch's unified diff and commands to this file.",
+        dir_okay=False,
+    ),
+]
 Quiet = Annotated[
     bool,
     typer.Option(
@@ -123,6 +139,9 @@ StepTimeouts = Annotated[
         "prompt, command; defaults 10, 15, 15, 20, 120).",
     ),
 ]
+PushBatch = Annotated[
+    str, typer.Option("--batch", help="Canary batches, e.g. '1,10%,100%'; stops at a failure.")
+]
 TypeAhead = Annotated[
     int | None,
     typer.Option(
@@ -158,5 +177,25 @@ ConfigsDscp = Annotated[
         min=0,
         max=63,
         help="Unset: the DSCP the configs map to a no-drop priority, else 26.",
+    ),
+]
+
+# roce-cfg vendors: the undo forms no source documents, listed or as an overlay to cite them
+UndoGaps = Annotated[
+    bool,
+    typer.Option(
+        "--undo-gaps",
+        help="List, per vendor, the undo forms no source documents (what push --strict-syntax "
+        "refuses to type) instead of the provenance tables.",
+    ),
+]
+UndoOverlay = Annotated[
+    Vendor | None,
+    typer.Option(
+        "--undo-overlay",
+        help="Print an overlay grammar file listing VENDOR's undo gaps, uncited, to fill in and "
+        "cite (docs/sources.md, 'Undo forms no source prints').",
+        metavar="VENDOR",
+        case_sensitive=False,
     ),
 ]

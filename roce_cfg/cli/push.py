@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from roce_cfg.cli.common import (
     ask_credentials,
@@ -25,6 +25,9 @@ from roce_cfg.cli.options import (
     FailOn,
     FindingsFormat,
     Prune,
+    PushBatch,
+    PushDiff,
+    PushDiffFile,
     PushStrict,
     Quiet,
     RequireVerified,
@@ -35,7 +38,8 @@ from roce_cfg.cli.options import (
     VerifyAfter,
 )
 from roce_cfg.errors import EXIT_FINDINGS
-from roce_cfg.output import Shown, emit, emit_json
+from roce_cfg.output import Shown, emit, emit_json, writable, write_file
+from roce_cfg.tables import print_table
 
 if TYPE_CHECKING:
     from roce_cfg.deploy.push import Credentials, Outcome
@@ -50,9 +54,7 @@ def push_cmd(
     ] = False,
     workers: Annotated[int, typer.Option("--workers", min=1, max=200)] = 10,
     limit: Annotated[str | None, typer.Option("--limit", help="Hosts matching a glob.")] = None,
-    batch: Annotated[
-        str, typer.Option("--batch", help="Canary batches, e.g. '1,10%,100%'; stops at a failure.")
-    ] = "100%",
+    batch: PushBatch = "100%",
     prune: Prune = False,
     timeouts: StepTimeouts = "",
     verify_after: VerifyAfter = "off",
@@ -60,17 +62,20 @@ def push_cmd(
     confirm_timeout: ConfirmTimeout = None,
     strict_syntax: PushStrict = False,
     type_ahead: TypeAhead = None,
+    diff: PushDiff = "summary",
+    diff_file: PushDiffFile = None,
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
 ) -> None:
     """Diff running configs with intended ones; --apply pushes, verifies, rolls back failures."""
     from roce_cfg.deploy import fanout
     from roce_cfg.deploy.inventory import load as load_inventory
-    from roce_cfg.deploy.session import TYPE_AHEAD
     from roce_cfg.deploy.transport import Timeouts
     from roce_cfg.platforms.profile import overlay_dir
 
     steps = Timeouts.parse(timeouts)
+    if diff_file is not None:
+        writable(diff_file)  # refused now, not after the switches were changed
     targets = load_inventory(inventory, overlay_dir(vendor_dir), limit)
     creds = ask_credentials()
     with progress("pushing") as tick:
@@ -87,16 +92,17 @@ def push_cmd(
             confirm=confirm_timeout,
             on_batch=_batch_line if batch != "100%" else None,
             strict=strict_syntax,
-            window=type_ahead or TYPE_AHEAD,
+            window=type_ahead,
         )
+    if diff_file is not None:
+        write_file(diff_file, "".join(full_plan(o) for o in outcomes))
     shown = Shown(fmt, quiet)
     live = verify_after == "live" and apply
     _push_finish(
         shown,
         outcomes,
         len(targets) - len(outcomes),
-        apply,
-        prune,
+        (apply, prune, Diff(diff == "full", diff_file)),
         lambda: _verify_live(live, configs, targets, outcomes, creds, steps),
     )
 
@@ -105,8 +111,7 @@ def _push_finish(
     shown: Shown,
     outcomes: list[Outcome],
     skipped: int,
-    apply: bool,
-    prune: bool,
+    how: tuple[bool, bool, Diff],
     verify: Callable[[], Verified | None],
 ) -> None:
     """push's output (the text report as soon as the push ends; the JSON document after
@@ -115,8 +120,9 @@ def _push_finish(
     from roce_cfg.deploy.report import document, exit_code
     from roce_cfg.verify.report import render, text_report
 
+    apply, prune, diff = how
     if shown.text:
-        _push_report(outcomes, apply, prune)
+        _push_report(outcomes, apply, prune, diff)
         if skipped:
             out.print(
                 f"{counted(skipped, 'switch', 'switches')} not attempted: an earlier batch failed",
@@ -169,9 +175,7 @@ def _batch_line(number: int, of: int, outcomes: list[Outcome]) -> None:
     )
 
 
-def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
-    from roce_cfg.deploy.push import FAILED as PUSH_FAILED
-
+def _push_report(outcomes: list[Outcome], apply: bool, prune: bool, diff: Diff) -> None:
     out.print(
         "# --prune: peers, VLANs and networks of managed kinds that the intent does not name "
         "are removed"
@@ -180,12 +184,11 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
         "of managed kinds that the intent does not name)",
         markup=False,
     )
+    if not apply and not diff.full:
+        _sections(outcomes, diff.file)
     for o in outcomes:
-        if o.diff and not apply:
-            out.print(o.diff, markup=False, end="")
-            out.print(f"# {o.host}: {len(o.commands)} commands", markup=False)
-            for c in o.commands:
-                out.print(f"  {c}", markup=False)
+        if not apply and diff.full:
+            emit(full_plan(o))
         if o.pruned:
             out.print(f"# {o.host}: {len(o.pruned)} removed by --prune", markup=False)
             for c in o.pruned:
@@ -198,31 +201,88 @@ def _push_report(outcomes: list[Outcome], apply: bool, prune: bool) -> None:
             )
             for c in o.unsourced:
                 out.print(f"  {c}", markup=False)
-    table = Table(title=f"push {'(applied)' if apply else '(dry run: nothing sent)'}")
-    for col in ("switch", "result", "commands", "seconds", "error"):
-        table.add_column(col, overflow="fold")
-    for o in outcomes:
-        style = "red" if o.status in PUSH_FAILED else "green" if o.status == "changed" else ""
-        status = f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status
-        table.add_row(
+    rows = [
+        (
             o.host,
-            f"[{style}]{status}[/{style}]" if style else status,
+            f"{o.status} ({o.kind})" if o.kind and o.status == "failed" else o.status,
             str(len(o.commands)),
             f"{o.seconds:.1f}",
             o.error,
         )
-    out.print(table)
+        for o in outcomes
+    ]
+    print_table(
+        out,
+        f"push {'(applied)' if apply else '(dry run: nothing sent)'}",
+        ("switch", "result", "commands", "seconds", "error"),
+        rows,
+        right=("commands", "seconds"),
+        styles={"result": _result_style},
+    )
     for o in outcomes:
-        if o.status == "rolled back" and o.restore:  # how, and that it was checked
-            out.print(
-                f"# {o.host}: rolled back ({o.restore}); running and saved config "
-                "compared whole with the snapshot: the same",
-                markup=False,
-            )
-        if o.status == "rollback-failed":
-            out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
-            for line in o.left:
-                out.print(f"  {line}", markup=False)
+        _restore_lines(o)
+
+
+def _restore_lines(o: Outcome) -> None:
+    """How a failed push was undone, what was checked, what is left, what the switch's own
+    confirm timer will still do."""
+    if o.status == "rolled back" and o.restore:  # how, and that it was checked
+        checked = "running and saved config" if o.saved_back else "running config"
+        out.print(
+            f"# {o.host}: rolled back ({o.restore}); {checked} compared whole with the "
+            "snapshot: the same",
+            markup=False,
+        )
+    if o.status == "rollback-failed":
+        if o.running_back:
+            out.print(f"# {o.host}: running config back as before the push", markup=False)
+        out.print(f"# {o.host}: rollback failed; left on the switch:", markup=False)
+        for line in o.left:
+            out.print(f"  {line}", markup=False)
+    if o.timer:
+        out.print(f"# {o.host}: {o.timer}", markup=False)
+
+
+@dataclass(frozen=True)
+class Diff:
+    """How the dry run shows its diff: in full (``--diff full``) or section by section, and
+    the file that gets it in full (``--diff-file``)."""
+
+    full: bool = False
+    file: Path | None = None
+
+
+def full_plan(o: Outcome) -> str:
+    """A switch's unified diff (running against running-after-push) and the commands."""
+    if not o.diff:
+        return ""
+    commands = "".join(f"  {c}\n" for c in o.commands)
+    return f"{o.diff}# {o.host}: {len(o.commands)} commands\n{commands}"
+
+
+def _sections(outcomes: list[Outcome], diff_file: Path | None) -> None:
+    """The dry run's default: per switch, the config lines added and removed per section."""
+    rows = [
+        (o.host, s.section, str(s.views or ""), str(s.added), str(s.removed))
+        for o in outcomes
+        for s in o.sections
+    ]
+    where = diff_file if diff_file else "--diff full, or --diff-file FILE"
+    print_table(
+        out,
+        f"changes by section, in config lines (the diff and commands in full: {where})",
+        ("switch", "section", "views", "added", "removed"),
+        rows,
+        right=("views", "added", "removed"),
+    )
+
+
+def _result_style(result: str) -> str:
+    """A push result's colour on a terminal: failures red, changes green."""
+    from roce_cfg.deploy.push import FAILED
+
+    status = result.split(" (")[0]
+    return "red" if status in FAILED else "green" if status == "changed" else ""
 
 
 def verify_cmd(

@@ -24,8 +24,8 @@ from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, collap
 from itertools import groupby, pairwise
 from typing import NamedTuple
 
-from roce_cfg import evidence
 from roce_cfg.deadlock.network import Cand, Flow, Network
+from roce_cfg.links import ends
 from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.platforms.profile import load_profile
@@ -177,14 +177,14 @@ def _kind(d: DeviceConfig, port: Interface) -> str:
     """'roce' when the port (an aggregate: one of its members) has PFC on, else 'lossy'. PFC
     on marks a port meant for RoCE: one whose priority is then mismatched is a fault lint
     reports (RC109, RC303), and RoCE still crosses the fabric toward it."""
-    seen = evidence.end_port(d, port.name) if d.aggregate(port.name) else port
+    seen = ends.end_port(d, port.name) if d.aggregate(port.name) else port
     return "roce" if seen is not None and seen.qos.pfc else "lossy"
 
 
 def _vlan_kind(d: DeviceConfig, vlan: int, on_links: set[str]) -> tuple[str, str]:
     """A VLAN interface's kind and the port that says so: RoCE when a port carrying its VLAN
     toward hosts has PFC on; control when it rides a link (an M-LAG peer-link) or has no port."""
-    if any(evidence.vlan_of(d, name) == vlan for name in on_links):
+    if any(ends.vlan_of(d, name) == vlan for name in on_links):
         return "control", ""
     members = {m for a in d.aggregates for m in a.members}
     kinds: list[tuple[str, str]] = []
@@ -226,7 +226,7 @@ def _exit_kind(d: DeviceConfig, ports: dict[str, Interface], port: str) -> str:
     found = ports.get(port)
     if found is not None:
         return _kind(d, found)
-    vlan = evidence.vlan_of(d, port)
+    vlan = ends.vlan_of(d, port)
     return _vlan_kind(d, vlan, set())[0] if vlan is not None else "lossy"
 
 

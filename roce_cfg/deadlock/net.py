@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 
-from roce_cfg import evidence
 from roce_cfg.deadlock import dests
 from roce_cfg.deadlock.network import Cand, Flow, Link, Network, Static
+from roce_cfg.links import ends
 from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.platforms.profile import load_profile
@@ -125,13 +125,13 @@ def lossless_priority(device: DeviceConfig, port: Interface, dscp: int) -> int |
 
 
 def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface | None:
-    """A link end as the buffer graph sees it (evidence.end_port: an aggregate lossless where
+    """A link end as the buffer graph sees it (ends.end_port: an aggregate lossless where
     its members are, down below its minimum of members; a VLAN interface on the link it rides),
     kept in ``ports`` for the static routes' next hops."""
     port = ports.get(name)
     if port is not None and d.aggregate(name) is None:
         return port
-    seen = evidence.end_port(d, name)
+    seen = ends.end_port(d, name)
     if seen is not None:
         ports[name] = seen
     return seen
@@ -205,7 +205,7 @@ def _hop(
 
 def _held(d: DeviceConfig, name: str) -> set[Address]:
     """The addresses of ``d``'s link end ``name`` (a port, an aggregate, a VLAN interface)."""
-    return {a.ip for a in evidence.end_addresses(d, name)}
+    return {a.ip for a in ends.end_addresses(d, name)}
 
 
 def _unresolved(
@@ -250,6 +250,6 @@ def _named6(net: Network, peers: list[dict[Address, int]], link: Link) -> bool:
     if not (da.ipv6_ports or da.vlan_interfaces) or not (db.ipv6_ports or db.vlan_interfaces):
         return False  # no IPv6 end: most links of most fabrics
     asns = (net.asn[link.a] or 0, net.asn[link.b] or 0)
-    ends_a = [a for a in evidence.end_addresses(da, link.a_port) if a.version == 6]
-    ends_b = [b for b in evidence.end_addresses(db, link.b_port) if b.version == 6]
+    ends_a = [a for a in ends.end_addresses(da, link.a_port) if a.version == 6]
+    ends_b = [b for b in ends.end_addresses(db, link.b_port) if b.version == 6]
     return any(_named(peers, link, (a, b), asns) for a in ends_a for b in ends_b)

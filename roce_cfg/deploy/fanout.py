@@ -75,7 +75,7 @@ def run(
     on_batch: Callable[[int, int, list[Outcome]], None] | None = None,
     confirm: int | None = None,
     strict: bool = False,
-    window: int = TYPE_AHEAD,
+    window: int | None = None,
 ) -> list[Outcome]:
     """Push every target's ``<name>.cfg`` from ``configs``; stop after a batch that failed.
 
@@ -84,7 +84,9 @@ def run(
     ``confirm`` (seconds): each switch is changed under its own confirm timer and confirmed
     once verified; a batch with a failure stops the rollout before the next batch. ``strict``:
     a switch whose change would type a negation no source documents is not touched.
-    ``window``: configuration lines typed ahead of the answers read (session.Cli.send_all)."""
+    ``window``: configuration lines typed ahead of the answers read (session.Cli.send_all;
+    None: push's default)."""
+    ahead = window or TYPE_AHEAD
     intended = _intended(targets, configs)
     by_name = {t.name: t for t in targets}
     outcomes: list[Outcome] = []
@@ -92,7 +94,7 @@ def run(
     def task(task: Task) -> Result:
         t = by_name[task.host.name]
         outcome = push(
-            t, intended[t.name], creds, apply, timeout, prune, timeouts, confirm, strict, window
+            t, intended[t.name], creds, apply, timeout, prune, timeouts, confirm, strict, ahead
         )
         outcomes.append(outcome)
         if progress is not None:

@@ -8,7 +8,7 @@ import copy
 import difflib
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from netmiko import BaseConnection, ReadTimeout
@@ -17,6 +17,7 @@ from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.restore import Snapshot, differences
 from roce_cfg.deploy.rollback import Progress, Restorer, RollbackError, how, save
 from roce_cfg.deploy.session import TYPE_AHEAD, Cli, PushError
+from roce_cfg.deploy.summary import SectionChange, section_changes
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.redact import redact
@@ -44,7 +45,15 @@ class Outcome:
     # steps of reaching it, see transport.Unusable), rejected, dropped, save, error.
     kind: str = ""
     saved: bool = False  # changed, and the saved config verified to be the running one
-    restore: str = ""  # how a failed push was undone (a vendor restore point or full-config)
+    # What the restore of a failed push did, step by step (a vendor restore point, a discard
+    # of uncommitted changes, a full-config restore, a step done again on a new session).
+    restore: str = ""
+    # After a restore: the running and the saved config compared whole with the snapshot and
+    # found the same (True), different (False), or not known (None: not read, not reached).
+    running_back: bool | None = None
+    saved_back: bool | None = None
+    timer: str = ""  # the switch's own confirm timer, still running: what it will do and when
+    sections: list[SectionChange] = field(default_factory=list)  # the diff, section by section
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,14 @@ def changes(
     target: Target, running: str, intended: str, prune: bool = False
 ) -> tuple[list[str], str]:
     """What a push types to take ``running`` to ``intended``, and the diff it makes."""
+    commands, diff, _ = planned(target, running, intended, prune)
+    return commands, diff
+
+
+def planned(
+    target: Target, running: str, intended: str, prune: bool = False
+) -> tuple[list[str], str, list[SectionChange]]:
+    """``changes``, and the diff section by section (the dry run's summary)."""
     have = Tree.from_text(running, target.profile)
     want = Tree.from_text(intended, target.profile)
     commands = remediation(have, want, prune)
@@ -73,7 +90,7 @@ def changes(
             f"{target.name} (after push)",
         )
     )
-    return commands, diff
+    return commands, diff, section_changes(have, after)
 
 
 def still(target: Target, running: str, intended: str, prune: bool = False) -> list[str]:
@@ -107,6 +124,21 @@ def rollback_unsourced(target: Target, running: str, commands: list[str]) -> lis
     after.apply(commands)
     back = remediation(after, Tree.from_text(running, p), prune=True, full=True)
     return [f"rollback: {u}" for u in unsourced_undos(target, back)]
+
+
+def irreversible(target: Target, running: str, commands: list[str]) -> frozenset[str]:
+    """For a vendor whose rollback is a full-config restore: the commands whose effect that
+    restore would not take back (a port state whose unset form no source gives: 'no shutdown'
+    on ZXROS). Push types one only once every line before it is answered, so a refusal before
+    it never leaves it behind, as typing line by line would not."""
+    p = target.profile
+    if p.dialect.restore.commands:
+        return frozenset()  # the switch's own restore point takes back whatever was typed
+    after = Tree.from_text(running, p)
+    after.apply(commands)
+    after.apply(remediation(after, Tree.from_text(running, p), prune=True, full=True))
+    left = {x[2:].rsplit(" > ", 1)[-1] for x in differences(running, after.render(), p)}
+    return frozenset(c for c in commands if c.strip() in left)
 
 
 def _errors(target: Target) -> str:
@@ -158,7 +190,7 @@ def push(
         return _redacted(outcome, target)
     try:
         before = _running(conn, target, steps.command)
-        outcome.commands, outcome.diff = changes(target, before, intended, prune)
+        outcome.commands, outcome.diff, outcome.sections = planned(target, before, intended, prune)
         if prune:
             outcome.pruned = pruned(target, before, intended, outcome.commands)
         outcome.unsourced = unsourced_undos(target, outcome.commands)
@@ -194,6 +226,7 @@ def _redacted(outcome: Outcome, target: Target) -> Outcome:
     The commands were sent as they were; only their record is redacted."""
     vendor = target.profile.vendor.value
     outcome.diff = redact(outcome.diff, vendor)
+    outcome.sections = [replace(s, section=redact(s.section, vendor)) for s in outcome.sections]
     outcome.error = redact(outcome.error, vendor)
     for lines in (outcome.commands, outcome.pruned, outcome.unsourced, outcome.left):
         lines[:] = [redact(c, vendor) for c in lines]
@@ -220,18 +253,19 @@ def _apply(
     cli.at_user_view()
     saved = cli.show(p.dialect.show.saved) if p.dialect.show.saved else None
     try:
-        _change(cli, outcome.commands, progress, confirm, window)
+        fenced = irreversible(target, before, outcome.commands) if window > 1 else frozenset()
+        _change(cli, outcome.commands, progress, confirm, window, fenced)
         left = still(target, _running(conn, target, steps.command), intended, prune)
         if left:
             raise PushError(f"verify: {len(left)} command(s) still differ after the push")
         _confirm(cli, progress)
+        progress.saved = True
         save(cli)
         _verify_saved(cli)
         outcome.status, outcome.saved = "changed", True
         return conn
     except Exception as exc:
         outcome.error, outcome.kind = _why(exc), _kind(exc)
-    outcome.restore = how(p)
     restorer = Restorer(
         p, Snapshot(before, saved), progress, steps.command, lambda: _connect(target, creds, steps)
     )
@@ -245,11 +279,21 @@ def _apply(
         outcome.status = "rollback-failed"
         outcome.left = [f"? {c}" for c in cli.sent]
         outcome.error += f"; rollback failed: {_why(exc)}"
+    outcome.restore = "; ".join(restorer.done) or f"{how(p)}: not reached"
+    outcome.running_back, outcome.saved_back = restorer.running_back, restorer.saved_back
+    if progress.armed:
+        outcome.timer = progress.timer_note()
+        outcome.error += f"; {outcome.timer}"
     return conn
 
 
 def _change(
-    cli: Cli, commands: list[str], progress: Progress, confirm: int | None, window: int
+    cli: Cli,
+    commands: list[str],
+    progress: Progress,
+    confirm: int | None,
+    window: int,
+    fenced: frozenset[str] = frozenset(),
 ) -> None:
     """The restore point first, then every line with its answer read (up to ``window`` typed
     ahead), the commit (armed with the switch's timer when ``confirm`` seconds are asked for),
@@ -260,15 +304,17 @@ def _change(
     progress.checkpoint = True
     cli.enter()
     arm = d.confirm.arm.format(time=d.confirm.amount(confirm)) if d.confirm and confirm else None
+    seconds = d.confirm.seconds(confirm) if d.confirm and confirm else 0
     if arm is not None and d.confirm is not None and d.confirm.at == "start":
+        progress.arm(arm, seconds)  # before it is sent: its answer may be lost, not its effect
         cli.send(arm)
-        progress.armed = True
-    cli.send_all(commands, window)
+    cli.send_all(commands, window, fenced)
     if d.commit.model == "candidate":
         progress.committed = True
         by_trial = arm is not None and d.confirm is not None and d.confirm.at == "commit"
+        if by_trial and arm:
+            progress.arm(arm, seconds)
         cli.send(arm if by_trial and arm else d.commit.commands[0])
-        progress.armed = progress.armed or by_trial
     cli.leave()
 
 

@@ -1,10 +1,11 @@
-"""``push --format json``: each switch's outcome as data: what became of it, the
+"""``push --format json``: each switch's outcome as data: what became of it, the diff and
 commands, how long it took, how a failure was undone and what is left on it. The outcomes are
 redacted already (deploy/push.py); emit_doc redacts again on the way out."""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import asdict
 from typing import Any
 
 from roce_cfg.deploy.push import FAILED, Outcome
@@ -44,8 +45,16 @@ def _switch(o: Outcome) -> dict[str, Any]:
         "error": o.error,
         "seconds": round(o.seconds, 3),
         "commands": o.commands,
+        # running against running-after-push, as the text's --diff full prints it
+        "diff": o.diff,
+        "sections": [asdict(s) for s in o.sections],
         "saved": o.saved,
         "restore": o.restore,
+        # after a failed push: each config compared whole with the one before it (null: unknown)
+        "running_restored": o.running_back,
+        "saved_restored": o.saved_back,
+        # a confirm timer still running on the switch: when it will revert the push
+        "timer": o.timer,
         # how the switch differs from before the push: empty unless its rollback failed
         "left": o.left,
         "pruned": o.pruned,

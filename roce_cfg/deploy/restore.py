@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from roce_cfg.deploy.tree import Node, Tree
+from roce_cfg.deploy.node import Node
+from roce_cfg.deploy.tree import Tree
+from roce_cfg.grammar import Grammar
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -30,12 +32,19 @@ class Snapshot:
     saved: str | None = None
 
 
-def _paths(node: Node, path: tuple[str, ...], keep: set[tuple[str, ...]]) -> list[tuple[str, ...]]:
+def _paths(
+    node: Node, path: tuple[str, ...], keep: set[tuple[str, ...]], grammar: Grammar
+) -> list[tuple[str, ...]]:
+    """Every statement under ``node`` with its views; a line that only restates the switch's
+    default (LLDP on) is left out, printed or not it is the same."""
+    view = grammar.view_of(path, [c.line for c in node.children])
     out: list[tuple[str, ...]] = []
     for c in node.children:
         here = (*path, c.line)
         if c.children:
-            out += _paths(c, here, keep)
+            out += _paths(c, here, keep, grammar)
+        elif grammar.restates_default(view, c.line):
+            continue
         if not c.children or here in keep:
             out.append(here)
     return out
@@ -64,11 +73,27 @@ def lines(text: str, profile: VendorProfile) -> Counter[tuple[str, ...]]:
     tree = Tree.from_text(text, profile)
     keep = _objects(tree)
     counted: Counter[tuple[str, ...]] = Counter()
-    for p in _paths(tree.root, (), keep):
+    for p in _paths(tree.root, (), keep, profile.grammar()):
         if tree.is_view(p[-1]) and p not in keep:
             continue  # an empty physical port: printed or not, the same
+        if _at_default(tree, p):
+            continue  # a port state at its default ('switchport'): printed or not, the same
         counted[p] += 1
     return counted
+
+
+def _at_default(tree: Tree, path: tuple[str, ...]) -> bool:
+    if len(path) < 2 or tree.is_view(path[-1]):
+        return False
+    grammar = tree.profile.grammar()
+    node = tree.root
+    for line in path[:-1]:
+        found = node.find(line)
+        if found is None:
+            return False
+        node = found
+    view = grammar.view_of(path[:-1], [c.line for c in node.children])
+    return grammar.resting(view, path[-1], tree.profile.negation) == (True, path[-1])
 
 
 def differences(before: str, now: str, profile: VendorProfile) -> list[str]:

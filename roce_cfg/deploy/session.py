@@ -60,6 +60,7 @@ class Cli:
         self.conn, self.profile, self.timeout = conn, profile, timeout
         d = profile.dialect
         questions = [q for q in (d.save.question, d.commit.leave_question) if q]
+        questions += [q.ends for q in d.questions]
         prompts = [d.prompts.pattern, _exec_prompt(d.prompts.exec)]
         self._end = re.compile("(?:" + "|".join([*prompts, *map(re.escape, questions)]) + r")\s*$")
         # A prompt that starts a line: with lines typed ahead, the next line's echo follows it;
@@ -69,6 +70,7 @@ class Cli:
         errors = (*profile.error_patterns, d.error)
         self._errors = re.compile("|".join(re.escape(e) for e in errors))
         self._opens_view = Tree(profile).is_view
+        self._asks = d.asked
         self._buf = ""  # what the switch said that no answer has taken yet
         self.sent: list[str] = []  # every line written, in order (what may be on the switch)
         self.config = False  # in config mode (as far as this session took it there)
@@ -79,33 +81,67 @@ class Cli:
         and prompt). ``check``: a refusal raises Rejected with the switch's error text."""
         self._write([line])
         answer = self._read(line, None)
+        answer += self._questions(line)
         if check:
             bad = self.refusal(answer)
             if bad:
                 raise Rejected(f"rejected at command: {line.strip()} ({bad})")
         return answer
 
+    def _questions(self, line: str) -> str:
+        """Answer what a restore or confirm command asks before it acts (the dialect's
+        ``questions``: Comware's 'save <file>', VRP's 'rollback configuration'), in whatever
+        order the switch asks; what the answers printed."""
+        out, pending = "", self._asks(line.strip())
+        while pending:
+            q = next((q for q in pending if q.ends in self.ended), None)
+            if q is None:
+                break
+            pending.remove(q)
+            out += "\n" + self.send(q.answer, check=False)
+        return out
+
     def show(self, command: str) -> str:
         """A display command's output (the running or the saved config), read as it arrives,
-        up to the prompt after it; its lines end in '\\n', as netmiko gives them."""
-        self._write([command])
-        return str(self.conn.normalize_linefeeds(self._read(command, None, self._shown)))
+        up to the prompt after it; its lines end in '\\n', as netmiko gives them. A hang-up
+        while it is read is Dropped at once, saying how long it took."""
+        start = time.monotonic()
+        try:
+            self._write([command])
+            text = self._read(command, None, self._shown)
+        except Dropped:
+            raise Dropped(
+                f"the switch closed the connection while '{command}' was read "
+                f"({time.monotonic() - start:.1f} s in)"
+            ) from None
+        except (OSError, EOFError) as exc:
+            raise Dropped(
+                f"the connection failed while '{command}' was read "
+                f"({time.monotonic() - start:.1f} s in): {exc}"
+            ) from None
+        return str(self.conn.normalize_linefeeds(text))
 
-    def send_all(self, lines: list[str], window: int = 1) -> None:
+    def send_all(
+        self, lines: list[str], window: int = 1, fenced: frozenset[str] = frozenset()
+    ) -> None:
         """Every line, with up to ``window`` of them written ahead of the answers read; each
         answer is still read and checked in order, and the first refusal raises Rejected.
-        A line that opens a view (the dialect's ``views``) is written last of its window and
-        answered before anything follows it: had it been refused, the lines meant for the view
-        would land in the one around it. The lines written after a refused one were typed, so
-        they are in ``sent`` and their answers are read before Rejected is raised; the restore
-        compares the whole running config with the snapshot, so it covers them too."""
+        A line that opens a view (the dialect's ``views``), or that the switch asks a question
+        about (``questions``), is written last of its window and answered before anything
+        follows it: had it been refused, the lines meant for the view would land in the one
+        around it; a question would take the next line for its answer. The lines written after
+        a refused one were typed, so they are in ``sent`` and their answers are read before
+        Rejected is raised; the restore compares the whole running config with the snapshot,
+        so it covers them too, except what it cannot take back: those lines are ``fenced``,
+        typed only once every line before them is answered."""
         ahead: deque[str] = deque()
         todo = deque(lines)
         while todo or ahead:
-            if todo and len(ahead) <= window // 2 and not (ahead and self._opens_view(ahead[-1])):
-                self._write(self._window(todo, window - len(ahead)), ahead)
+            if todo and len(ahead) <= window // 2 and not (ahead and self._awaited(ahead[-1])):
+                self._write(self._window(todo, window - len(ahead), fenced, bool(ahead)), ahead)
             line = ahead.popleft()
             answer = self._read(line, ahead[0] if ahead else None)
+            answer += self._questions(line)
             bad = self.refusal(answer)
             if bad:
                 typed = len(ahead)
@@ -113,16 +149,27 @@ class Cli:
                 after = f"; {typed} line(s) after it were already typed" if typed else ""
                 raise Rejected(f"rejected at command: {line.strip()} ({bad}){after}")
 
-    def _window(self, todo: deque[str], room: int) -> list[str]:
-        """Up to ``room`` lines from ``todo``, ending early after one that opens a view."""
+    def _window(
+        self, todo: deque[str], room: int, fenced: frozenset[str], waiting: bool
+    ) -> list[str]:
+        """Up to ``room`` lines from ``todo``, ending early after one whose answer is awaited
+        and before a fenced one that would not go first (``waiting``: answers are due)."""
         out: list[str] = []
         while todo and len(out) < room:
+            if todo[0] in fenced and (out or waiting):
+                break
             out.append(todo.popleft())
-            if self._opens_view(out[-1]):
+            if self._awaited(out[-1]):
                 break
         return out
 
+    def _awaited(self, line: str) -> bool:
+        """A line whose answer must be read before the next line is typed."""
+        return self._opens_view(line) or bool(self._asks(line.strip()))
+
     def _write(self, lines: list[str], ahead: deque[str] | None = None) -> None:
+        if not lines:
+            return
         self.conn.write_channel("".join(self.conn.normalize_cmd(c) for c in lines))
         self.sent.extend(lines)
         if ahead is not None:

@@ -12,28 +12,17 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from roce_cfg.deploy import scope
+from roce_cfg.deploy.node import Node
+from roce_cfg.deploy.staged import Sides, around_edits
 from roce_cfg.grammar import Command, Grammar
-from roce_cfg.model import numbers
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean, fold_tails_redacted
-from roce_cfg.platforms.profile import ManagedObject, VendorProfile
+from roce_cfg.platforms.profile import VendorProfile
 
-
-@dataclass
-class Node:
-    line: str
-    children: list[Node] = field(default_factory=list)
-
-    def find(self, line: str) -> Node | None:
-        return next((c for c in self.children if c.line == line), None)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Node:
-        # A tree of lines shares nothing: copied directly, 10 times faster than deepcopy's
-        # generic walk, which was a sixth of push's CPU per switch (a diff copies the running
-        # tree twice) and the emulators' on every VRP commit.
-        return Node(self.line, [c.__deepcopy__(memo) for c in self.children])
+# Node lives in deploy/node.py (deploy/scope.py reads trees too); it is still this module's
+__all__ = ["Node", "Tree", "remediation", "undo"]
 
 
 class Tree:
@@ -98,6 +87,8 @@ class Tree:
                 stack = [self.root]
                 continue
             view = stack[-1]
+            if self._reset(view, stack, line):
+                continue
             if self.is_view(line):
                 node = view.find(line)
                 if node is None:
@@ -106,6 +97,21 @@ class Tree:
                 stack.append(node)
                 continue
             self.set(view, line, tuple(n.line for n in stack[1:]))
+
+    def _reset(self, view: Node, stack: list[Node], line: str) -> bool:
+        """A line that returns a view below to its defaults ('default interface <port>': the
+        grammar's ``resets``): the view is emptied and stays. False for any other line."""
+        grammar = self.profile.grammar()
+        if not grammar.has_resets:
+            return False
+        here = grammar.view_of(tuple(n.line for n in stack[1:]), [c.line for c in view.children])
+        target = grammar.reset_target(here, line)
+        if target is None:
+            return False
+        node = view.find(target)
+        if node is not None:
+            node.children = []
+        return True
 
     def set(self, view: Node, line: str, path: tuple[str, ...] = ()) -> None:
         """One statement in a view (at ``path``). A new value takes the place of the one it
@@ -163,17 +169,6 @@ class Tree:
         return out
 
 
-# A value or a list of them ('3 4', '101 to 104', '101 102 to 110'): one setting's values.
-_VALUES = re.compile(r"\d+(?:\s+(?:to\s+)?\d+)*(?![\w.:/-])|\d+")
-
-
-def _key(line: str, neg: str) -> str:
-    """What a line sets, without its values or negation: 'peer # as-number #', 'shutdown'.
-    A list of values is one value, so a set-valued setting ('priority 3 4', a VLAN list) has
-    the shape of its one-value form ('priority 3') and a new list replaces the old one."""
-    return _VALUES.sub("#", line[len(neg) :] if line.startswith(neg) else line)
-
-
 def remediation(
     running: Tree, intended: Tree, prune: bool = False, full: bool = False
 ) -> list[str]:
@@ -187,9 +182,25 @@ def remediation(
     form, such as Huawei's 'undo peer <ip>') is typed again where the intent has it.
 
     ``full`` manages everything: the result is ``intended`` exactly, views included (a
-    full-config restore to a snapshot)."""
+    full-config restore to a snapshot).
+
+    Staged settings the vendor locks once applied (``apply_steps``: Comware's data buffer) are
+    changed the one way the switch takes: the apply lifted before the first edit, typed again
+    after the last."""
     work = copy.deepcopy(running.root)  # the switch as the commands leave it, view by view
-    return _diff(work, intended.root, intended.profile, (), prune, full)
+    out = _diff(work, intended.root, intended.profile, (), prune, full)
+    profile = intended.profile
+    sides = Sides(
+        [c.line for c in running.root.children],
+        [c.line for c in intended.root.children],
+        intended.is_view,
+        profile.dialect,
+        profile.negation,
+    )
+    for step in profile.lint.apply_steps:
+        if step.locked:
+            out = around_edits(out, step, sides)
+    return out
 
 
 def undo(node: Node, path: tuple[str, ...], line: str, profile: VendorProfile) -> bool:
@@ -242,47 +253,36 @@ def _diff(
     neg = profile.negation
     grammar = profile.grammar()
     view = grammar.view_of(path, [c.line for c in have.children])
-    ours = (lambda _line: True) if full else _owner(want, profile, path, prune)
+    ours = _scope(want, profile, path, prune, full, view)
     wanted = {c.line for c in want.children}
     single = profile.dialect.single_valued
     replaced = {p for p in single for c in want.children if c.line.startswith(p)}
-    renamed = [] if full else _renamed(have, want, profile, path)
-    dropped, later = _dropped(have, want, profile, path), []
+    renamed = [] if full else scope.renamed(have, want, profile, path)
+    dropped, later = scope.dropped(have, want, profile, path), []
     out: list[str] = []
     flips: list[str] = []  # negated running lines, typed back positive ('switchport')
-    for c in list(have.children):
+    # a full restore takes the running lines away last first: what a line depends on (a VLAN,
+    # a WRED profile) is printed before it (its SVI, the ports using it)
+    for c in list(reversed(have.children) if full else have.children):
         if c not in have.children or c.line in wanted or not ours(c.line) or c in renamed:
             continue  # gone with an earlier, wider undo line; wanted; not roce-cfg's
-        if c.children and full:
+        if full and (c.children or _opens_view(c.line, profile)):  # an empty port view too
             out += _empty(have, c, grammar.undo_for(view, c.line, neg), profile, path)
             continue
         if c.children:
             continue  # a view of the same shape under another name (another VLAN): not ours
         if any(c.line.startswith(p) for p in replaced):
             continue  # the new value replaces it; 'undo mtu 9000' is not even valid Comware
-        if not (prune or full) and _additive(c.line, profile) is not None:
+        if not (prune or full) and scope.additive(c.line, profile) is not None:
             continue  # its other members (VLANs) may serve what roce-cfg does not manage
-        if c.line.startswith(neg):
-            positive = c.line[len(neg) :]
-            flips.append(positive)
-            have.children[have.children.index(c)] = Node(positive)
+        if _flip(have, c, want, flips, grammar, view, neg, full):
             continue
         if c in dropped:
             later.append(c)
         else:
             out += _remove(have, c, grammar, view, path, profile)
     out += flips  # after the removals: 'switchport' ends the Layer 3 view they are typed in
-    for w in want.children:
-        h = have.find(w.line)
-        if not w.children:
-            if h is None and not _covered(w.line, have, profile):
-                out.append(w.line)
-            continue
-        inner = _diff(
-            h if h is not None else Node(w.line), w, profile, (*path, w.line), prune, full
-        )
-        if inner or h is None:
-            out += [w.line, *inner, profile.dialect.view_exit]
+    out += _additions(have, want, profile, path, prune, full)
     for c in later:  # an object the intent drops goes after its dependents in the views below
         if c in have.children:
             out += _remove(have, c, grammar, view, path, profile)
@@ -291,32 +291,79 @@ def _diff(
     return out
 
 
-# What an additive line lists (VLANs today); its own domain is the grammar's business.
-_MEMBERS = numbers.Domain("member", 0, 4_294_967_295)
-
-
-def _additive(line: str, profile: VendorProfile) -> str | None:
-    """The additive prefix ('vlan batch ') a line starts with, if any."""
-    return next((p for p in profile.dialect.additive if line.startswith(p)), None)
-
-
-def _covered(line: str, have: Node, profile: VendorProfile) -> bool:
-    """Whether the members an additive line adds are all in the view's lines of its kind
-    already (Huawei prints every VLAN in one 'vlan batch' line, ours among them)."""
-    prefix = _additive(line, profile)
-    if prefix is None:
+def _flip(
+    have: Node,
+    c: Node,
+    want: Node,
+    flips: list[str],
+    grammar: Grammar,
+    view: str,
+    neg: str,
+    full: bool,
+) -> bool:
+    """Whether ``c`` is a state set back rather than removed: a negated line typed positive,
+    or (full) a port state returned to what the snapshot has; the line to type goes to
+    ``flips`` (none when the port is at that state already, or no source says it)."""
+    settled, back = _unset(c, want, grammar, view, neg) if full else (False, None)
+    if not (settled or c.line.startswith(neg)):
         return False
-    try:
-        there = numbers.merge(
-            r
-            for c in have.children
-            if c.line.startswith(prefix) and not c.children
-            for r in numbers.parse(c.line[len(prefix) :], _MEMBERS)
+    positive = back if settled else c.line[len(neg) :]
+    if positive is not None:
+        flips.append(positive)
+        have.children[have.children.index(c)] = Node(positive)
+    return True
+
+
+def _unset(c: Node, want: Node, grammar: Grammar, view: str, neg: str) -> tuple[bool, str | None]:
+    """For a full-config restore: whether ``c`` is a port state ('no shutdown', 'no
+    switchport') that the snapshot's view prints no form of, and the line that puts the port
+    back to the state it has unset (the grammar's default: 'switchport'). Its opposite would be
+    a guess ('shutdown' takes down a port that was up): None when the port is at that state
+    already, or when no source says what it is (the restore then lists the line as left)."""
+    two_state, rest = grammar.resting(view, c.line, neg)
+    positive = c.line.removeprefix(neg)
+    if not two_state or any(w.line.removeprefix(neg) == positive for w in want.children):
+        return False, None
+    return True, rest if rest != c.line else None
+
+
+def _additions(
+    have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool, full: bool
+) -> list[str]:
+    """The intended lines the view lacks, in the intended order, and the changes inside each
+    view below (in a full restore, a view that loses something is reset and typed again where
+    the grammar can reset it)."""
+    out: list[str] = []
+    for w in want.children:
+        h = have.find(w.line)
+        if not w.children:
+            if h is None and not scope.covered(w.line, have, profile):
+                out.append(w.line)
+            continue
+        inner = _diff(
+            h if h is not None else Node(w.line), w, profile, (*path, w.line), prune, full
         )
-        wanted = numbers.parse(line[len(prefix) :], _MEMBERS)
-    except numbers.NumberError:
-        return False  # a list we cannot read: type the line (adding a member twice is harmless)
-    return all(any(lo <= a and b <= hi for lo, hi in there) for a, b in wanted)
+        again = _retyped(have, h, w, inner, profile, path) if full and h is not None else None
+        if again is not None:
+            out += again
+        elif inner or h is None:
+            out += [w.line, *inner, profile.dialect.view_exit]
+    return out
+
+
+def _scope(
+    want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool, full: bool, view: str
+) -> Callable[[str], bool]:
+    """Which running lines of the view remediation may change: the managed scope; in a full
+    restore every line but one the switch does unconfigured (LLDP on: nothing to type)."""
+    if full:
+        grammar = profile.grammar()
+        return lambda line: not grammar.restates_default(view, line)
+    return scope.owner(want, profile, path, prune)
+
+
+def _opens_view(line: str, profile: VendorProfile) -> bool:
+    return any(re.match(p, line) for p in profile.dialect.views)
 
 
 def _remove(
@@ -329,22 +376,6 @@ def _remove(
     return [line]
 
 
-def _dropped(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...]) -> list[Node]:
-    """Statements naming an object the intended view does not name (a BGP peer --prune
-    removes): removed after the views below, so a peer's address-family lines go first."""
-    neg = profile.negation
-    kinds = _kinds(profile, path)
-    named = {_object(kinds, c.line, neg) for c in want.children}
-    return [
-        c
-        for c in have.children
-        if not c.children
-        and not c.line.startswith(neg)
-        and (name := _object(kinds, c.line, neg)) is not None
-        and name not in named
-    ]
-
-
 def _empty(
     have: Node, view: Node, undo_line: str | None, profile: VendorProfile, path: tuple[str, ...]
 ) -> list[str]:
@@ -353,116 +384,34 @@ def _empty(
     if undo_line is not None:
         have.children.remove(view)
         return [undo_line]
+    reset = _reset_line(have, view, profile, path)
+    if reset is not None:  # one sourced line instead of a negation per setting
+        had, view.children = view.children, []
+        return [reset] if had else []
     inner = _diff(view, Node(view.line), profile, (*path, view.line), True, True)
     return [view.line, *inner, profile.dialect.view_exit] if inner else []
 
 
-# -- managed scope: which running lines are roce-cfg's ---------------------------------------
-# Kept apart from the diff so that the scope rules (data: vendors/<vendor>.yaml 'managed') and
-# the negation forms can change independently.
+def _reset_line(
+    have: Node, view: Node, profile: VendorProfile, path: tuple[str, ...]
+) -> str | None:
+    """The grammar's line that returns ``view`` to its defaults, the view staying (RGOS
+    'default interface <port>'), or None."""
+    grammar = profile.grammar()
+    return grammar.reset_for(grammar.view_of(path, [c.line for c in have.children]), view.line)
 
 
-def _owner(
-    want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool
-) -> Callable[[str], bool]:
-    """Whether a running line of the view at ``path``, absent from the intent, is roce-cfg's.
-
-    A line is a candidate when the intended view has a line of the same shape (same words, any
-    numbers). If it names an object (a managed kind: BGP peer, VLAN, interface), it is ours only
-    when the intended view names the same object; ``prune`` also takes objects the intent does
-    not name, where the kind allows it."""
-    neg = profile.negation
-    shapes = {_key(c.line, neg) for c in want.children}
-    kinds = _kinds(profile, path)
-    named = {n for c in want.children if (n := _object(kinds, c.line, neg)) is not None}
-
-    def ours(line: str) -> bool:
-        if _key(line, neg) not in shapes:
-            return False
-        name = _object(kinds, line, neg)
-        if name is None or name in named:
-            return True
-        return prune and kinds[name[0]].prune
-
-    return ours
-
-
-def _shape(node: Node, neg: str) -> tuple[str, frozenset[str]]:
-    return _key(node.line, neg), frozenset(_key(c.line, neg) for c in node.children)
-
-
-def _renamed(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...]) -> list[Node]:
-    """Running objects of a kind that renames (data: ``renames`` in managed.objects) that the
-    intent no longer names, while it adds one of the same kind and shape: 'vlan 101' when the
-    rail VLAN becomes 201, with its VLAN interface. An unrelated VLAN (another shape) stays."""
-    neg = profile.negation
-    kinds = _kinds(profile, path)
-    have_names = {_object(kinds, c.line, neg) for c in have.children}
-    want_names = {_object(kinds, c.line, neg) for c in want.children}
-    new = {
-        _shape(w, neg)
-        for w in want.children
-        if (name := _object(kinds, w.line, neg)) is not None
-        and kinds[name[0]].renames
-        and name not in have_names
-    }
-    gone = [
-        c
-        for c in have.children
-        if (name := _object(kinds, c.line, neg)) is not None
-        and kinds[name[0]].renames
-        and name not in want_names
-        and _shape(c, neg) in new
-    ]
-    return _ours_to_rename(gone, profile, neg, kinds)
-
-
-def _ours_to_rename(
-    gone: list[Node], profile: VendorProfile, neg: str, kinds: list[ManagedObject]
-) -> list[Node]:
-    """An additive line ('vlan batch 200 201') renames only when every member it lists is the
-    number of another object renamed with it (the VLAN interface of a moved rail VLAN): a list
-    of VLANs nothing else of ours names serves what roce-cfg does not manage."""
-    plain = [c for c in gone if _additive(c.line, profile) is None]
-    named = {
-        int(n)
-        for c in plain
-        if (name := _object(kinds, c.line, neg)) is not None
-        for n in re.findall(r"\d+", name[1])
-    }
-    kept = []
-    for c in gone:
-        prefix = _additive(c.line, profile)
-        if prefix is None or _within(c.line[len(prefix) :], named):
-            kept.append(c)
-    return kept
-
-
-def _within(listed: str, named: set[int]) -> bool:
-    try:
-        ranges = numbers.parse(listed, _MEMBERS)
-    except numbers.NumberError:
-        return False
-    if sum(b - a + 1 for a, b in ranges) > len(named):
-        return False  # more members than objects renamed: some are not ours
-    return all(n in named for a, b in ranges for n in range(a, b + 1))
-
-
-def _kinds(profile: VendorProfile, path: tuple[str, ...]) -> list[ManagedObject]:
-    """The object kinds of the view at ``path`` (its enclosing view lines, outermost first)."""
-    return [
-        o
-        for o in profile.managed.objects
-        if len(o.within) == len(path)
-        and all(re.match(w, p) for w, p in zip(o.within, path, strict=True))
-    ]
-
-
-def _object(kinds: list[ManagedObject], line: str, neg: str) -> tuple[int, str] | None:
-    """(kind, key) of the object a line names, or None; a negated line names the same one."""
-    text = line[len(neg) :] if line.startswith(neg) else line
-    for i, kind in enumerate(kinds):
-        m = re.match(kind.line, text)
-        if m:
-            return i, m.group("key")
-    return None
+def _retyped(
+    have: Node, h: Node, w: Node, inner: list[str], profile: VendorProfile, path: tuple[str, ...]
+) -> list[str] | None:
+    """In a full restore, a view both configs have whose change takes something away: reset
+    and typed again from the target where the grammar can reset it (one sourced line instead of
+    a negation per setting); None keeps the change line by line."""
+    exit_word, kept = profile.dialect.view_exit, {c.line for c in w.children}
+    takes = [ln for ln in inner if ln != exit_word and ln not in kept]
+    reset = _reset_line(have, h, profile, path) if takes else None
+    if reset is None:
+        return None
+    fresh = _diff(Node(w.line), w, profile, (*path, w.line), False, True)
+    h.children = copy.deepcopy(w.children)
+    return [reset, w.line, *fresh, exit_word]

@@ -21,6 +21,7 @@ from roce_cfg.grammar.replay import (
     digit_general,
     pattern_blind,
 )
+from roce_cfg.grammar.syntax import render_syntax
 
 
 @dataclass
@@ -50,8 +51,11 @@ class Grammar:
     # first word -> a digit-blind superset of each command or undo form starting with it that
     # tells one digit from another (``shape_safe``)
     _general: dict[str, list[re.Pattern[str]]] | None = None
+    has_resets: bool = False
 
     def __post_init__(self) -> None:
+        # whether any command returns a view to its defaults (``resets``), asked per line typed
+        self.has_resets = any(c.resets is not None for c in self.commands)
         if self.ignore:
             self.ignored = re.compile("|".join(f"(?:{p.pattern})" for p in self.ignore))
         if self.by_shape:
@@ -303,6 +307,28 @@ class Grammar:
                 view = cmd.sets
         return view
 
+    def restates_default(self, view: str, line: str) -> bool:
+        """Whether ``line`` of ``view`` only states the switch's default (LLDP on): no removal
+        is typed for it, and a config with it is the same as one without."""
+        cmd, _ = self.match(view, line)
+        return cmd is not None and cmd.restates_default
+
+    def reset_for(self, view: str, opener: str) -> str | None:
+        """The line that returns the view ``opener`` opens (in ``view``) to its defaults, the
+        view staying (RGOS 'default interface <port>'); None when the grammar has none."""
+        cmd, values = self.match(view, opener)
+        if cmd is None:
+            return None
+        reset = next((c for c in self.commands if c.resets == cmd.name and view in c.views), None)
+        return render_syntax(reset.syntax, values) if reset is not None else None
+
+    def reset_target(self, view: str, line: str) -> str | None:
+        """The opener of the view ``line`` (typed in ``view``) returns to its defaults; None
+        when ``line`` resets nothing."""
+        cmd, values = self.match(view, line)
+        opener = next((c for c in self.commands if cmd and c.name == cmd.resets), None)
+        return render_syntax(opener.syntax, values) if opener is not None else None
+
     def undo_for(self, view: str, line: str, negation: str) -> str | None:
         """The line that undoes ``line`` of ``view``, from the grammar's undo form (None: the
         grammar knows no undo form for it)."""
@@ -310,6 +336,32 @@ class Grammar:
         if cmd is None:  # a line that made this view ('port link-mode route', Layer 3)
             cmd, values = self._setter(view, line)
         return cmd.negate(values, line, negation) if cmd is not None else None
+
+    def resting(self, view: str, line: str, negation: str) -> tuple[bool, str | None]:
+        """Whether ``line`` of ``view`` is one form of a two-state setting (a command whose own
+        syntax takes the negation word, '[ no ] shutdown', or one that switches the view,
+        'no switchport' / 'switchport'), and the form a port is in when its running config
+        prints neither: the command's ``default`` where that is a line of the same setting;
+        None when no source gives it (then nobody can say what an unset port was)."""
+        cmd, _ = self.match(view, line)
+        if cmd is None:
+            cmd, _ = self._setter(view, line)
+        if cmd is None:
+            return False, None
+        positive = line[len(negation) :] if line.startswith(negation) else line
+        both = all(
+            cmd.regex.match(" " + " ".join(f.split())) for f in (positive, negation + positive)
+        )
+        if cmd.sets is None and not both:
+            return False, None
+        rest = cmd.default
+        views = (*cmd.views, *((cmd.sets,) if cmd.sets else ()))
+        if rest is None or not (
+            cmd.regex.match(" " + rest)
+            or any(self.match(v, rest)[0] or self.match(v, rest, undo=True)[0] for v in views)
+        ):
+            return True, None  # a value ('bridge'), or no default: not a line to type
+        return True, rest
 
     def _setter(self, view: str, line: str) -> tuple[Command | None, dict[str, str]]:
         """The command that switched the current view to ``view``, if ``line`` is one."""

@@ -48,6 +48,12 @@ class Command:
     section: str = ""
     bounds: str | None = None  # 'frame' (Ethernet frame length) or 'packet' (IP MTU)
     once: bool = False  # a view holds one such line: a second replaces the first
+    # the line states what the switch does unconfigured (LLDP on): a restore types nothing for
+    # it, and a switch that printed it is the same as one that did not
+    restates_default: bool = False
+    # the view opener (by name) whose settings this command returns to the defaults, the view
+    # staying (RGOS 'default interface <port>')
+    resets: str | None = None
     undo: Undo | None = None
 
     def negate(self, values: dict[str, str], line: str, negation: str) -> str | None:

@@ -63,6 +63,8 @@ def _command(vendor: str, raw: dict[str, Any], path: str, policy: dict[str, Any]
         section=str(raw.get("section", "")),
         bounds=raw.get("bounds"),
         once=bool(raw.get("once", False)),
+        restates_default=bool(raw.get("restates_default", False)),
+        resets=None if raw.get("resets") is None else str(raw["resets"]),
     )
     return replace(cmd, undo=_undo(cmd, raw, path, policy))
 
@@ -81,8 +83,11 @@ def _undo(cmd: Command, raw: dict[str, Any], path: str, policy: dict[str, Any]) 
             return None
         prefix = str(default["prefix"])
         forms: tuple[str, ...] = (prefix + cmd.syntax,)
-        status, source = str(default.get("status", "unsourced")), ""
-        note = str(default.get("note", ""))
+        source = str(raw.get("undo_source", ""))  # cites the negation of the whole line
+        status = raw.get("undo_status") or (
+            "sourced" if source else default.get("status", "unsourced")
+        )
+        note = str(raw.get("undo_note", "")) or str(default.get("note", ""))
     else:
         forms = tuple(str(f) for f in (given if isinstance(given, list) else [given]))
         source = str(raw.get("undo_source", ""))
@@ -173,11 +178,14 @@ def _built(path: Path, overlay: Path | None, by_shape: bool = True) -> Grammar:
     vendor = str(data.get("vendor", path.name.split(".")[0]))
     policy = {k: data.get(k) for k in ("undo_default", "undo_in_source")}
     commands = [_command(vendor, c, where, policy) for c in data.get("commands", [])]
-    names = {c.name for c in commands}
+    by_name = {c.name: c for c in commands}
     for c in commands:
-        lost = [t for t in (c.undo.takes if c.undo else ()) if t not in names]
+        lost = [t for t in (c.undo.takes if c.undo else ()) if t not in by_name]
         if lost:
             raise GrammarError(f"command {c.name!r}: undo_takes unknown {lost}", file=where)
+        opener = by_name.get(c.resets) if c.resets is not None else None
+        if c.resets is not None and (opener is None or not c.params.keys() <= opener.params.keys()):
+            raise GrammarError(f"command {c.name!r}: resets {c.resets!r}, no such view", file=where)
     return Grammar(
         vendor=vendor,
         root=str(data.get("root", "system")),
@@ -223,6 +231,17 @@ def load_grammar(vendor: str, overlay: Path | None = None) -> Grammar:
         return _load(bundled, None)
     user = grammar_path(vendor, overlay).resolve()
     return _load(bundled, user if user != bundled else None)
+
+
+def raw_commands(vendor: str, overlay: Path | None = None) -> list[dict[str, Any]]:
+    """The grammar's command entries as the file writes them, an overlay's merged over them
+    (``overlay``: the overlay folder, as ``load_grammar`` takes it)."""
+    bundled = _bundled(vendor)
+    data = _read(bundled)
+    user = grammar_path(vendor, overlay).resolve() if overlay is not None else bundled
+    if user != bundled:
+        data = _overlaid(data, _read(user, root=user.parent.parent), user)
+    return [dict(c) for c in data.get("commands", [])]
 
 
 def line_by_line(vendor: str) -> Grammar:

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from roce_cfg.deploy.tree import Node, Tree
+from roce_cfg.deploy.node import Node
+from roce_cfg.deploy.tree import Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
 from roce_cfg.lab import commit as points
 from roce_cfg.lab.display import answer as display_answer
+from roce_cfg.platforms.dialect import Question, command_pattern
 from roce_cfg.platforms.profile import VendorProfile
 
 
@@ -39,6 +41,7 @@ class Faults:
     # save or the commit answers an error and does nothing; lines matching a regex are
     # accepted but do not change the config (a verify mismatch).
     drop_on: str | None = None
+    drops: int | None = None  # drop_on hangs up this many times, then answers (None: always)
     save_error: bool = False
     commit_error: bool = False
     not_applied: str | None = None
@@ -124,8 +127,10 @@ class Session:
         self.gviews: list[str] = []  # the grammar's name of each entered view
         self.candidate: Tree | None = None  # uncommitted changes (commit model 'candidate')
         self.question: str | None = None
+        self.pending: tuple[str, list[Question]] | None = None  # a command awaiting answers
         self.closed = False
         self.hung = False  # stuck on a line (fault hang_on): nothing more is read or answered
+        self.emptied: set[str] = set()  # ports whose lines were undone in this session
 
     # -- prompts ---------------------------------------------------------------------------
     def prompt(self) -> str:
@@ -173,6 +178,9 @@ class Session:
                 self.question = "save"
                 return d.save.question
             return self._save()
+        asked = self._ask(text)
+        if asked is not None:
+            return asked
         point = points.exec_line(self, text)
         if point is not None:
             return point
@@ -185,8 +193,13 @@ class Session:
     def _faults(self, text: str) -> None:
         """drop_on: hang up at a matching line once configuration has begun (a drop at the
         commit, the save, its check or a rollback command; not at the login's first lines)."""
-        drop = self.sw.faults.drop_on
+        faults = self.sw.faults
+        drop = faults.drop_on
         if drop is not None and self.sw.commands > 0 and re.search(drop, text):
+            if faults.drops is not None:
+                if faults.drops <= 0:
+                    return
+                faults.drops -= 1
             self.closed = True
             raise Dropped(text)
 
@@ -205,6 +218,9 @@ class Session:
         self._faults(text)
         if faults.reject and re.search(faults.reject, text) and points.handles(self, text):
             return self._error(text)  # a restore or confirm line refused: rollback rejected
+        asked = self._ask(text)
+        if asked is not None:
+            return asked
         point = points.config_line(self, text)
         if point is not None:
             return point
@@ -221,6 +237,7 @@ class Session:
         kind = tree.view_kind(text)
         if self.views and kind is not None and kind == tree.view_kind(self.views[0]):
             self.views, self.gviews = [], []  # 'interface B' typed inside interface A moves to B
+            self._tidy()
         cmd, refusal = self._judge(text)
         if refusal is not None:
             return refusal
@@ -229,15 +246,34 @@ class Session:
                 self.views.pop()
                 self.gviews.pop()
             return ""
+        locked = self._locked(tree, text)
+        if locked is not None:
+            return locked
         if faults.not_applied and re.search(faults.not_applied, text) and not tree.is_view(text):
             return ""  # accepted, echoed, and not applied
         tree.apply([*self.views, text] if self.views else [text])
+        if self._unprinted(tree, text) or text.startswith(self.sw.profile.negation):
+            self.emptied.update(self.views[:1])  # left empty, it is not printed (_tidy)
         if tree.is_view(text):
             self.views.append(text)
             self.gviews.append(self._entered(tree, cmd))
         elif cmd is not None and cmd.sets and self.gviews:
             self.gviews[-1] = cmd.sets
         return ""
+
+    def _locked(self, tree: Tree, text: str) -> str | None:
+        """The refusal of a staged edit while its apply step is in force (Comware's data
+        buffer after 'buffer apply'); None when the line may go in."""
+        if self.views:
+            return None
+        neg = self.sw.profile.negation
+        bare = text[len(neg) :] if text.startswith(neg) else text
+        for step in self.sw.profile.lint.apply_steps:
+            applied = any(re.match(step.apply, c.line) for c in tree.root.children)
+            if step.locked and applied and re.match(step.edits, bare):
+                why = f"applied: '{step.lift}' first, then edit, then '{step.command}'"
+                return self._error(text) + f"\r\nroce-cfg lab: {why} ({step.source})"
+        return None
 
     def _session_command(self, text: str) -> str | None:
         """What a config-mode line that is no configuration does (display, commit, discard,
@@ -265,13 +301,47 @@ class Session:
                 self.question = "leave"
                 return d.commit.leave_question
             self.config, self.views, self.gviews = False, [], []
+            self._tidy()
             return ""
         if text == d.view_exit:
             self.views.pop()
             if self.gviews:
                 self.gviews.pop()
+            self._tidy()
             return ""
         return None
+
+    def _unprinted(self, tree: Tree, text: str) -> bool:
+        """A port state typed at its default ('switchport', Ruijie's 'no shutdown') is not
+        printed: a switch lists what differs from the default (the grammar's ``default``)."""
+        if not self.gviews:
+            return False
+        two_state, rest = self.sw.grammar.resting(self.gviews[-1], text, self.sw.profile.negation)
+        node: Node | None = tree.root
+        for line in self.views:
+            node = node.find(line) if node is not None else None
+        if not two_state or rest != text or node is None:
+            return False
+        node.children = [c for c in node.children if c.line != text]
+        return True
+
+    def _tidy(self) -> None:
+        """A physical port emptied by undoing its lines is not printed, as a port never
+        configured is not printed here: emptied by a restore, the port is as it was before.
+        (A view typed with nothing in it stays, as typed.)"""
+        tree = self.candidate if self.candidate is not None else self.sw.running
+        grammar, neg = self.sw.grammar, self.sw.profile.negation
+        inside = self.views[0] if self.views else None
+        gone = {
+            c.line
+            for c in tree.root.children
+            if c.line in self.emptied
+            and c.line != inside
+            and not c.children
+            and grammar.undo_for(grammar.root, c.line, neg) is None
+        }
+        self.emptied -= gone
+        tree.root.children = [c for c in tree.root.children if c.line not in gone]
 
     def _judge(self, text: str) -> tuple[Command | None, str | None]:
         """The grammar's verdict on a line typed in the current view, as the switch prints it.
@@ -304,8 +374,40 @@ class Session:
                 view = found.sets
         return view
 
+    def _ask(self, text: str) -> str | None:
+        """The first question a restore or confirm command asks before it acts (the dialect's
+        ``questions``); None when it asks none and acts at once."""
+        asked = [q for q in self.dialect.asked(text) if not q.exists or self._exists(q, text)]
+        if not asked:
+            return None
+        self.question, self.pending = "confirm", (text, asked)
+        return asked[0].ends
+
+    def _exists(self, question: Question, text: str) -> bool:
+        m = command_pattern(question.command).match(text)
+        name = m.groupdict().get("file") if m is not None else None
+        return name is not None and name in self.sw.points.files
+
+    def _confirmed(self, reply: str) -> str:
+        """The command asked about goes ahead once every question has the dialect's answer;
+        any other answer abandons it (as a 'n' to a 'Continue?' does)."""
+        assert self.pending is not None
+        command, asked = self.pending
+        self.pending = None
+        if not reply.lower().startswith(asked[0].answer.lower()):
+            return self.prompt()
+        if asked[1:]:
+            self.question, self.pending = "confirm", (command, asked[1:])
+            return asked[1].ends
+        act = points.config_line if self.config else points.exec_line
+        done = act(self, command)
+        out = self._error(command) if done is None else done
+        return (out + "\r\n" if out else "") + self.prompt()
+
     def _answer(self, text: str) -> str:
         kind, self.question = self.question, None
+        if kind == "confirm":
+            return self._confirmed(text)
         yes = text.lower().startswith("y")  # the leave question: Y(yes)/N(no)/C(cancel)
         if kind == "save":
             agreed = text.lower().startswith(self.dialect.save.answer.lower())

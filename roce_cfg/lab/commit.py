@@ -2,10 +2,11 @@
 ``confirm`` in vendors/<vendor>.yaml, each with its source): Huawei's commit history with
 ``rollback configuration last <n>`` and ``commit trial <s>`` / ``abort trial``; Comware's
 ``save <file>``, ``configuration replace file <file>`` and ``configuration commit delay <m>``
-/ ``configuration commit``. A command's template becomes a pattern: '{file}' any file name,
-'{time}' a number the confirm range bounds, a number in the template any number (``last 1``
-is ``last <n>``). Transport-free like the rest of the lab: the session calls ``exec_line`` and
-``config_line`` and prints what they return."""
+/ ``configuration commit``. A command's template becomes a pattern (``command_pattern``:
+'{file}' any file name, '{time}' a number the confirm range bounds, a number in the template
+any number, ``last 1`` is ``last <n>``). What such a command asks before it acts (the
+dialect's ``questions``) the session asks (lab/cli.py). Transport-free like the rest of the
+lab: the session calls ``exec_line`` and ``config_line`` and prints what they return."""
 
 from __future__ import annotations
 
@@ -15,23 +16,16 @@ import threading
 from typing import TYPE_CHECKING, Protocol
 
 from roce_cfg.deploy.tree import Tree
+from roce_cfg.platforms.dialect import command_pattern
 
 if TYPE_CHECKING:
     from roce_cfg.platforms.dialect import Dialect
     from roce_cfg.platforms.profile import VendorProfile
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    text = re.escape(template)
-    text = text.replace(re.escape("{file}"), r"(?P<file>\S+)")
-    text = text.replace(re.escape("{time}"), r"(?P<time>\d+)")
-    text = re.sub(r"(?<![\\\w])\d+(?!\w)", r"(?P<n>\\d+)", text, count=1)
-    return re.compile(text + "$")
-
-
 def _match(templates: tuple[str, ...] | list[str], line: str) -> re.Match[str] | None:
     for t in templates:
-        m = _pattern(t).match(line)
+        m = command_pattern(t).match(line)
         if m:
             return m
     return None

@@ -19,7 +19,7 @@ from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.parse import parse_text
-from roce_cfg.verify.data import Display, load_display
+from roce_cfg.verify.data import Display, Layout, load_display
 
 if TYPE_CHECKING:
     from roce_cfg.deploy.tree import Tree
@@ -187,15 +187,50 @@ def answer(sw: Switch, text: str) -> str | None:
 
 
 def _format(entry: Display, items: list[dict[str, Any]], world: World, host: str) -> str:
+    """The lab's text: the layout's head, a row per item (an item with nothing to list and the
+    next item of a key in their own forms), long values and lines wrapped as the layout says.
+    Where a command has two real layouts, switches alternate between them by name."""
+    lab = entry.lab
+    layout: Layout = lab
+    if lab.alt is not None and int(hashlib.sha256(host.encode()).hexdigest(), 16) % 2:
+        layout = lab.alt
     device = world.device(host)
     facts = {
         "count": len(items),
+        "keys": len({i.get("key", n) for n, i in enumerate(items)}),
+        "established": sum(i.get("state") == lab.established for i in items),
         "asn": device.bgp.asn if device.bgp else 0,
         "router_id": device.bgp.router_id if device.bgp else "0.0.0.0",
     }
-    lines = [h.format(**facts) for h in entry.lab.head]
-    lines.extend(entry.lab.row.format(**item) for item in items)
-    return "\n".join(lines) + "\n"
+    lines = [h.format(**facts) for h in layout.head]
+    last = None
+    for item in items:
+        if item.get("empty"):
+            lines.append(lab.empty.format(**item))
+        elif lab.again and item.get("key") is not None and item.get("key") == last:
+            lines.append(lab.again.format(**item))
+        else:
+            lines.extend(_row(layout, item))
+        last = item.get("key")
+    text = "\n".join(lines) + "\n"
+    return "\n".join(_cut(line, layout.width) for line in text.split("\n"))
+
+
+def _row(layout: Layout, item: dict[str, Any]) -> list[str]:
+    """One item's row; a value longer than its column goes on in lines of its own."""
+    item, rest = dict(item), []
+    for name, width in layout.wrap.items():
+        value = str(item.get(name, ""))
+        item[name] = value[:width]
+        rest += [value[i : i + width] for i in range(width, len(value), width)]
+    return [layout.row.format(**item), *rest]
+
+
+def _cut(line: str, width: int) -> str:
+    """A line wider than the terminal, cut into lines of ``width`` (0: as it is)."""
+    if not width or len(line) <= width:
+        return line
+    return "\n".join(line[i : i + width] for i in range(0, len(line), width))
 
 
 def _chassis(host: str) -> str:
@@ -203,11 +238,25 @@ def _chassis(host: str) -> str:
     return f"{digest[0:4]}-{digest[4:8]}-{digest[8:12]}"
 
 
+def _mac(host: str, port: str) -> str:
+    digest = hashlib.sha256(f"{host} {port}".encode()).hexdigest()
+    return f"{digest[0:4]}-{digest[4:8]}-{digest[8:12]}"
+
+
+def _ports(world: World, host: str) -> list[str]:
+    return sorted(p for h, p in world.planned_speed if h == host)
+
+
 def _lldp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
-    rows = []
-    for port, _ in sorted(world.links_at.get(host, []), key=lambda x: x[0]):
-        far = world.wired(host, port)
+    """A neighbour per cabled port whose far switch is in the lab; a port without one only
+    where the format lists it ('has 0 neighbor(s)')."""
+    cabled = {p for p, _ in world.links_at.get(host, [])}
+    rows: list[dict[str, Any]] = []
+    for port in _ports(world, host):
+        far = world.wired(host, port) if port in cabled else None
         if far is None or world.is_down(host, port) or far[0] not in world.switches:
+            if entry.lab.empty:
+                rows.append({"port": port, "empty": True})
             continue
         rows.append(
             {"port": port, "chassis": _chassis(far[0]), "neighbor": far[0], "neighbor_port": far[1]}
@@ -216,27 +265,33 @@ def _lldp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
 
 
 def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
-    """Every planned port (the hardware is there, configured or not); 'shutdown' takes it down."""
+    """Every planned port (the hardware is there, configured or not); 'shutdown' takes it down
+    (administratively, where the format says so), a link fault takes it down."""
+    lab = entry.lab
     shut = {i.name for i in world.device(host).interfaces if i.shutdown}
     rows = []
-    for h, port in sorted(world.planned_speed):
-        if h != host:
-            continue
+    for port in _ports(world, host):
         down = port in shut or world.is_down(host, port)
         speed = world.speed(host, port)
+        state = (lab.shut or lab.down) if port in shut else lab.down if down else lab.up
+        rate = {"speed": speed, "speed_mbps": speed * 1000}
         rows.append(
             {
                 "port": port,
-                "state": entry.lab.down if down else entry.lab.up,
-                "speed": speed,
-                "speed_mbps": speed * 1000,
+                "state": state,
+                "protocol": lab.down if down else lab.up,
+                "speed_text": (lab.speed_down if down else lab.speed_up).format(**rate),
+                "kbps": speed * 1_000_000,
+                "mac": _mac(host, port),
+                **rate,
             }
         )
     return rows
 
 
-def _sessions(world: World, host: str) -> list[tuple[str, int, bool, str | None]]:
-    """(peer address, configured AS, established, far device) per configured neighbour."""
+def _sessions(world: World, host: str) -> list[tuple[str, int, bool, str | None, str]]:
+    """(peer address, configured AS, established, far device, our port) per configured
+    neighbour."""
     device = world.device(host)
     by_ip: dict[IPv4Address | IPv6Address, tuple[str, str]] = {
         k.seen_from(host)[3].ip: (port, k.seen_from(host)[1])
@@ -247,7 +302,7 @@ def _sessions(world: World, host: str) -> list[tuple[str, int, bool, str | None]
         port, far = by_ip.get(n.address, ("", ""))
         up = bool(port) and far in world.switches and _peers_back(world, host, far, device)
         up = up and not world.is_down(host, port) and not world._either(host, port, "bgp_down")
-        out.append((str(n.address), n.remote_as, up, far or None))
+        out.append((str(n.address), n.remote_as, up, far or None, port))
     return out
 
 
@@ -262,7 +317,7 @@ def _peers_back(world: World, host: str, far: str, device: DeviceConfig) -> bool
 
 def _bgp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     rows = []
-    for peer, remote_as, up, far in _sessions(world, host):
+    for peer, remote_as, up, far, _ in _sessions(world, host):
         networks = world.device(far).bgp if up and far else None
         rows.append(
             {
@@ -270,25 +325,34 @@ def _bgp(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
                 "remote_as": remote_as,
                 "state": entry.lab.established if up else entry.lab.down,
                 "prefixes": len(networks.networks) if networks else 0,
+                "rcvd": 10 if up else 0,
+                "sent": 10 if up else 0,
+                "outq": 0,
+                "updown": "01:00:00",
             }
         )
     return rows
 
 
 def _routes(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    """Each network a peer advertises, by destination: a network learnt from several peers
+    is one destination with a next hop per peer (ECMP)."""
     rows = []
-    for peer, _, up, far in _sessions(world, host):
+    for peer, _, up, far, port in _sessions(world, host):
         far_bgp = world.device(far).bgp if up and far else None
         for net in far_bgp.networks if far_bgp else ():
+            prefix = f"{net.network_address}/{net.prefixlen}"
             rows.append(
                 {
                     "network": net.network_address,
                     "length": net.prefixlen,
+                    "prefix": prefix,
+                    "key": prefix,
                     "next_hop": peer,
-                    "via": "-",
+                    "via": port or "-",
                 }
             )
-    return rows
+    return sorted(rows, key=lambda r: (r["network"], r["length"], r["next_hop"]))
 
 
 def _lossless(world: World, host: str) -> list[tuple[Interface, int, int]]:

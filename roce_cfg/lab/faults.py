@@ -50,6 +50,7 @@ KINDS: dict[str, tuple[str, Callable[[str], object] | None]] = {
     "reject": ("reject", _regex),  # matching lines get the vendor's error
     "drop-after": ("drop_after", _count),  # hang up after N configuration lines
     "drop-on": ("drop_on", _regex),  # hang up at a line (commit, save, a rollback command)
+    "drops": ("drops", _count),  # drop-on hangs up this many times only (a reconnect works)
     "delay": ("delay_s", _seconds),  # before every answer
     "latency": ("latency_s", _seconds),  # every answer this much later, not holding up the next
     "hang-on": ("hang_on", _regex),  # matching lines are never answered

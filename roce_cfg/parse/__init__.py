@@ -980,6 +980,7 @@ def _complete(
             f"truncated: a saved {profile.vendor.value} config ends with a line matching "
             f"'{last}', this one ends at line {lines[-1].no} with '{lines[-1].text.strip()[:40]}'",
             file=file,
+            line=lines[-1].no,
         )
     return lines[: end + 1]
 

@@ -13,6 +13,8 @@ a field here and a value per vendor, read where it is used.
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -123,6 +125,32 @@ class Restore(_Data):
         return [c.format(file=self.file) for c in commands]
 
 
+@cache
+def command_pattern(template: str) -> re.Pattern[str]:
+    """A restore or confirm command's template as a pattern of the lines it stands for:
+    '{file}' any file name, '{time}' a number, the first number in it any number ('rollback
+    configuration last 1' is 'last <n>')."""
+    text = re.escape(template)
+    text = text.replace(re.escape("{file}"), r"(?P<file>\S+)")
+    text = text.replace(re.escape("{time}"), r"(?P<time>\d+)")
+    text = re.sub(r"(?<![\\\w])\d+(?!\w)", r"(?P<n>\\d+)", text, count=1)
+    return re.compile(text + "$")
+
+
+class Question(_Data):
+    """A question the switch asks after a restore or confirm command before it acts (Comware's
+    'save <file>' and 'configuration replace file', VRP's 'rollback configuration' and 'abort
+    trial'): push answers it, the lab emulators ask it. ``command`` is a template as in
+    Restore; ``ends`` is how the question ends, what push reads up to; ``exists``: asked only
+    when the file the command names is already there."""
+
+    command: str
+    ends: str
+    answer: str
+    exists: bool = False
+    source: str = ""
+
+
 class Confirm(_Data):
     """A confirmed push: the switch's own timer undoes the change unless it is confirmed in
     time, so a push whose session is lost reverts by itself. ``arm`` starts the timer, typed
@@ -143,6 +171,10 @@ class Confirm(_Data):
         """The timeout in the switch's unit, rounded up and kept within its range."""
         value = -(-seconds // 60) if self.unit == "minutes" else seconds
         return max(self.low, min(self.high, value))
+
+    def seconds(self, seconds: int) -> int:
+        """How long the armed timer really runs, in seconds (``amount`` back from its unit)."""
+        return self.amount(seconds) * (60 if self.unit == "minutes" else 1)
 
 
 class ConfigCheck(_Data):
@@ -186,5 +218,15 @@ class Dialect(_Data):
     save: Save
     restore: Restore = Restore()
     confirm: Confirm | None = None
+    questions: tuple[Question, ...] = Field(
+        default=(), description="what restore and confirm commands ask before they act"
+    )
     framing: Framing
     netmiko: Netmiko
+
+    def asked(self, line: str) -> list[Question]:
+        """The questions ``line`` may be asked, in the order the dialect lists them (none for
+        the save commands: their question is ``save.question``)."""
+        if line in self.save.commands:
+            return []
+        return [q for q in self.questions if command_pattern(q.command).match(line)]

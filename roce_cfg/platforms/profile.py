@@ -22,6 +22,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
 from roce_cfg.platforms.routes import RoutePreference, StaticRouteSpec, Status
+from roce_cfg.platforms.steps import LintSpec
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
 from roce_cfg.yamlsrc import PROFILE, load_file
@@ -307,7 +308,8 @@ class ParseSpec(_Data):
     )
     anchors: dict[str, str] = Field(
         default_factory=dict,
-        description="block header a finding about a global area points at (ecn: drop-profile)",
+        description="block header a finding about a global area points at (ecn: drop-profile); "
+        "'<name>.entry': the form of one entry's line in that block ({key}: the entry)",
     )
 
     def version(self, printed: str) -> VersionForm | None:
@@ -322,12 +324,6 @@ class EcmpLimit(_Data):
     setting: str = Field(description="the command that raises the cap, as the operator types it")
     line: str = Field(description="regex of that command in a saved config; group 1 = the cap")
     reboot: bool = Field(description="the new cap takes effect only after a reboot")
-    source: str = ""
-
-
-class ApplyStep(_Data):
-    edits: str = Field(description="regex of a top-level line that changes staged state")
-    apply: str = Field(description="regex of the line that activates it")
     source: str = ""
 
 
@@ -354,10 +350,6 @@ class ManagedScope(_Data):
     """Which running lines push may change (hier_config's idea of a managed scope)."""
 
     objects: tuple[ManagedObject, ...] = ()
-
-
-class LintSpec(_Data):
-    apply_steps: tuple[ApplyStep, ...] = ()
 
 
 class VendorProfile(_Data):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.bccache
 import jinja2.runtime
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -82,6 +83,26 @@ class _Context(jinja2.runtime.Context):
         return super().call(__obj, *args, **kwargs)
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """The bundled templates compiled once a process: a run that renders several fabrics (lint
+    of an intent, a report, the test suite) built a Renderer per fabric and compiled every
+    section again. jinja checks each entry against its source's checksum before using it."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _Compiled()
+
+
 class Renderer:
     """One jinja environment per vendor (and overlay)."""
 
@@ -108,6 +129,8 @@ class Renderer:
             keep_trailing_newline=True,
             autoescape=False,
             auto_reload=False,  # templates do not change during a run; skip a stat per section
+            # an overlay's sandboxed templates are compiled for their own environment each time
+            bytecode_cache=None if foreign else _COMPILED,
         )
         if not foreign:
             self.env.context_class = _Context

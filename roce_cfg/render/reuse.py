@@ -19,6 +19,8 @@ def section_reads(source: str, env: jinja2.Environment) -> tuple[str, ...] | Non
     """The ``iface`` attributes a port section reads, or None when it uses ``iface`` otherwise
     (bare, subscripted, passed on), so that its output can be reused for every port that agrees
     on those attributes."""
+    if source in _READS:
+        return _READS[source]
     tree = env.parse(source)
     attrs = [
         g.attr
@@ -26,7 +28,12 @@ def section_reads(source: str, env: jinja2.Environment) -> tuple[str, ...] | Non
         if isinstance(g.node, nodes.Name) and g.node.name == "iface"
     ]
     names = sum(1 for n in tree.find_all(nodes.Name) if n.name == "iface")
-    return tuple(sorted(set(attrs))) if names == len(attrs) else None
+    found = _READS[source] = tuple(sorted(set(attrs))) if names == len(attrs) else None
+    return found
+
+
+# source -> what it reads: the same sections are parsed again by every Renderer of a process
+_READS: dict[str, tuple[str, ...] | None] = {}
 
 
 SectionKey = Callable[[Interface], object]

@@ -46,9 +46,28 @@ class Parser(_M):
     textfsm: str = Field(pattern=r"^[A-Za-z0-9_.-]+\.textfsm$")
 
 
-class Lab(_M):
+class Layout(_M):
+    """How the lab prints a command: head lines, then ``row`` per item (str.format over the
+    neutral names and what the lab adds)."""
+
     head: tuple[str, ...] = ()
     row: str
+    # field -> column width: a longer value is cut there and goes on in lines of its own, as
+    # Comware's LLDP list prints a long system name
+    wrap: dict[str, int] = {}
+    # every printed line longer than this is cut and continued on the next line, as a table
+    # wider than the terminal (0: never)
+    width: int = 0
+
+
+class Lab(Layout):
+    # another layout the same command prints on other releases: switches alternate by name
+    alt: Layout | None = None
+    empty: str = ""  # a planned port with nothing to list ('{port} has 0 neighbor(s)')
+    again: str = ""  # the next item of the same key (an ECMP next hop under its route)
+    shut: str = ""  # the state of an administratively down port ('' = down)
+    speed_up: str = "{speed}"  # the speed text of a port that is up (str.format, Gb/s and Mb/s)
+    speed_down: str = "{speed}"  # and of a port that is down
     # the words the format uses for a state (up/down, Enabled/Disabled, ...)
     up: str = "UP"
     down: str = "DOWN"
@@ -104,7 +123,22 @@ def load_display(vendor: Vendor, overlay: Path | None = None) -> DisplayData:
                 file=str(path),
             )
         _template_path(entry.parser.textfsm, overlay)  # refused here, not mid-run
+        header = _header(entry.parser.textfsm, overlay)
+        named = {n for spec in entry.fields.values() for n in spec.split("+")}
+        if not named <= header:
+            raise InputError(
+                f"checks.{name}.fields: {', '.join(sorted(named - header))} not a value of "
+                f"{entry.parser.textfsm}",
+                file=str(path),
+            )
     return data
+
+
+def _header(name: str, overlay: Path | None) -> set[str]:
+    try:
+        return set(textfsm.TextFSM(io.StringIO(_template_text(name, overlay))).header)
+    except textfsm.TextFSMTemplateError as exc:
+        raise InputError(f"{name}: not a TextFSM template ({str(exc)[:200]})") from None
 
 
 def _template_path(name: str, overlay: Path | None) -> tuple[Path, Path]:
@@ -142,14 +176,36 @@ def parse(entry: Display, output: str, overlay: Path | None = None) -> list[dict
     out = []
     for row in rows:
         values = dict(zip(header, row, strict=True))
-        out.append({k: _text(values.get(v, "")) for k, v in entry.fields.items()})
+        out.append({k: _field(values, v) for k, v in entry.fields.items()})
     return out
+
+
+def _field(values: dict[str, Any], spec: str) -> str:
+    """A neutral field from the template's values: one value, or several joined by '+' with
+    nothing between them (a value the switch wrapped onto the next lines: 'NAME+NAME_TAIL')."""
+    if "+" not in spec:
+        return _text(values.get(spec, ""))
+    parts = (values.get(name, "") for name in spec.split("+"))
+    return "".join("".join(map(str, p)) if isinstance(p, list) else str(p) for p in parts).strip()
 
 
 def _text(value: Any) -> str:
     if isinstance(value, list):  # a List value: its items joined
         return " ".join(str(v) for v in value).strip()
     return str(value).strip()
+
+
+def asplain(value: str) -> str:
+    """An AS number as a plain integer: VRP prints a 4-byte one in asdot ('635.66' is
+    635 * 65536 + 66); anything else as it was.
+
+    >>> asplain("635.66"), asplain("65000"), asplain("x.1")
+    ('41615426', '65000', 'x.1')
+    """
+    high, dot, low = value.strip().partition(".")
+    if not dot or not (high.isdigit() and low.isdigit()) or max(len(high), len(low)) > 5:
+        return value.strip()
+    return str(int(high) * 65536 + int(low))
 
 
 _PORT_NUMBER = re.compile(r"(\d+(?:/\d+)+(?::\d+)?)$")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from roce_cfg.model.device import DeviceConfig, Interface
-from roce_cfg.verify.data import counter, port_key
+from roce_cfg.verify.data import asplain, counter, port_key
 from roce_cfg.verify.observed import Observed, ends_of, far_end
 
 
@@ -33,7 +33,7 @@ def check_underlay(obs: Observed) -> None:
                     related_device=far,
                 )
                 break
-            if asn.get(far) is not None and found["remote_as"] != str(asn[far]):
+            if asn.get(far) is not None and asplain(found["remote_as"]) != str(asn[far]):
                 obs.add(
                     "RV122",
                     dev,

@@ -1,0 +1,1 @@
+"""Links between switches: inferred from their configs (infer) and their ends (ends)."""

@@ -1,0 +1,157 @@
+"""verify's display parsing against the format of real switches: every sourced display command
+has a sample reproducing a public capture (tests/data/display/SOURCES.md) that its template
+reads (tests/test_verify.py checks the records), and the lab answers in that format, line for
+line, with the variations the captures show (both column orders, wrapped names and tables,
+ECMP next hops, ports without a neighbour)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from roce_cfg.lab.display import World, _row, answer
+from roce_cfg.lab.run import switches
+from roce_cfg.model.fabric import Fabric
+from roce_cfg.vendor import Vendor
+from roce_cfg.verify.checks import Observed, check_underlay
+from roce_cfg.verify.data import asplain, load_display, parse
+from roce_cfg.verify.run import load_plan
+from tests.helpers import ROOT, SCENARIOS
+
+SAMPLES = ROOT / "tests/data/display"
+SOURCED = [
+    (v, check)
+    for v in (Vendor.H3C, Vendor.HUAWEI)
+    for check, entry in sorted(load_display(v).checks.items())
+    if entry.status == "sourced"
+]
+
+
+def _real(vendor: Vendor, check: str) -> list[Path]:
+    """The samples that reproduce a real capture ('<check>.<variant>.txt')."""
+    return sorted((SAMPLES / vendor.value).glob(f"{check}.*.txt"))
+
+
+@pytest.mark.parametrize(("vendor", "check"), SOURCED, ids=[f"{v.value}-{c}" for v, c in SOURCED])
+def test_every_sourced_display_command_has_a_real_format_sample_with_its_source(
+    vendor: Vendor, check: str
+) -> None:
+    samples = _real(vendor, check)
+    assert samples, f"no real-format sample for {vendor.value} {check}"
+    sources = (SAMPLES / "SOURCES.md").read_text()
+    for sample in samples:
+        row = next(
+            (ln for ln in sources.splitlines() if f"| {vendor.value}/{sample.name} |" in ln), ""
+        )
+        assert "ntc-templates `tests/" in row or "h3c.com/en/" in row, sample.name
+        entry = load_display(vendor).checks[check]
+        assert parse(entry, sample.read_text()), sample.name  # records, no template error
+
+
+def test_commands_without_a_public_sample_are_unsourced_and_said_so() -> None:
+    sources = (SAMPLES / "SOURCES.md").read_text()
+    for vendor in (Vendor.H3C, Vendor.HUAWEI):
+        for entry in load_display(vendor).checks.values():
+            if entry.status == "unsourced":
+                assert entry.why and f"`{entry.command}" in sources.replace("\n  ", " ")
+
+
+# -- the lab answers in the real format --------------------------------------------------------
+_NUMBERISH = re.compile(r"\S*\d\S*")
+
+
+def _skeleton(line: str) -> str:
+    """A line's shape: anything with a digit in it is a value ('#'), runs of blanks are one."""
+    return " ".join(_NUMBERISH.sub("#", line).split())
+
+
+def _shapes(texts: Iterable[str]) -> set[str]:
+    return {_skeleton(ln) for text in texts for ln in text.replace("\r\n", "\n").split("\n")}
+
+
+@functools.cache
+def _lab(vendor: Vendor) -> tuple[Fabric, list[str]]:
+    sws = switches(SCENARIOS[f"pod-small-{vendor.value}"], "intended")
+    assert isinstance(sws[0].display, World)
+    return load_plan(SCENARIOS[f"pod-small-{vendor.value}"]), [s.hostname for s in sws]
+
+
+@functools.cache
+def _outputs(vendor: Vendor, check: str) -> dict[str, str]:
+    sws = switches(SCENARIOS[f"pod-small-{vendor.value}"], "intended")
+    command = load_display(vendor).checks[check].command
+    return {sw.hostname: str(answer(sw, command)) for sw in sws}
+
+
+@pytest.mark.parametrize(("vendor", "check"), SOURCED, ids=[f"{v.value}-{c}" for v, c in SOURCED])
+def test_the_lab_prints_only_lines_the_real_switch_prints(vendor: Vendor, check: str) -> None:
+    real = _shapes(p.read_text() for p in _real(vendor, check))
+    outputs = _outputs(vendor, check)
+    printed = _shapes(outputs.values())
+    assert printed - real == set(), f"lines no real {vendor.value} {check} output has"
+    entry = load_display(vendor).checks[check]
+    for text in outputs.values():  # and verify reads each switch's answer
+        assert parse(entry, text.replace("\r\n", "\n"))
+
+
+@pytest.mark.parametrize(
+    ("vendor", "check", "variant"),
+    [
+        (Vendor.H3C, "lldp", "System Name          Local Interface"),
+        (Vendor.H3C, "lldp", "Local Interface Chassis ID"),
+        (Vendor.HUAWEI, "lldp", "Neighbor index                     :1"),
+        (Vendor.HUAWEI, "lldp", "Neighbor index :1"),
+        (Vendor.HUAWEI, "lldp", " has 0 neighbor(s)"),
+        (Vendor.H3C, "routes", "\r\n                                             10.1."),
+        (Vendor.H3C, "pfc", "Recv    \r\n   Send       Inpps      Outpps"),
+        (Vendor.H3C, "bgp", "* - Dynamically created peer"),
+    ],
+)
+def test_the_lab_shows_each_variation_of_the_captures(
+    vendor: Vendor, check: str, variant: str
+) -> None:
+    assert any(variant in text for text in _outputs(vendor, check).values())
+
+
+def test_a_long_lldp_system_name_is_wrapped_as_comware_does_and_read_whole() -> None:
+    entry = load_display(Vendor.H3C).checks["lldp"]
+    name = "pod1-spine-2.dc1.example.net"
+    item = {"port": "HGE1/0/26", "chassis": "3822-d6aa-0002", "neighbor": name,
+            "neighbor_port": "HundredGigE1/0/1"}  # fmt: skip
+    rows = _row(entry.lab, item)
+    assert rows[1:] == ["mple.net"] and rows[0].startswith("pod1-spine-2.dc1.exa HGE1/0/26")
+    text = "\n".join([*entry.lab.head, *rows]) + "\n"
+    assert parse(entry, text) == [
+        {"port": "HGE1/0/26", "neighbor": name, "neighbor_port": "HundredGigE1/0/1"}
+    ]
+
+
+def test_an_as_number_in_asdot_is_the_planned_one() -> None:
+    assert asplain("635.66") == str(635 * 65536 + 66)
+    plan = load_plan(SCENARIOS["pod-small-huawei"])
+    entry = load_display(Vendor.HUAWEI).checks["bgp"]
+    ups = [k for k in plan.links if k.a_device == "leaf-1"]
+    asn = {s.hostname: s.asn for s in plan.switches}
+    rows = [
+        {"peer": str(k.b_ip.ip), "remote_as": f"{asn[k.b_device] >> 16}.{asn[k.b_device] & 0xFFFF}",
+         "state": "Established"}
+        for k in ups
+    ]  # fmt: skip
+    obs = Observed(plan, {"leaf-1": {"bgp": rows}}, {"leaf-1": {"bgp": entry}})
+    check_underlay(obs)
+    assert [f for f in obs.findings if f.rule == "RV122"] == []
+
+
+def test_a_field_naming_no_value_of_its_template_is_refused_when_loaded(tmp_path: Path) -> None:
+    from roce_cfg.errors import InputError
+
+    text = (ROOT / "vendors/h3c.display.yaml").read_text()
+    (tmp_path / "vendors").mkdir()
+    bad = text.replace("NEIGHBOR_NAME+NAME_TAIL", "NEIGHBOR_NAME+NAME_TALE")
+    (tmp_path / "vendors/h3c.display.yaml").write_text(bad)
+    with pytest.raises(InputError, match=r"checks\.lldp\.fields: NAME_TALE not a value of"):
+        load_display(Vendor.H3C, tmp_path)
