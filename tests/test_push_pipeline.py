@@ -325,7 +325,7 @@ def test_what_a_full_config_restore_cannot_take_back_is_fenced() -> None:
         target = Target("leaf-1", "127.0.0.1", 22, profile)
         tree = Tree.from_text(bare, profile)
         commands = remediation(tree, Tree.from_text(_intended(vendor), profile))
-        fenced = irreversible(target, bare, commands)
+        fenced = irreversible(target, commands)
         if profile.dialect.restore.commands:  # a restore point takes back anything
             assert fenced == frozenset(), vendor
         elif vendor is Vendor.ZTE:  # no source gives an unset ZXROS port's admin state

@@ -126,19 +126,26 @@ def rollback_unsourced(target: Target, running: str, commands: list[str]) -> lis
     return [f"rollback: {u}" for u in unsourced_undos(target, back)]
 
 
-def irreversible(target: Target, running: str, commands: list[str]) -> frozenset[str]:
-    """For a vendor whose rollback is a full-config restore: the commands whose effect that
-    restore would not take back (a port state whose unset form no source gives: 'no shutdown'
-    on ZXROS). Push types one only once every line before it is answered, so a refusal before
-    it never leaves it behind, as typing line by line would not."""
+def irreversible(target: Target, commands: list[str]) -> frozenset[str]:
+    """For a vendor whose rollback is a full-config restore: the commands that restore could
+    not take back, port states whose unset form no source gives ('no shutdown' on ZXROS: the
+    grammar's ``resting`` has none, so the restore types no guessed opposite). Push types one
+    only once every line before it is answered, so a refusal before it never leaves it behind,
+    as typing line by line would not."""
     p = target.profile
     if p.dialect.restore.commands:
         return frozenset()  # the switch's own restore point takes back whatever was typed
-    after = Tree.from_text(running, p)
-    after.apply(commands)
-    after.apply(remediation(after, Tree.from_text(running, p), prune=True, full=True))
-    left = {x[2:].rsplit(" > ", 1)[-1] for x in differences(running, after.render(), p)}
-    return frozenset(c for c in commands if c.strip() in left)
+    grammar, neg = p.grammar(), p.negation
+    views: dict[str, set[str]] = {}  # a command's first word -> the views it is typed in
+    for cmd in grammar.commands:
+        for word in cmd.first:
+            views.setdefault(word, set()).update((*cmd.views, *((cmd.sets,) if cmd.sets else ())))
+    fenced = set()
+    for line in {c.strip() for c in commands}:
+        word = line.removeprefix(neg).split(" ", 1)[0]
+        if any(grammar.resting(v, line, neg) == (True, None) for v in views.get(word, ())):
+            fenced.add(line)
+    return frozenset(c for c in commands if c.strip() in fenced)
 
 
 def _errors(target: Target) -> str:
@@ -253,7 +260,7 @@ def _apply(
     cli.at_user_view()
     saved = cli.show(p.dialect.show.saved) if p.dialect.show.saved else None
     try:
-        fenced = irreversible(target, before, outcome.commands) if window > 1 else frozenset()
+        fenced = irreversible(target, outcome.commands) if window > 1 else frozenset()
         _change(cli, outcome.commands, progress, confirm, window, fenced)
         left = still(target, _running(conn, target, steps.command), intended, prune)
         if left:
