@@ -97,9 +97,14 @@ class ParseCache:
         h.update(data)
         return h.hexdigest() + SUFFIX
 
-    def holds(self, key: str) -> bool:
-        """Whether an entry is stored under ``key`` (it may still be refused when loaded)."""
-        return os.path.isfile(self.folder / key)
+    def stored(self) -> frozenset[str]:
+        """The names of the entries stored (one may still be refused when loaded)."""
+        if self.folder.is_symlink():
+            return frozenset()
+        try:
+            return frozenset(n for n in os.listdir(self.folder) if n.endswith(SUFFIX))
+        except OSError:  # no folder yet, or not one
+            return frozenset()
 
     def load(
         self, key: str, path: Path, data: bytes, hints: HintsArg, overlay: Path | None

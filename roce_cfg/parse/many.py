@@ -7,6 +7,10 @@ because pickling it costs more than the parse itself.
 A folder's files can come here unscreened (``screen_each``): whether each is a switch config at
 all is then judged by the worker that reads it, on the bytes it read for the parse, instead of
 by a serial pass over every file before the workers start (15 % of an xl lint).
+
+With the parse cache (roce_cfg/parse/cache.py) holding entries, this process first reads and
+hashes each file to find those whose parse it holds (a second read of each, from the page
+cache: 0.1 ms a file), loads those itself and gives the workers only the others.
 """
 
 from __future__ import annotations
@@ -234,7 +238,8 @@ def _stored(files: list[Path], job: _Job) -> set[Path]:
     """The files whose parse the cache holds: this process loads them itself (validating an
     entry costs less than a worker's sending it back, and no worker starts for them)."""
     cache = job.cache
-    if cache is None:
+    present = cache.stored() if cache is not None else frozenset()
+    if cache is None or not present:  # a first run reads nothing twice
         return set()
     out: set[Path] = set()
     for path in files:
@@ -242,7 +247,7 @@ def _stored(files: list[Path], job: _Job) -> set[Path]:
             data = read_capped(path)
         except InputError:
             continue  # the read that counts says why
-        if cache.holds(cache.key(path, data, job.vendor)):
+        if cache.key(path, data, job.vendor) in present:
             out.add(path)
     return out
 
