@@ -183,3 +183,17 @@ def test_lean_tree_shares_the_sets_of_models_validated_from_json() -> None:
     fast.lean_tree(given_some)  # a model given some fields keeps them, shared as lean shares
     assert given_some.model_fields_set == {"pfc"}
     assert given_some.model_fields_set is fast.lean(PortQos(pfc=False)).model_fields_set
+
+
+def test_share_equal_gives_ports_of_one_shape_one_qos() -> None:
+    config = parse_file(ROOT / "golden" / "pod-small" / "leaf-1.cfg").config
+    text = config.model_dump_json()
+    loaded = ParsedConfig.model_validate_json(text)
+    ports = loaded.device.interfaces
+    assert len({id(p.qos) for p in ports}) == len(ports)
+    fast.share_equal(ports, "qos")
+    assert loaded == config and loaded.model_dump_json() == text
+    distinct = {p.qos for p in ports}  # equal values hash alike
+    assert len({id(p.qos) for p in ports}) == len(distinct) < len(ports)
+    for port, before in zip(ports, config.device.interfaces, strict=True):
+        assert port.qos == before.qos

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 import roce_cfg
 from roce_cfg.errors import InputError
-from roce_cfg.model.fast import lean_tree
+from roce_cfg.model.fast import lean_tree, share_equal
 from roce_cfg.output import CACHE_DIR, write_cached, write_file
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
 from roce_cfg.parse.normalise import Role
@@ -124,6 +124,7 @@ class ParseCache:
             return None
         _touch(self.folder / key)
         lean_tree(entry.config)
+        share_equal(entry.config.device.interfaces, "qos")
         return Parsed(entry.config, None, text, overlay, entry.hint.name)
 
     def _entry(self, key: str) -> _Entry | None:
