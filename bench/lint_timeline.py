@@ -3,9 +3,10 @@
 ``python -m bench.lint_timeline [FOLDER] [--cache]`` (default /tmp/xl) calls
 ``roce_cfg.analysis.lint`` once (with the parse cache: ``--cache``) with the stage functions
 wrapped, and prints one line per stage: its start and end in seconds since the call (wall),
-its own wall and the parent's CPU in it. The stages after the parse workers finish (``tail``: from the last parsed file to the result) are the parent's
-serial part (issue 30); ``fabric rules`` is the parent's share of ``_run``, the device rules
-running in a forked child meanwhile. ``--in-process`` keeps the device rules in this process.
+its own wall and the parent's CPU in it. The stages after the parse workers finish
+(``tail``: from the last parsed file to the result) are the parent's serial part (issue 30);
+``fabric rules`` is the parent's share of ``_run``, the device rules running in a forked child
+meanwhile. ``--in-process`` keeps the device rules in this process.
 Note ``uptime`` beside it: the machine's load stretches every wall figure.
 """
 
