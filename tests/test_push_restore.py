@@ -111,6 +111,7 @@ def test_a_zte_port_state_the_switch_printed_is_put_back() -> None:
 
 
 # -- a restore step done again after a dropped session ---------------------------------------
+@pytest.mark.sample(1)
 @pytest.mark.parametrize(
     ("vendor", "line"),
     [
@@ -196,6 +197,7 @@ def test_the_restore_names_what_was_done() -> None:
 
 
 # -- the switch's own confirm timer ----------------------------------------------------------
+@pytest.mark.sample(1)
 @pytest.mark.parametrize("vendor", [Vendor.H3C, Vendor.HUAWEI], ids=["h3c", "huawei"])
 def test_a_confirm_timer_left_running_is_named_with_when_it_reverts(
     vendor: Vendor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
