@@ -631,7 +631,7 @@ _OPTION_FLAGS = {
         "--leaf",
         "--spine",
     ],
-    "push": ["--workers", "--confirm-timeout", "--batch", "--timeouts"],
+    "push": ["--workers", "--confirm-timeout", "--batch", "--timeouts", "--type-ahead"],
 }
 
 

@@ -40,3 +40,21 @@ def test_bench_prints_every_stage_for_the_small_fabric() -> None:
         assert r[1].strip() == "small" and r[2].strip() == "16"
         assert int(r[3].strip().replace(",", "")) > 10_000  # config lines of 16 switches
         assert float(r[4]) >= 0 and float(r[5].replace(",", "")) > 10  # seconds, peak MB
+
+
+@pytest.mark.slow
+def test_the_push_comparison_prints_a_row_per_mode() -> None:
+    modes = "pipelined,line by line"
+    args = ["--compare", "--switches", "4", "--repeats", "1", "--modes", modes]
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.push_bench", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    rows = [ln.split("|")[1:-1] for ln in result.stdout.splitlines() if ln.startswith("| ")]
+    assert [r[0].strip() for r in rows[1:]] == ["pipelined", "line by line"]
+    assert [r[1].strip() for r in rows[1:]] == ["16", "1"]
+    assert all(r[-1].strip() == "4/4" for r in rows[1:])  # every switch changed, both ways

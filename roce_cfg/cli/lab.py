@@ -45,7 +45,7 @@ LabFault = Annotated[
     typer.Option(
         "--fault",
         help="HOST:KIND[=VALUE], repeatable: reject=REGEX, drop-after=N, drop-on=REGEX, "
-        "delay=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
+        "delay=SECONDS, latency=SECONDS, hang-on=REGEX, refuse-login, save-error, commit-error, "
         "not-applied=REGEX; live state for verify: link-down=PORT, pfc-storm=PORT, ... "
         "(docs/verify.md).",
     ),

@@ -152,6 +152,21 @@ StepTimeouts = Annotated[
         "prompt, command; defaults 10, 15, 15, 20, 120).",
     ),
 ]
+PushBatch = Annotated[
+    str, typer.Option("--batch", help="Canary batches, e.g. '1,10%,100%'; stops at a failure.")
+]
+TypeAhead = Annotated[
+    int | None,
+    typer.Option(
+        "--type-ahead",
+        min=1,
+        max=64,
+        show_default=False,
+        help="Configuration lines written ahead of the answers read (default 16), each answer "
+        "still read and checked in order; a line that opens a view is answered before the next "
+        "goes out. 1: one line at a time.",
+    ),
+]
 PushStrict = Annotated[
     bool,
     typer.Option(

@@ -25,6 +25,7 @@ from roce_cfg.cli.options import (
     FailOn,
     FindingsFormat,
     Prune,
+    PushBatch,
     PushDiff,
     PushDiffFile,
     PushStrict,
@@ -32,6 +33,7 @@ from roce_cfg.cli.options import (
     RequireVerified,
     StepTimeouts,
     TextOrJson,
+    TypeAhead,
     VendorDir,
     VerifyAfter,
 )
@@ -52,15 +54,14 @@ def push_cmd(
     ] = False,
     workers: Annotated[int, typer.Option("--workers", min=1, max=200)] = 10,
     limit: Annotated[str | None, typer.Option("--limit", help="Hosts matching a glob.")] = None,
-    batch: Annotated[
-        str, typer.Option("--batch", help="Canary batches, e.g. '1,10%,100%'; stops at a failure.")
-    ] = "100%",
+    batch: PushBatch = "100%",
     prune: Prune = False,
     timeouts: StepTimeouts = "",
     verify_after: VerifyAfter = "off",
     vendor_dir: VendorDir = None,
     confirm_timeout: ConfirmTimeout = None,
     strict_syntax: PushStrict = False,
+    type_ahead: TypeAhead = None,
     diff: PushDiff = "summary",
     diff_file: PushDiffFile = None,
     fmt: TextOrJson = "text",
@@ -91,6 +92,7 @@ def push_cmd(
             confirm=confirm_timeout,
             on_batch=_batch_line if batch != "100%" else None,
             strict=strict_syntax,
+            window=type_ahead,
         )
     if diff_file is not None:
         write_file(diff_file, "".join(full_plan(o) for o in outcomes))

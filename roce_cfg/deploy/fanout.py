@@ -13,6 +13,7 @@ from nornir.plugins.runners import ThreadedRunner
 
 from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import FAILED, Credentials, Outcome, push
+from roce_cfg.deploy.session import TYPE_AHEAD
 from roce_cfg.deploy.transport import Timeouts
 from roce_cfg.errors import InputError
 from roce_cfg.parse import read_config
@@ -74,6 +75,7 @@ def run(
     on_batch: Callable[[int, int, list[Outcome]], None] | None = None,
     confirm: int | None = None,
     strict: bool = False,
+    window: int | None = None,
 ) -> list[Outcome]:
     """Push every target's ``<name>.cfg`` from ``configs``; stop after a batch that failed.
 
@@ -81,14 +83,19 @@ def run(
     so an operator watching a canary sees the boundary before the next batch starts.
     ``confirm`` (seconds): each switch is changed under its own confirm timer and confirmed
     once verified; a batch with a failure stops the rollout before the next batch. ``strict``:
-    a switch whose change would type a negation no source documents is not touched."""
+    a switch whose change would type a negation no source documents is not touched.
+    ``window``: configuration lines typed ahead of the answers read (session.Cli.send_all;
+    None: push's default)."""
+    ahead = window or TYPE_AHEAD
     intended = _intended(targets, configs)
     by_name = {t.name: t for t in targets}
     outcomes: list[Outcome] = []
 
     def task(task: Task) -> Result:
         t = by_name[task.host.name]
-        outcome = push(t, intended[t.name], creds, apply, timeout, prune, timeouts, confirm, strict)
+        outcome = push(
+            t, intended[t.name], creds, apply, timeout, prune, timeouts, confirm, strict, ahead
+        )
         outcomes.append(outcome)
         if progress is not None:
             progress(len(outcomes), len(targets))

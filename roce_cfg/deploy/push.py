@@ -16,7 +16,7 @@ from netmiko import BaseConnection, ReadTimeout
 from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.restore import Snapshot, differences
 from roce_cfg.deploy.rollback import Progress, Restorer, RollbackError, how, save
-from roce_cfg.deploy.session import Cli, PushError, show
+from roce_cfg.deploy.session import TYPE_AHEAD, Cli, PushError
 from roce_cfg.deploy.summary import SectionChange, section_changes
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
@@ -93,6 +93,13 @@ def planned(
     return commands, diff, section_changes(have, after)
 
 
+def still(target: Target, running: str, intended: str, prune: bool = False) -> list[str]:
+    """What a push would type to take ``running`` to ``intended`` (``changes`` without the
+    diff, which a check after the push has no use for)."""
+    p = target.profile
+    return remediation(Tree.from_text(running, p), Tree.from_text(intended, p), prune)
+
+
 def pruned(target: Target, running: str, intended: str, commands: list[str]) -> list[str]:
     """The negations in ``commands`` that only --prune asked for (objects the intent lacks)."""
     p = target.profile
@@ -119,13 +126,28 @@ def rollback_unsourced(target: Target, running: str, commands: list[str]) -> lis
     return [f"rollback: {u}" for u in unsourced_undos(target, back)]
 
 
+def irreversible(target: Target, running: str, commands: list[str]) -> frozenset[str]:
+    """For a vendor whose rollback is a full-config restore: the commands whose effect that
+    restore would not take back (a port state whose unset form no source gives: 'no shutdown'
+    on ZXROS). Push types one only once every line before it is answered, so a refusal before
+    it never leaves it behind, as typing line by line would not."""
+    p = target.profile
+    if p.dialect.restore.commands:
+        return frozenset()  # the switch's own restore point takes back whatever was typed
+    after = Tree.from_text(running, p)
+    after.apply(commands)
+    after.apply(remediation(after, Tree.from_text(running, p), prune=True, full=True))
+    left = {x[2:].rsplit(" > ", 1)[-1] for x in differences(running, after.render(), p)}
+    return frozenset(c for c in commands if c.strip() in left)
+
+
 def _errors(target: Target) -> str:
     p = target.profile
     return "|".join(re.escape(e) for e in (*p.error_patterns, p.dialect.error))
 
 
 def _running(conn: BaseConnection, target: Target, timeout: float = 120.0) -> str:
-    return show(conn, target.profile.dialect.show.running, timeout)
+    return Cli(conn, target.profile, timeout).show(target.profile.dialect.show.running)
 
 
 def _connect(target: Target, creds: Credentials, steps: Timeouts) -> BaseConnection:
@@ -150,11 +172,13 @@ def push(
     timeouts: Timeouts | None = None,
     confirm: int | None = None,
     strict: bool = False,
+    window: int = TYPE_AHEAD,
 ) -> Outcome:
     """Dry run (``apply`` False) or apply one device; never raises, the outcome says it all.
     ``timeouts`` bounds each step (``timeout``: each answer, when ``timeouts`` is not given);
     ``confirm`` (seconds) arms the switch's own confirm timer for the change;
-    ``strict`` sends nothing when the change would type a negation no source documents."""
+    ``strict`` sends nothing when the change would type a negation no source documents;
+    ``window``: configuration lines typed ahead of the answers read (1: one at a time)."""
     steps = timeouts if timeouts is not None else Timeouts(command=timeout)
     start = time.perf_counter()
     outcome = Outcome(target.name, "failed")
@@ -183,7 +207,9 @@ def push(
         elif not apply:
             outcome.status = "planned"
         else:
-            conn = _apply(conn, target, creds, before, intended, outcome, steps, prune, confirm)
+            conn = _apply(
+                conn, target, creds, before, intended, outcome, steps, prune, confirm, window
+            )
     except Exception as exc:
         if not outcome.error:
             outcome.error, outcome.kind = _why(exc), _kind(exc)
@@ -217,6 +243,7 @@ def _apply(
     steps: Timeouts,
     prune: bool,
     confirm: int | None = None,
+    window: int = TYPE_AHEAD,
 ) -> BaseConnection:
     """Snapshot, change, verify, confirm, save, verify the save; on any failure back to the
     snapshot (deploy/rollback.py). The outcome records both errors and what is left."""
@@ -224,16 +251,17 @@ def _apply(
     progress = Progress()
     cli = Cli(conn, p, steps.command)
     cli.at_user_view()
-    saved = show(conn, p.dialect.show.saved, steps.command) if p.dialect.show.saved else None
+    saved = cli.show(p.dialect.show.saved) if p.dialect.show.saved else None
     try:
-        _change(cli, outcome.commands, progress, confirm)
-        left, _ = changes(target, _running(conn, target, steps.command), intended, prune)
+        fenced = irreversible(target, before, outcome.commands) if window > 1 else frozenset()
+        _change(cli, outcome.commands, progress, confirm, window, fenced)
+        left = still(target, _running(conn, target, steps.command), intended, prune)
         if left:
             raise PushError(f"verify: {len(left)} command(s) still differ after the push")
         _confirm(cli, progress)
         progress.saved = True
         save(cli)
-        _verify_saved(cli, steps.command)
+        _verify_saved(cli)
         outcome.status, outcome.saved = "changed", True
         return conn
     except Exception as exc:
@@ -259,9 +287,17 @@ def _apply(
     return conn
 
 
-def _change(cli: Cli, commands: list[str], progress: Progress, confirm: int | None) -> None:
-    """The restore point first, then every line with its answer read, the commit (armed with
-    the switch's timer when ``confirm`` seconds are asked for), back to the user view."""
+def _change(
+    cli: Cli,
+    commands: list[str],
+    progress: Progress,
+    confirm: int | None,
+    window: int,
+    fenced: frozenset[str] = frozenset(),
+) -> None:
+    """The restore point first, then every line with its answer read (up to ``window`` typed
+    ahead), the commit (armed with the switch's timer when ``confirm`` seconds are asked for),
+    back to the user view."""
     d = cli.profile.dialect
     for c in d.restore.fill(d.restore.checkpoint):
         cli.send(c)
@@ -272,8 +308,7 @@ def _change(cli: Cli, commands: list[str], progress: Progress, confirm: int | No
     if arm is not None and d.confirm is not None and d.confirm.at == "start":
         progress.arm(arm, seconds)  # before it is sent: its answer may be lost, not its effect
         cli.send(arm)
-    for c in commands:
-        cli.send(c)
+    cli.send_all(commands, window, fenced)
     if d.commit.model == "candidate":
         progress.committed = True
         by_trial = arm is not None and d.confirm is not None and d.confirm.at == "commit"
@@ -293,14 +328,14 @@ def _confirm(cli: Cli, progress: Progress) -> None:
     progress.armed = False
 
 
-def _verify_saved(cli: Cli, timeout: float) -> None:
+def _verify_saved(cli: Cli) -> None:
     """The startup config is the running one after the save ('display saved-configuration')."""
     d = cli.profile.dialect
     if d.show.saved is None:
         return
-    saved = show(cli.conn, d.show.saved, timeout)
-    running = show(cli.conn, d.show.running, timeout)
-    left = differences(running, saved, cli.profile)
+    saved = cli.show(d.show.saved)
+    running = cli.show(d.show.running)
+    left = [] if saved == running else differences(running, saved, cli.profile)
     if left:
         raise PushError(f"save: the saved config differs from the running one ({len(left)} lines)")
 

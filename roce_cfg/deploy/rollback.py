@@ -17,7 +17,7 @@ from typing import TypeVar
 from netmiko import BaseConnection
 
 from roce_cfg.deploy.restore import Snapshot, differences
-from roce_cfg.deploy.session import Cli, Dropped, NoAnswer, PushError, show
+from roce_cfg.deploy.session import Cli, Dropped, NoAnswer, PushError
 from roce_cfg.deploy.tree import Tree, remediation
 from roce_cfg.platforms.profile import VendorProfile
 
@@ -119,7 +119,10 @@ class Restorer:
         Cli(self.conn, self.profile, self.timeout).at_user_view()
 
     def _running(self) -> str:
-        return show(self.conn, self.profile.dialect.show.running, self.timeout)
+        return self._show(self.conn, self.profile.dialect.show.running)
+
+    def _show(self, conn: BaseConnection, command: str) -> str:
+        return Cli(conn, self.profile, self.timeout).show(command)
 
     def _running_back(self) -> str:
         """The running config read, put back when it differs, and read again."""
@@ -149,7 +152,7 @@ class Restorer:
             if d.commit.discard:
                 cli.send(d.commit.discard, check=False)
             cli.leave()
-            show(conn, d.show.running, self.timeout)
+            self._show(conn, d.show.running)
             return conn
         with contextlib.suppress(Exception):
             conn.disconnect()
@@ -220,13 +223,13 @@ class Restorer:
         if command is None or self.snapshot.saved is None:
             return
         cli = Cli(self.conn, self.profile, self.timeout)
-        saved = show(self.conn, command, self.timeout)
+        saved = self._show(self.conn, command)
         if not differences(self.snapshot.saved, saved, self.profile):
             self.saved_back = True
             return
         try:
             save(cli)
-            saved = show(self.conn, command, self.timeout)
+            saved = self._show(self.conn, command)
         except PushError as exc:
             if isinstance(exc, LOST):
                 raise
@@ -304,13 +307,13 @@ class Restorer:
         with contextlib.suppress(Exception):
             return differences(
                 self.snapshot.running,
-                show(conn, self.profile.dialect.show.running, self.timeout),
+                self._show(conn, self.profile.dialect.show.running),
                 self.profile,
             )
         with contextlib.suppress(Exception):
             fresh = self.reconnect()
             try:
-                now = show(fresh, self.profile.dialect.show.running, self.timeout)
+                now = self._show(fresh, self.profile.dialect.show.running)
                 return differences(self.snapshot.running, now, self.profile)
             finally:
                 fresh.disconnect()

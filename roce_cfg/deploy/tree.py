@@ -30,7 +30,14 @@ class Tree:
         self.profile = profile
         self.root = Node("")
         self._views = [re.compile(p) for p in profile.dialect.views]
+        # one pattern for the question asked of every line (a push's diff asks it 25,000 times)
+        self._any_view = re.compile("|".join(f"(?:{p})" for p in profile.dialect.views))
         self._layout = [re.compile(p) for p in profile.parse.layout_lines]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Tree:
+        twin = Tree.__new__(Tree)  # the profile and the compiled patterns are shared, not copied
+        vars(twin).update(vars(self), root=copy.deepcopy(self.root, memo))
+        return twin
 
     # -- reading ---------------------------------------------------------------------------
     @classmethod
@@ -60,7 +67,7 @@ class Tree:
 
     # -- applying commands -----------------------------------------------------------------
     def is_view(self, line: str) -> bool:
-        return any(p.match(line) for p in self._views)
+        return self._any_view.match(line) is not None
 
     def view_kind(self, line: str) -> int | None:
         return next((i for i, p in enumerate(self._views) if p.match(line)), None)

@@ -25,13 +25,18 @@ class Faults:
     reject: str | None = None  # regex: matching config commands get the vendor's error
     drop_after: int | None = None  # close the connection after this many config commands
     delay_s: float = 0.0  # wait before every answer
+    # every answer reaches the client this much later, the lines typed behind it answered
+    # meanwhile: a network's round trip, which lines typed ahead do not each wait for
+    latency_s: float = 0.0
     refuse_login: bool = False
     # Hosts that are no usable switch CLI, for push's per-host outcomes. 'silent': the TCP
     # connection is accepted and nothing is ever said; 'garbage': text that is neither an SSH
     # banner (before_ssh) nor a prompt (after_login); 'flood': garbage without end.
     before_ssh: Literal["silent", "garbage"] | None = None
     after_login: Literal["silent", "garbage", "flood"] | None = None
-    hang_on: str | None = None  # regex: lines that are never answered (not even echoed)
+    # regex: the session's CLI sticks at a matching line: neither it nor any line typed after
+    # it is answered (not even echoed); a new session is answered again
+    hang_on: str | None = None
     # A failed push rehearsed: hang up at a line matching a regex (a drop at commit or save); the
     # save or the commit answers an error and does nothing; lines matching a regex are
     # accepted but do not change the config (a verify mismatch).
@@ -77,6 +82,7 @@ class Switch:
     overlay: Path | None = None  # --vendor-dir: the operator's own grammar merged over ours
     points: points.Points = field(default_factory=points.Points)  # restore points
     display: object = None  # the lab's live state verify's display commands show (lab/display.py)
+    typed_ahead: int = 0  # the most whole lines that waited in the input behind the one answered
 
     @property
     def grammar(self) -> Grammar:
@@ -123,6 +129,7 @@ class Session:
         self.question: str | None = None
         self.pending: tuple[str, list[Question]] | None = None  # a command awaiting answers
         self.closed = False
+        self.hung = False  # stuck on a line (fault hang_on): nothing more is read or answered
         self.emptied: set[str] = set()  # ports whose lines were undone in this session
 
     # -- prompts ---------------------------------------------------------------------------

@@ -52,6 +52,7 @@ KINDS: dict[str, tuple[str, Callable[[str], object] | None]] = {
     "drop-on": ("drop_on", _regex),  # hang up at a line (commit, save, a rollback command)
     "drops": ("drops", _count),  # drop-on hangs up this many times only (a reconnect works)
     "delay": ("delay_s", _seconds),  # before every answer
+    "latency": ("latency_s", _seconds),  # every answer this much later, not holding up the next
     "hang-on": ("hang_on", _regex),  # matching lines are never answered
     "refuse-login": ("refuse_login", None),
     "save-error": ("save_error", None),

@@ -1,9 +1,12 @@
 """asyncssh servers on 127.0.0.1, one per emulated switch, speaking each vendor's CLI closely
-enough for netmiko: byte-exact echo, CR/LF handling, prompts without a trailing newline."""
+enough for netmiko: byte-exact echo, CR/LF handling, prompts without a trailing newline, and
+lines typed ahead of the answers queued and answered in order (each echo, then its answer and
+the next prompt), as a switch's CLI reads its input one line at a time."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import re
 import threading
@@ -38,40 +41,104 @@ def _handler(switch: Switch) -> Callable[[asyncssh.SSHServerProcess[str]], objec
             await _no_prompt(process, mode)
             return
         session = Session(switch)
-        process.stdout.write(session.banner())
+        wire = _Wire(process, switch.faults.latency_s)
+        wire.write(session.banner())
         pending = ""
         try:
             while not session.closed:
                 data = await process.stdin.read(4096)
                 if not data:
                     break
+                if session.hung:
+                    continue  # a CLI stuck on a line reads no further one
                 pending += data
-                while True:
-                    cut = min(
-                        (i for i in (pending.find("\r"), pending.find("\n")) if i >= 0), default=-1
-                    )
-                    if cut < 0:
+                out: list[str] = []  # the answers to the lines at hand, written together
+                while not session.closed and not session.hung:
+                    line, pending = _next_line(pending)
+                    if line is None:
                         break
-                    line, pending = pending[:cut], pending[cut + 1 :]
-                    if pending.startswith("\n") and data[cut : cut + 1] == "\r":
-                        pending = pending[1:]
+                    switch.typed_ahead = max(switch.typed_ahead, _lines_in(pending))
                     if switch.faults.delay_s:
+                        wire.write("".join(out))  # out before the pause
+                        out = []
                         await asyncio.sleep(switch.faults.delay_s)
-                    if switch.faults.hang_on and re.search(switch.faults.hang_on, line):
-                        continue
-                    try:
-                        answer = session.feed(line)
-                    except Dropped:
+                    answer = _answer(session, line)
+                    if answer is None:
+                        wire.write("".join(out))
+                        await wire.drain()
                         process.close()
                         return
-                    process.stdout.write(line + "\r\n" + answer)
-                    if session.closed:
-                        break
+                    out.append(answer)
+                wire.write("".join(out))
         except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, BrokenPipeError):
             pass
+        await wire.drain()
         process.exit(0)
 
     return handle
+
+
+class _Wire:
+    """What the switch prints on its way to the client: at once, or (fault ``latency_s``) that
+    much later without holding up the lines behind it, as over a network with a round trip."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess[str], latency: float) -> None:
+        self.process, self.latency = process, latency
+        self.queue: asyncio.Queue[tuple[float, str | None]] = asyncio.Queue()
+        self.task = asyncio.create_task(self._deliver()) if latency else None
+
+    def write(self, text: str) -> None:
+        if self.task is None:
+            if text:
+                self.process.stdout.write(text)
+            return
+        self.queue.put_nowait((asyncio.get_running_loop().time() + self.latency, text))
+
+    async def drain(self) -> None:
+        """Everything written has arrived."""
+        if self.task is not None:
+            self.queue.put_nowait((0.0, None))  # after what is queued: the queue keeps order
+            await self.task
+
+    async def _deliver(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due, text = await self.queue.get()
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            if text is None:
+                return
+            if text:
+                with contextlib.suppress(BrokenPipeError, ConnectionError):
+                    self.process.stdout.write(text)
+
+
+def _next_line(pending: str) -> tuple[str | None, str]:
+    """The first whole line of ``pending`` (ended by CR, LF or CR LF) and what follows it."""
+    cut = min((i for i in (pending.find("\r"), pending.find("\n")) if i >= 0), default=-1)
+    if cut < 0:
+        return None, pending
+    line, rest = pending[:cut], pending[cut + 1 :]
+    if pending[cut] == "\r" and rest.startswith("\n"):
+        rest = rest[1:]
+    return line, rest
+
+
+def _lines_in(pending: str) -> int:
+    return pending.count("\n") or pending.count("\r")
+
+
+def _answer(session: Session, line: str) -> str | None:
+    """What the switch prints for one line it reads: the echo and the answer ('' for a line it
+    hangs on: nothing, then or later; None when it hangs up). Lines typed ahead wait in the
+    input until their turn, as on a switch's CLI, so each answer follows its own line's echo."""
+    hang = session.sw.faults.hang_on
+    if hang and re.search(hang, line):
+        session.hung = True
+        return ""
+    try:
+        return line + "\r\n" + session.feed(line)
+    except Dropped:
+        return None
 
 
 async def _no_prompt(process: asyncssh.SSHServerProcess[str], mode: str) -> None:
