@@ -1,11 +1,12 @@
 """A timeline of one lint: when each stage of the parent starts and ends, wall and CPU.
 
-``python -m bench.lint_timeline [FOLDER]`` (default /tmp/xl) calls ``roce_cfg.analysis.lint``
-once with the stage functions wrapped, and prints one line per stage: its start and end in
-seconds since the call (wall), its own wall and the parent's CPU in it. The stages after the
-parse workers finish (``tail``: from the last parsed file to the result) are the parent's
-serial part (issue 30); ``fabric rules`` is the parent's share of ``_run``, the device rules
-running in a forked child meanwhile. ``--in-process`` keeps the device rules in this process.
+``python -m bench.lint_timeline [FOLDER] [--cache]`` (default /tmp/xl) calls
+``roce_cfg.analysis.lint`` once (with the parse cache: ``--cache``) with the stage functions
+wrapped, and prints one line per stage: its start and end in seconds since the call (wall),
+its own wall and the parent's CPU in it. The stages after the parse workers finish
+(``tail``: from the last parsed file to the result) are the parent's serial part (issue 30);
+``fabric rules`` is the parent's share of ``_run``, the device rules running in a forked child
+meanwhile. ``--in-process`` keeps the device rules in this process.
 Note ``uptime`` beside it: the machine's load stretches every wall figure.
 """
 
@@ -135,6 +136,7 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench.lint_timeline")
     parser.add_argument("folder", nargs="?", type=Path, default=Path("/tmp/xl"))
     parser.add_argument("--in-process", action="store_true")
+    parser.add_argument("--cache", action="store_true", help="with the parse cache")
     args = parser.parse_args(argv)
     if args.in_process:
         engine.ASIDE_FROM = sys.maxsize
@@ -142,7 +144,13 @@ def main(argv: list[str]) -> None:
     _wrap_stages()
     _T0 = time.perf_counter()
     cpu0 = time.process_time()
-    result = analysis.lint([args.folder])
+    if args.cache:  # the configs the cache holds read from it (roce_cfg/parse/cache.py)
+        from roce_cfg.parse.cache import open_cache
+
+        cache, _ = open_cache([args.folder], None)
+        result = analysis.lint([args.folder], cache=cache)
+    else:
+        result = analysis.lint([args.folder])
     end, cpu = time.perf_counter() - _T0, time.process_time() - cpu0
     rows = _merged(_rows)
     last = next((r[1] for r in rows if r[0] == "last parse in"), 0.0)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from roce_cfg.errors import InputError
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, read_capped
+from roce_cfg.parse.cache import ParseCache
 from roce_cfg.parse.many import Skipped, screen_each
 from roce_cfg.parse.text import clean, decode
 from roce_cfg.platforms.profile import load_profiles
@@ -164,17 +165,19 @@ def reading(
     hints: Mapping[str, Hints] | Hints | None,
     overlay: Path | None,
     progress: Callable[[int, int], None] | None = None,
+    cache: ParseCache | None = None,
 ) -> Iterator[Iterator[tuple[Path, Parsed | InputError]]]:
     """The configs of ``found`` parsed, one read of each file (by worker processes when there
     are many), in file order: each file's ``Parsed``, or the error its parse stopped on. A file
     of a folder that is no switch config at all becomes a note of ``found`` (``Found.skip``);
     one the screen refuses (unreadable, over a cap) joins ``found.unread``, which comes before
     the parse's errors, as when discovery read every file before the parse. The workers start
-    on entry, so the block can validate a plan while they parse; leaving it early stops them."""
+    on entry, so the block can validate a plan while they parse; leaving it early stops them.
+    A file whose parse ``cache`` holds is not parsed again (roce_cfg/parse/cache.py)."""
     files = list(found.configs)
     pending = frozenset(found.unscreened)
     screen = screener(vendor, overlay)
-    with screen_each(files, vendor, hints, overlay, screen, pending) as outcomes:
+    with screen_each(files, vendor, hints, overlay, screen, pending, cache) as outcomes:
         yield _configs_of(found, outcomes, pending, (vendor, overlay), progress, len(files))
 
 

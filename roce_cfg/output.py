@@ -24,6 +24,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,6 +45,9 @@ if TYPE_CHECKING:
 
 MANIFEST = ".roce-cfg-manifest.json"
 MANIFEST_FORMAT = "roce-cfg/output/v1"
+# The parse cache's folder in a folder of configs (roce_cfg/parse/cache.py): generate's output
+# may hold it; replacing the folder drops it (a cache is safe to delete).
+CACHE_DIR = ".roce-cfg-cache"
 # merge: move the files in beside what is there (docs, report); replace: the folder becomes
 # exactly the new output; update: the new files join roce-cfg's previous output (generate --only).
 Mode = Literal["merge", "replace", "update"]
@@ -354,7 +358,7 @@ def _previous(target: Path, force: bool) -> list[str]:
         owned = _manifest(target / MANIFEST)
     except OSError:
         owned = []
-    foreign = [n for n in present if n != MANIFEST and n not in owned]
+    foreign = [n for n in present if n not in (MANIFEST, CACHE_DIR) and n not in owned]
     if foreign and not force:
         shown = ", ".join(foreign[:3]) + (
             f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
@@ -416,14 +420,33 @@ def writable(target: Path) -> Path:
 def write_file(target: Path, text: str) -> None:
     """Write one file atomically (a temporary file beside it, renamed over it), redacted."""
     text = scrub(text, kind_of(target.name))
+    # as a file opened for text writes it: a line ends as the platform's lines do
+    _replace(target, (text if os.linesep == "\n" else text.replace("\n", os.linesep)).encode())
+
+
+def write_cached(target: Path, doc: str) -> bool:
+    """The JSON document ``doc`` compressed into ``target`` as ``write_file`` writes (a parse
+    cache's entry, roce_cfg/parse/cache.py); nothing written, and False, when the redactor
+    would change it (the entry would no longer be what the parse gave) or the write fails."""
+    doc = ascii_json(doc)
+    if redact_json(doc) != doc:
+        return False
+    try:
+        _replace(target, zlib.compress(doc.encode("ascii"), 1))
+    except InputError:
+        return False
+    return True
+
+
+def _replace(target: Path, data: bytes) -> None:
     writable(target)
     tmp: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it owner-only
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(tmp, target)
         tmp = None
     except OSError as exc:

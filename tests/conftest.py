@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import defaultdict
 from pathlib import Path
 
@@ -10,6 +11,10 @@ from hypothesis import settings
 from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The parse cache off for the suite, as --no-cache turns it off: a lint of a fixture folder
+# writes nothing beside it; tests/test_parse_cache.py turns it on where it tests it.
+os.environ.setdefault("ROCE_CFG_NO_CACHE", "1")
 
 # The README's test command is the quick suite: properties draw a tenth of their examples and the
 # `slow` tests (long properties, benchmarks-as-tests) are deselected, so a newcomer sees a first

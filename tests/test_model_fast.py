@@ -12,10 +12,11 @@ from itertools import islice
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
-from roce_cfg.model import fast
+from roce_cfg.model import fast, numbers
 from roce_cfg.model.device import DeviceConfig, Interface, PortQos
-from roce_cfg.parse import parse_file
+from roce_cfg.parse import ParsedConfig, parse_file
 from tests.helpers import ROOT
 
 
@@ -113,3 +114,86 @@ def test_lean_refuses_a_model_that_can_change() -> None:
 def test_the_network_of_an_assembled_interface_is_ipaddress_own() -> None:
     built = fast.interface(0x0A000001, 24)
     assert built.network == IPv4Network("10.0.0.0/24")
+
+
+# -- a port's address from its text, a tree of models validated from JSON ---------------------
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 32), st.booleans())
+def test_an_address_read_from_its_text_is_what_ipaddress_reads(
+    address: int, prefixlen: int, padded: bool
+) -> None:
+    text = str(IPv4Interface((address, prefixlen)))
+    if padded:  # ipaddress reads a prefix length with leading zeros too
+        text = text.replace("/", "/0")
+    built, parsed = numbers.interface_text(text), IPv4Interface(text)
+    assert isinstance(built, IPv4Interface)
+    assert fast._same_interface(built, parsed)
+    assert (built, str(built), hash(built), built.network) == (
+        parsed,
+        str(parsed),
+        hash(parsed),
+        parsed.network,
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "10.0.0.1",  # no prefix length: /32 by ipaddress's reading, left to it
+        "10.0.0.1/255.255.255.254",
+        "010.0.0.1/31",
+        "10.0.0.256/31",
+        "10.0.0.1/33",
+        "10.0.0.1/",
+        "10.0.0.1/3a",
+        "10.0.0.1/\u0663",  # an Arabic-Indic digit: isdigit, not ASCII
+        " 10.0.0.1/31",
+        "1.2.3/8",
+        5,
+        None,
+    ],
+)
+def test_any_other_form_is_left_to_pydantic(value: object) -> None:
+    assert numbers.interface_text(value) is value
+
+
+def test_a_port_validated_from_its_json_holds_the_address_it_was_given() -> None:
+    for port in _ports():
+        again = Interface.model_validate_json(port.model_dump_json())
+        assert again == port and again.ipv4 == port.ipv4
+    with pytest.raises(ValidationError):
+        bad = {"name": "x", "mode": "routed", "mtu": 9000, "speed_gbps": 400}
+        Interface.model_validate({**bad, "ipv4": "10.0.0.256/31"})
+
+
+def test_lean_tree_shares_the_sets_of_models_validated_from_json() -> None:
+    config = parse_file(ROOT / "golden" / "pod-small" / "leaf-1.cfg").config
+    text = config.model_dump_json()
+    one, two = (ParsedConfig.model_validate_json(text) for _ in range(2))
+    a, b = one.device.interfaces[0], two.device.interfaces[1]
+    assert a.model_fields_set is not b.model_fields_set
+    fast.lean_tree(one)
+    fast.lean_tree(two)
+    assert one == two == config
+    assert one.model_dump_json() == text
+    assert a.model_fields_set is b.model_fields_set == set(Interface.model_fields)
+    assert a.qos.model_fields_set is b.qos.model_fields_set
+    given_some = PortQos(pfc=True)
+    fast.lean_tree(given_some)  # a model given some fields keeps them, shared as lean shares
+    assert given_some.model_fields_set == {"pfc"}
+    assert given_some.model_fields_set is fast.lean(PortQos(pfc=False)).model_fields_set
+
+
+def test_share_equal_gives_ports_of_one_shape_one_qos() -> None:
+    config = parse_file(ROOT / "golden" / "pod-small" / "leaf-1.cfg").config
+    text = config.model_dump_json()
+    loaded = ParsedConfig.model_validate_json(text)
+    ports = loaded.device.interfaces
+    assert len({id(p.qos) for p in ports}) == len(ports)
+    fast.share_equal(ports, "qos")
+    assert loaded == config and loaded.model_dump_json() == text
+    distinct = {p.qos for p in ports}  # equal values hash alike
+    assert len({id(p.qos) for p in ports}) == len(distinct) < len(ports)
+    for port, before in zip(ports, config.device.interfaces, strict=True):
+        assert port.qos == before.qos

@@ -75,6 +75,7 @@ def test_the_overlay_as_written_changes_nothing(tmp_path: Path, vendor: Vendor) 
             assert (ours.undo.forms, ours.undo.status) == (mine.undo.forms, mine.undo.status)
 
 
+@pytest.mark.sample(1)
 @pytest.mark.parametrize("vendor", OWNED, ids=[v.value for v in OWNED])
 def test_cited_gaps_make_strict_pushes_usable(tmp_path: Path, vendor: Vendor) -> None:
     """Without the overlay, strict mode refuses a first push (its rollback would type forms no

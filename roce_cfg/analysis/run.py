@@ -21,6 +21,7 @@ from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
+from roce_cfg.parse.cache import ParseCache
 from roce_cfg.parse.hints import EarlyPlan, LintPlan, hints_from_plan, validated_plan, with_speeds
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.safepath import file_name
@@ -40,9 +41,11 @@ def lint(
     progress: Callable[[int, int], None] | None = None,
     designed: Fabric | None = None,
     found: Found | None = None,
+    cache: ParseCache | None = None,
 ) -> LintResult:
     """``designed`` is ``intent``'s fabric when the caller has designed it already; ``found``
-    is ``paths`` discovered when the caller has done that (and printed its notes)."""
+    is ``paths`` discovered when the caller has done that (and printed its notes); ``cache``
+    holds the parses of configs read before (roce_cfg/parse/cache.py)."""
     all_rules = rules()
     found = found or discover(paths, vendor, overlay, screen=False)
     if not found.configs and not found.unread:
@@ -53,7 +56,7 @@ def lint(
     plan = _Plan.of(loaded, fabric, designed, overlay)
     hints = with_speeds(plan.hints, options.speeds) if options else plan.hints
     failed: list[Unread] = []
-    with reading(found, vendor, hints, overlay, progress) as parsed:
+    with reading(found, vendor, hints, overlay, progress, cache) as parsed:
         planned = plan.validated()  # while the workers parse; a bad plan stops them
         options = _with_plan(options or Options(), loaded, planned)
         views = _views(parsed, overlay, options, failed)

@@ -19,6 +19,7 @@ from roce_cfg.output import Shown, console, emit, emit_chunks, emit_json
 if TYPE_CHECKING:
     from roce_cfg.analysis import Finding, LintResult
     from roce_cfg.deploy.push import Credentials
+    from roce_cfg.parse.cache import ParseCache
 
 PROGRESS_FROM = 50
 PROGRESS_AFTER_S = 1.0
@@ -62,6 +63,24 @@ def say_notes(notes: list[str], quiet: bool = False) -> None:
     ``quiet``)."""
     for note in [] if quiet else notes:
         err.print(f"roce-cfg: note: {printable(note)}", markup=False)
+
+
+def parse_cache(paths: list[Path], overlay: Path | None, no_cache: bool) -> ParseCache | None:
+    """The parse cache for reading ``paths`` (roce_cfg/parse/cache.py), unless --no-cache; a
+    warning when it had to be off."""
+    from roce_cfg.parse.cache import open_cache
+
+    cache, warning = open_cache(paths, overlay, enabled=not no_cache)
+    if warning is not None:
+        err.print(f"roce-cfg: warning: {printable(warning)}", markup=False)
+    return cache
+
+
+def source_cache(source: Path, overlay: Path | None, no_cache: bool) -> ParseCache | None:
+    """``parse_cache`` for a command's source when it is a folder of configs (or the
+    fabric.json among them); an intent is designed, not parsed."""
+    of_configs = source.is_dir() or source.name == "fabric.json"
+    return parse_cache([source], overlay, no_cache) if of_configs else None
 
 
 @contextmanager

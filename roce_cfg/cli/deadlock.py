@@ -15,12 +15,14 @@ from roce_cfg.cli.common import (
     quiet_verdict,
     say_notes,
     say_unread,
+    source_cache,
 )
 from roce_cfg.cli.options import (
     FailDevices,
     FailLinks,
     FindingsFormat,
     MaxFailures,
+    NoCache,
     Quiet,
     Samples,
     Scheduler,
@@ -69,6 +71,7 @@ def deadlock_cmd(
     scheduler: Scheduler = None,
     state: SweepState = None,
     quiet: Quiet = False,
+    no_cache: NoCache = False,
 ) -> None:
     """Find PFC deadlock cycles in the lossless buffer graph, healthy and after failures."""
     from roce_cfg.deadlock import load as load_deadlock_source
@@ -81,7 +84,8 @@ def deadlock_cmd(
         fail_links, devices, max_failures, samples, scheduler, str(state) if state else None
     )
     overlay = overlay_dir(vendor_dir)
-    src = load_deadlock_source(source, dscp=roce_dscp, vendor=vendor, overlay=overlay)
+    cache = source_cache(source, overlay, no_cache)
+    src = load_deadlock_source(source, dscp=roce_dscp, vendor=vendor, overlay=overlay, cache=cache)
     say_notes(src.notices, quiet)
     with progress("failure scenarios") as tick:
         report = run_deadlock(src, failures, tick)

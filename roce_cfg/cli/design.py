@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from roce_cfg.cli.common import counted, err, out, progress, unread_exit
-from roce_cfg.cli.options import Quiet, TextOrJson, VendorDir
+from roce_cfg.cli.common import counted, err, out, progress, source_cache, unread_exit
+from roce_cfg.cli.options import NoCache, Quiet, TextOrJson, VendorDir
 from roce_cfg.errors import EXIT_FINDINGS, InputError
 from roce_cfg.heap import keep_until_exit, long_lived
 from roce_cfg.output import Shown, emit, emit_json, write_all, write_file
@@ -105,13 +105,14 @@ def docs_cmd(
     output: Annotated[Path, typer.Option("-o", "--output", help="Directory to write.")],
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
+    no_cache: NoCache = False,
 ) -> None:
     """Hand-over documents: fabric and per-switch Markdown, and the cabling plan as CSV."""
     from roce_cfg.report import markdown as markdown_docs
     from roce_cfg.report.data import gather as gather_report
     from roce_cfg.results import docs_doc
 
-    data = gather_report(intent)
+    data = gather_report(intent, cache=source_cache(intent, None, no_cache))
     files = markdown_docs.documents(data)
     write_all(output, files)
     shown = Shown(fmt, quiet)
@@ -145,6 +146,7 @@ def report_cmd(
     ] = False,
     fmt: TextOrJson = "text",
     quiet: Quiet = False,
+    no_cache: NoCache = False,
 ) -> None:
     """One self-contained HTML report: topology, findings, deadlock cycles, buffers."""
     from roce_cfg.deadlock.run import Failures
@@ -155,9 +157,11 @@ def report_cmd(
     from roce_cfg.verify.report import load_result
 
     live = load_result(verify_result) if verify_result is not None else []
+    cache = source_cache(source, None, no_cache)
     # one indeterminate spinner: gathering is design or parse + lint + deadlock in one call
     with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
-        data = gather_report(source, Failures(fail_links=fail_links), round_trip=round_trip)
+        failures = Failures(fail_links=fail_links)
+        data = gather_report(source, failures, round_trip=round_trip, cache=cache)
         data.findings.extend(live)  # verify's findings flag their switches and links too
         with long_lived():
             write_file(output, html_report.render(data))

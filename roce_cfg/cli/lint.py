@@ -13,6 +13,7 @@ from roce_cfg.cli.common import (
     err,
     notes_around,
     out,
+    parse_cache,
     progress,
     quiet_verdict,
     say_notes,
@@ -24,6 +25,7 @@ from roce_cfg.cli.options import (
     FailOn,
     FindingsFormat,
     LintConfig,
+    NoCache,
     Quiet,
     RequireVerified,
     VendorDir,
@@ -66,6 +68,7 @@ def lint_cmd(
     ] = False,
     vendor_dir: VendorDir = None,
     quiet: Quiet = False,
+    no_cache: NoCache = False,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
     from roce_cfg.analysis import lint
@@ -75,6 +78,7 @@ def lint_cmd(
     options = _lint_options(cable_length, cabling, roce_dscp, cnp_dscp, deadlock, quiet)
     # Whether a folder's file is a config is judged by the parse that reads it (one read).
     found = discover(paths, vendor, overlay_dir(vendor_dir), screen=False)
+    cache = parse_cache(paths, overlay_dir(vendor_dir), no_cache)
     with notes_around(found.notes, quiet), progress("linting") as tick:
         result = lint(
             paths,
@@ -86,6 +90,7 @@ def lint_cmd(
             overlay=overlay_dir(vendor_dir),
             config=config,
             progress=tick,
+            cache=cache,
         )
     keep_until_exit(result)  # thousands of parsed configs: not torn down one by one at exit
     _lint_out(result, Shown(fmt, quiet), verbose, (fail_on, require_verified))

@@ -21,6 +21,19 @@ VendorDir = Annotated[
 ]
 
 
+# Set (to 1) it turns the parse cache off as --no-cache does (the test suite sets it).
+NO_CACHE_ENV = "ROCE_CFG_NO_CACHE"
+NoCache = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache",
+        envvar=NO_CACHE_ENV,
+        help="Parse every config: neither read nor write the parse cache (.roce-cfg-cache/ in "
+        "the folder read).",
+    ),
+]
+
+
 VendorOption = Annotated[
     Vendor | None, typer.Option("--vendor", help="Skip auto-detection.", case_sensitive=False)
 ]

@@ -16,6 +16,7 @@ from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
+from roce_cfg.parse.cache import ParseCache
 from roce_cfg.parse.hints import EarlyPlan, validated_fabric
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.vendor import Vendor
@@ -44,8 +45,10 @@ def load(
     dscp: int | None = None,
     vendor: Vendor | None = None,
     overlay: Path | None = None,
+    cache: ParseCache | None = None,
 ) -> Source:
-    """``dscp`` None: the intent's RoCE DSCP, or the one the configs map to a no-drop priority."""
+    """``dscp`` None: the intent's RoCE DSCP, or the one the configs map to a no-drop priority.
+    A folder's configs that ``cache`` holds are not parsed again."""
     if path.is_file() and (path.suffix in (".yaml", ".yml") or _looks_like_intent(path)):
         loaded = load_intent(path)
         fabric, _ = plan(loaded, overlay)
@@ -59,7 +62,7 @@ def load(
     if not found.configs and not found.unread:
         raise _nothing(path)
     early = EarlyPlan(found.fabric, validated_fabric) if found.fabric else None
-    parsed, unread, planned = _parsed(found, vendor, early, overlay)
+    parsed, unread, planned = _parsed(found, vendor, early, overlay, cache)
     if not parsed and not unread:  # every file of the folder was a note, a README ...
         raise _nothing(path)
     if not parsed:
@@ -75,7 +78,11 @@ def _nothing(path: Path) -> InputError:
 
 
 def _parsed(
-    found: Found, vendor: Vendor | None, early: EarlyPlan[Fabric] | None, overlay: Path | None
+    found: Found,
+    vendor: Vendor | None,
+    early: EarlyPlan[Fabric] | None,
+    overlay: Path | None,
+    cache: ParseCache | None = None,
 ) -> tuple[list[Parsed], list[Unread], Fabric | None]:
     """The configs of ``found`` that parsed, one per hostname, the files that did not (those
     the screen refuses first, then the rest in file order), and fabric.json's plan, validated
@@ -83,7 +90,7 @@ def _parsed(
     failed: list[Unread] = []
     parsed: dict[str, Parsed] = {}
     hints = early.hints if early else None
-    with reading(found, vendor, hints, overlay) as outcomes:
+    with reading(found, vendor, hints, overlay, cache=cache) as outcomes:
         planned = early.validated() if early else None  # a bad fabric.json stops the workers
         for path, one in outcomes:
             if isinstance(one, InputError):

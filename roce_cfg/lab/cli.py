@@ -254,6 +254,10 @@ class Session:
         tree.apply([*self.views, text] if self.views else [text])
         if self._unprinted(tree, text) or text.startswith(self.sw.profile.negation):
             self.emptied.update(self.views[:1])  # left empty, it is not printed (_tidy)
+        grammar = self.sw.grammar
+        reset = grammar.reset_target(self.gviews[-1] if self.gviews else grammar.root, text)
+        if reset is not None:  # 'default interface <port>': at its defaults, as never configured
+            self.emptied.add(reset)
         if tree.is_view(text):
             self.views.append(text)
             self.gviews.append(self._entered(tree, cmd))

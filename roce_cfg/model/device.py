@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     SerializationInfo,
@@ -46,6 +47,10 @@ ByteCount = Annotated[int, _in(numbers.BYTES)]
 Milliseconds = Annotated[int, _in(numbers.MILLISECONDS)]
 Asn = Annotated[int, _in(numbers.ASN)]
 Percent = Annotated[int, _in(numbers.PERCENT)]
+
+
+# A port's, VLAN interface's or loopback's address: its text read fast (numbers.interface_text).
+PortAddress = Annotated[IPv4Interface, BeforeValidator(numbers.interface_text)]
 
 
 # A switch's place in the fabric: one name everywhere a role is held (the design, the parse,
@@ -114,7 +119,7 @@ class Interface(_M):
     # VLANs a trunk port carries tagged (besides access_vlan, its untagged/PVID VLAN), as
     # inclusive ranges (model/numbers.py)
     trunk_vlans: VlanRanges = ()
-    ipv4: IPv4Interface | None = None
+    ipv4: PortAddress | None = None
     # The IP MTU: of a routed port its 'mtu' (packet) setting; of a Layer-2 port the largest IP
     # packet its frame limit carries in a tagged frame; of a port with IPv6 only its IPv6 MTU,
     # of one with both the smaller (DeviceConfig.ipv6_ports; parse/ipv6.py).
@@ -146,7 +151,7 @@ def _omit_none(out: Any, model: BaseModel, *keys: str) -> Any:
 class VlanInterface(_M):
     vlan: VlanId
     # one of the two at least (parse keeps no VLAN interface without an address)
-    ipv4: IPv4Interface | None = None
+    ipv4: PortAddress | None = None
     # of a VLAN interface with IPv6 only, its IPv6 MTU (model/addresses.py)
     mtu: Mtu
     description: str = ""
@@ -159,7 +164,7 @@ class VlanInterface(_M):
 
 class Loopback(_M):
     name: str
-    ipv4: IPv4Interface | None = None
+    ipv4: PortAddress | None = None
     ipv6: IPv6Interface | None = None
 
     @model_serializer(mode="wrap")

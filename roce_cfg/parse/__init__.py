@@ -198,7 +198,7 @@ class Parsed:
     process: sending it back costs more than the parse, and only files with findings need it.
     """
 
-    __slots__ = ("_source", "config", "overlay", "text")
+    __slots__ = ("_source", "config", "hinted", "overlay", "text")
 
     def __init__(
         self,
@@ -206,11 +206,15 @@ class Parsed:
         source: SourceMap | None,
         text: str = "",
         overlay: Path | None = None,
+        hinted: str = "",
     ) -> None:
         self.config = config
         self._source = source
         self.text = text
         self.overlay = overlay
+        # the name its hints were looked up by (``hint_name``): what the parse cache checks a
+        # stored parse's hints against (only the process that parsed it asks)
+        self.hinted = hinted
 
     @property
     def source(self) -> SourceMap:
@@ -227,6 +231,7 @@ class Parsed:
         config, self.text, self.overlay = state
         self.config = pickle.loads(config)  # what __getstate__ wrote, in a worker of ours
         self._source = None
+        self.hinted = ""
 
 
 def _dumps(config: ParsedConfig) -> bytes:
@@ -684,7 +689,8 @@ def finish(
 ) -> Parsed:
     """The templates' output (consumed) normalised into the model, notes, opaque blocks."""
     file, vendor, profile = prep.file, prep.vendor, prep.profile
-    hint = _hint(hints, raw, file)
+    hinted = hint_name(raw, file)
+    hint = applied_hint(hints, hinted)
     notes: list[str] = []
     boards, bad_slots = _boards(raw)
     board = str(boards[0]["model"]) if boards else None
@@ -729,17 +735,22 @@ def finish(
         ),
         accounting=accounting,
     )
-    return Parsed(config, prep.source, prep.text, overlay)
+    return Parsed(config, prep.source, prep.text, overlay, hinted)
 
 
-def _hint(hints: Hints | Mapping[str, Hints] | None, raw: dict[str, Any], file: str) -> Hints:
-    """The hints for this config: the one given, or the plan's for its hostname."""
-    if isinstance(hints, Hints) or hints is None:
-        return hints or Hints()
+def hint_name(raw: dict[str, Any], file: str) -> str:
+    """The name a config's hints are looked up by: its hostname, else its file's stem."""
     systems = raw.get("system")
     first = systems[0] if isinstance(systems, list) and systems else systems
     host = first.get("hostname") if isinstance(first, dict) else None
-    return hints.get(str(host or Path(file).stem), Hints())
+    return str(host or Path(file).stem)
+
+
+def applied_hint(hints: Hints | Mapping[str, Hints] | None, name: str) -> Hints:
+    """The hints for the config ``name`` names: the one given, or the plan's for it."""
+    if isinstance(hints, Hints) or hints is None:
+        return hints or Hints()
+    return hints.get(name, Hints())
 
 
 def _residue(prep: Prepared) -> list[str]:

@@ -61,14 +61,8 @@ def decode(data: bytes, file: str) -> str:
         raise InputError("empty file: no configuration to read", file=file)
     if b"\x00" in data[:65536]:
         raise InputError("binary file, not a saved running-config", file=file)
-    for encoding in ("utf-8", "gb18030"):
-        # Chinese-market switches save descriptions in GB18030 as often as in UTF-8.
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:  # pragma: no cover - gb18030 decodes almost anything; kept for safety
+    text = text_of(data)
+    if text is None:  # pragma: no cover - gb18030 decodes almost anything; kept for safety
         raise InputError("not UTF-8 or GB18030 text", file=file)
     _check_shape(text, file)
     sample = text[:65536]
@@ -87,6 +81,18 @@ def decode(data: bytes, file: str) -> str:
         if printable < 0.9 * len(sample) or ascii_share < 0.8:
             raise InputError("binary or garbled file, not a saved running-config", file=file)
     return text
+
+
+def text_of(data: bytes) -> str | None:
+    """``data`` as text, the encoding as ``decode`` chooses it, without its checks: for bytes
+    ``decode`` accepted before (the parse cache's)."""
+    for encoding in ("utf-8", "gb18030"):
+        # Chinese-market switches save descriptions in GB18030 as often as in UTF-8.
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return None  # pragma: no cover - gb18030 decodes almost anything
 
 
 def _check_shape(text: str, file: str) -> None:

@@ -24,6 +24,7 @@ from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.model.order import natural
 from roce_cfg.output import write_all
+from roce_cfg.parse.cache import ParseCache
 from roce_cfg.parse.hints import load_fabric
 from roce_cfg.redact import redact
 from roce_cfg.safepath import file_name
@@ -94,16 +95,21 @@ CHECKED = {
 
 @bulk_objects()  # millions of models alive at xl: default thresholds rescan them
 def gather(
-    source: Path, failures: Failures | None = None, *, round_trip: bool = False
+    source: Path,
+    failures: Failures | None = None,
+    *,
+    round_trip: bool = False,
+    cache: ParseCache | None = None,
 ) -> ReportData:
     """From an intent (designed and rendered here) or a folder of configs (with fabric.json
-    when it has one). An intent's switches are linted as designed; ``round_trip`` parses the
-    rendered configs back and lints those instead (a self-check: the findings must agree)."""
+    when it has one), those ``cache`` holds not parsed again. An intent's switches are linted
+    as designed; ``round_trip`` parses the rendered configs back and lints those instead (a
+    self-check: the findings must agree)."""
     failures = failures or Failures()
     if source.is_file() and source.suffix in (".yaml", ".yml"):
         return _of_intent(source, failures, round_trip)
     folder = source.parent if source.name == "fabric.json" else source
-    result = lint([folder])
+    result = lint([folder], cache=cache)
     fabric_json = folder / "fabric.json"
     planned = load_fabric(fabric_json) if fabric_json.is_file() else None
     # The configs lint just parsed, not a second parse: the analyser's default DSCP (26).

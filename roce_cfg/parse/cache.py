@@ -1,0 +1,265 @@
+"""The parse cache: each config's parse kept under a hash of what it was read from, so that a
+folder read again re-parses only the configs that changed.
+
+An entry is the ``ParsedConfig`` a parse gave (its device model, notes and unread lines) as
+pydantic's JSON, compressed, in ``.roce-cfg-cache/`` inside the folder read (the folder of the
+first path given). Its name is a hash of the file's bytes and path, the ``--vendor`` given and
+the stamp: roce-cfg's version and a digest of its code, of its bundled vendor data (profiles,
+grammars, parse templates) and of the overlay's files. Anything else that changes, or any doubt,
+means a parse: an entry that cannot be read, decompressed or validated, or was written under
+another stamp, for another path, or with other hints from fabric.json (the entry names the
+hints it was parsed with) is ignored and replaced. Entries are written through
+roce_cfg/output.py (atomic, redacted: one the redactor would change is never written) and read
+through roce_cfg/safepath.py; the least recently used go once the folder holds more than
+``MAX_BYTES``. A link in place of the folder turns the cache off: nothing is read or written
+through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sys
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+import roce_cfg
+from roce_cfg.errors import InputError
+from roce_cfg.model.fast import lean_tree, share_equal
+from roce_cfg.output import CACHE_DIR, write_cached, write_file
+from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
+from roce_cfg.parse.normalise import Role
+from roce_cfg.parse.text import text_of
+from roce_cfg.resources import data_root
+from roce_cfg.safepath import read_bytes
+from roce_cfg.vendor import Vendor
+
+FORMAT = "roce-cfg/parse-cache/v1"
+SUFFIX = ".json.z"
+# A fabric of 1,280 switches takes about 5 MB; past this the least recently used entries go.
+MAX_BYTES = 64 * 2**20
+# One entry, compressed and as JSON: a config of 100,000 ports is 70 MB of JSON.
+MAX_ENTRY_BYTES = 32 * 2**20
+MAX_JSON_BYTES = 512 * 2**20
+# What one file of roce-cfg's own code or data, or of an overlay, may be to be hashed.
+MAX_DATA_BYTES = 64 * 2**20
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Hint(_M):
+    """The hints a config was parsed with, and the name they were looked up by."""
+
+    name: str
+    model: str | None
+    role: Role | None
+    speeds: dict[str, int]
+
+    @classmethod
+    def of(cls, name: str, hint: Hints) -> _Hint:
+        return cls(name=name, model=hint.model, role=hint.role, speeds=dict(hint.speeds))
+
+
+class _Entry(_M):
+    format: Literal["roce-cfg/parse-cache/v1"]
+    stamp: str
+    source: str
+    hint: _Hint
+    config: ParsedConfig
+
+
+HintsArg = Mapping[str, Hints] | Hints | None
+
+
+@dataclass(frozen=True)
+class ParseCache:
+    """The cache folder and the stamp its entries must carry to be trusted."""
+
+    folder: Path
+    stamp: str
+
+    def key(self, path: Path, data: bytes, vendor: Vendor | None) -> str:
+        """The entry name of ``path``'s parse from ``data``, with ``vendor`` given or not."""
+        h = hashlib.blake2b(digest_size=20)
+        given = vendor.value if vendor is not None else ""
+        h.update(f"{self.stamp}\0{given}\0".encode())
+        h.update(os.fsencode(str(path)) + b"\0")
+        h.update(data)
+        return h.hexdigest() + SUFFIX
+
+    def stored(self) -> frozenset[str]:
+        """The names of the entries stored (one may still be refused when loaded)."""
+        if self.folder.is_symlink():
+            return frozenset()
+        try:
+            return frozenset(n for n in os.listdir(self.folder) if n.endswith(SUFFIX))
+        except OSError:  # no folder yet, or not one
+            return frozenset()
+
+    def load(
+        self, key: str, path: Path, data: bytes, hints: HintsArg, overlay: Path | None
+    ) -> Parsed | None:
+        """The parse of ``path`` (``data``, its bytes) stored under ``key``, when one is there
+        and holds for these hints."""
+        entry = self._entry(key)
+        if entry is None or entry.stamp != self.stamp or entry.source != str(path):
+            return None
+        if entry.config.source != entry.source:
+            return None
+        if _Hint.of(entry.hint.name, applied_hint(hints, entry.hint.name)) != entry.hint:
+            return None  # fabric.json says something else of this switch now
+        # the key holds the bytes: the parse that stored the entry decoded them, checks and all
+        text = text_of(data)
+        if text is None:  # pragma: no cover - a parse stored it, so they decode
+            return None
+        _touch(self.folder / key)
+        lean_tree(entry.config)
+        share_equal(entry.config.device.interfaces, "qos")
+        return Parsed(entry.config, None, text, overlay, entry.hint.name)
+
+    def _entry(self, key: str) -> _Entry | None:
+        try:
+            packed = read_bytes(
+                self.folder / key, what="cache entry", max_bytes=MAX_ENTRY_BYTES, root=self.folder
+            )
+            inflate = zlib.decompressobj()
+            doc = inflate.decompress(packed, MAX_JSON_BYTES)
+            if inflate.unconsumed_tail or not inflate.eof:
+                return None  # larger than any entry roce-cfg writes, or cut short
+            return _Entry.model_validate_json(doc)
+        except (InputError, zlib.error, ValidationError, ValueError):
+            return None  # missing, foreign or corrupt: parsed again
+
+    def store(self, key: str, parsed: Parsed, hints: HintsArg) -> None:
+        hint = _Hint.of(parsed.hinted, applied_hint(hints, parsed.hinted))
+        config = parsed.config
+        entry = _Entry(
+            format=FORMAT, stamp=self.stamp, source=config.source, hint=hint, config=config
+        )
+        try:
+            doc = entry.model_dump_json()
+        except ValueError:  # pydantic's PydanticSerializationError is one
+            return  # a value JSON cannot hold: this config is parsed every time
+        if _made(self.folder):
+            write_cached(self.folder / key, doc)
+
+    def trim(self) -> None:
+        """The least recently used entries removed until the folder holds ``MAX_BYTES``."""
+        trim(self.folder, MAX_BYTES)
+
+
+# What the cache folder holds beside its entries: git and backup tools leave it alone.
+_OWN_FILES = {
+    ".gitignore": "# roce-cfg's parse cache: safe to delete, never to commit\n*\n",
+    "CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# roce-cfg's parse cache (safe to delete); see https://bford.info/cachedir/\n",
+}
+
+
+def _made(folder: Path) -> bool:
+    """Whether ``folder`` is a folder to keep entries in, made (with ``_OWN_FILES``) when
+    missing; never one reached through a link."""
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        return False
+    if not folder.exists():
+        try:
+            for name, text in _OWN_FILES.items():
+                write_file(folder / name, text)
+        except InputError:
+            return False
+    return True
+
+
+def _touch(path: Path) -> None:
+    """An entry just used made the newest: eviction takes the least recently used."""
+    with contextlib.suppress(OSError, NotImplementedError):
+        os.utime(path, follow_symlinks=False)
+
+
+def trim(folder: Path, max_bytes: int) -> None:
+    """The entries of ``folder`` removed least recently used first until they hold at most
+    ``max_bytes``; one another run removed meanwhile is no error."""
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    found: list[tuple[float, int, Path]] = []
+    try:
+        with os.scandir(folder) as listing:
+            for e in listing:
+                if e.name.endswith(SUFFIX) and e.is_file(follow_symlinks=False):
+                    st = e.stat(follow_symlinks=False)
+                    found.append((st.st_mtime, st.st_size, Path(e.path)))
+    except OSError:
+        return
+    total = sum(size for _, size, _ in found)
+    for _, size, path in sorted(found):
+        if total <= max_bytes:
+            break
+        with contextlib.suppress(OSError):
+            path.unlink()
+        total -= size
+
+
+def open_cache(
+    paths: Sequence[Path], overlay: Path | None, *, enabled: bool = True
+) -> tuple[ParseCache | None, str | None]:
+    """The cache for reading ``paths`` (None when off), and a warning when it had to be off: a
+    link in place of its folder, an overlay whose files cannot be hashed."""
+    if not enabled or not paths:
+        return None, None
+    first = paths[0]
+    folder = (first if first.is_dir() else first.parent) / CACHE_DIR
+    if folder.is_symlink():
+        why = "a symlink; roce-cfg never reads or writes its cache through a link"
+        return None, f"{folder}: {why} (the parse cache is off)"
+    try:
+        stamp = _stamp(overlay)
+    except InputError as exc:
+        return None, f"{exc.one_line()} (the parse cache is off)"
+    return ParseCache(folder, stamp), None
+
+
+def _stamp(overlay: Path | None) -> str:
+    """roce-cfg's version, code and vendor data, and the overlay's files: what a parse read
+    besides the config itself."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{FORMAT}\0{roce_cfg.__version__}\0{_own_files()}\0".encode())
+    if overlay is not None:
+        h.update(_digest(overlay, _files(overlay)).encode())
+    return h.hexdigest()
+
+
+@cache  # roce-cfg's own files do not change while it runs
+def _own_files() -> str:
+    package = Path(roce_cfg.__file__).resolve().parent
+    code = [p for p in _files(package) if p.suffix == ".py"]
+    data = [p for top in ("vendors", "templates") for p in _files(data_root() / top)]
+    versions = f"{sys.version}\0{pydantic.VERSION}\0"
+    return _digest(package, code) + _digest(data_root(), data) + versions
+
+
+def _files(top: Path) -> list[Path]:
+    """The files under ``top``, in name order, caches and hidden entries aside."""
+    out: list[Path] = []
+    for root, dirs, names in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        out.extend(Path(root) / n for n in sorted(names) if not n.startswith("."))
+    return out
+
+
+def _digest(top: Path, files: list[Path]) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    for path in files:
+        data = read_bytes(path, what="vendor data file", max_bytes=MAX_DATA_BYTES, root=top)
+        h.update(f"{path.relative_to(top).as_posix()}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()

@@ -1,0 +1,362 @@
+"""The parse cache (roce_cfg/parse/cache.py): a folder linted again parses only the configs that
+changed, and says exactly what a cold run says. Whatever makes an entry doubtful (another
+version, another overlay, other hints, a corrupt or foreign entry) means a parse; --no-cache
+and a linked cache folder mean no cache at all; the folder stays under its size bound."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import roce_cfg
+from roce_cfg import output
+from roce_cfg.cli.main import app
+from roce_cfg.cli.options import NO_CACHE_ENV
+from roce_cfg.inputs import discover, reading
+from roce_cfg.parse import Hints, many
+from roce_cfg.parse import cache as parse_cache
+from tests.helpers import ROOT, examples
+
+POD = ROOT / "examples/pod-small.yaml"
+CACHE = output.CACHE_DIR
+
+
+def lint(*args: str) -> Result:
+    """``roce-cfg lint`` as a user runs it: the cache on (the suite turns it off)."""
+    return CliRunner().invoke(app, ["lint", *args], env={NO_CACHE_ENV: None})
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("cache") / "pod"
+    made = CliRunner().invoke(app, ["generate", str(POD), "-o", str(out), "-q"])
+    assert made.exit_code == 0, made.output
+    return out
+
+
+@pytest.fixture
+def pod(generated: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the generated pod (12 configs and fabric.json), no cache yet."""
+    folder = tmp_path / "pod"
+    shutil.copytree(generated, folder)
+    return folder
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The files parsed (not taken from the cache), in order."""
+    done: list[str] = []
+    real = many.parse_text
+
+    def counting(text: str, **kwargs: object) -> object:
+        done.append(Path(str(kwargs["file"])).name)
+        return real(text, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(many, "parse_text", counting)
+    yield done
+
+
+def entries(folder: Path) -> list[Path]:
+    return sorted((folder / CACHE).glob(f"*{parse_cache.SUFFIX}"))
+
+
+Said = tuple[int, str, str]
+
+
+def outputs(folder: Path, *more: str) -> tuple[Said, Said]:
+    """lint's text and JSON of ``folder``: exit code, stdout and stderr of each."""
+    text = lint(str(folder), *more)
+    doc = lint(str(folder), "--format", "json", *more)
+    return (text.exit_code, text.stdout, text.stderr), (doc.exit_code, doc.stdout, doc.stderr)
+
+
+# -- warm is cold ------------------------------------------------------------------------------
+
+
+def _edited(line: str, kind: int, noise: str) -> list[str]:
+    """One line of a config after an edit of ``kind``: gone, doubled, a digit changed, a line
+    of noise in its place or after it."""
+    if kind == 0:
+        return []
+    if kind == 1:
+        return [line, line]
+    if kind == 2:
+        digits = [i for i, c in enumerate(line) if c.isdigit()]
+        if digits:
+            i = digits[len(noise) % len(digits)]
+            return [line[:i] + str((int(line[i]) + 1 + len(noise)) % 10) + line[i + 1 :]]
+        return [line + " " + noise]
+    if kind == 3:
+        return [noise]
+    return [line, " " + noise]
+
+
+@pytest.fixture(scope="module")
+def warmed(generated: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The pod linted once with the cache: every config's parse is in it."""
+    folder = tmp_path_factory.mktemp("warm") / "pod"
+    shutil.copytree(generated, folder)
+    assert lint(str(folder)).exit_code == 0
+    assert len(entries(folder)) == 12
+    return folder
+
+
+@settings(
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_a_warm_lint_after_a_random_edit_says_what_a_cold_one_says(
+    warmed: Path, data: st.DataObject
+) -> None:
+    """A random line of a random config edited: lint with the cache (the other configs from
+    it; the edited one parsed, then from the cache too) prints byte for byte what lint without
+    it prints, as text and as JSON, with the same exit code."""
+    configs = sorted(warmed.glob("*.cfg"))
+    target = data.draw(st.sampled_from(configs), label="config")
+    original = target.read_text(encoding="utf-8")
+    lines = original.splitlines()
+    at = data.draw(st.integers(0, len(lines) - 1), label="line")
+    kind = data.draw(st.integers(0, 4), label="edit")
+    noise = data.draw(st.text("abcdefghij0123456789 ./-", min_size=1, max_size=30), label="noise")
+    edited = [*lines[:at], *_edited(lines[at], kind, noise), *lines[at + 1 :]]
+    target.write_text("\n".join(edited) + "\n", encoding="utf-8")
+    try:
+        first_warm = outputs(warmed)  # the edited config parsed and stored, then read back
+        cold = outputs(warmed, "--no-cache")
+        second_warm = outputs(warmed)  # every config from the cache
+    finally:
+        target.write_text(original, encoding="utf-8")
+    assert first_warm == cold
+    assert second_warm == cold
+
+
+# -- what is parsed again ----------------------------------------------------------------------
+
+
+def test_a_second_lint_parses_nothing_and_an_edit_parses_that_config(
+    pod: Path, parses: list[str]
+) -> None:
+    cold = outputs(pod, "--no-cache")
+    parses.clear()
+    assert outputs(pod) == cold
+    assert len(parses) == 12  # by the text's lint, which stores them; the JSON's has them
+    parses.clear()
+    assert outputs(pod) == cold
+    assert parses == []
+    leaf = pod / "leaf-3.cfg"
+    leaf.write_text(leaf.read_text(encoding="utf-8").replace("mtu 9216", "mtu 9000"), "utf-8")
+    parses.clear()
+    outputs(pod)
+    assert parses == ["leaf-3.cfg"]
+
+
+def test_another_version_parses_again(
+    pod: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert lint(str(pod)).exit_code == 0
+    parses.clear()
+    assert lint(str(pod)).exit_code == 0
+    assert parses == []
+    monkeypatch.setattr(roce_cfg, "__version__", roce_cfg.__version__ + ".post1")
+    assert lint(str(pod)).exit_code == 0
+    assert len(parses) == 12
+
+
+def test_an_overlay_changed_parses_again(pod: Path, parses: list[str], tmp_path: Path) -> None:
+    overlay = tmp_path / "overlay"
+    shutil.copytree(ROOT / "tests/overlay", overlay)
+    before = lint(str(pod), "--vendor-dir", str(overlay))
+    assert before.exit_code == 0, before.output
+    assert len(parses) == 12
+    parses.clear()
+    assert lint(str(pod), "--vendor-dir", str(overlay)).stdout == before.stdout
+    assert parses == []
+    profile = overlay / "vendors/ruijie.yaml"
+    profile.write_text(profile.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert lint(str(pod), "--vendor-dir", str(overlay)).stdout == before.stdout
+    assert len(parses) == 12
+    parses.clear()
+    assert lint(str(pod)).stdout == lint(str(pod), "--no-cache").stdout  # no overlay: others
+    assert len(parses) == 24
+
+
+def test_other_hints_for_a_switch_parse_it_again(pod: Path, parses: list[str]) -> None:
+    """An entry names the hints fabric.json gave its switch: other hints, another parse."""
+    cache, warning = parse_cache.open_cache([pod], None)
+    assert cache is not None and warning is None
+    leaf = pod / "leaf-1.cfg"
+
+    def parsed_with(hints: Hints) -> str:
+        found = discover([leaf], None, None)
+        with reading(found, None, {"leaf-1": hints}, None, cache=cache) as outcomes:
+            (_, one), *_ = outcomes
+        assert not isinstance(one, Exception)
+        return one.config.model_dump_json()
+
+    plain, faster = Hints(), Hints(speeds={"HundredGigE1/0/1": 100})
+    first = parsed_with(plain)
+    assert parsed_with(plain) == first
+    assert parses == ["leaf-1.cfg"]
+    parsed_with(faster)
+    assert parses == ["leaf-1.cfg", "leaf-1.cfg"]
+    assert parsed_with(plain) == first  # one entry per file: the last hints' replaced it
+    assert len(parses) == 3
+
+
+# -- entries not trusted -----------------------------------------------------------------------
+
+
+def _corrupt(entry: Path, how: int, other: Path) -> None:
+    packed = entry.read_bytes()
+    doc = zlib.decompress(packed).decode("ascii")
+    if how == 0:
+        entry.write_bytes(b"not zlib at all")
+    elif how == 1:
+        entry.write_bytes(packed[: len(packed) // 2])  # cut short
+    elif how == 2:
+        entry.write_bytes(zlib.compress(b'{"format": "roce-cfg/parse-cache/v1"}'))
+    elif how == 3:
+        stamp = doc.split('"stamp":"')[1][:40]
+        entry.write_bytes(zlib.compress(doc.replace(stamp, "0" * 40).encode()))
+    elif how == 4:
+        entry.write_bytes(other.read_bytes())  # another config's entry under this one's key
+    elif how == 5:
+        entry.write_bytes(zlib.compress(b"[" * 100_000))
+    else:
+        entry.write_bytes(zlib.compress(doc.encode() + b" " * 4096))  # past MAX_JSON_BYTES
+
+
+@pytest.mark.parametrize("how", range(7))
+def test_a_corrupt_or_foreign_entry_is_parsed_again(
+    pod: Path, parses: list[str], how: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = outputs(pod, "--no-cache")
+    assert lint(str(pod)).exit_code == cold[0][0]
+    stored = entries(pod)
+    assert len(stored) == 12
+    if how == 6:
+        largest = max(len(zlib.decompress(e.read_bytes())) for e in stored)
+        monkeypatch.setattr(parse_cache, "MAX_JSON_BYTES", largest)
+    _corrupt(stored[0], how, stored[1])
+    parses.clear()
+    result = lint(str(pod))
+    assert (result.exit_code, result.stdout, result.stderr) == cold[0]
+    assert len(parses) == 1  # that one, and it is stored again
+    parses.clear()
+    assert outputs(pod) == cold
+    assert parses == []
+
+
+# -- no cache ----------------------------------------------------------------------------------
+
+
+def test_no_cache_reads_and_writes_none(pod: Path, parses: list[str]) -> None:
+    for _ in range(2):
+        result = lint(str(pod), "--no-cache")
+        assert result.exit_code == 0
+    assert len(parses) == 24
+    assert not (pod / CACHE).exists()
+
+
+def test_the_environment_turns_it_off_as_the_suite_does(pod: Path) -> None:
+    result = CliRunner().invoke(app, ["lint", str(pod)], env={NO_CACHE_ENV: "1"})
+    assert result.exit_code == 0
+    assert not (pod / CACHE).exists()
+
+
+def test_a_linked_cache_folder_is_refused(pod: Path, tmp_path: Path, parses: list[str]) -> None:
+    """As an output folder that is a link: nothing is read or written through it, and the
+    command still answers (a warning says the cache is off)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (pod / CACHE).symlink_to(elsewhere, target_is_directory=True)
+    cold = lint(str(pod), "--no-cache")
+    for _ in range(2):
+        result = lint(str(pod))
+        assert (result.exit_code, result.stdout) == (cold.exit_code, cold.stdout)
+        assert "symlink" in result.stderr and "cache is off" in result.stderr
+    assert list(elsewhere.iterdir()) == []
+    assert len(parses) == 36
+
+
+def test_a_file_in_place_of_the_cache_folder_is_no_error(pod: Path) -> None:
+    (pod / CACHE).write_text("not a folder")
+    cold = lint(str(pod), "--no-cache")
+    result = lint(str(pod))
+    assert (result.exit_code, result.stdout) == (cold.exit_code, cold.stdout)
+    assert (pod / CACHE).read_text() == "not a folder"
+
+
+# -- bounded, safe to delete -------------------------------------------------------------------
+
+
+def test_the_cache_stays_under_its_bound(
+    pod: Path, monkeypatch: pytest.MonkeyPatch, parses: list[str]
+) -> None:
+    assert lint(str(pod)).exit_code == 0
+    sizes = [e.stat().st_size for e in entries(pod)]
+    bound = sum(sorted(sizes)[:5])
+    monkeypatch.setattr(parse_cache, "MAX_BYTES", bound)
+    shutil.rmtree(pod / CACHE)
+    assert lint(str(pod)).exit_code == 0
+    kept = entries(pod)
+    assert 0 < len(kept) < 12
+    assert sum(e.stat().st_size for e in kept) <= bound
+
+
+def test_the_least_recently_used_entries_go_first(tmp_path: Path) -> None:
+    folder = tmp_path / CACHE
+    folder.mkdir()
+    for n, name in enumerate(["old", "newer", "newest"]):
+        path = folder / f"{name}{parse_cache.SUFFIX}"
+        path.write_bytes(b"x" * 10)
+        os.utime(path, (1_000_000 + n, 1_000_000 + n))
+    (folder / "CACHEDIR.TAG").write_bytes(b"y" * 100)  # not an entry: never counted, never gone
+    parse_cache._touch(folder / f"old{parse_cache.SUFFIX}")  # used just now
+    parse_cache.trim(folder, 20)
+    left = sorted(p.name for p in folder.iterdir())
+    assert left == ["CACHEDIR.TAG", f"newest{parse_cache.SUFFIX}", f"old{parse_cache.SUFFIX}"]
+
+
+def test_the_cache_folder_says_what_it_is_and_git_ignores_it(pod: Path) -> None:
+    assert lint(str(pod)).exit_code == 0
+    assert (pod / CACHE / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert (pod / CACHE / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172")
+
+
+def test_generate_replaces_a_folder_holding_a_cache(pod: Path) -> None:
+    """The folder generate owns may hold the cache lint left there (and loses it)."""
+    assert lint(str(pod)).exit_code == 0
+    again = CliRunner().invoke(app, ["generate", str(POD), "-o", str(pod), "-q"])
+    assert again.exit_code == 0, again.output
+    assert lint(str(pod)).exit_code == 0
+
+
+def test_report_deadlock_and_docs_take_the_cache(
+    pod: Path, parses: list[str], tmp_path: Path
+) -> None:
+    runner = CliRunner()
+    env = {NO_CACHE_ENV: None}
+    commands = [
+        ["deadlock", str(pod)],
+        ["report", str(pod), "-o", str(tmp_path / "r.html")],
+        ["docs", str(pod), "-o", str(tmp_path / "docs")],
+    ]
+    assert lint(str(pod)).exit_code == 0  # every config's parse stored
+    for command in commands:
+        cold = runner.invoke(app, [*command, "--no-cache"], env=env)
+        parses.clear()
+        warm = runner.invoke(app, command, env=env)
+        assert (warm.exit_code, warm.stdout) == (cold.exit_code, cold.stdout), command
+        assert parses == [], command  # the first command stored them all
