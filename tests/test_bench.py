@@ -10,17 +10,22 @@ import pytest
 from tests.helpers import ROOT
 
 
-@pytest.mark.slow
-def test_bench_prints_every_stage_for_the_small_fabric() -> None:
+def _table(module: str, *args: str) -> list[list[str]]:
+    """The cells of each row of the Markdown table a bench module prints."""
     result = subprocess.run(
-        [sys.executable, "-m", "bench", "--fabrics", "small", "--repeats", "1", "--no-push"],
+        [sys.executable, "-m", module, *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
         check=True,
     )
-    rows = [ln.split("|")[1:-1] for ln in result.stdout.splitlines() if ln.startswith("| ")]
+    return [ln.split("|")[1:-1] for ln in result.stdout.splitlines() if ln.startswith("| ")]
+
+
+@pytest.mark.slow
+def test_bench_prints_every_stage_for_the_small_fabric() -> None:
+    rows = _table("bench", "--fabrics", "small", "--repeats", "1", "--no-push")
     head, body = rows[0], rows[1:]
     assert [c.strip() for c in head][:3] == ["stage", "fabric", "switches"]
     startup, body = body[:5], body[5:]
@@ -46,15 +51,7 @@ def test_bench_prints_every_stage_for_the_small_fabric() -> None:
 def test_the_push_comparison_prints_a_row_per_mode() -> None:
     modes = "pipelined,line by line"
     args = ["--compare", "--switches", "4", "--repeats", "1", "--modes", modes]
-    result = subprocess.run(
-        [sys.executable, "-m", "bench.push_bench", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    rows = [ln.split("|")[1:-1] for ln in result.stdout.splitlines() if ln.startswith("| ")]
+    rows = _table("bench.push_bench", *args)
     assert [r[0].strip() for r in rows[1:]] == ["pipelined", "line by line"]
     assert [r[1].strip() for r in rows[1:]] == ["16", "1"]
     assert all(r[-1].strip() == "4/4" for r in rows[1:])  # every switch changed, both ways
