@@ -1,7 +1,8 @@
-"""The IPv6 underlay as VRP prints it (and, at the end, as Comware, RGOS and ZXROS print it): interface addresses in both printed shapes, the
-IPv6 MTU apart from the IP MTU, BGP IPv6 peers, networks and defaults, IPv6 statics, and links
-paired by their IPv6 subnets; a line that is no IPv6 address is unread, never a traceback.
-The forms and their sources: vendors/huawei.grammar.yaml (the IPv6 underlay entries)."""
+"""The IPv6 underlay as VRP prints it (and, at the end, as Comware, RGOS and ZXROS print it):
+interface addresses in both printed shapes, the IPv6 MTU apart from the IP MTU, BGP IPv6 peers,
+networks and defaults, IPv6 statics, and links paired by their IPv6 subnets; a line that is no
+IPv6 address is unread, never a traceback. The forms and their sources: the IPv6 underlay
+entries of vendors/<vendor>.grammar.yaml."""
 
 from __future__ import annotations
 
