@@ -120,6 +120,12 @@ class Group:
     def openers(self) -> list[str]:
         return [line for _, line in self.path]
 
+    @property
+    def reentry(self) -> list[str]:
+        """The way back in: the openers, without the lines that switched the view (typed
+        again, the switched port refuses them)."""
+        return [line for c, line in self.path if not c.sets]
+
     def setters(self, negation: str) -> list[str]:
         """The removals of the path's lines that switched the view (RGOS 'no switchport')."""
         found = (_undo(c, line, negation) for c, line in self.path if c.sets)
@@ -237,7 +243,7 @@ def script(profile: VendorProfile, overlay: Path | None = None, port: str | None
         out.append(f"! {n}. view {g.view}: {', '.join(g.names)}")
         out += [enter, *g.openers, *g.probes, *g.lines, *g.last, leave, d.show.running]
         undo = [*g.removals, *reversed(g.setters(neg))]
-        out += [enter, *g.openers, *undo, leave, d.show.running] if undo else []
+        out += [enter, *g.reentry, *undo, leave, d.show.running] if undo else []
         out.append("")
     out.append(f"! {len(found) + 2}. remove what the script made")
     for parent, removal in made(grammar, found, neg):
