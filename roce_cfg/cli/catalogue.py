@@ -128,10 +128,9 @@ def vendors_cmd(
     many of the grammar's commands are sourced, partial or unsourced. 'vendors capture VENDOR'
     prints the commands that confirm VENDOR's unsourced syntax on a switch; with --read, it
     reads the saved session into an overlay that cites it (docs/sources.md, 'Capture kit')."""
-    from roce_cfg.grammar import STATUSES
     from roce_cfg.grammar.gaps import gaps, skeleton
     from roce_cfg.platforms.profile import overlay_dir
-    from roce_cfg.platforms.provenance import detail, markdown, provenance
+    from roce_cfg.platforms.provenance import markdown, provenance
 
     overlay = overlay_dir(vendor_dir)
     if action is not None or vendor is not None:
@@ -155,6 +154,14 @@ def vendors_cmd(
     if fmt == "markdown":
         out.print(markdown(rows, totals), markup=False, soft_wrap=True)
         return
+    _print_provenance(rows, totals)
+
+
+def _print_provenance(rows: list[Any], totals: dict[str, dict[str, int]]) -> None:
+    """The two tables of 'roce-cfg vendors': sections and their sources, grammar counts."""
+    from roce_cfg.grammar import STATUSES
+    from roce_cfg.platforms.provenance import detail
+
     cells = [
         (
             str(r["vendor"]),

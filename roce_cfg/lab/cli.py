@@ -153,7 +153,9 @@ class Session:
             return self._answer(text)
         if not text:
             return self.prompt()
-        probed = probe.answer(self, text)  # '?' help and 'show version': the capture kit's
+        view = (self.gviews[-1] if self.gviews else self.sw.grammar.root) if self.config else None
+        vendor = self.sw.profile.vendor.value
+        probed = probe.answer(text, self.sw, vendor, view, self.dialect.error)  # capture kit
         if probed is not None:
             return probed + "\r\n" + self.prompt()
         out = self._config(text) if self.config else self._exec(text)

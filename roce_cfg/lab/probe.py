@@ -13,59 +13,66 @@ other common layouts."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from roce_cfg import __version__
-from roce_cfg.grammar import Command, Param
+from roce_cfg.grammar import Command, Grammar, Param
 from roce_cfg.grammar.load import capture_data
 from roce_cfg.grammar.syntax import TOKEN, TYPES, param_of
 
-if TYPE_CHECKING:
-    from roce_cfg.lab.cli import Session
+
+class Asked(Protocol):
+    """What the probes read of the emulated switch (lab/cli.py's Switch)."""
+
+    model: str
+    unsourced: bool
+
+    @property
+    def grammar(self) -> Grammar: ...
+
 
 SHOWN = {"word": "WORD", "text": "LINE", "ipv4": "A.B.C.D", "mask": "A.B.C.D"}
 SHOWN |= {"ipv6": "X:X::X:X", "ipv6net": "X:X::X:X/M", "vlans": "VLAN-LIST"}
 MAX_EXPANSIONS = 256
 
 
-def answer(session: Session, text: str) -> str | None:
-    """The probe's answer, or None when ``text`` is no probe (the CLI goes on with it)."""
+def answer(text: str, sw: Asked, vendor: str, view: str | None, error: str) -> str | None:
+    """The probe's answer, or None when ``text`` is no probe (the CLI goes on with it).
+    ``view``: the grammar view the line is typed in, None outside configuration mode;
+    ``error``: what the CLI answers a line it does not know."""
     if text.endswith("?"):
-        return help_text(session, text[:-1])
-    data = capture_data(session.sw.profile.vendor.value)
-    if not session.config and data.get("show_version") == " ".join(text.split()):
-        model = session.sw.model or "LAB"
+        return help_text(sw, view, text[:-1]) or sw.grammar.errors.get("unknown") or error
+    data = capture_data(vendor)
+    if view is None and data.get("show_version") == " ".join(text.split()):
+        model = sw.model or "LAB"
         version = f"roce-cfg lab {__version__}"
         return "\r\n".join(str(t).format(model=model, version=version) for t in data["emulated"])
     return None
 
 
-def help_text(session: Session, typed: str) -> str:
-    """The help listing after ``typed`` in the session's current view."""
+def help_text(sw: Asked, view: str | None, typed: str) -> str:
+    """The help listing after ``typed`` in ``view`` ('' when nothing may follow)."""
     words = typed.split()
     partial = words.pop() if words and not typed.endswith(" ") else None
     items: dict[str, str] = {}
-    for cmd in _offered(session):
+    for cmd in offered(sw, view):
         for tokens in expand(TOKEN.findall(cmd.syntax)):
             for tok in following(tokens, words):
                 if partial is None or (not tok.startswith("<") and tok.startswith(partial)):
                     items.setdefault(shown(tok), cmd.name)
     if not items:
-        return session.sw.grammar.errors.get("unknown") or session.dialect.error
+        return ""
     width = max(len(k) for k in items) + 2
     return "\r\n".join(f"  {k:<{width}}{v}".rstrip() for k, v in sorted(items.items()))
 
 
-def _offered(session: Session) -> list[Command]:
-    """The commands the current view takes, with their undo forms; a strict emulator leaves
-    out what it would refuse as unknown."""
-    if not session.config:
+def offered(sw: Asked, view: str | None) -> list[Command]:
+    """The commands ``view`` takes, with their undo forms; a strict emulator leaves out what
+    it would refuse as unknown."""
+    if view is None:
         return []
-    sw = session.sw
-    grammar = sw.grammar
-    view = session.gviews[-1] if session.gviews else grammar.root
     out = []
-    for cmd in grammar.commands:
+    for cmd in sw.grammar.commands:
         if not cmd.lives_in(view) or (cmd.status == "unsourced" and not sw.unsourced):
             continue
         out.append(cmd)

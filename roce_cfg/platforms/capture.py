@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from roce_cfg.errors import InputError
 from roce_cfg.grammar import Command, Grammar, Param, load_grammar, render_syntax
 from roce_cfg.grammar.load import capture_data
 from roce_cfg.grammar.syntax import TOKEN, param_of
@@ -49,7 +50,7 @@ def sample(param: Param) -> str:
 def regex_sample(pattern: str) -> str:
     """A short string the regex of a parameter matches (the subset the grammars use:
     literals, ``(?:a|b)`` groups whose first branch is taken, ``\\d`` and ``[...]`` classes,
-    ``+`` once, ``*`` once, ``?`` not at all)."""
+    ``+`` once, ``*`` once, ``?`` not at all, ``{m,n}`` m times)."""
     out, _ = _sample_seq(pattern, 0)
     return out
 
@@ -73,6 +74,9 @@ def _sample_seq(p: str, i: int) -> tuple[str, int]:
             piece, i = p[i], i + 1
         if i < len(p) and p[i] in "?+*":
             piece, i = ("" if p[i] == "?" else piece), i + 1
+        elif i < len(p) and p[i] == "{":  # '{m,n}': m times (once for m = 0)
+            end = p.index("}", i)
+            piece, i = piece * max(1, int(p[i + 1 : end].split(",")[0] or 1)), end + 1
         out += piece
     return out, i
 
@@ -110,6 +114,7 @@ class Group:
 
     view: str
     path: list[tuple[Command, str]]  # (opener, line) from the root
+    before: list[str] = field(default_factory=list)  # probes of the opener, typed before it
     probes: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     last: list[str] = field(default_factory=list)  # lines that leave the view
@@ -172,14 +177,12 @@ def groups(grammar: Grammar, negation: str, port: str | None) -> list[Group]:
 
 def _add(group: Group, cmd: Command, line: str, negation: str) -> None:
     words = literal_words(cmd.syntax) or line.split()[:1]
-    for probe in (words[0], " ".join(words)):
-        if f"{probe} ?" not in group.probes:
-            group.probes.append(f"{probe} ?")
+    asked = [words[0], " ".join(words)]
     removal = _undo(cmd, line, negation)
     if removal is not None and cmd.undo is not None and cmd.undo.status != "sourced":
-        neg = " ".join(literal_words(cmd.undo.commands[0].syntax)[:2]) or removal.split()[0]
-        if f"{neg} ?" not in group.probes:
-            group.probes.append(f"{neg} ?")
+        asked.append(" ".join(literal_words(cmd.undo.commands[0].syntax)[:2]) or removal.split()[0])
+    probes = group.before if cmd.opens else group.probes  # asked in the view it is typed in
+    probes += [f"{w} ?" for w in dict.fromkeys(asked) if f"{w} ?" not in probes]
     group.names.append(cmd.name)
     if cmd.opens:  # typed on the way in (the group's path), removed by the last group
         return
@@ -236,12 +239,20 @@ def script(profile: VendorProfile, overlay: Path | None = None, port: str | None
     count = sum(1 for c in grammar.commands if wanted(c))
     where = port or "a sample name; give yours with --port"
     out = [RISK.format(vendor=vendor, os=profile.os, count=count, port=where)]
-    shown = capture_data(vendor).get("show_version", "show version")
+    data = capture_data(vendor)
+    if not data:
+        raise InputError(
+            f"vendors capture: vendors/{vendor}.grammar.yaml has no 'capture' data (how its "
+            "show version names the model and release): only a vendor with it can be captured"
+        )
+    shown = data["show_version"]
     out += ["! 1. The model and software release the overlay will cite", shown, ""]
     enter, leave = d.enter[0], d.leave[0]
     for n, g in enumerate(found, 2):
         out.append(f"! {n}. view {g.view}: {', '.join(g.names)}")
-        out += [enter, *g.openers, *g.probes, *g.lines, *g.last, leave, d.show.running]
+        *way, last = g.openers or [""]
+        out += [enter, *way, *g.before, *([last] if last else []), *g.probes]
+        out += [*g.lines, *g.last, leave, d.show.running]
         undo = [*g.removals, *reversed(g.setters(neg))]
         out += [enter, *g.reentry, *undo, leave, d.show.running] if undo else []
         out.append("")

@@ -24,6 +24,9 @@ from roce_cfg.grammar import Command, Grammar, load_grammar
 from roce_cfg.grammar.load import capture_data, raw_commands
 from roce_cfg.platforms.profile import VendorProfile
 
+# An IOS-style prompt whose view may hold a space: RGOS prints '(config-if-Loopback 0)#'
+# ([RJ-LAB] in vendors/ruijie.grammar.yaml), which the parse's capture_prompt does not take.
+PROMPT = r"[\w.-]+(?:\([^()\n]*\))?[#>]"
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|\x1b\[[0-9;?]*[A-Za-z]|\s*--More--\s*")
 
 
@@ -250,8 +253,7 @@ def read(
 ) -> Captured:
     """The session ``text`` (of the file named ``file``) read: what each command met."""
     vendor = profile.vendor.value
-    pattern = profile.parse.capture_prompt or profile.dialect.prompts.pattern
-    found = entries(text, re.compile(pattern))
+    found = entries(text, re.compile(f"(?:{PROMPT}|{profile.dialect.prompts.pattern})"))
     if not found:
         raise InputError(
             f"no {profile.os} prompt: not a session log of {vendor}", file=file, line=1
