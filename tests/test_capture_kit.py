@@ -292,3 +292,29 @@ def test_a_bad_or_foreign_log_is_one_line_and_writes_nothing(
         got.output
     )
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("vendor", OWNED, ids=lambda v: v.value)
+def test_the_help_ends_every_command_where_its_syntax_does(vendor: Vendor) -> None:
+    """For every command of the grammar, typed in its view up to each word: the help offers
+    the word that comes next, and '<cr>' after the whole line (the listing is the grammar's)."""
+    from roce_cfg.lab import probe
+    from roce_cfg.platforms.capture import sample_line
+
+    sw = Switch.start("sw", load_profile(vendor))
+    for cmd in sw.grammar.commands:
+        words = sample_line(cmd).split()
+        view = cmd.views[0]
+        for n in range(len(words)):
+            listing = probe.help_text(sw, view, " ".join(words[:n]) + " ")
+            assert listing, (cmd.name, words[:n])
+            offered = _words(listing)
+            nxt = words[n]
+            assert nxt in offered or any(
+                w.startswith(("<", "WORD", "LINE", "A.B")) for w in offered
+            ), (
+                cmd.name,
+                words[:n],
+                offered,
+            )
+        assert "<cr>" in _words(probe.help_text(sw, view, " ".join(words) + " ")), cmd.name
