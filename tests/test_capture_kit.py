@@ -205,10 +205,15 @@ def test_the_script_types_only_what_the_grammar_takes_where_it_takes_it() -> Non
         assert refused == [], (vendor, refused[:3])
 
 
-def test_a_vendor_without_capture_data_is_refused_in_one_line() -> None:
+def test_a_vendor_without_capture_data_or_a_port_no_command_takes_is_one_line() -> None:
     got = run("vendors", "capture", "h3c")
     assert got.exit_code == 2 and "h3c.grammar.yaml has no 'capture' data" in got.stderr
     assert got.stdout == ""
+    got = run("vendors", "capture", "zte", "--port", "TFGigabitEthernet 0/48")
+    assert got.exit_code == 2 and got.stdout == ""
+    assert "--port: 'TFGigabitEthernet 0/48': no zte interface command" in got.stderr
+    got = run("vendors", "capture", "zte", "--port", "cgei-0/1/0/48")
+    assert got.exit_code == 0 and "\ninterface cgei-0/1/0/48\n" in got.stdout
 
 
 IOS_LOG = """\

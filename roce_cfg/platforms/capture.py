@@ -236,6 +236,8 @@ def script(profile: VendorProfile, overlay: Path | None = None, port: str | None
     grammar = load_grammar(vendor, overlay)
     d, neg = profile.dialect, profile.negation
     found = groups(grammar, neg, port)
+    if port and not any(" ".join(port.split()) in ln for g in found for ln in g.openers):
+        raise InputError(f"'{port}': no {vendor} interface command takes it", path="--port")
     count = sum(1 for c in grammar.commands if wanted(c))
     where = port or "a sample name; give yours with --port"
     out = [RISK.format(vendor=vendor, os=profile.os, count=count, port=where)]
