@@ -14,6 +14,8 @@ from pathlib import Path
 import paramiko
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from roce_cfg.grammar import load_grammar
 from roce_cfg.grammar.gaps import gaps
@@ -323,3 +325,35 @@ def test_the_help_ends_every_command_where_its_syntax_does(vendor: Vendor) -> No
                 offered,
             )
         assert "<cr>" in _words(probe.help_text(sw, view, " ".join(words) + " ")), cmd.name
+
+
+_LOG_LINES = st.sampled_from(
+    [
+        *IOS_LOG.splitlines(),
+        "sw(config)#",
+        "sw#show version",
+        "sw(config-if-TFGigabitEthernet 0/48)#no priority-flow-control ?",
+        "% Unknown command.",
+        "  <cr>",
+        "\x1b[2K--More--",
+        "sw(config)#exit",
+        "sw(config)#interface AggregatePort 1",
+    ]
+) | st.text(max_size=40)
+
+
+@given(st.lists(_LOG_LINES, max_size=40))
+def test_any_log_is_read_or_refused_in_one_line(lines: list[str]) -> None:
+    """Whatever a log holds, the reader gives an overlay or one InputError, never a crash."""
+    from roce_cfg.errors import InputError
+    from roce_cfg.platforms import session
+
+    profile = load_profile(Vendor.RUIJIE)
+    try:
+        cap = session.read(profile, "\n".join(lines), "any.log", DATE)
+    except InputError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("any.log")
+        return
+    assert cap.model and cap.release
+    yaml.safe_load(session.overlay_text(cap))
+    yaml.safe_load(session.profile_text(cap, profile))
