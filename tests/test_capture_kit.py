@@ -123,6 +123,7 @@ def test_a_captured_session_sources_what_strict_generate_refused(
     assert after.exit_code == 0, after.output
 
 
+@pytest.mark.slow  # two more SSH sessions: the per-vendor round trips are the quick ones
 def test_the_mixed_example_goes_through_strict_generate_with_both_captures(tmp_path: Path) -> None:
     overlay = tmp_path / "overlay"
     for vendor in OWNED:
