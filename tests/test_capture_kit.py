@@ -319,7 +319,7 @@ def test_the_help_ends_every_command_where_its_syntax_does(vendor: Vendor) -> No
             offered = _words(listing)
             nxt = words[n]
             assert nxt in offered or any(
-                w.startswith(("<", "WORD", "LINE", "A.B")) for w in offered
+                w.startswith(("<", "WORD", "LINE", "A.B", "X:X", "VLAN")) for w in offered
             ), (
                 cmd.name,
                 words[:n],
