@@ -245,31 +245,36 @@ def _login(
     progress: dict[str, Any] = {"step": "login", "since": time.monotonic(), "bytes": 0}
     cls = _watched(_checked(CLASS_MAPPER[spec.device_type], spec.config_check), progress)
     done: dict[str, Any] = {}
+    # set as the login ends: waited on, not polled (a join every 50 ms made each login last
+    # 25 ms longer on average, a second of a 200-switch push with 10 workers)
+    finished = threading.Event()
 
     def work() -> None:
         try:
             done["conn"] = _enabled(cls(**params), enable)
         except BaseException as exc:  # handed to the waiting thread
             done["error"] = exc
+        finally:
+            finished.set()
 
     thread = threading.Thread(target=work, name=f"connect {host}:{port}", daemon=True)
     thread.start()
-    while thread.is_alive():
-        thread.join(0.05)
+    while not finished.wait(0.05):
         step, since = progress["step"], progress["since"]
         limit = steps.auth if step == "login" else steps.prompt
-        if thread.is_alive() and step == "prompt" and progress["bytes"] > PROMPT_BYTES:
+        if not finished.is_set() and step == "prompt" and progress["bytes"] > PROMPT_BYTES:
             with contextlib.suppress(OSError):
                 sock.close()  # a flood: netmiko would keep all of it while it looks for a prompt
             raise Unusable(
                 "garbage", f"{host}:{port}: logged in, then {PROMPT_BYTES} bytes and no prompt"
             )
-        if thread.is_alive() and time.monotonic() - since > limit:
+        if not finished.is_set() and time.monotonic() - since > limit:
             with contextlib.suppress(OSError):
                 sock.close()  # the abandoned attempt dies with its socket
             raise _unusable(step, progress, host, port, f"within {limit:g} s")
     if "error" in done:
         raise _classified(done["error"], progress, host, port)
+    progress["step"] = "done"
     conn: BaseConnection = done["conn"]
     return conn
 
@@ -290,8 +295,9 @@ def _watched(base: type[BaseConnection], progress: dict[str, Any]) -> type[BaseC
 
         def read_channel(self) -> str:
             data = str(super().read_channel())
-            progress["bytes"] += len(data.strip())
-            progress["tail"] = (progress.get("tail", "") + data)[-200:]
+            if progress["step"] != "done":  # not after login: a push reads a chunk per window
+                progress["bytes"] += len(data.strip())
+                progress["tail"] = (progress.get("tail", "") + data)[-200:]
             return data
 
     return Watched
