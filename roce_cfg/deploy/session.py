@@ -304,11 +304,12 @@ def _arrived(channel: object) -> bool:
 
 
 def _wait_for_data(channel: object, seconds: float) -> None:
-    """Sleep until the channel has data (or closes), at most ``seconds`` and never over 50 ms,
-    so the closed check above runs often. A paramiko channel is a file descriptor that select
-    wakes on as the answer arrives; polling at a fixed 2 ms cost a sleep per line and most of
-    push's CPU in empty reads."""
-    seconds = min(max(seconds, 0.0), 0.05)
+    """Sleep until the channel has data (or closes), at most ``seconds`` and never over half a
+    second. A paramiko channel is a file descriptor that select wakes on as the answer arrives,
+    and as the channel closes or its connection fails (paramiko sets it for good then); polling
+    at a fixed 2 ms cost a sleep per line and most of push's CPU in empty reads, and waking every
+    50 ms just in case, with 100 workers, 2,000 wake-ups a second."""
+    seconds = min(max(seconds, 0.0), 0.5)
     fileno = getattr(channel, "fileno", None)
     if fileno is None:
         time.sleep(min(seconds, 0.002))

@@ -396,6 +396,8 @@ def _additions(
             if h is None and not scope.covered(w.line, have, profile):
                 out.append(w.line)
             continue
+        if h is not None and h.children == w.children:
+            continue  # the same view, line for line: nothing to type (the check after a push)
         inner = _diff(
             h if h is not None else Node(w.line), w, profile, (*path, w.line), prune, full
         )
