@@ -110,6 +110,8 @@ def pruned(target: Target, running: str, intended: str, commands: list[str]) -> 
 def unsourced_undos(target: Target, commands: list[str]) -> list[str]:
     """The negations in ``commands`` whose undo form the vendor grammar cannot vouch for."""
     p = target.profile
+    if not any(c.strip().startswith(p.negation) for c in commands):
+        return []  # no negation typed (a switch configured from empty): no walk of the views
     grammar = p.grammar()
     return grammar.unsourced_undos(commands, "", p.dialect.view_exit, p.negation)
 
