@@ -216,6 +216,27 @@ EXTRA = [
             "peer 2001:DB8:0:11::1 default-route-advertise",
         )
     ],
+    *[
+        (Vendor.H3C, "S9855-32D", ("interface HundredGigE1/0/1", "port link-mode route"), line)
+        for line in (
+            "ipv6 address 2001:DB8:0:11::1 127",
+            "ipv6 address auto link-local",
+            "ipv6 address FE80::1 link-local",
+            "ipv6 mtu 9000",
+        )
+    ],
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", ("port-group pg1",), "group-member 100GE1/0/1 to 100GE1/0/4"),
+    (Vendor.H3C, "S9855-32D", ("bgp 65101",), "peer 2001:DB8:0:11::1 as-number 65000"),
+    (Vendor.H3C, "S9855-32D", ("bgp 65101",), "peer 2001:DB8:0:11::1 description spine"),
+    *[
+        (Vendor.H3C, "S9855-32D", ("bgp 65101", "address-family ipv6 unicast"), line)
+        for line in (
+            "balance 8",
+            "network 2001:DB8:103:: 64",
+            "peer 2001:DB8:0:11::1 enable",
+            "peer 2001:DB8:0:11::1 default-route-advertise",
+        )
+    ],
     (
         Vendor.HUAWEI,
         "CE8851-32CQ8DQ-P",
@@ -253,6 +274,74 @@ EXTRA = [
         ("router bgp 65101", "address-family ipv4 unicast"),
         "maximum-paths ebgp 8",
     ),
+    *[
+        (
+            Vendor.RUIJIE,
+            "generic-32x400G",
+            ("interface FourHundredGigabitEthernet 0/1", "no switchport"),
+            line,
+        )
+        for line in (
+            "ipv6 enable",
+            "ipv6 address 2001:DB8:0:11::1/127",
+            "ipv6 address FE80::1 link-local",
+        )
+    ],
+    (
+        Vendor.RUIJIE,
+        "generic-32x400G",
+        ("router bgp 65101",),
+        "neighbor 2001:DB8:0:11::1 remote-as 65000",
+    ),
+    (
+        Vendor.RUIJIE,
+        "generic-32x400G",
+        ("router bgp 65101",),
+        "neighbor 2001:DB8:0:11::1 description spine",
+    ),
+    *[
+        (
+            Vendor.RUIJIE,
+            "generic-32x400G",
+            ("router bgp 65101", "address-family ipv6 unicast"),
+            line,
+        )
+        for line in (
+            "maximum-paths ebgp 8",
+            "network 2001:DB8:103::/64",
+            "neighbor 2001:DB8:0:11::1 activate",
+            "neighbor 2001:DB8:0:11::1 default-originate",
+        )
+    ],
+    *[
+        (Vendor.ZTE, "generic-32x400G", ("interface cgei-0/1/0/1",), line)
+        for line in (
+            "ipv6 enable",
+            "ipv6 address 2001:DB8:0:11::1/127",
+            "ipv6 address FE80::1 link-local",
+        )
+    ],
+    (
+        Vendor.ZTE,
+        "generic-32x400G",
+        ("router bgp 65101",),
+        "neighbor 2001:DB8:0:11::1 remote-as 65000",
+    ),
+    (
+        Vendor.ZTE,
+        "generic-32x400G",
+        ("router bgp 65101",),
+        "neighbor 2001:DB8:0:11::1 description spine",
+    ),
+    *[
+        (Vendor.ZTE, "generic-32x400G", ("router bgp 65101", "address-family ipv6 unicast"), line)
+        for line in (
+            "maximum-paths ebgp 8",
+            "network 2001:DB8:103::/64",
+            "neighbor 2001:DB8:0:11::1 activate",
+            "neighbor 2001:DB8:0:11::1 default-originate",
+        )
+    ],
     (Vendor.ZTE, "generic-32x400G", (), "hostname sw"),
     (Vendor.ZTE, "generic-32x400G", ("lacp", "interface smartgroup1"), "lacp mode 802.3ad"),
     (Vendor.ZTE, "generic-32x400G", ("lacp", "interface smartgroup1"), "lacp minimum-member 2"),
@@ -682,6 +771,10 @@ EXTRA_OPENERS = [
     (Vendor.HUAWEI, "CE8851-32CQ8DQ-P", (), "dcb pfc uplink group g1"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "ipv6-family unicast"),
     (Vendor.HUAWEI, "CE6885-48YS8CQ", ("bgp 65000",), "ipv6-family vpn-instance tenant"),
+    (Vendor.H3C, "S9855-32D", ("bgp 65101",), "address-family ipv6 unicast"),
+    (Vendor.HUAWEI, "CE6885-48YS8CQ", (), "port-group pg1"),
+    (Vendor.RUIJIE, "generic-32x400G", ("router bgp 65101",), "address-family ipv6 unicast"),
+    (Vendor.ZTE, "generic-32x400G", ("router bgp 65101",), "address-family ipv6 unicast"),
     (Vendor.ZTE, "generic-32x400G", ("router bgp 65101",), "address-family ipv4"),
     (Vendor.ZTE, "generic-32x400G", (), "lacp"),
     (Vendor.ZTE, "generic-32x400G", ("lacp",), "interface smartgroup1"),
