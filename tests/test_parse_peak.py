@@ -27,8 +27,8 @@ from roce_cfg.parse import (
     read_templates,
 )
 from roce_cfg.parse.blocks import Block, split
+from roce_cfg.parse.context import Context
 from roce_cfg.parse.names import _NAME, Namer
-from roce_cfg.parse.normalise import Context
 from roce_cfg.parse.text import Line, clean, count_lines, ends
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor

@@ -1,6 +1,6 @@
 """What the parse reuses within a config and what it sends back from a worker changes no result.
 
-Ports read with the same QoS lines share one reading (normalise._port_qos), except where a
+Ports read with the same QoS lines share one reading (qos._port_qos), except where a
 value on them is refused: that is reported on each port's own line. A Parsed pickled by a
 worker (addresses as numbers, models as their fields: parse.Parsed.__getstate__) loads as the
 model it was.

@@ -36,9 +36,7 @@ from roce_cfg.parse.accounting import (
     verdicts,
 )
 from roce_cfg.parse.blocks import Block, classify, split
-from roce_cfg.parse.domains import refused, without
-from roce_cfg.parse.names import Name, Namer
-from roce_cfg.parse.normalise import (
+from roce_cfg.parse.context import (
     LISTED,
     MAX_UNREAD,
     Context,
@@ -47,9 +45,10 @@ from roce_cfg.parse.normalise import (
     Unread,
     Unreadable,
     as_list,
-    build,
-    port_number,
 )
+from roce_cfg.parse.domains import refused, without
+from roce_cfg.parse.names import Name, Namer
+from roce_cfg.parse.normalise import build
 from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import (
     MAX_CONFIG_BYTES,
@@ -61,6 +60,7 @@ from roce_cfg.parse.text import (
     fold_tails_redacted,
     unwrap,
 )
+from roce_cfg.parse.values import port_number
 from roce_cfg.platforms.profile import (
     ModelSpec,
     ParseSpec,

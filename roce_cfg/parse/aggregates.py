@@ -21,7 +21,7 @@ from roce_cfg.model.device import Aggregate, Interface, PortQos, packet_for
 from roce_cfg.platforms.profile import AggregateSpec
 
 if TYPE_CHECKING:
-    from roce_cfg.parse.normalise import Context
+    from roce_cfg.parse.context import Context
 
 # the template keys of aggregation lines (templates/<vendor>/parse/interfaces.ttp)
 KEYS = ("lag_group", "lag_min", "peer_link", "mlag_group")

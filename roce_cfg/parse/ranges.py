@@ -14,9 +14,10 @@ import re
 from functools import cache
 
 from roce_cfg.parse.blocks import Block
+from roce_cfg.parse.context import Unread
 from roce_cfg.parse.names import Name, Namer
-from roce_cfg.parse.normalise import Unread, port_number
 from roce_cfg.parse.text import Line
+from roce_cfg.parse.values import port_number
 from roce_cfg.platforms.profile import RangeSpec
 
 # ports one range may name: a switch has at most a few hundred; a hostile span is refused
