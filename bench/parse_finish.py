@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from roce_cfg.heap import bulk_objects
-from roce_cfg.parse import _accounted, finish, prepare, read_templates
+from roce_cfg.parse import finish, prepare, read_templates
+from roce_cfg.parse.run import _accounted
 
 XL = Path("/tmp/xl")
 DEFAULT = [XL / "leaf-1.cfg", XL / "spine-1.cfg", XL / "superspine-1.cfg"]

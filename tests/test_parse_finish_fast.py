@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import roce_cfg.parse as parse_mod
+import roce_cfg.parse.finished as finished_mod
 from roce_cfg.errors import InputError
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse import Hints, Parsed, parse_text, ports, read_config
@@ -166,7 +166,7 @@ def test_reused_port_readings_parse_as_each_port_read_alone(
 ) -> None:
     fast = _parsed(text, name, hints)
     monkeypatch.setattr(ports, "MAX_PORT_READINGS", 0)
-    monkeypatch.setattr(parse_mod, "redacted", _plain_redacted)
+    monkeypatch.setattr(finished_mod, "redacted", _plain_redacted)
     plain = _parsed(text, name, hints)
     _same(fast, plain)
 
