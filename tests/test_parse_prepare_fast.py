@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from roce_cfg.errors import InputError
 from roce_cfg.parse import prepare
-from roce_cfg.parse.accounting import Judge, judge
 from roce_cfg.parse.detection import _after_newline, _patterns, _without_prompts
+from roce_cfg.parse.judge import Judge, judge
 from roce_cfg.parse.run import _accounted
 from roce_cfg.parse.text import Line, clean
 from roce_cfg.platforms.profile import load_profiles

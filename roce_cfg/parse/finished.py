@@ -16,8 +16,9 @@ from pydantic import ValidationError
 from roce_cfg.errors import InputError
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig
-from roce_cfg.parse.accounting import Accounting, judge, refused_facts
+from roce_cfg.parse.accounting import Accounting, refused_facts
 from roce_cfg.parse.context import MAX_UNREAD, Context, Unreadable, as_list
+from roce_cfg.parse.judge import judge
 from roce_cfg.parse.model_choice import UNKNOWN_MODEL, _choose_model, _fits
 from roce_cfg.parse.normalise import build
 from roce_cfg.parse.parsed import Hints, Parsed, applied_hint, hint_name
