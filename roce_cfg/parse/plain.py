@@ -30,50 +30,26 @@ regex: ``finditer``.
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-Result = dict[str, Any]
-# What a line is to a group: a start, value or child line, or ttp must read the template: at
-# once (a start line ttp reads otherwise), or if the group has started by then
-_START, _LINE, _CHILD, _ASK, _ASK_LATE = range(5)
-_NAME = re.compile(r"[A-Za-z_][\w-]*")
-
-
-# How one variable's matched text becomes its value: (result key, to_int, set's value and
-# the exact line it needs, or None)
-_Value = tuple[str, bool, tuple[Any, str] | None]
-_Scalar = str | int | float | bool | None
-
-
-@dataclass(frozen=True, eq=False)  # one per template line: known by identity
-class _Regex:
-    regex: re.Pattern[str]
-    start: bool
-    values: dict[str, _Value]  # per regex group name (ttp's variable name), in ttp's order
-    owner: int  # 0: the top group; n: its n-th child
-    kind: int  # _START, _LINE or _CHILD
-    name: str  # a child's list name
-    prefix: str | None  # the text a match has after its newline; None: may read other lines
-    need: str  # other text every match has (its longest), or ""
-    # (index in match.groups(), value) per regex group, in ttp's order; None: no such groups,
-    # or one that is no variable (an overlay's own named group)
-    fields: tuple[tuple[int, _Value], ...] | None
-
-
-@dataclass(frozen=True)
-class _Group:
-    key: str  # the top group's name (its path without the list mark)
-    listed: bool
-    starts: tuple[_Regex, ...]
-    lines: tuple[_Regex, ...]
-    children: tuple[str, ...]  # the list name of each child group (owner index - 1)
-    child_regexes: tuple[_Regex, ...]
-    # values each result has unless a line gives them ('{{ table | set("x") }}' on its own)
-    defaults: tuple[tuple[str, _Scalar], ...]
+from roce_cfg.parse.line_regex import _line_literals
+from roce_cfg.parse.plain_results import _converted, _outcome, _results, _searched, _Unplain
+from roce_cfg.parse.plain_shape import (
+    _ASKED,
+    _ASKED_LATE,
+    _CHILD,
+    _LINE,
+    _NAME,
+    _START,
+    Result,
+    _Group,
+    _Outcome,
+    _Regex,
+    _Scalar,
+    _Value,
+)
 
 
 class Plain:
@@ -218,161 +194,6 @@ def _regex(r: dict[str, Any], start: bool, owner: int, name: str) -> _Regex | No
     return _Regex(regex, start, values, owner, kind, name, prefix, need, fields)
 
 
-# The stdlib's own parse of a regex (what re.compile reads), to prove what a match can read;
-# a private module: where a Python has none, or another shape of it, every regex is searched
-# as ttp searches it (_line_literals).
-try:
-    _SRE: Any = importlib.import_module("re._parser")
-except ImportError:  # pragma: no cover - CPython 3.11 to 3.13 have it
-    _SRE = None
-
-
-def _line_literals(regex: re.Pattern[str]) -> tuple[str, str] | None:
-    """The literal text right after the newline a match starts with, and the longest other
-    literal text it has, where the regex provably matches only from a newline and never reads
-    past the line's end but for its newline; None where not."""
-    if regex.flags & re.DOTALL or _SRE is None:  # '.' would read the newline
-        return None
-    try:
-        items = list(_SRE.parse(regex.pattern, regex.flags))
-        if not items or items[0] != (_SRE.LITERAL, 10) or not _in_line(items[1:]):
-            return None
-    except Exception:  # not provable: the regex is searched as ttp does
-        return None
-    if regex.flags & re.IGNORECASE:
-        return "", ""
-    # the regex's own literals, anything else a newline (which none of them is)
-    text = "".join(chr(arg) if op is _SRE.LITERAL else "\n" for op, arg in items[1:])
-    prefix, *others = text.split("\n")
-    return prefix, max(others, key=len, default="")
-
-
-def _in_line(items: Sequence[tuple[Any, Any]]) -> bool:
-    """Nothing of ``items`` consumes a newline or looks before the match (a whitelist)."""
-    for op, arg in items:
-        if op is _SRE.LITERAL:
-            ok = arg != 10
-        elif op is _SRE.ANY:  # without DOTALL (checked)
-            ok = True
-        elif op is _SRE.IN:
-            ok = all(_no_newline(*item) for item in arg)
-        elif op is _SRE.MAX_REPEAT or op is _SRE.MIN_REPEAT:
-            ok = _in_line(arg[2])
-        elif op is _SRE.SUBPATTERN:  # no flags of its own: (?s:.) would read newlines
-            ok = not arg[1] and not arg[2] and _in_line(arg[3])
-        elif op is _SRE.BRANCH:
-            ok = all(_in_line(alt) for alt in arg[1])
-        elif op is _SRE.ASSERT:  # a lookahead that reads up to the line's newline at most
-            ok = arg[0] == 1 and _to_newline(arg[1])
-        else:  # lookbehind, anchors, atomic groups, conditionals...
-            ok = op is _SRE.GROUPREF  # the same text again: no newline in it
-        if not ok:
-            return False
-    return True
-
-
-def _no_newline(op: Any, arg: Any) -> bool:
-    """A character class item that cannot be a newline."""
-    if op is _SRE.LITERAL:
-        return bool(arg != 10)
-    if op is _SRE.RANGE:
-        return not arg[0] <= 10 <= arg[1]
-    return op is _SRE.CATEGORY and arg in (
-        _SRE.CATEGORY_DIGIT,
-        _SRE.CATEGORY_NOT_SPACE,
-        _SRE.CATEGORY_WORD,
-    )
-
-
-def _to_newline(items: Sequence[tuple[Any, Any]]) -> bool:
-    """Literals (or alternatives of them) with a newline only last: ttp's (?=\\n|\\r\\n)."""
-    if len(items) == 1 and items[0][0] is _SRE.BRANCH:
-        return all(_to_newline(alt) for alt in items[0][1][1])
-    return all(op is _SRE.LITERAL and (arg != 10 or i == len(items) - 1)
-               for i, (op, arg) in enumerate(items))  # fmt: skip
-
-
-class _Unplain(Exception):
-    """A match this module does not read as ttp would: the template goes to ttp."""
-
-
-def _converted(r: _Regex, match: re.Match[str]) -> Result | None:
-    """What ttp's check_matches makes of a match; None where a set line is not the exact line
-    (ttp's result False). Never changed once made: results are made of copies of it."""
-    fields: Sequence[tuple[int, _Value | None]]
-    if r.fields is None:
-        found: dict[str, Any] = match.groupdict() or dict.fromkeys(r.values, match.group())
-        texts: Sequence[str | None] = list(found.values())
-        fields = [(index, r.values.get(name)) for index, name in enumerate(found)]
-    else:  # as groupdict() gives them, without the dict
-        texts, fields = match.groups(), r.fields
-    result: Result = {}
-    for index, how in fields:
-        data = texts[index]
-        if how is None or data is None:
-            raise _Unplain(data)
-        original, to_int, setting = how
-        if setting is None:
-            result[original] = _to_int(data) if to_int else data
-        elif data.rstrip() == setting[1]:
-            result[original] = setting[0]
-        else:
-            return None
-    return result
-
-
-def _to_int(text: str) -> int | str:
-    try:
-        return int(text)
-    except ValueError:  # ttp keeps the text (normalise reports it)
-        return text
-
-
-# What one line is to one group: (kind, a child's list name, the match's result)
-_Outcome = tuple[int, str, Result]
-# ttp must read the template: at once (on a start line), or once the group has started
-_ASKED: _Outcome = (_ASK, "", {})
-_ASKED_LATE: _Outcome = (_ASK_LATE, "", {})
-
-
-def _outcome(matched: Sequence[tuple[_Regex, re.Match[str]]]) -> _Outcome | None:
-    """What a line (position) the regexes of one group ``matched``, in ttp's order, is to it.
-
-    ttp's rules of one position: every start line counts, and a second regex on it or its
-    failed set ends the plain reading; a value or child line counts from the group's first
-    start on, a second regex on it too, and a failed set drops it."""
-    hit: _Outcome | None = None
-    for r, match in matched:
-        if hit is not None:
-            return _ASKED if hit[0] == _START else _ASKED_LATE
-        try:
-            result = _converted(r, match)
-        except _Unplain:
-            return _ASKED if r.kind == _START else _ASKED_LATE
-        if result is not None:
-            hit = (r.kind, r.name, result)
-        elif r.kind == _START:
-            return _ASKED
-    return hit
-
-
-def _searched(group: _Group, text: str) -> list[_Outcome]:
-    """The group's outcomes, position by position, as ttp finds them (``finditer``)."""
-    found: dict[int, list[tuple[_Regex, re.Match[str]]]] = {}
-    for r in group.starts:
-        for m in r.regex.finditer(text, 0, len(text) - 1):
-            found.setdefault(m.start(), []).append((r, m))
-    if not found:
-        return []
-    first = min(found)
-    body = text[first:-1]  # ttp reads a group's other lines from its first start on
-    for r in (*group.lines, *group.child_regexes):
-        for m in r.regex.finditer(body):
-            found.setdefault(first + m.start(), []).append((r, m))
-    outcomes = (_outcome(found[at]) for at in sorted(found))
-    return [o for o in outcomes if o is not None]
-
-
 # Lines whose outcomes a reader keeps: a config repeats most of its port lines on every port,
 # a fabric in every config. Bounded: a hostile config has as many lines as it likes.
 MAX_SEEN = 4_096
@@ -494,81 +315,3 @@ class Readers:
             if outcome is not None:
                 found.append((number, outcome))
         return found
-
-
-def _results(groups: Sequence[_Group], outcomes: Sequence[list[_Outcome]]) -> Result | None:
-    results: Result = {}
-    for group, found in zip(groups, outcomes, strict=True):
-        if not _read_group(group, found, results):
-            return None
-    return results
-
-
-def _read_group(group: _Group, outcomes: list[_Outcome], results: Result) -> bool:
-    """The group's results into ``results`` as ttp saves them; False: ask ttp.
-
-    ttp merges each value line's result under the ones before: a value keeps its first line,
-    the keys go in the order of their last line. A child line goes to the last result saved,
-    and the value lines after it are merged into that result (their values win)."""
-    started = False
-    top: list[Result] | None = None  # the lines of a result not saved yet
-    merging: list[Result] | None = None
-    last: Result = {}  # the result saved last
-    for kind, name, result in outcomes:
-        if kind == _LINE:
-            if not started:
-                continue  # ttp reads a group's lines from its first start line on
-            if top is not None:
-                top.append(result)
-            elif merging is not None:
-                merging.append(result)
-            else:
-                merging = [result]
-        elif kind == _CHILD:
-            if not started:
-                continue
-            if top is not None:
-                last, top = _save(group, results, top), None
-            elif merging is not None:
-                _merge(last, merging)
-                merging = None
-            if result:
-                last.setdefault(name, []).append(dict(result))
-        elif kind == _START:
-            if top is not None:
-                _save(group, results, top)
-            elif merging is not None:
-                _merge(last, merging)
-                merging = None
-            top, started = [result], True
-        elif kind == _ASK or started:
-            return False
-    if top is not None:
-        _save(group, results, top)
-    elif merging is not None:
-        _merge(last, merging)
-    return True
-
-
-def _save(group: _Group, results: Result, lines: list[Result]) -> Result:
-    """A new result saved, made of its lines; the dict that holds it."""
-    top: Result = {}
-    for part in reversed(lines):
-        top.update(part)
-    for key, value in group.defaults:  # as ttp's processgrp adds them
-        top.setdefault(key, value)
-    current = results.get(group.key)
-    if group.listed:
-        results.setdefault(group.key, []).append(top)
-    elif current is None or current == {}:
-        results[group.key] = top
-    elif isinstance(current, list):
-        current.append(top)
-    else:
-        results[group.key] = [current, top]
-    return top
-
-
-def _merge(last: Result, lines: list[Result]) -> None:
-    for part in reversed(lines):
-        last.update(part)
