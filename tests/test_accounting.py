@@ -155,7 +155,7 @@ RUIJIE_LEAF = ROOT / "golden/pod-small-ruijie/leaf-1.cfg"
 
 
 def test_blocks_of_one_shape_list_their_own_unread_lines() -> None:
-    """Port blocks that differ only in their digits are judged once (parse/accounting.py
+    """Port blocks that differ only in their digits are judged once (parse/judge.py
     ``Judge.tally``), yet each lists its own unread line, number and text."""
     text = RUIJIE_LEAF.read_text("utf-8")
     for port in (1, 2, 3):

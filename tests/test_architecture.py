@@ -446,11 +446,8 @@ def test_one_folder_reader(names: set[str], listed: set[str]) -> None:
 
 # -- comments -----------------------------------------------------------------------------------
 _ISSUE = re.compile(r"\b[Ii]ssues? \d+")
-# Modules whose comments still cite an issue number for their reason (the next round's).
-ISSUE_CITES_FOR_NOW = {
-    *(f"roce_cfg/analysis/{m}.py" for m in ("context", "rules_fabric")),
-    *(f"roce_cfg/parse/{m}.py" for m in ("context", "ports", "run", "values", "wire")),
-}
+# Modules whose comments still cite an issue number for their reason (none left).
+ISSUE_CITES_FOR_NOW: set[str] = set()
 
 
 def test_comments_say_why_not_which_issue() -> None:

@@ -195,7 +195,7 @@ def test_an_overlay_may_put_a_group_in_any_area_file(tmp_path: Path) -> None:
 
 
 def test_every_bundled_regex_is_read_line_by_line() -> None:
-    # the line by line reading is proven for each regex (parse/plain.py _line_literals); one it
+    # the line by line reading is proven for each regex (parse/line_regex.py _line_literals); one it
     # cannot prove is searched over the whole text, a slowdown, not a failure anywhere else
     for vendor in Vendor:
         for name, reader in _plain_templates(vendor):

@@ -169,7 +169,7 @@ def _holds_models(hint: object) -> bool:
 def assembled(cls: type[FrozenModel], fields: dict[str, Any], given: set[str]) -> FrozenModel:
     """A model of ``fields`` (every field, in order), as pydantic's ``__setstate__`` restores
     one: without validating them again. Only for fields a model of ``cls`` held already (a
-    pickled one) or that are of their field's type and domain (``normalise._port``)."""
+    pickled one) or that are of their field's type and domain (``parse/ports._port``)."""
     model = cls.__new__(cls)
     object.__setattr__(model, "__dict__", fields)
     object.__setattr__(model, "__pydantic_fields_set__", given)

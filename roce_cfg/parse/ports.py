@@ -94,7 +94,7 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
     found = _Ports()
     loop_name = ctx.namer.name(ctx.profile.loopback_interface).canonical
     # Taken out of ``raw`` and dropped as their ports are built: the templates' items and the
-    # models of 100,000 ports are not all held at once (issue 27, cause 9).
+    # models of 100,000 ports are not all held at once (the parse's memory peak).
     merged = merge_interfaces(as_list(raw.pop("interfaces", None)), ctx.namer)
     for key in list(merged):
         name, item = merged.pop(key)
@@ -187,7 +187,7 @@ def _port(
     if first is not None and type(speed) is int and 0 <= speed <= numbers.SPEED.high:
         # the port's own values are of their fields' types (a name, words, an address), its
         # speed checked above; the rest is the first port's, validated: validating every
-        # port again was a sixth of an xl config's normalising (issue 30)
+        # port again was a sixth of an xl config's normalising
         return assembled(Interface, {**first.__dict__, **own}, first.__pydantic_fields_set__)
     port = lean(
         Interface(
@@ -271,7 +271,7 @@ def _distance(ctx: Context, item: Raw, scope: str) -> int | None:
 
 def _configured_speed(ctx: Context, item: Raw, scope: str) -> int | None:
     """The speed the port's own lines set ('speed 40000' in Mb/s, 'port mode 10G'): what it
-    runs at, whatever its cage's name says (issue 26: a 400G cage with a 100G module)."""
+    runs at, whatever its cage's name says (a 400G cage may hold a 100G module)."""
     if "speed_mbps" in item:
         mbps = ctx.number(item["speed_mbps"], numbers.SPEED_MBPS, None, scope)
         return mbps // 1000 if mbps is not None and mbps >= 1000 else None

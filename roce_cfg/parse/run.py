@@ -27,7 +27,7 @@ def read_templates(prep: Prepared, overlay: Path | None = None) -> dict[str, Any
     return runner(prep.vendor, overlay).run(prep.feed)
 
 
-@bulk_objects()  # 100,000 ports: a third of the parse went to rescanning them (issue 27)
+@bulk_objects()  # 100,000 ports: the collector's rescans of them were a third of the parse
 def parse_text(
     text: str,
     *,
@@ -39,7 +39,7 @@ def parse_text(
     """Parse one saved config. ``hints`` is one Hints, or Hints per hostname (fabric.json)."""
     prep = prepare(text, file=file, vendor=vendor, overlay=overlay)
     # The lines are accounted for before the templates run: the accounting's working set is
-    # gone before ttp's results and the models are built (issue 27: the peak of 100,000 ports).
+    # gone before ttp's results and the models are built (the peak of 100,000 ports is lower).
     accounting = _accounted(prep, overlay)
     raw = read_templates(prep, overlay)
     if len(text) > GC_AFTER_TEMPLATES:

@@ -41,7 +41,7 @@ def _port_address(ctx: Context, ip: str, mask: str, port: str) -> IPv4Interface 
 def _address_of(text: str) -> int | str:
     """What ipaddress builds the same address from, cheaper: its number, or the text (read,
     or refused in its words, by ipaddress). ipaddress's own parse of a port's and a peer's
-    address was a tenth of an xl file's parse (issue 30). An overlay's template may hand
+    address was a tenth of an xl file's parse. An overlay's template may hand
     over a number (to_int): ipaddress reads that as is."""
     number = numbers.quad_number(text)
     return text if number is None else number

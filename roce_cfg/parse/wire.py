@@ -42,7 +42,7 @@ def _network_numbers(value: IPv4Network) -> tuple[type[IPv4Network], tuple[tuple
 def _model_state(model: BaseModel) -> Any:
     """A model as its class, fields and set of given fields. Pydantic's own pickling sends a
     dict of its four parts per model and reads it back in Python: a third of what pickling
-    an xl config cost its worker (issue 30). A model with extra or private values (none of
+    an xl config cost its worker. A model with extra or private values (none of
     ours has) pickles pydantic's way."""
     if model.__pydantic_extra__ is not None or model.__pydantic_private__ is not None:
         return model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
