@@ -337,13 +337,8 @@ os._exit(0)
 # -- formatting ---------------------------------------------------------------------------------
 # Where the formatter would harm a table of data, a line may keep '# fmt: skip' (module: why).
 DATA_TABLES: dict[str, str] = {}
-# The modules the next round reformats (the parse).
-SKIPS_FOR_NOW = {
-    *(f"roce_cfg/parse/{m}.py" for m in ("finished", "prepared", "run")),
-    "roce_cfg/parse/lossless.py",
-    "roce_cfg/parse/qos.py",
-    "roce_cfg/parse/line_regex.py",
-}
+# The modules the next round reformats (none left).
+SKIPS_FOR_NOW: set[str] = set()
 
 
 def test_no_formatting_is_skipped() -> None:

@@ -149,8 +149,10 @@ def _boards(raw: dict[str, Any]) -> tuple[list[dict[str, Any]], list[numbers.Num
 def _more(ctx: Context) -> list[str]:
     if not ctx.more_unread:
         return []
-    return [f"{ctx.more_unread:,} more lines not read (values outside their domain); "
-            f"the first {MAX_UNREAD:,} are listed"]  # fmt: skip
+    return [
+        f"{ctx.more_unread:,} more lines not read (values outside their domain); "
+        f"the first {MAX_UNREAD:,} are listed"
+    ]
 
 
 _TOO_LONG = re.compile(r"integer string conversion: value has (\d+) digits")

@@ -82,5 +82,7 @@ def _to_newline(items: Sequence[tuple[Any, Any]]) -> bool:
     """Literals (or alternatives of them) with a newline only last: ttp's (?=\\n|\\r\\n)."""
     if len(items) == 1 and items[0][0] is _SRE.BRANCH:
         return all(_to_newline(alt) for alt in items[0][1][1])
-    return all(op is _SRE.LITERAL and (arg != 10 or i == len(items) - 1)
-               for i, (op, arg) in enumerate(items))  # fmt: skip
+    return all(
+        op is _SRE.LITERAL and (arg != 10 or i == len(items) - 1)
+        for i, (op, arg) in enumerate(items)
+    )

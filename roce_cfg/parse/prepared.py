@@ -22,7 +22,13 @@ from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.source import SourceMap, _interface
 from roce_cfg.parse.text import Line, clean, fold_tails_redacted, unwrap
-from roce_cfg.platforms.profile import ParseSpec, VendorProfile, load_profile, load_profiles
+from roce_cfg.platforms.profile import (
+    ParseSpec,
+    RangeSpec,
+    VendorProfile,
+    load_profile,
+    load_profiles,
+)
 from roce_cfg.vendor import Vendor
 
 
@@ -69,13 +75,43 @@ def prepare(
     namer = Namer(profile)
 
     source = SourceMap(sorted_blocks.known, namer)
-    feed: list[Block] = []
     opaque = list(sorted_blocks.opaque)
-    ports: list[Name] = []
     ranged = profile.parse.interface_range
-    for block in sorted_blocks.known:
+    feed, ports = _fed_blocks(sorted_blocks.known, ranged, namer, opaque)
+    # Lines with a value outside the grammar's range are not read (reported as unread).
+    fed = feed
+    feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
+    feed, unnamed = ranges.expand(feed, ranged, namer)
+    unread += unnamed
+    text_feed = _feed_text(_templates_read(feed, profile), _port_views(profile))
+    return Prepared(
+        text=text,
+        file=file,
+        vendor=vendor,
+        vendor_from=vendor_from,
+        profile=profile,
+        namer=namer,
+        source=source,
+        opaque=opaque,
+        ports=ports,
+        feed=text_feed,
+        unread=unread,
+        fed=fed,
+        layout=len(sorted_blocks.layout),
+        residue=residue,
+    )
+
+
+def _fed_blocks(
+    known: list[Block], ranged: RangeSpec | None, namer: Namer, opaque: list[Block]
+) -> tuple[list[Block], list[Name]]:
+    """The known blocks the templates are fed, and the ports they name; an interface roce-cfg
+    does not model joins ``opaque``."""
+    feed: list[Block] = []
+    ports: list[Name] = []
+    for block in known:
         if ranges.is_range(ranged, block.header.text):
-            feed.append(block)  # read as one block per port of the range (below)
+            feed.append(block)  # read as one block per port of the range (``ranges.expand``)
             continue
         name = _interface(block, namer)
         if name is not None and name.kind == "other":
@@ -84,16 +120,7 @@ def prepare(
         if name is not None and name.kind == "port":
             ports.append(name)
         feed.append(block)
-    # Lines with a value outside the grammar's range are not read (reported as unread).
-    fed = feed
-    feed, unread = without(feed, refused(load_grammar(vendor.value, overlay), feed))
-    feed, unnamed = ranges.expand(feed, ranged, namer)
-    unread += unnamed
-    text_feed = _feed_text(_templates_read(feed, profile), _port_views(profile))
-    return Prepared(
-        text, file, vendor, vendor_from, profile, namer, source, opaque, ports, text_feed, unread,
-        fed, len(sorted_blocks.layout), residue,
-    )  # fmt: skip
+    return feed, ports
 
 
 def _config_part(cleaned: list[Line], lines: list[Line], spec: ParseSpec) -> list[Line]:

@@ -187,9 +187,20 @@ def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, 
 _PFC_KEYS = ("pfc", "pfc_mode", "pfc_profile", "antilocking_pfc")
 # Every key of a port's template output that its QoS is read from (``_port_qos_read``).
 _QOS_KEYS = (
-    *_PFC_KEYS, "dcbx", "trust_dscp", "watchdog", "wred_table", "queue_profiles",
-    "ecn_flags", "no_drop", "headroom", "xoff", "strict", "drr_last", "weighted",
-)  # fmt: skip
+    *_PFC_KEYS,
+    "dcbx",
+    "trust_dscp",
+    "watchdog",
+    "wred_table",
+    "queue_profiles",
+    "ecn_flags",
+    "no_drop",
+    "headroom",
+    "xoff",
+    "strict",
+    "drr_last",
+    "weighted",
+)
 
 
 def _port_qos(

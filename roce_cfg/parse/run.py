@@ -57,9 +57,14 @@ GC_AFTER_TEMPLATES = 1 << 20
 def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
     refused_lines = [u.line for u in prep.unread if u.line]
     return account(
-        prep.vendor, prep.fed, prep.opaque, prep.layout, refused_lines, overlay,
+        prep.vendor,
+        prep.fed,
+        prep.opaque,
+        prep.layout,
+        refused_lines,
+        overlay,
         _port_of(prep.namer, prep.profile.parse.interface_range),
-    )  # fmt: skip
+    )
 
 
 def line_sections(
