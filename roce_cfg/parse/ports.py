@@ -18,9 +18,9 @@ from roce_cfg.model.device import (
     PortDistance,
     PortVrf,
     VlanInterface,
-    assembled,
     lean,
     packet_for,
+    updated,
 )
 from roce_cfg.parse import aggregates, ipv6, peer_links, splits
 from roce_cfg.parse.context import Context, Raw, as_list
@@ -186,9 +186,8 @@ def _port(
     first = read.port
     if first is not None and type(speed) is int and 0 <= speed <= numbers.SPEED.high:
         # the port's own values are of their fields' types (a name, words, an address), its
-        # speed checked above; the rest is the first port's, validated: validating every
-        # port again was a sixth of an xl config's normalising
-        return assembled(Interface, {**first.__dict__, **own}, first.__pydantic_fields_set__)
+        # speed checked above; the rest is the first port's, validated once
+        return updated(first, own)
     port = lean(
         Interface(
             mode=read.mode,

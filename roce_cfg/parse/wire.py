@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from roce_cfg.model import numbers
 from roce_cfg.model.device import assembled
+from roce_cfg.model.fast import state
 from roce_cfg.parse.result import ParsedConfig
 
 
@@ -40,13 +41,14 @@ def _network_numbers(value: IPv4Network) -> tuple[type[IPv4Network], tuple[tuple
 
 
 def _model_state(model: BaseModel) -> Any:
-    """A model as its class, fields and set of given fields. Pydantic's own pickling sends a
-    dict of its four parts per model and reads it back in Python: a third of what pickling
-    an xl config cost its worker. A model with extra or private values (none of
-    ours has) pickles pydantic's way."""
-    if model.__pydantic_extra__ is not None or model.__pydantic_private__ is not None:
+    """A model as its class, fields and set of given fields (``model.fast.state``). Pydantic's
+    own pickling sends a dict of its four parts per model and reads it back in Python: a third
+    of what pickling an xl config cost its worker. A model with extra or private values (none
+    of ours has) pickles pydantic's way."""
+    found = state(model)
+    if found is None:
         return model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
-    return assembled, (type(model), model.__dict__, model.__pydantic_fields_set__)
+    return assembled, found
 
 
 def _models_of(cls: type[BaseModel], found: set[type[BaseModel]]) -> set[type[BaseModel]]:
