@@ -3,6 +3,11 @@ line's own end. Proved on the stdlib's own parse of the regex (what re.compile r
 plain reader (parse/plain.py) may try a line against it alone instead of searching the whole
 text; where that parse is missing or of another shape, nothing is proved and the regex is
 searched as ttp searches it.
+
+``re._parser`` is private to the standard library, so this module is fenced
+(docs/architecture.md): nothing else in roce_cfg reads it, and tests/test_parse_plain.py holds
+the line by line reading to ttp's search of the whole text, on every Python CI runs, and reads
+every template without the proof too.
 """
 
 from __future__ import annotations
