@@ -29,7 +29,7 @@ from roce_cfg.parse import (
 from roce_cfg.parse.blocks import Block, split
 from roce_cfg.parse.context import Context
 from roce_cfg.parse.names import _NAME, Namer
-from roce_cfg.parse.run import _accounted
+from roce_cfg.parse.run import accounted
 from roce_cfg.parse.text import Line, clean, count_lines, ends
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
@@ -78,7 +78,7 @@ def test_lazy_paths_give_what_the_eager_ones_gave(
     monkeypatch.setattr(run_mod, "GC_AFTER_TEMPLATES", 0)
     prep = prepare(text, file=str(cfg))
     eager_index = _shape(prep.source.interfaces)
-    eager = finish(prep, read_templates(prep), None, _accounted(prep, None))
+    eager = finish(prep, read_templates(prep), None, accounted(prep, None))
     assert lazy.config.model_dump_json() == eager.config.model_dump_json()
     assert _shape(lazy.source.interfaces) == eager_index == _eager_index(lazy)
     # every port's name is the index's own string, not an equal copy

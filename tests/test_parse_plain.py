@@ -366,7 +366,7 @@ def test_the_lines_kept_are_bounded_and_change_no_result(monkeypatch: pytest.Mon
 def test_a_regex_is_read_line_by_line_only_where_proven(
     pattern: str, flags: int, literals: tuple[str, str] | None
 ) -> None:
-    assert line_regex._line_literals(re.compile(pattern, flags)) == literals
+    assert line_regex.line_literals(re.compile(pattern, flags)) == literals
 
 
 def test_without_the_stdlib_regex_parser_every_regex_is_searched(
@@ -374,8 +374,8 @@ def test_without_the_stdlib_regex_parser_every_regex_is_searched(
 ) -> None:
     """re._parser is private: on a Python without it (or with another shape of it) no regex
     is read line by line, and the templates still read as ttp reads them."""
-    assert line_regex._line_literals(re.compile(r"\ninterface (\S+)")) is not None
+    assert line_regex.line_literals(re.compile(r"\ninterface (\S+)")) is not None
     monkeypatch.setattr(line_regex, "_SRE", None)
-    assert line_regex._line_literals(re.compile(r"\ninterface (\S+)")) is None
+    assert line_regex.line_literals(re.compile(r"\ninterface (\S+)")) is None
     monkeypatch.setattr(line_regex, "_SRE", object())  # a module without the names used
-    assert line_regex._line_literals(re.compile(r"\ninterface (\S+)")) is None
+    assert line_regex.line_literals(re.compile(r"\ninterface (\S+)")) is None

@@ -24,7 +24,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from roce_cfg.parse.blocks import Block
-from roce_cfg.parse.judge import Judge, _Tally, _tally, _Verdict, _walk, judge
+from roce_cfg.parse.judge import Judge, Tally, Verdict, judge, tally_of, walk_block
 from roce_cfg.parse.lossless import LOSSLESS_SECTIONS
 from roce_cfg.redact import redact
 from roce_cfg.vendor import Vendor
@@ -118,10 +118,10 @@ class _Sum:
     facts: dict[tuple[str, str | None], list[int]] = field(default_factory=dict)
     fact_counts: Counter[tuple[str, str | None]] = field(default_factory=Counter)
 
-    def walked(self, walk: Iterable[tuple[int, str, _Verdict]], block: Block) -> None:
-        self.tallied(_tally(walk), block)
+    def walked(self, walk: Iterable[tuple[int, str, Verdict]], block: Block) -> None:
+        self.tallied(tally_of(walk), block)
 
-    def tallied(self, tally: _Tally, block: Block) -> None:
+    def tallied(self, tally: Tally, block: Block) -> None:
         self.understood += tally.understood
         self.refused += tally.refused
         for kind, n in tally.unmanaged:
@@ -185,7 +185,7 @@ def account(
     for block, is_fed in sorted(walks, key=lambda bf: bf[0].header.no):
         tally = j.tally(block, is_fed, bad)
         if tally is None:
-            total.walked(_walk(block, is_fed, bad, j), block)
+            total.walked(walk_block(block, is_fed, bad, j), block)
         else:
             total.tallied(tally, block)
     return total.accounting()
@@ -200,7 +200,7 @@ def verdicts(
     return {
         no: (verdict.status, verdict.label)
         for block, fed in blocks
-        for no, _, verdict in _walk(block, fed, set(), j)
+        for no, _, verdict in walk_block(block, fed, set(), j)
     }
 
 
@@ -216,7 +216,7 @@ def read_lines(
     out: dict[tuple[str, str | None], list[int]] = {}
     for block, fed in blocks:
         scopes: dict[int, str | None] | None = None
-        for no, _, verdict in _walk(block, fed, set(), j):
+        for no, _, verdict in walk_block(block, fed, set(), j):
             if verdict.status == "understood":
                 scopes = scopes if scopes is not None else _scopes(block, port_of)
                 out.setdefault((verdict.label, scopes.get(no)), []).append(no)

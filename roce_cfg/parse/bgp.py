@@ -13,7 +13,7 @@ from roce_cfg.parse.context import Context, Raw, as_list
 from roce_cfg.parse.values import ipv4
 
 
-def _bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
+def read_bgp(ctx: Context, raw: Raw, loopback: Loopback | None) -> Bgp | None:
     items = as_list(raw.get("bgp"))
     if not items:
         return None

@@ -16,7 +16,7 @@ from roce_cfg.model.device import PortQos
 from roce_cfg.model.numbers import Domain, NumberError
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Namer
-from roce_cfg.parse.readings import Wred, _PortLines
+from roce_cfg.parse.readings import PortLines, Wred
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
 
 Raw = dict[str, Any]
@@ -101,7 +101,7 @@ class Context:
         default_factory=dict
     )
     # a port's lines but its own (as the templates read them) -> what they say (``_port``)
-    port_readings: dict[tuple[bool, bytes], _PortLines] = field(default_factory=dict)
+    port_readings: dict[tuple[bool, bytes], PortLines] = field(default_factory=dict)
 
     def port_qos(self, *fields: Any) -> PortQos:
         """One PortQos per distinct setting (it is frozen): ports mostly agree, and a config

@@ -19,7 +19,7 @@ from roce_cfg.vendor import Vendor
 _PROMPT = re.compile(r"^(?:<[^<>\s]+>|\[[^\[\]\s]+\]|[\w.-]+(?:\([\w-]+\))?[#>])(?:\s.*|\S.*)?$")
 
 
-def _without_prompts(lines: list[Line], text: str) -> list[Line]:
+def without_prompts(lines: list[Line], text: str) -> list[Line]:
     """``lines`` (of ``text``) less the prompt lines. A prompt holds '>', ']' or '#' (every
     alternative of ``_PROMPT`` does): the regex is tried on those lines only, a third of the
     cost, and none is when the text holds none of them (a saved file, not a capture)."""
@@ -35,7 +35,7 @@ def _without_prompts(lines: list[Line], text: str) -> list[Line]:
 _COMPILED: dict[int, tuple[VendorProfile, tuple[list[re.Pattern[str]], ...]]] = {}
 
 
-def _patterns(profile: VendorProfile) -> tuple[list[re.Pattern[str]], ...]:
+def patterns(profile: VendorProfile) -> tuple[list[re.Pattern[str]], ...]:
     """The profile's detect, known-block and layout patterns, compiled; a detect pattern that
     matches only at a line's start is compiled to follow a newline (``_after_newline``)."""
     # Profiles are cached per (vendor, overlay) and immutable, so identity is a safe key.
@@ -104,7 +104,7 @@ def detect(lines: list[Line], profiles: Mapping[Vendor, VendorProfile], file: st
         return bool(p.search(after if p.pattern.startswith(_NEWLINE) else text))
 
     scores = sorted(
-        ((sum(found(p) for p in _patterns(prof)[0]), v) for v, prof in profiles.items()),
+        ((sum(found(p) for p in patterns(prof)[0]), v) for v, prof in profiles.items()),
         key=lambda sv: (-sv[0], sv[1].value),
     )
     best, vendor = scores[0]
@@ -126,7 +126,7 @@ def other_vendor(
     Only the ends of a large file are cleaned: ``detect`` reads its first 400 and last 100
     lines, and the last hold the closing line ('return', 'end') that tells most vendors apart."""
     sample = ends(text, SAMPLE_HEAD, SAMPLE_TAIL)
-    lines = _without_prompts(clean(sample), sample)
+    lines = without_prompts(clean(sample), sample)
     try:
         found = detect(lines, load_profiles(overlay), file)
     except InputError:

@@ -19,12 +19,12 @@ from roce_cfg.model.device import DeviceConfig
 from roce_cfg.parse.accounting import Accounting, refused_facts
 from roce_cfg.parse.context import MAX_UNREAD, Context, Unreadable, as_list
 from roce_cfg.parse.judge import judge
-from roce_cfg.parse.model_choice import UNKNOWN_MODEL, _choose_model, _fits
+from roce_cfg.parse.model_choice import UNKNOWN_MODEL, choose_model, holds_ports
 from roce_cfg.parse.normalise import build
 from roce_cfg.parse.parsed import Hints, Parsed, applied_hint, hint_name
 from roce_cfg.parse.prepared import Prepared
 from roce_cfg.parse.result import OpaqueBlock, ParsedConfig, UnreadLine
-from roce_cfg.parse.source import _locator, _port_of
+from roce_cfg.parse.source import header_port, locator
 from roce_cfg.parse.text import count_lines
 from roce_cfg.platforms.profile import ParseSpec, VersionForm
 from roce_cfg.redact import may_hold_secrets, redact
@@ -44,7 +44,7 @@ def finish(
     notes: list[str] = []
     boards, bad_slots = _boards(raw)
     board = str(boards[0]["model"]) if boards else None
-    model_name, model_from = _choose_model(profile, prep.ports, hint.model, board, file, notes)
+    model_name, model_from = choose_model(profile, prep.ports, hint.model, board, file, notes)
     ctx = _context(prep, model_name, board, notes)
     for exc in bad_slots:
         ctx.skip(exc)
@@ -100,11 +100,11 @@ def _residue(prep: Prepared) -> list[str]:
 def _context(prep: Prepared, model_name: str, board: str | None, notes: list[str]) -> Context:
     """What the normaliser reads a config with: its profile and model, where its lines are."""
     profile = prep.profile
-    fits = [spec for spec in profile.models.values() if _fits(spec, prep.ports)]
+    fits = [spec for spec in profile.models.values() if holds_ports(spec, prep.ports)]
     spec = profile.spec_of(model_name, fits[0] if fits else None)
     ctx = Context(profile, model_name, spec, prep.namer, notes)
     notes.extend(_residue(prep))
-    ctx.unread, ctx.locate = list(prep.unread), _locator(prep.source, profile.parse.anchors)
+    ctx.unread, ctx.locate = list(prep.unread), locator(prep.source, profile.parse.anchors)
     ctx.board, (ctx.version_text, ctx.version) = board, _release(prep.text, profile.parse)
     ctx.blocks = prep.source.blocks
     return ctx
@@ -126,7 +126,7 @@ def _with_refusals(
         return accounting
     refused = [(u.line, u.text) for u in ctx.unread]
     j = judge(prep.vendor, overlay)
-    port_of = _port_of(prep.namer, prep.profile.parse.interface_range)
+    port_of = header_port(prep.namer, prep.profile.parse.interface_range)
     facts = refused_facts(refused, prep.source.blocks, j, port_of, ctx.more_unread)
     return accounting.model_copy(update={"unread_facts": (*accounting.unread_facts, *facts)})
 

@@ -21,7 +21,7 @@ from roce_cfg.vendor import Vendor
 
 
 @dataclass(frozen=True)
-class _Verdict:
+class Verdict:
     status: str  # 'understood' | 'unmanaged' | 'unread' | 'refused' (a value out of its domain)
     label: str  # section (understood, unread) or kind (unmanaged)
 
@@ -42,7 +42,7 @@ MEMO_SHAPE_CHARS = 256  # lines remembered by shape: config lines are short, a h
 
 
 @dataclass(frozen=True, slots=True)
-class _Tally:
+class Tally:
     """What became of a block's lines: counts, and its unread lines (index in the block,
     section) in order."""
 
@@ -58,7 +58,7 @@ class _OfShape:
     whose shape does not say what they are ('address-family ipv4' is read, 'ipv6' is not)."""
 
     unsafe: tuple[int, ...]
-    tallies: dict[tuple[str, ...], _Tally] = field(default_factory=dict)
+    tallies: dict[tuple[str, ...], Tally] = field(default_factory=dict)
 
 
 @dataclass
@@ -75,7 +75,7 @@ class Judge:
         # (ZXROS switchvlan) has a command of the same words
         views = {v for c in self.grammar.commands for v in c.views}
         self._views = sorted(views, key=lambda v: (v != self.grammar.root, v))
-        self._memo: dict[tuple[str, str], _Verdict] = {}
+        self._memo: dict[tuple[str, str], Verdict] = {}
         # (view, undo) pairs, in the order _command_section tries them, that have a command
         # starting with a given word: a line is matched only where it can match (100,000
         # unique interface lines tried 13 views twice each: 8 s of a 10 s parse).
@@ -99,9 +99,9 @@ class Judge:
         )
         self._blocks: dict[tuple[bool, bool, int, bytes], _OfShape] = {}
         self._chars = 0  # of the shapes and texts in _blocks
-        self._line_shapes: dict[tuple[bytes, str], _Verdict | None] = {}
+        self._line_shapes: dict[tuple[bytes, str], Verdict | None] = {}
 
-    def tally(self, block: Block, fed: bool, refused: set[int]) -> _Tally | None:
+    def tally(self, block: Block, fed: bool, refused: set[int]) -> Tally | None:
         """A block's tally, from the block of its shape judged before when its lines whose
         shape does not say what they are have the same text too; None: walk it line by line (a
         vendor whose readers tell digits apart, a refused line in it, a huge block)."""
@@ -121,7 +121,7 @@ class Judge:
         texts = tuple([lines[n].text for n in of_shape.unsafe])
         hit = of_shape.tallies.get(texts)
         if hit is None:
-            hit = _tally(_walk(block, fed, refused, self))
+            hit = tally_of(walk_block(block, fed, refused, self))
             if self._remember(key, of_shape, _TALLY_CHARS + sum(map(len, texts))) is of_shape:
                 of_shape.tallies[texts] = hit
         return hit
@@ -140,7 +140,7 @@ class Judge:
         self._blocks[key] = of_shape
         return of_shape
 
-    def line(self, flat: str, readers: str) -> _Verdict:
+    def line(self, flat: str, readers: str) -> Verdict:
         """``readers``: 'all' in a block the templates read, 'grammar' for a one-line block they
         do not (a lint rule reads it from the text: H3C 'max-ecmp-num'), 'none' otherwise."""
         key = (flat, readers)
@@ -157,7 +157,7 @@ class Judge:
                 self._memo.clear()
         return hit
 
-    def _by_line_shape(self, flat: str, readers: str) -> _Verdict:
+    def _by_line_shape(self, flat: str, readers: str) -> Verdict:
         """A line not seen before, judged as the line of its shape before it when lines of that
         shape are judged alike (a BGP block's peers: the block's shape is the config's own)."""
         if not self._by_shape or len(flat) > MEMO_SHAPE_CHARS:
@@ -172,18 +172,18 @@ class Judge:
                 self._line_shapes[key] = hit if self.grammar.shape_safe(flat) else None
         return hit
 
-    def _judge(self, flat: str, readers: str) -> _Verdict:
+    def _judge(self, flat: str, readers: str) -> Verdict:
         section = self._command_section(flat, one_line=readers == "grammar")
         if readers == "none" or (readers == "grammar" and section is None):
             section = None
         elif section is None and self.templates.fullmatch(flat):
             section = self.area(flat) or OTHER
         if section is not None:
-            return _Verdict("understood", section)
+            return Verdict("understood", section)
         for pattern, kind in self.unmanaged:
             if pattern.match(flat):
-                return _Verdict("unmanaged", kind)
-        return _Verdict("unread", self.area(flat) or OTHER)
+                return Verdict("unmanaged", kind)
+        return Verdict("unread", self.area(flat) or OTHER)
 
     def _command_section(self, flat: str, one_line: bool = False) -> str | None:
         first = flat.split(maxsplit=1)[0] if flat.strip() else ""
@@ -215,13 +215,13 @@ def judge(vendor: Vendor, overlay: Path | None = None) -> Judge:
     )
 
 
-def _walk(
+def walk_block(
     block: Block, fed: bool, refused: set[int], j: Judge
-) -> Iterator[tuple[int, str, _Verdict]]:
+) -> Iterator[tuple[int, str, Verdict]]:
     """(line, text, verdict) for each line of a block; the lines under a line that is not
     understood take its verdict."""
     readers = "all" if fed else "grammar" if not block.body else "none"
-    stack: list[tuple[int, _Verdict]] = []
+    stack: list[tuple[int, Verdict]] = []
     for line in block.lines:  # locals only: a BGP block of a thousand peers is walked here
         text = line.text
         if stack:  # a body line (the header's text is stripped: its indent is the block's)
@@ -235,22 +235,22 @@ def _walk(
         if parent is not None and parent.label == OTHER and parent.status == "unread":
             # under a block nothing places, a line's own command or words may: an unknown
             # header must not hide the PFC or DSCP lines under it from the gate
-            verdict = _Verdict("unread", j.area(flat) or OTHER)
+            verdict = Verdict("unread", j.area(flat) or OTHER)
         elif parent is not None and parent.status != "understood":
             verdict = parent  # the lines under a refused line go with it (parse/domains.py)
         elif line.no in refused:
-            verdict = _Verdict("refused", "")
+            verdict = Verdict("refused", "")
         else:
             verdict = j.line(flat, readers)
             if verdict.status == "unread" and parent is not None:
                 # a line under a block that is read: its own area or words, else the block's
                 section = j.named_area(flat) or keyword_section(flat) or parent.label
-                verdict = _Verdict("unread", section)
+                verdict = Verdict("unread", section)
         stack.append((indent, verdict))
         yield line.no, flat, verdict
 
 
-def _tally(walked: Iterable[tuple[int, str, _Verdict]]) -> _Tally:
+def tally_of(walked: Iterable[tuple[int, str, Verdict]]) -> Tally:
     understood = refused = 0
     kinds: dict[str, int] = {}
     unread: list[tuple[int, str]] = []
@@ -263,7 +263,7 @@ def _tally(walked: Iterable[tuple[int, str, _Verdict]]) -> _Tally:
             refused += 1
         else:
             unread.append((n, verdict.label))
-    return _Tally(understood, refused, tuple(kinds.items()), tuple(_lifted(unread)))
+    return Tally(understood, refused, tuple(kinds.items()), tuple(_lifted(unread)))
 
 
 def _lifted(unread: list[tuple[int, str]]) -> list[tuple[int, str]]:

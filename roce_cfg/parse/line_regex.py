@@ -19,14 +19,14 @@ from typing import Any
 
 # The stdlib's own parse of a regex (what re.compile reads), to prove what a match can read;
 # a private module: where a Python has none, or another shape of it, every regex is searched
-# as ttp searches it (_line_literals).
+# as ttp searches it (line_literals).
 try:
     _SRE: Any = importlib.import_module("re._parser")
 except ImportError:  # pragma: no cover - CPython 3.11 to 3.13 have it
     _SRE = None
 
 
-def _line_literals(regex: re.Pattern[str]) -> tuple[str, str] | None:
+def line_literals(regex: re.Pattern[str]) -> tuple[str, str] | None:
     """The literal text right after the newline a match starts with, and the longest other
     literal text it has, where the regex provably matches only from a newline and never reads
     past the line's end but for its newline; None where not."""

@@ -17,7 +17,7 @@ from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 UNKNOWN_MODEL = "unknown"
 
 
-def _fits(model: ModelSpec, ports: list[Name]) -> bool:
+def holds_ports(model: ModelSpec, ports: list[Name]) -> bool:
     """Every port's label and speed exist on the model (breakout names at a breakout speed)."""
     layout = _layout(model)
     return all(layout.holds(port) for port in ports)
@@ -68,7 +68,7 @@ def _layout(model: ModelSpec) -> _Layout:
     return hit
 
 
-def _choose_model(
+def choose_model(
     profile: VendorProfile,
     ports: list[Name],
     hint: str | None,
@@ -85,7 +85,7 @@ def _choose_model(
         return hint, "given"
     if board is not None and board in profile.models:
         return board, "config"
-    fits = [name for name, spec in sorted(profile.models.items()) if _fits(spec, ports)]
+    fits = [name for name, spec in sorted(profile.models.items()) if holds_ports(spec, ports)]
     if board is not None:
         # a model the profile does not list stays that model: its ports are read by a listed
         # layout they fit, its buffer figures are nobody's (lint: RC120 cannot verify)

@@ -4,6 +4,11 @@ Every vendor's ``templates/<vendor>/parse/*.ttp`` emits the same keys (documente
 ``docs/parse.md``); the differences that remain — size units, timer granularities, which
 settings a vendor implies rather than prints — are read from the vendor profile, so this module
 has no per-vendor branches.
+
+``build`` reads the config's sections in order, each with its reader: the WRED tables and PFC
+profiles, the watchdog (watchdog.py), splits and AI ECN, the ports (ports.py) with their
+breakouts, aggregates and sub-interfaces, the device's QoS (qos.py), BGP (bgp.py), static
+routes and M-LAG; all of them over one ``Context`` (context.py).
 """
 
 from __future__ import annotations
@@ -20,12 +25,12 @@ from roce_cfg.parse import (
     statics,
     subinterfaces,
 )
-from roce_cfg.parse.bgp import _bgp
+from roce_cfg.parse.bgp import read_bgp
 from roce_cfg.parse.context import Context, Raw, Role, as_list
-from roce_cfg.parse.ports import _interfaces
-from roce_cfg.parse.qos import _qos, _wred_tables
-from roce_cfg.parse.readings import _Globals
-from roce_cfg.parse.watchdog import _watchdog
+from roce_cfg.parse.ports import read_interfaces
+from roce_cfg.parse.qos import read_qos, read_wred_tables
+from roce_cfg.parse.readings import Globals
+from roce_cfg.parse.watchdog import read_watchdog
 
 
 def _vlans(ctx: Context, raw: Raw) -> tuple[Vlan, ...]:
@@ -57,20 +62,20 @@ def build(
         hostname = str(systems[0]["hostname"])
     else:
         ctx.notes.append(f"no hostname in the config; '{hostname}' taken from the file name")
-    tables, profiles = _wred_tables(ctx, raw)
+    tables, profiles = read_wred_tables(ctx, raw)
     pfc = pfc_profiles.read(ctx, raw)
     _switch_frame(raw)
     declared = _vlans(ctx, raw)
-    watchdog, every = _watchdog(ctx, raw), numbers.of(v.id for v in declared)
+    watchdog, every = read_watchdog(ctx, raw), numbers.of(v.id for v in declared)
     legs, marked = splits.read(ctx, raw), ai_ecn.queues(ctx, raw)
-    g = _Globals(tables, profiles, pfc.default, watchdog, every, speeds, pfc, legs, marked)
-    found = _interfaces(raw, ctx, g)
+    g = Globals(tables, profiles, pfc.default, watchdog, every, speeds, pfc, legs, marked)
+    found = read_interfaces(raw, ctx, g)
     found.ports = breakouts.split(ctx, found.ports, found.split)
     found.ports, lags = aggregates.resolve(ctx, found.ports, found.lag_lines)
     members = {a.name: a.members for a in lags}
     found.ports, subs = subinterfaces.resolve(ctx, found.ports, members)
-    qos = _qos(ctx, raw, g, found)
-    bgp = _bgp(ctx, raw, found.loopback)
+    qos = read_qos(ctx, raw, g, found)
+    bgp = read_bgp(ctx, raw, found.loopback)
     if role is None:
         has_access = any(p.mode == "access" for p in found.ports)
         role = ("leaf" if bgp else "switch") if has_access else "spine"

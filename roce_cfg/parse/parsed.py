@@ -15,7 +15,7 @@ from roce_cfg.parse.context import Role
 from roce_cfg.parse.prepared import prepare
 from roce_cfg.parse.result import ParsedConfig
 from roce_cfg.parse.source import SourceMap
-from roce_cfg.parse.wire import _dumps
+from roce_cfg.parse.wire import dumps
 
 
 class Parsed:
@@ -52,7 +52,7 @@ class Parsed:
         return self._source
 
     def __getstate__(self) -> tuple[bytes, str, Path | None]:
-        return _dumps(self.config), self.text, self.overlay
+        return dumps(self.config), self.text, self.overlay
 
     def __setstate__(self, state: tuple[bytes, str, Path | None]) -> None:
         config, self.text, self.overlay = state

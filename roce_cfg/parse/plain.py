@@ -34,28 +34,28 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from roce_cfg.parse.line_regex import _line_literals
-from roce_cfg.parse.plain_results import _converted, _outcome, _results, _searched, _Unplain
+from roce_cfg.parse.line_regex import line_literals
+from roce_cfg.parse.plain_results import Unplain, converted, outcome_of, read_results, searched
 from roce_cfg.parse.plain_shape import (
-    _ASKED,
-    _ASKED_LATE,
-    _CHILD,
-    _LINE,
-    _NAME,
-    _START,
+    ASKED,
+    ASKED_LATE,
+    CHILD,
+    LINE,
+    NAME,
+    START,
+    Group,
+    Outcome,
+    Regex,
     Result,
-    _Group,
-    _Outcome,
-    _Regex,
-    _Scalar,
-    _Value,
+    Scalar,
+    Value,
 )
 
 
 class Plain:
     """One template of the plain shape; ``read`` gives its result or None (ask ttp)."""
 
-    def __init__(self, groups: tuple[_Group, ...]) -> None:
+    def __init__(self, groups: tuple[Group, ...]) -> None:
         self.groups = groups
         regexes = [r for g in groups for r in (*g.starts, *g.lines, *g.child_regexes)]
         self.local = all(r.prefix is not None for r in regexes)
@@ -69,7 +69,7 @@ class Plain:
     def search(self, feed: str) -> Result | None:
         """The result read as ttp finds matches: each regex searched over the whole text."""
         text = "\n" + feed + "\n\n"  # as ttp frames its input
-        return _results(self.groups, [_searched(g, text) for g in self.groups])
+        return read_results(self.groups, [searched(g, text) for g in self.groups])
 
 
 def plain(template: Any) -> Plain | None:
@@ -97,7 +97,7 @@ def plain(template: Any) -> Plain | None:
     return Plain(read)
 
 
-def _group(group: Any, variables: dict[str, Any]) -> _Group | None:
+def _group(group: Any, variables: dict[str, Any]) -> Group | None:
     defaults = _defaults(group, variables)
     if defaults is None or len(group.path) != 1 or not group.start_re:
         return None
@@ -107,7 +107,7 @@ def _group(group: Any, variables: dict[str, Any]) -> _Group | None:
     starts = [_regex(r, True, 0, "") for r in group.start_re]
     lines = [_regex(r, False, 0, "") for r in group.re]
     children: list[str] = []
-    child_regexes: list[_Regex | None] = []
+    child_regexes: list[Regex | None] = []
     for index, child in enumerate(group.children, 1):
         name, child_listed = _path_item(child.path[-1]) if len(child.path) == 2 else (None, False)
         if (
@@ -125,7 +125,7 @@ def _group(group: Any, variables: dict[str, Any]) -> _Group | None:
     found = [*starts, *lines, *child_regexes]
     if any(r is None for r in found):
         return None
-    return _Group(
+    return Group(
         key,
         listed,
         tuple(r for r in starts if r is not None),
@@ -136,7 +136,7 @@ def _group(group: Any, variables: dict[str, Any]) -> _Group | None:
     )
 
 
-def _defaults(group: Any, variables: dict[str, Any]) -> tuple[tuple[str, _Scalar], ...] | None:
+def _defaults(group: Any, variables: dict[str, Any]) -> tuple[tuple[str, Scalar], ...] | None:
     """The defaults of a group with nothing else but lines (no functions, outputs, end lines,
     inputs); None for any other group."""
     defaults = group.defaults
@@ -149,7 +149,7 @@ def _defaults(group: Any, variables: dict[str, Any]) -> tuple[tuple[str, _Scalar
         and not group.end_re
         and not group.inputs
         # a value of a template variable's name ttp replaces by the variable's value
-        and all(isinstance(v, _Scalar) and v not in variables for v in defaults.values())
+        and all(isinstance(v, Scalar) and v not in variables for v in defaults.values())
     )
     return tuple(defaults.items()) if bare else None
 
@@ -158,13 +158,13 @@ def _path_item(item: str) -> tuple[str | None, bool]:
     name = item.removesuffix("*")
     listed = item.endswith("*") and not name.endswith("*")
     # ttp names a group without a name '_anonymous_' and returns its results unnamed
-    return (name if _NAME.fullmatch(name) and not name.startswith("_") else None), listed
+    return (name if NAME.fullmatch(name) and not name.startswith("_") else None), listed
 
 
-def _regex(r: dict[str, Any], start: bool, owner: int, name: str) -> _Regex | None:
+def _regex(r: dict[str, Any], start: bool, owner: int, name: str) -> Regex | None:
     if r["IS_LINE"] or r["ACTION"] != ("start" if start else "add") or not r["VARIABLES"]:
         return None
-    values: dict[str, _Value] = {}
+    values: dict[str, Value] = {}
     for var_name, var in r["VARIABLES"].items():
         to_int, setting = False, None
         for fn in var.functions:
@@ -183,22 +183,22 @@ def _regex(r: dict[str, Any], start: bool, owner: int, name: str) -> _Regex | No
         if to_int and setting is not None:
             return None
         values[var_name] = (var.var_name_original, to_int, setting)
-    kind = _CHILD if owner else _START if start else _LINE
+    kind = CHILD if owner else START if start else LINE
     regex = r["REGEX"]
     names = regex.groupindex
     fields = None
     if names and all(n in values for n in names):
         fields = tuple((index - 1, values[n]) for n, index in names.items())
-    literals = _line_literals(regex)
+    literals = line_literals(regex)
     prefix, need = literals if literals else (None, "")
-    return _Regex(regex, start, values, owner, kind, name, prefix, need, fields)
+    return Regex(regex, start, values, owner, kind, name, prefix, need, fields)
 
 
 # Lines whose outcomes a reader keeps: a config repeats most of its port lines on every port,
 # a fabric in every config. Bounded: a hostile config has as many lines as it likes.
 MAX_SEEN = 4_096
 # What one line is to the groups: nothing (), one (group number, outcome), or a list of them
-_Found = tuple[()] | tuple[int, _Outcome] | list[tuple[int, _Outcome]]
+_Found = tuple[()] | tuple[int, Outcome] | list[tuple[int, Outcome]]
 
 
 class Readers:
@@ -207,12 +207,12 @@ class Readers:
     def __init__(self, plains: Sequence[Plain | None]) -> None:
         self._plains = list(plains)
         self._groups = [g for p in plains if p is not None and p.local for g in p.groups]
-        entries: list[tuple[str, str, int, _Regex]] = []  # per group, in ttp's order
+        entries: list[tuple[str, str, int, Regex]] = []  # per group, in ttp's order
         for number, group in enumerate(self._groups):
             for r in (*group.starts, *group.lines, *group.child_regexes):
                 entries.append((r.prefix or "", r.need, number, r))
         self._entries = tuple(entries)
-        self._by_word: dict[str, tuple[tuple[str, str, int, _Regex], ...]] = {}
+        self._by_word: dict[str, tuple[tuple[str, str, int, Regex], ...]] = {}
         self._seen: dict[str, _Found] = {}
         self._once = bytearray(1 << 16)
         self._marked = 0
@@ -226,16 +226,16 @@ class Readers:
             if p is None:
                 read.append(None)
             elif p.local:
-                read.append(_results(p.groups, outcomes[at : at + len(p.groups)]))
+                read.append(read_results(p.groups, outcomes[at : at + len(p.groups)]))
                 at += len(p.groups)
             else:
                 read.append(p.search(feed))
         return read
 
-    def _outcomes(self, feed: str) -> list[list[_Outcome]]:
-        """Per group, its outcomes line by line: as ``_searched`` finds them (the regexes
+    def _outcomes(self, feed: str) -> list[list[Outcome]]:
+        """Per group, its outcomes line by line: as ``searched`` finds them (the regexes
         read one line each), the line after the last one the end of ttp's text."""
-        per_group: list[list[_Outcome]] = [[] for _ in self._groups]
+        per_group: list[list[Outcome]] = [[] for _ in self._groups]
         add = [outcomes.append for outcomes in per_group]
         seen = self._seen
         get = seen.get
@@ -274,7 +274,7 @@ class Readers:
             once[:] = bytes(len(once))
         return False
 
-    def _tried(self, word: str) -> tuple[tuple[str, str, int, _Regex], ...]:
+    def _tried(self, word: str) -> tuple[tuple[str, str, int, Regex], ...]:
         """The regexes a line of this first word (before a space) may start with the literal
         text of: those of any prefix of the word, and of longer text that starts with it."""
         tried = self._by_word.get(word)
@@ -292,7 +292,7 @@ class Readers:
         framed = "\n" if end else "\n" + line + "\n"
         word = line.partition(" ")[0]
         tried = self._by_word.get(word)
-        matched: list[tuple[int, _Regex, re.Match[str]]] = []
+        matched: list[tuple[int, Regex, re.Match[str]]] = []
         for prefix, need, number, r in self._tried(word) if tried is None else tried:
             if line.startswith(prefix) and need in line:
                 m = r.regex.match(framed)
@@ -300,18 +300,18 @@ class Readers:
                     matched.append((number, r, m))
         if not matched:
             return ()
-        if len(matched) == 1:  # most lines: one regex of one group (_outcome's one-match case)
+        if len(matched) == 1:  # most lines: one regex of one group (outcome_of's one-match case)
             number, r, m = matched[0]
             try:
-                result = _converted(r, m)
-            except _Unplain:
-                return (number, _ASKED if r.kind == _START else _ASKED_LATE)
+                result = converted(r, m)
+            except Unplain:
+                return (number, ASKED if r.kind == START else ASKED_LATE)
             if result is not None:
                 return (number, (r.kind, r.name, result))
-            return (number, _ASKED) if r.kind == _START else ()
-        found: list[tuple[int, _Outcome]] = []
+            return (number, ASKED) if r.kind == START else ()
+        found: list[tuple[int, Outcome]] = []
         for number in dict.fromkeys(n for n, _, _ in matched):  # each group once, in order
-            outcome = _outcome([(r, m) for n, r, m in matched if n == number])
+            outcome = outcome_of([(r, m) for n, r, m in matched if n == number])
             if outcome is not None:
                 found.append((number, outcome))
         return found

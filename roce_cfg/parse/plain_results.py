@@ -11,28 +11,28 @@ from collections.abc import Sequence
 from typing import Any
 
 from roce_cfg.parse.plain_shape import (
-    _ASK,
-    _ASKED,
-    _ASKED_LATE,
-    _CHILD,
-    _LINE,
-    _START,
+    ASK,
+    ASKED,
+    ASKED_LATE,
+    CHILD,
+    LINE,
+    START,
+    Group,
+    Outcome,
+    Regex,
     Result,
-    _Group,
-    _Outcome,
-    _Regex,
-    _Value,
+    Value,
 )
 
 
-class _Unplain(Exception):
+class Unplain(Exception):
     """A match this module does not read as ttp would: the template goes to ttp."""
 
 
-def _converted(r: _Regex, match: re.Match[str]) -> Result | None:
+def converted(r: Regex, match: re.Match[str]) -> Result | None:
     """What ttp's check_matches makes of a match; None where a set line is not the exact line
     (ttp's result False). Never changed once made: results are made of copies of it."""
-    fields: Sequence[tuple[int, _Value | None]]
+    fields: Sequence[tuple[int, Value | None]]
     if r.fields is None:
         found: dict[str, Any] = match.groupdict() or dict.fromkeys(r.values, match.group())
         texts: Sequence[str | None] = list(found.values())
@@ -43,7 +43,7 @@ def _converted(r: _Regex, match: re.Match[str]) -> Result | None:
     for index, how in fields:
         data = texts[index]
         if how is None or data is None:
-            raise _Unplain(data)
+            raise Unplain(data)
         original, to_int, setting = how
         if setting is None:
             result[original] = _to_int(data) if to_int else data
@@ -61,30 +61,30 @@ def _to_int(text: str) -> int | str:
         return text
 
 
-def _outcome(matched: Sequence[tuple[_Regex, re.Match[str]]]) -> _Outcome | None:
+def outcome_of(matched: Sequence[tuple[Regex, re.Match[str]]]) -> Outcome | None:
     """What a line (position) the regexes of one group ``matched``, in ttp's order, is to it.
 
     ttp's rules of one position: every start line counts, and a second regex on it or its
     failed set ends the plain reading; a value or child line counts from the group's first
     start on, a second regex on it too, and a failed set drops it."""
-    hit: _Outcome | None = None
+    hit: Outcome | None = None
     for r, match in matched:
         if hit is not None:
-            return _ASKED if hit[0] == _START else _ASKED_LATE
+            return ASKED if hit[0] == START else ASKED_LATE
         try:
-            result = _converted(r, match)
-        except _Unplain:
-            return _ASKED if r.kind == _START else _ASKED_LATE
+            result = converted(r, match)
+        except Unplain:
+            return ASKED if r.kind == START else ASKED_LATE
         if result is not None:
             hit = (r.kind, r.name, result)
-        elif r.kind == _START:
-            return _ASKED
+        elif r.kind == START:
+            return ASKED
     return hit
 
 
-def _searched(group: _Group, text: str) -> list[_Outcome]:
+def searched(group: Group, text: str) -> list[Outcome]:
     """The group's outcomes, position by position, as ttp finds them (``finditer``)."""
-    found: dict[int, list[tuple[_Regex, re.Match[str]]]] = {}
+    found: dict[int, list[tuple[Regex, re.Match[str]]]] = {}
     for r in group.starts:
         for m in r.regex.finditer(text, 0, len(text) - 1):
             found.setdefault(m.start(), []).append((r, m))
@@ -95,11 +95,11 @@ def _searched(group: _Group, text: str) -> list[_Outcome]:
     for r in (*group.lines, *group.child_regexes):
         for m in r.regex.finditer(body):
             found.setdefault(first + m.start(), []).append((r, m))
-    outcomes = (_outcome(found[at]) for at in sorted(found))
+    outcomes = (outcome_of(found[at]) for at in sorted(found))
     return [o for o in outcomes if o is not None]
 
 
-def _results(groups: Sequence[_Group], outcomes: Sequence[list[_Outcome]]) -> Result | None:
+def read_results(groups: Sequence[Group], outcomes: Sequence[list[Outcome]]) -> Result | None:
     results: Result = {}
     for group, found in zip(groups, outcomes, strict=True):
         if not _read_group(group, found, results):
@@ -107,7 +107,7 @@ def _results(groups: Sequence[_Group], outcomes: Sequence[list[_Outcome]]) -> Re
     return results
 
 
-def _read_group(group: _Group, outcomes: list[_Outcome], results: Result) -> bool:
+def _read_group(group: Group, outcomes: list[Outcome], results: Result) -> bool:
     """The group's results into ``results`` as ttp saves them; False: ask ttp.
 
     ttp merges each value line's result under the ones before: a value keeps its first line,
@@ -118,7 +118,7 @@ def _read_group(group: _Group, outcomes: list[_Outcome], results: Result) -> boo
     merging: list[Result] | None = None
     last: Result = {}  # the result saved last
     for kind, name, result in outcomes:
-        if kind == _LINE:
+        if kind == LINE:
             if not started:
                 continue  # ttp reads a group's lines from its first start line on
             if top is not None:
@@ -127,7 +127,7 @@ def _read_group(group: _Group, outcomes: list[_Outcome], results: Result) -> boo
                 merging.append(result)
             else:
                 merging = [result]
-        elif kind == _CHILD:
+        elif kind == CHILD:
             if not started:
                 continue
             if top is not None:
@@ -137,14 +137,14 @@ def _read_group(group: _Group, outcomes: list[_Outcome], results: Result) -> boo
                 merging = None
             if result:
                 last.setdefault(name, []).append(dict(result))
-        elif kind == _START:
+        elif kind == START:
             if top is not None:
                 _save(group, results, top)
             elif merging is not None:
                 _merge(last, merging)
                 merging = None
             top, started = [result], True
-        elif kind == _ASK or started:
+        elif kind == ASK or started:
             return False
     if top is not None:
         _save(group, results, top)
@@ -153,7 +153,7 @@ def _read_group(group: _Group, outcomes: list[_Outcome], results: Result) -> boo
     return True
 
 
-def _save(group: _Group, results: Result, lines: list[Result]) -> Result:
+def _save(group: Group, results: Result, lines: list[Result]) -> Result:
     """A new result saved, made of its lines; the dict that holds it."""
     top: Result = {}
     for part in reversed(lines):

@@ -11,43 +11,43 @@ from typing import Any
 Result = dict[str, Any]
 # What a line is to a group: a start, value or child line, or ttp must read the template: at
 # once (a start line ttp reads otherwise), or if the group has started by then
-_START, _LINE, _CHILD, _ASK, _ASK_LATE = range(5)
-_NAME = re.compile(r"[A-Za-z_][\w-]*")
+START, LINE, CHILD, ASK, ASK_LATE = range(5)
+NAME = re.compile(r"[A-Za-z_][\w-]*")
 # How one variable's matched text becomes its value: (result key, to_int, set's value and
 # the exact line it needs, or None)
-_Value = tuple[str, bool, tuple[Any, str] | None]
-_Scalar = str | int | float | bool | None
+Value = tuple[str, bool, tuple[Any, str] | None]
+Scalar = str | int | float | bool | None
 
 
 @dataclass(frozen=True, eq=False)  # one per template line: known by identity
-class _Regex:
+class Regex:
     regex: re.Pattern[str]
     start: bool
-    values: dict[str, _Value]  # per regex group name (ttp's variable name), in ttp's order
+    values: dict[str, Value]  # per regex group name (ttp's variable name), in ttp's order
     owner: int  # 0: the top group; n: its n-th child
-    kind: int  # _START, _LINE or _CHILD
+    kind: int  # START, LINE or CHILD
     name: str  # a child's list name
     prefix: str | None  # the text a match has after its newline; None: may read other lines
     need: str  # other text every match has (its longest), or ""
     # (index in match.groups(), value) per regex group, in ttp's order; None: no such groups,
     # or one that is no variable (an overlay's own named group)
-    fields: tuple[tuple[int, _Value], ...] | None
+    fields: tuple[tuple[int, Value], ...] | None
 
 
 @dataclass(frozen=True)
-class _Group:
+class Group:
     key: str  # the top group's name (its path without the list mark)
     listed: bool
-    starts: tuple[_Regex, ...]
-    lines: tuple[_Regex, ...]
+    starts: tuple[Regex, ...]
+    lines: tuple[Regex, ...]
     children: tuple[str, ...]  # the list name of each child group (owner index - 1)
-    child_regexes: tuple[_Regex, ...]
+    child_regexes: tuple[Regex, ...]
     # values each result has unless a line gives them ('{{ table | set("x") }}' on its own)
-    defaults: tuple[tuple[str, _Scalar], ...]
+    defaults: tuple[tuple[str, Scalar], ...]
 
 
 # What one line is to one group: (kind, a child's list name, the match's result)
-_Outcome = tuple[int, str, Result]
+Outcome = tuple[int, str, Result]
 # ttp must read the template: at once (on a start line), or once the group has started
-_ASKED: _Outcome = (_ASK, "", {})
-_ASKED_LATE: _Outcome = (_ASK_LATE, "", {})
+ASKED: Outcome = (ASK, "", {})
+ASKED_LATE: Outcome = (ASK_LATE, "", {})

@@ -25,9 +25,9 @@ from roce_cfg.model.device import (
 from roce_cfg.parse import aggregates, ipv6, peer_links, splits
 from roce_cfg.parse.context import Context, Raw, as_list
 from roce_cfg.parse.names import Name, Namer
-from roce_cfg.parse.qos import _port_qos
-from roce_cfg.parse.readings import Wred, _Globals, _PortLines, _Ports
-from roce_cfg.parse.values import _first_int, _port_address, port_number
+from roce_cfg.parse.qos import read_port_qos
+from roce_cfg.parse.readings import Globals, PortLines, PortsFound, Wred
+from roce_cfg.parse.values import first_int, port_address, port_number
 
 
 def merge_interfaces(raw: list[Raw], namer: Namer) -> dict[str, tuple[Name, Raw]]:
@@ -89,9 +89,9 @@ def _trunk(ctx: Context, item: Raw, every: numbers.Ranges, scope: str) -> number
     return numbers.without(permitted, gone)
 
 
-def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
+def read_interfaces(raw: Raw, ctx: Context, g: Globals) -> PortsFound:
     """Loopback, VLAN interfaces and ports, in the config's order."""
-    found = _Ports()
+    found = PortsFound()
     loop_name = ctx.namer.name(ctx.profile.loopback_interface).canonical
     # Taken out of ``raw`` and dropped as their ports are built: the templates' items and the
     # models of 100,000 ports are not all held at once (the parse's memory peak).
@@ -104,7 +104,7 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
         if metres is not None:
             found.distances.append(PortDistance(port=name.canonical, metres=metres))
         addr = (
-            _port_address(ctx, item["ip"], item["mask"], name.canonical)
+            port_address(ctx, item["ip"], item["mask"], name.canonical)
             if "ip" in item and "mask" in item
             else None
         )
@@ -139,12 +139,12 @@ def _svi(
     name: Name,
     item: Raw,
     addrs: tuple[IPv4Interface | None, IPv6Interface | None],
-    found: _Ports,
+    found: PortsFound,
 ) -> None:
     """A VLAN interface, when it has an address and its number is a VLAN."""
     scope = name.canonical
     vid = ctx.number(name.number, numbers.VLAN, None, scope)
-    mtu = _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
+    mtu = first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
     addr, addr6 = addrs
     if addr6 is not None:
         mtu = ipv6.mtu(ctx, item, scope, mtu, both=addr is not None)
@@ -161,7 +161,7 @@ def _svi(
 
 def _port(
     ctx: Context,
-    g: _Globals,
+    g: Globals,
     name: Name,
     item: dict[str, Any],
     addr: IPv4Interface | None,
@@ -213,7 +213,7 @@ _OWN_KEYS = frozenset(("name", "description", "ip", "mask", *ipv6.OWN_KEYS))
 MAX_PORT_READINGS = 1024
 
 
-def _port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) -> _PortLines:
+def _port_lines(ctx: Context, g: Globals, item: Raw, scope: str, hinted: bool) -> PortLines:
     """The port's reading; the 130 ports of an xl leaf repeat the same lines but for their
     names, descriptions and addresses, and reading each port's was a third of its parse (issue
     30). A reading that refused a value is not reused: that is reported per port, on its line."""
@@ -229,7 +229,7 @@ def _port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) 
     return found
 
 
-def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: bool) -> _PortLines:
+def _read_port_lines(ctx: Context, g: Globals, item: Raw, scope: str, hinted: bool) -> PortLines:
     spec = ctx.profile.parse
     # a sub-interface terminating dot1q is a Layer 3 one ([HW-CR] dot1q termination vid: in
     # the sub-interface views; a Layer 2 sub-interface is another form)
@@ -249,8 +249,8 @@ def _read_port_lines(ctx: Context, g: _Globals, item: Raw, scope: str, hinted: b
     mtu = _ip_mtu(ctx, item, mode, frame, scope)
     # a hinted speed wins: the port's own speed line is then not read (nor refused)
     speed = None if hinted else _configured_speed(ctx, item, scope)
-    qos, ecn = _port_qos(ctx, g, item, mode, scope)
-    return _PortLines(
+    qos, ecn = read_port_qos(ctx, g, item, mode, scope)
+    return PortLines(
         mode, access_vlan, trunk, mtu, frame, speed, bool(item.get("shutdown")), qos, ecn
     )
 
@@ -283,4 +283,4 @@ def _ip_mtu(ctx: Context, item: dict[str, Any], mode: str, frame: int | None, sc
     carried = frame or ctx.model.frame_default_bytes
     if mode == "access" and "mtu" not in item and carried is not None:
         return packet_for(carried)
-    return _first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)
+    return first_int(ctx, item, ("mtu",), ctx.profile.parse.default_mtu, scope)

@@ -17,10 +17,10 @@ from roce_cfg.grammar import load_grammar
 from roce_cfg.parse import ranges
 from roce_cfg.parse.blocks import Block, classify, split
 from roce_cfg.parse.context import Unread
-from roce_cfg.parse.detection import _patterns, _without_prompts, detect
+from roce_cfg.parse.detection import detect, patterns, without_prompts
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
-from roce_cfg.parse.source import SourceMap, _interface
+from roce_cfg.parse.source import SourceMap, interface_of
 from roce_cfg.parse.text import Line, clean, fold_tails_redacted, unwrap
 from roce_cfg.platforms.profile import (
     ParseSpec,
@@ -56,7 +56,7 @@ def prepare(
     text: str, *, file: str = "<text>", vendor: Vendor | None = None, overlay: Path | None = None
 ) -> Prepared:
     cleaned = clean(text)
-    lines = _without_prompts(cleaned, text)
+    lines = without_prompts(cleaned, text)
     if not lines:
         raise InputError("no configuration lines in the file", file=file)
     vendor_from: Literal["detected", "given"] = "given"
@@ -67,7 +67,7 @@ def prepare(
     session = _config_part(cleaned, lines, profile.parse)
     cut, lines = len(lines) - len(session), session
     lines = unwrap(lines, profile.parse.wrap_width)
-    _, known, layout = _patterns(profile)
+    _, known, layout = patterns(profile)
     whole = _complete(lines, profile, known, file)
     residue, lines = cut + len(lines) - len(whole), whole
     lines = fold_tails_redacted(lines, vendor.value, profile.parse.wrap_width, known + layout)
@@ -113,7 +113,7 @@ def _fed_blocks(
         if ranges.is_range(ranged, block.header.text):
             feed.append(block)  # read as one block per port of the range (``ranges.expand``)
             continue
-        name = _interface(block, namer)
+        name = interface_of(block, namer)
         if name is not None and name.kind == "other":
             opaque.append(block)  # management ports, tunnels: not modelled
             continue

@@ -11,8 +11,8 @@ from roce_cfg.model import numbers
 from roce_cfg.model.device import DscpMap, EcnQueue, PortQos, Qos, QueueMap
 from roce_cfg.parse import pfc_profiles, policies
 from roce_cfg.parse.context import Context, Raw, as_list
-from roce_cfg.parse.readings import Wred, _Globals, _Ports
-from roce_cfg.parse.values import _listed, _per_priority, _size, _union
+from roce_cfg.parse.readings import Globals, PortsFound, Wred
+from roce_cfg.parse.values import listed_numbers, per_priority, size_bytes, union
 
 
 def _strict(ctx: Context, item: Raw, scope: str) -> tuple[int, ...]:
@@ -50,7 +50,7 @@ def _weighted(ctx: Context, item: Raw, scope: str) -> set[int]:
     return out
 
 
-def _wred_tables(ctx: Context, raw: Raw) -> tuple[dict[str, dict[int, Wred]], dict[str, Wred]]:
+def read_wred_tables(ctx: Context, raw: Raw) -> tuple[dict[str, dict[int, Wred]], dict[str, Wred]]:
     """Per-queue tables (queue -> thresholds, ECN queues only) and ECN profiles by name."""
     tables: dict[str, dict[int, Wred]] = {}
     profiles: dict[str, Wred] = {}
@@ -94,8 +94,8 @@ def _profile(ctx: Context, item: Raw) -> Wred | None:
 def _wred(ctx: Context, item: Raw) -> Wred | None:
     """One queue's or profile's thresholds; None when a value on its line is unreadable."""
     unit = ctx.profile.ecn_unit_bytes
-    low = _size(ctx, item["min"], None, unit, "@ecn")
-    high = _size(ctx, item["max"], None, unit, "@ecn")
+    low = size_bytes(ctx, item["min"], None, unit, "@ecn")
+    high = size_bytes(ctx, item["max"], None, unit, "@ecn")
     probability = ctx.number(item["probability"], numbers.PERCENT, None, "@ecn")
     if low is None or high is None or probability is None:
         return None
@@ -115,7 +115,7 @@ def _ecn_queues(
         out.update(tables.get(str(table), {}))
     if not item.get("queue_profiles"):
         return out
-    flagged = set(_listed(ctx, item, "ecn_flags", numbers.QUEUE, scope))
+    flagged = set(listed_numbers(ctx, item, "ecn_flags", numbers.QUEUE, scope))
     for bind in as_list(item.get("queue_profiles")):
         queue, prof = ctx.number(bind["queue"], numbers.QUEUE, -1, scope), str(bind["profile"])
         if queue < 0 or prof not in profiles:
@@ -184,10 +184,10 @@ def _maps(ctx: Context, raw: Raw) -> tuple[tuple[DscpMap, ...], tuple[QueueMap, 
 
 
 # The keys of a port's template output that turn PFC on (one of them is enough).
-_PFC_KEYS = ("pfc", "pfc_mode", "pfc_profile", "antilocking_pfc")
+PFC_KEYS = ("pfc", "pfc_mode", "pfc_profile", "antilocking_pfc")
 # Every key of a port's template output that its QoS is read from (``_port_qos_read``).
 _QOS_KEYS = (
-    *_PFC_KEYS,
+    *PFC_KEYS,
     "dcbx",
     "trust_dscp",
     "watchdog",
@@ -203,8 +203,8 @@ _QOS_KEYS = (
 )
 
 
-def _port_qos(
-    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, scope: str
+def read_port_qos(
+    ctx: Context, g: Globals, item: dict[str, Any], mode: str, scope: str
 ) -> tuple[PortQos, dict[int, Wred]]:
     """The port's QoS and its ECN queues. Ports mostly repeat the same QoS lines (an xl leaf:
     128 ports, one set of lines), so a set read without a refused value is read once per
@@ -220,13 +220,13 @@ def _port_qos(
 
 
 def _port_qos_read(
-    ctx: Context, g: _Globals, item: dict[str, Any], mode: str, scope: str
+    ctx: Context, g: Globals, item: dict[str, Any], mode: str, scope: str
 ) -> tuple[PortQos, dict[int, Wred]]:
     spec = ctx.profile.parse
     named, by_name = pfc_profiles.applied(ctx, g.pfc, item, scope)
     pfc = bool(item.get("pfc") or item.get("pfc_mode")) or named
     port_ecn = _ecn_queues(ctx, item, g.tables, g.profiles, scope)
-    no_drop = _listed(ctx, item, "no_drop", numbers.PRIORITY, scope) or by_name
+    no_drop = listed_numbers(ctx, item, "no_drop", numbers.PRIORITY, scope) or by_name
     if pfc and not no_drop:
         # the default PFC profile's priorities are not printed (Huawei 'dcb pfc': 3)
         no_drop = g.no_drop or spec.defaults.pfc_no_drop
@@ -236,8 +236,8 @@ def _port_qos_read(
         bool(item.get("trust_dscp")) or (mode == "routed" and spec.routed_trusts_dscp),
         pfc,
         no_drop,
-        _per_priority(ctx, item, "headroom", scope),
-        _per_priority(ctx, item, "xoff", scope),
+        per_priority(ctx, item, "headroom", scope),
+        per_priority(ctx, item, "xoff", scope),
         bool(item.get("watchdog")) or implied_wd,
         # AI ECN marks the queue on every PFC port (ai_ecn.py)
         tuple(sorted({*port_ecn, *(g.ai_ecn if pfc else ())})),
@@ -247,22 +247,24 @@ def _port_qos_read(
     return qos, port_ecn
 
 
-def _qos(ctx: Context, raw: Raw, g: _Globals, found: _Ports) -> Qos:
+def read_qos(ctx: Context, raw: Raw, g: Globals, found: PortsFound) -> Qos:
     """The device-wide QoS: maps, no-drop priorities, watchdog, ECN, strict queues, pool."""
     dscp_map, queue_map = _maps(ctx, raw)
     pools = as_list(raw.get("pool"))
     unit = ctx.profile.headroom_unit_bytes  # as the per-port headroom when no unit is printed
-    pool = _size(ctx, pools[0]["value"], pools[0].get("unit"), unit, "@pool") if pools else None
+    pool = (
+        size_bytes(ctx, pools[0]["value"], pools[0].get("unit"), unit, "@pool") if pools else None
+    )
     ports = found.ports
     applied, caps = policies.read(ctx, raw)
     return Qos(
         dscp_map=dscp_map,
         queue_map=queue_map,
         # the priorities the PFC ports pause (each its profile's), else the default profile's
-        no_drop=_union(p.qos.no_drop for p in ports if p.qos.pfc) or g.no_drop,
+        no_drop=union(p.qos.no_drop for p in ports if p.qos.pfc) or g.no_drop,
         watchdog=g.watchdog,
         ecn=_ecn(found.ecn, g.ai_ecn),
-        strict_queues=_union(p.qos.strict_queues for p in ports),
+        strict_queues=union(p.qos.strict_queues for p in ports),
         headroom_pool_bytes=pool,
         policies=applied,
         buffer_caps=caps,

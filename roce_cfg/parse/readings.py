@@ -31,7 +31,7 @@ class Wred:
 
 
 @dataclass(frozen=True)
-class _Globals:
+class Globals:
     """What the config states once and its ports refer to."""
 
     tables: dict[str, dict[int, Wred]]
@@ -46,7 +46,7 @@ class _Globals:
 
 
 @dataclass
-class _Ports:
+class PortsFound:
     loopback: Loopback | None = None
     ports: list[Interface] = field(default_factory=list)
     svis: list[VlanInterface] = field(default_factory=list)
@@ -61,7 +61,7 @@ class _Ports:
 
 
 @dataclass
-class _PortLines:
+class PortLines:
     """What a port's lines other than its own say (``_OWN_KEYS``), and the first port read
     with them."""
 

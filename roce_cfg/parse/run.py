@@ -15,7 +15,7 @@ from roce_cfg.parse.accounting import Accounting, account, read_lines, verdicts
 from roce_cfg.parse.finished import finish
 from roce_cfg.parse.parsed import Hints, Parsed
 from roce_cfg.parse.prepared import Prepared, prepare
-from roce_cfg.parse.source import _port_of
+from roce_cfg.parse.source import header_port
 from roce_cfg.parse.templates import runner
 from roce_cfg.parse.text import MAX_CONFIG_BYTES, decode
 from roce_cfg.safepath import read_bytes
@@ -40,7 +40,7 @@ def parse_text(
     prep = prepare(text, file=file, vendor=vendor, overlay=overlay)
     # The lines are accounted for before the templates run: the accounting's working set is
     # gone before ttp's results and the models are built (the peak of 100,000 ports is lower).
-    accounting = _accounted(prep, overlay)
+    accounting = accounted(prep, overlay)
     raw = read_templates(prep, overlay)
     if len(text) > GC_AFTER_TEMPLATES:
         # ttp leaves cycles behind (its parsers and match results); the bulk thresholds would
@@ -54,7 +54,7 @@ def parse_text(
 GC_AFTER_TEMPLATES = 1 << 20
 
 
-def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
+def accounted(prep: Prepared, overlay: Path | None) -> Accounting:
     refused_lines = [u.line for u in prep.unread if u.line]
     return account(
         prep.vendor,
@@ -63,7 +63,7 @@ def _accounted(prep: Prepared, overlay: Path | None) -> Accounting:
         prep.layout,
         refused_lines,
         overlay,
-        _port_of(prep.namer, prep.profile.parse.interface_range),
+        header_port(prep.namer, prep.profile.parse.interface_range),
     )
 
 
@@ -84,7 +84,7 @@ def read_where(
     prep = prepare(text, vendor=vendor, overlay=overlay)
     blocks = [(b, True) for b in prep.fed]
     return read_lines(
-        prep.vendor, blocks, _port_of(prep.namer, prep.profile.parse.interface_range), overlay
+        prep.vendor, blocks, header_port(prep.namer, prep.profile.parse.interface_range), overlay
     )
 
 

@@ -73,7 +73,7 @@ class SourceMap:
         return None
 
 
-def _interface(block: Block, namer: Namer) -> Name | None:
+def interface_of(block: Block, namer: Namer) -> Name | None:
     """The interface a block's header opens, if it opens one."""
     return _interface_named(block.header.text, namer)
 
@@ -83,7 +83,7 @@ def _interface_index(blocks: list[Block], namer: Namer) -> dict[str, list[Block]
     (ZXROS lists its ports again under 'switchvlan-configuration'), in file order."""
     index: dict[str, list[Block]] = {}
     for block in blocks:
-        name = _interface(block, namer)
+        name = interface_of(block, namer)
         if name is not None:
             if name.kind == "other":
                 continue  # opaque: neither it nor its lines are indexed
@@ -96,7 +96,7 @@ def _interface_index(blocks: list[Block], namer: Namer) -> dict[str, list[Block]
     return index
 
 
-def _port_of(namer: Namer, ranged: RangeSpec | None = None) -> Callable[[str], str | None]:
+def header_port(namer: Namer, ranged: RangeSpec | None = None) -> Callable[[str], str | None]:
     def port_of(header: str) -> str | None:
         if ranges.is_range(ranged, header):
             return None  # a range's lines are every port's of the range: switch-wide
@@ -122,7 +122,7 @@ _LIST_PIECES = re.compile(r"[,-]")
 _TRAILING = re.compile(r"[A-Za-z](\d+)$")
 
 
-def _locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
+def locator(source: SourceMap, anchors: Mapping[str, str]) -> Locate:
     """Where a value the normaliser refuses sits: in its scope (an interface's blocks, or for
     '@area' the blocks of the vendor's anchor for that area), else the first line of the
     config holding that word (an index built on the first such question)."""

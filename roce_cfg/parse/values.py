@@ -29,7 +29,7 @@ def _iface_addr(ip: str, mask: str) -> IPv4Interface:
     return IPv4Interface((address, prefixlen))
 
 
-def _port_address(ctx: Context, ip: str, mask: str, port: str) -> IPv4Interface | None:
+def port_address(ctx: Context, ip: str, mask: str, port: str) -> IPv4Interface | None:
     """The port's address, or None (its line unread) where it is no IPv4 address and mask."""
     try:
         return _iface_addr(ip, mask)
@@ -52,7 +52,7 @@ def ipv4(text: str) -> IPv4Address:
     return IPv4Address(_address_of(text))
 
 
-def _size(
+def size_bytes(
     ctx: Context,
     value: Any,
     unit_word: str | None,
@@ -76,7 +76,9 @@ def _size(
     return size
 
 
-def _listed(ctx: Context, item: Raw, key: str, domain: Domain, scope: str) -> tuple[int, ...]:
+def listed_numbers(
+    ctx: Context, item: Raw, key: str, domain: Domain, scope: str
+) -> tuple[int, ...]:
     """Numbers from repeated lines ('pfc priority 3 no-drop' twice, or '... dot1p 3 4')."""
     if not item.get(key):
         return ()
@@ -95,27 +97,27 @@ def port_number(digits: str) -> int:
         return -1
 
 
-def _first_int(ctx: Context, item: Raw, keys: tuple[str, ...], default: int, scope: str) -> int:
+def first_int(ctx: Context, item: Raw, keys: tuple[str, ...], default: int, scope: str) -> int:
     """The first of ``keys`` the item has (every one of them checked: a bad value on a line the
     first key shadows is still reported)."""
     found = [ctx.number(item[key], numbers.MTU, None, scope) for key in keys if key in item]
     return next((n for n in found if n is not None), default)
 
 
-def _union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
+def union(values: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
     out: set[int] = set()
     for v in values:
         out.update(v)
     return tuple(sorted(out))
 
 
-def _per_priority(ctx: Context, item: Raw, key: str, scope: str) -> tuple[PriorityBytes, ...]:
+def per_priority(ctx: Context, item: Raw, key: str, scope: str) -> tuple[PriorityBytes, ...]:
     """Bytes per priority ('headroom', 'xoff'); a line with a value outside its domain is
     unread, the others are kept."""
     out = []
     for h in as_list(item.get(key)):
         priority = ctx.number(h["priority"], numbers.PRIORITY, None, scope)
-        size = _size(ctx, h["value"], h.get("unit"), ctx.profile.headroom_unit_bytes, scope)
+        size = size_bytes(ctx, h["value"], h.get("unit"), ctx.profile.headroom_unit_bytes, scope)
         if priority is not None and size is not None:
             out.append(PriorityBytes(priority=priority, bytes=size))
     return tuple(out)

@@ -11,10 +11,10 @@ from typing import Literal
 from roce_cfg.model import numbers
 from roce_cfg.model.device import WatchdogCfg
 from roce_cfg.parse.context import Context, Raw, as_list
-from roce_cfg.parse.qos import _PFC_KEYS
+from roce_cfg.parse.qos import PFC_KEYS
 
 
-def _watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
+def read_watchdog(ctx: Context, raw: Raw) -> WatchdogCfg | None:
     entries = as_list(raw.get("watchdog_entries"))
     if entries:
         first = entries[0]
@@ -119,7 +119,7 @@ def _unprinted(ctx: Context, raw: Raw) -> WatchdogCfg | None:
     if (
         raw.get("pfc") is None
         and raw.get("pfc_profiles") is None
-        and not any(p.get(k) for p in ports for k in _PFC_KEYS)
+        and not any(p.get(k) for p in ports for k in PFC_KEYS)
     ):
         return None  # no PFC, no watchdog to speak of
     if ctx.version is None or ctx.version.watchdog_ms is None:

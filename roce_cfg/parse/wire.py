@@ -20,7 +20,7 @@ from roce_cfg.model.fast import state
 from roce_cfg.parse.result import ParsedConfig
 
 
-def _dumps(config: ParsedConfig) -> bytes:
+def dumps(config: ParsedConfig) -> bytes:
     """The model pickled with its addresses as numbers: ipaddress pickles an interface or a
     network as its text, parsed again on loading (half of what unpickling an xl leaf cost the
     lint parent, 1,280 times); and its models as their fields (``_model_state``)."""
