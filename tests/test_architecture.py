@@ -3,9 +3,8 @@ most 500 lines, no module that branches on a vendor or on its CLI layout (vendor
 data, vendors/*.yaml), private internals of the standard library and the dependencies touched
 only in the fenced modules docs/architecture.md lists, no formatting skipped, one folder reader.
 
-Some guards carry a list of modules not yet meeting them, which the next round of work splits
-or cleans (the parse and analysis modules); each list only shrinks: a module that meets
-the guard fails the test until it leaves its list."""
+Some guards carry a list of modules not yet meeting them (each empty today); a list only
+shrinks: a module that meets the guard fails the test until it leaves its list."""
 
 from __future__ import annotations
 
@@ -153,8 +152,8 @@ names = ["zte"]
 
 # -- module size --------------------------------------------------------------------------------
 LONGEST_MODULE = 500
-# The modules the next round splits (lines when this list was made); each leaves the list once
-# it is at most LONGEST_MODULE lines.
+# Modules not yet split (none left); each leaves the list once it is at most LONGEST_MODULE
+# lines.
 BIG_FOR_NOW: set[str] = set()
 
 
@@ -336,7 +335,7 @@ os._exit(0)
 # -- formatting ---------------------------------------------------------------------------------
 # Where the formatter would harm a table of data, a line may keep '# fmt: skip' (module: why).
 DATA_TABLES: dict[str, str] = {}
-# The modules the next round reformats (none left).
+# Modules not yet reformatted (none left).
 SKIPS_FOR_NOW: set[str] = set()
 
 
@@ -351,7 +350,7 @@ def test_no_formatting_is_skipped() -> None:
 
 
 # -- import circles -----------------------------------------------------------------------------
-# Circles the next round opens (none left).
+# Circles not yet opened (none left).
 CIRCLES_FOR_NOW: set[frozenset[str]] = set()
 
 
