@@ -21,6 +21,7 @@ from roce_cfg.parse import (
     breakouts,
     mlag,
     pfc_profiles,
+    scheduling,
     splits,
     statics,
     subinterfaces,
@@ -101,6 +102,7 @@ def build(
         ipv6_ports=tuple(found.ipv6),
         sub_interfaces=subs,
         port_distances=tuple(found.distances),
+        scheduling_unknown=scheduling.unknown_ports(found.unscheduled, found.ports),
     )
 
 

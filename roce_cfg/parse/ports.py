@@ -22,7 +22,7 @@ from roce_cfg.model.device import (
     packet_for,
     updated,
 )
-from roce_cfg.parse import aggregates, ipv6, peer_links, splits
+from roce_cfg.parse import aggregates, ipv6, peer_links, scheduling, splits
 from roce_cfg.parse.context import Context, Raw, as_list
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.qos import read_port_qos
@@ -122,6 +122,8 @@ def read_interfaces(raw: Raw, ctx: Context, g: Globals) -> PortsFound:
             _svi(ctx, name, item, (addr, addr6), found)
         else:
             port = _port(ctx, g, name, item, addr, found.ecn)
+            if scheduling.unknown(ctx.profile, item):
+                found.unscheduled.append(port.name)
             if addr6 is not None or "mtu6" in item:
                 found.ipv6.append(ipv6.entry(ctx, item, port.name, addr6))
             found.ports.append(ipv6.port(ctx, port, item, addr6) if addr6 else port)

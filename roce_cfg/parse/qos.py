@@ -9,7 +9,7 @@ from typing import Any
 
 from roce_cfg.model import numbers
 from roce_cfg.model.device import DscpMap, EcnQueue, PortQos, Qos, QueueMap
-from roce_cfg.parse import pfc_profiles, policies
+from roce_cfg.parse import pfc_profiles, policies, scheduling
 from roce_cfg.parse.context import Context, Raw, as_list
 from roce_cfg.parse.readings import Globals, PortsFound, Wred
 from roce_cfg.parse.values import listed_numbers, per_priority, size_bytes, union
@@ -29,11 +29,11 @@ def _strict(ctx: Context, item: Raw, scope: str) -> tuple[int, ...]:
             queues.add(names.index(word))
         elif "queue" in entry:
             queues.update(ctx.values(entry["queue"], numbers.QUEUE, scope))
+    weighted = _weighted(ctx, item, scope)
     if "drr_last" in item:
-        # Queues outside the DRR range are strict priority [HW-CR qos_pq_drr.json].
         last = ctx.number(item["drr_last"], numbers.QUEUE, len(names) - 1, scope)
-        queues.update(range(last + 1, len(names)))
-    return tuple(sorted(queues - _weighted(ctx, item, scope)))
+        weighted.update(range(last + 1))
+    return scheduling.strict(ctx.profile, queues, weighted)
 
 
 def _weighted(ctx: Context, item: Raw, scope: str) -> set[int]:

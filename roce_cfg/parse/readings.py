@@ -58,6 +58,7 @@ class PortsFound:
     # a port split into breakout legs -> the leg type its 'using' line names
     split: dict[str, str] = field(default_factory=dict)
     ipv6: list[PortIpv6] = field(default_factory=list)
+    unscheduled: list[str] = field(default_factory=list)  # ports with no scheduling line
 
 
 @dataclass
