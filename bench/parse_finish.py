@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from roce_cfg.heap import bulk_objects
-from roce_cfg.parse import _accounted, finish, prepare, read_templates
+from roce_cfg.parse import finish, prepare, read_templates
+from roce_cfg.parse.run import accounted
 
 XL = Path("/tmp/xl")
 DEFAULT = [XL / "leaf-1.cfg", XL / "spine-1.cfg", XL / "superspine-1.cfg"]
@@ -37,7 +38,7 @@ def _ms(run: Callable[[], Any], repeats: int) -> float:
 def measure(path: Path, repeats: int) -> dict[str, float]:
     text = path.read_text(encoding="utf-8")
     prep = prepare(text, file=str(path))
-    accounting = _accounted(prep, None)
+    accounting = accounted(prep, None)
     raw = read_templates(prep)
     parsed = finish(prep, raw, None, accounting)
     blob = bytes(ForkingPickler.dumps(parsed))

@@ -16,7 +16,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from roce_cfg.model.device import DeviceConfig
-from roce_cfg.parse.accounting import LOSSLESS, UNKNOWN_SECTION, UnreadFact
+from roce_cfg.parse.accounting import UNKNOWN_SECTION, UnreadFact
+from roce_cfg.parse.lossless import LOSSLESS
 
 MODEL = "model"  # not a config section: the model a switch runs, where the config does not say
 

@@ -11,7 +11,8 @@ from roce_cfg.errors import InputError
 from roce_cfg.grammar import GrammarError
 from roce_cfg.grammar.load import _unmanaged
 from roce_cfg.parse import parse_file, parse_text
-from roce_cfg.parse.accounting import LOSSLESS_SECTIONS, template_lines
+from roce_cfg.parse.lossless import LOSSLESS_SECTIONS
+from roce_cfg.parse.template_lines import template_lines
 from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, run
 
@@ -154,7 +155,7 @@ RUIJIE_LEAF = ROOT / "golden/pod-small-ruijie/leaf-1.cfg"
 
 
 def test_blocks_of_one_shape_list_their_own_unread_lines() -> None:
-    """Port blocks that differ only in their digits are judged once (parse/accounting.py
+    """Port blocks that differ only in their digits are judged once (parse/judge.py
     ``Judge.tally``), yet each lists its own unread line, number and text."""
     text = RUIJIE_LEAF.read_text("utf-8")
     for port in (1, 2, 3):
@@ -186,7 +187,7 @@ def test_the_shape_memos_keep_no_huge_block() -> None:
     walked line by line, not kept as a memo key for the process's life (a hostile file's block
     may be megabytes); it is checked and accounted all the same."""
     from roce_cfg.grammar import REPLAY_CHARS, load_grammar
-    from roce_cfg.parse.accounting import MEMO_BLOCK_CHARS, judge
+    from roce_cfg.parse.judge import MEMO_BLOCK_CHARS, judge
 
     head = "interface FourHundredGigabitEthernet 0/1\n"
     text = RUIJIE_LEAF.read_text("utf-8")

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from roce_cfg.analysis import Finding, lint
 from roce_cfg.errors import InputError
 from roce_cfg.parse import line_sections
-from roce_cfg.parse.accounting import LOSSLESS_SECTIONS
+from roce_cfg.parse.lossless import LOSSLESS_SECTIONS
 from tests.helpers import examples
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -87,6 +87,24 @@ def test_a_models_state_rebuilds_it() -> None:
     assert rebuilt.model_dump_json() == config.device.model_dump_json()
 
 
+def test_an_updated_model_is_what_model_copy_builds() -> None:
+    """``updated`` is pydantic's ``model_copy(update=...)`` for a port's own fields, and the
+    copy shares the first port's set of given fields instead of holding its own."""
+    first, *rest = _ports()
+    assert rest
+    for port in rest:
+        own = {k: getattr(port, k) for k in ("name", "description", "ipv4", "speed_gbps")}
+        built = fast.updated(first, own)
+        public = first.model_copy(update=own)
+        assert built == public and type(built) is Interface
+        assert list(built.__dict__.items()) == list(public.__dict__.items())
+        assert built.model_fields_set == public.model_fields_set
+        assert built.model_dump_json() == public.model_dump_json()
+        assert hash(built) == hash(public)
+        assert built.model_fields_set is first.model_fields_set
+        assert (built.__pydantic_extra__, built.__pydantic_private__) == (None, None)
+
+
 @given(st.booleans(), st.booleans(), st.lists(st.integers(0, 7), max_size=3, unique=True))
 def test_a_lean_model_is_the_same_model(pfc: bool, trust: bool, no_drop: list[int]) -> None:
     one = PortQos(pfc=pfc, trust_dscp=trust, no_drop=tuple(no_drop))

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from roce_cfg.parse.normalise import _iface_addr, _prefixlen, ipv4
+from roce_cfg.parse.values import _iface_addr, _prefixlen, ipv4
 
 # dotted quads of every near-miss: leading zeros, signs, spaces, numbers past 255, other digits
 _OCTETS = st.one_of(

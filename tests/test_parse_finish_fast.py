@@ -1,8 +1,8 @@
 """The finish phase's shortcuts change no result (issue 30).
 
 A port's lines but its own (name, description, address) are read once per config and reused
-for every port that repeats them (normalise._port_lines), and the ports after the first are
-assembled from it, not validated again (normalise._port); descriptions are redacted port by
+for every port that repeats them (ports._port_lines), and the ports after the first are
+assembled from it, not validated again (ports._port); descriptions are redacted port by
 port only when one of them may hold a secret (parse.redacted). Each config below is parsed
 with the shortcuts and without them (no reading kept, every port validated, every description
 redacted alone): the models, notes, unread lines and JSON must be the same.
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-import roce_cfg.parse as parse_mod
+import roce_cfg.parse.finished as finished_mod
 from roce_cfg.errors import InputError
 from roce_cfg.model.device import DeviceConfig
-from roce_cfg.parse import Hints, Parsed, normalise, parse_text, read_config
+from roce_cfg.parse import Hints, Parsed, parse_text, ports, read_config
 from roce_cfg.redact import redact
 from tests.helpers import ROOT
 
@@ -165,8 +165,8 @@ def test_reused_port_readings_parse_as_each_port_read_alone(
     name: str, text: str, hints: Hints | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fast = _parsed(text, name, hints)
-    monkeypatch.setattr(normalise, "MAX_PORT_READINGS", 0)
-    monkeypatch.setattr(parse_mod, "redacted", _plain_redacted)
+    monkeypatch.setattr(ports, "MAX_PORT_READINGS", 0)
+    monkeypatch.setattr(finished_mod, "redacted", _plain_redacted)
     plain = _parsed(text, name, hints)
     _same(fast, plain)
 

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import roce_cfg.parse as parse_mod
+import roce_cfg.parse.run as run_mod
 from roce_cfg.output import ascii_json
 from roce_cfg.parse import (
     Parsed,
-    _accounted,
     finish,
     other_vendor,
     parse_text,
@@ -27,8 +27,9 @@ from roce_cfg.parse import (
     read_templates,
 )
 from roce_cfg.parse.blocks import Block, split
+from roce_cfg.parse.context import Context
 from roce_cfg.parse.names import _NAME, Namer
-from roce_cfg.parse.normalise import Context
+from roce_cfg.parse.run import accounted
 from roce_cfg.parse.text import Line, clean, count_lines, ends
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
@@ -74,10 +75,10 @@ def test_lazy_paths_give_what_the_eager_ones_gave(
     text = cfg.read_text(encoding="utf-8")
     lazy = parse_text(text, file=str(cfg))
     # eager: the index built before the templates run, the collection taken on any input
-    monkeypatch.setattr(parse_mod, "GC_AFTER_TEMPLATES", 0)
+    monkeypatch.setattr(run_mod, "GC_AFTER_TEMPLATES", 0)
     prep = prepare(text, file=str(cfg))
     eager_index = _shape(prep.source.interfaces)
-    eager = finish(prep, read_templates(prep), None, _accounted(prep, None))
+    eager = finish(prep, read_templates(prep), None, accounted(prep, None))
     assert lazy.config.model_dump_json() == eager.config.model_dump_json()
     assert _shape(lazy.source.interfaces) == eager_index == _eager_index(lazy)
     # every port's name is the index's own string, not an equal copy

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ttp import ttp
 
-from roce_cfg.parse import parse_text, prepare
+from roce_cfg.parse import line_regex, parse_text, prepare
 from roce_cfg.parse import plain as plain_module
 from roce_cfg.parse.plain import Readers, plain
 from roce_cfg.parse.templates import runner
@@ -195,7 +195,7 @@ def test_an_overlay_may_put_a_group_in_any_area_file(tmp_path: Path) -> None:
 
 
 def test_every_bundled_regex_is_read_line_by_line() -> None:
-    # the line by line reading is proven for each regex (parse/plain.py _line_literals); one it
+    # the line by line reading is proven for each regex (parse/line_regex.py _line_literals); one it
     # cannot prove is searched over the whole text, a slowdown, not a failure anywhere else
     for vendor in Vendor:
         for name, reader in _plain_templates(vendor):
@@ -366,7 +366,7 @@ def test_the_lines_kept_are_bounded_and_change_no_result(monkeypatch: pytest.Mon
 def test_a_regex_is_read_line_by_line_only_where_proven(
     pattern: str, flags: int, literals: tuple[str, str] | None
 ) -> None:
-    assert plain_module._line_literals(re.compile(pattern, flags)) == literals
+    assert line_regex.line_literals(re.compile(pattern, flags)) == literals
 
 
 def test_without_the_stdlib_regex_parser_every_regex_is_searched(
@@ -374,8 +374,8 @@ def test_without_the_stdlib_regex_parser_every_regex_is_searched(
 ) -> None:
     """re._parser is private: on a Python without it (or with another shape of it) no regex
     is read line by line, and the templates still read as ttp reads them."""
-    assert plain_module._line_literals(re.compile(r"\ninterface (\S+)")) is not None
-    monkeypatch.setattr(plain_module, "_SRE", None)
-    assert plain_module._line_literals(re.compile(r"\ninterface (\S+)")) is None
-    monkeypatch.setattr(plain_module, "_SRE", object())  # a module without the names used
-    assert plain_module._line_literals(re.compile(r"\ninterface (\S+)")) is None
+    assert line_regex.line_literals(re.compile(r"\ninterface (\S+)")) is not None
+    monkeypatch.setattr(line_regex, "_SRE", None)
+    assert line_regex.line_literals(re.compile(r"\ninterface (\S+)")) is None
+    monkeypatch.setattr(line_regex, "_SRE", object())  # a module without the names used
+    assert line_regex.line_literals(re.compile(r"\ninterface (\S+)")) is None

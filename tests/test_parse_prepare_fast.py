@@ -11,8 +11,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.errors import InputError
-from roce_cfg.parse import _accounted, _after_newline, _patterns, _without_prompts, prepare
-from roce_cfg.parse.accounting import Judge, judge
+from roce_cfg.parse import prepare
+from roce_cfg.parse.detection import _after_newline, patterns, without_prompts
+from roce_cfg.parse.judge import Judge, judge
+from roce_cfg.parse.run import accounted
 from roce_cfg.parse.text import Line, clean
 from roce_cfg.platforms.profile import load_profiles
 from roce_cfg.vendor import Vendor
@@ -67,7 +69,7 @@ def test_a_signature_after_a_newline_is_found_where_the_pattern_is(text: str) ->
                 continue
             slow = re.compile(pattern, re.MULTILINE)
             assert bool(fast.search("\n" + text)) == bool(slow.search(text)), (vendor, pattern)
-        assert len(_patterns(profile)[0]) == len(profile.parse.detect)
+        assert len(patterns(profile)[0]) == len(profile.parse.detect)
 
 
 def _prompts_slow(lines: list[Line]) -> list[Line]:
@@ -79,7 +81,7 @@ def _prompts_slow(lines: list[Line]) -> list[Line]:
 @example("<leaf-1>display current-configuration\nsysname x\n<leaf-1>")
 def test_prompt_lines_are_dropped_as_the_regex_on_every_line_drops_them(text: str) -> None:
     lines = clean(text)
-    assert _without_prompts(lines, text) == _prompts_slow(lines)
+    assert without_prompts(lines, text) == _prompts_slow(lines)
 
 
 def _clean_slow(text: str) -> list[Line]:
@@ -133,7 +135,7 @@ def test_the_accounting_memos_count_as_judging_each_line_afresh(
     """Lines whose digits changed (a value in or out of its range) and lines nothing reads, in
     a config whose blocks the memos have seen: the same accounting as a judge with no memo."""
     text = path.read_text("utf-8")
-    _accounted(prepare(text, file=str(path)), None)  # the memos learn the config as it is
+    accounted(prepare(text, file=str(path)), None)  # the memos learn the config as it is
     lines = text.split("\n")
     for at, number, extra in edits:
         n = at % len(lines)
@@ -145,9 +147,9 @@ def test_the_accounting_memos_count_as_judging_each_line_afresh(
         prep = prepare("\n".join(lines), file=str(path))
     except InputError:
         return  # no longer a config (its vendor or its last line changed)
-    fast = _accounted(prep, None)
+    fast = accounted(prep, None)
     with patch("roce_cfg.parse.accounting.judge", lambda vendor, overlay=None: _slow_judge(vendor)):
-        slow = _accounted(prep, None)
+        slow = accounted(prep, None)
     assert fast == slow
 
 
@@ -164,9 +166,9 @@ def test_a_large_block_of_one_shape_is_tallied_by_the_text_of_its_lines_the_shap
             head, f"{head}{big} address-family {family} unicast\n{big}", 1
         )
         prep = prepare(text, file=str(path))
-        fast = _accounted(prep, None)
+        fast = accounted(prep, None)
         with patch("roce_cfg.parse.accounting.judge", lambda v, overlay=None: _slow_judge(v)):
-            assert fast == _accounted(prep, None)
+            assert fast == accounted(prep, None)
         assert fast.unread == (family == "ipv5")
 
 

@@ -1,6 +1,6 @@
 """What the parse reuses within a config and what it sends back from a worker changes no result.
 
-Ports read with the same QoS lines share one reading (normalise._port_qos), except where a
+Ports read with the same QoS lines share one reading (qos.read_port_qos), except where a
 value on them is refused: that is reported on each port's own line. A Parsed pickled by a
 worker (addresses as numbers, models as their fields: parse.Parsed.__getstate__) loads as the
 model it was.
@@ -91,10 +91,10 @@ def test_a_parsed_config_sent_back_by_a_worker_loads_as_it_was(path: Path) -> No
 
 
 def test_addresses_travel_as_numbers_and_load_equal() -> None:
-    from roce_cfg.parse import _dumps
+    from roce_cfg.parse.wire import dumps
 
     iface, net = IPv4Interface("10.1.2.3/255.255.255.254"), IPv4Network("10.9.0.0/16")
-    blob = _dumps([iface, net])  # type: ignore[arg-type]  # any object pickles the same way
+    blob = dumps([iface, net])  # type: ignore[arg-type]  # any object pickles the same way
     assert b"10.1.2.3" not in blob and b"10.9.0.0" not in blob
     back = pickle.loads(blob)
     assert (
@@ -131,7 +131,7 @@ class _Open(BaseModel):
 
 
 def test_a_model_with_extra_values_pickles_pydantics_way() -> None:
-    from roce_cfg.parse import _model_state
+    from roce_cfg.parse.wire import _model_state
 
     model = _Open(a=2, b=3)  # type: ignore[call-arg]  # b: an extra value
     assert _model_state(model) == model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)

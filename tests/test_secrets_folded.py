@@ -163,10 +163,10 @@ def test_a_folded_secret_reaches_no_push_plan(
 def test_the_property_sees_a_leak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the fold-aware redaction the tails of folded secrets are printed: the check
     above can fail."""
-    import roce_cfg.parse as parse
+    import roce_cfg.parse.prepared as prepared
     import roce_cfg.redact as redact
 
-    monkeypatch.setattr(parse, "fold_tails_redacted", lambda lines, *args: lines)
+    monkeypatch.setattr(prepared, "fold_tails_redacted", lambda lines, *args: lines)
     monkeypatch.setattr(redact, "fold_tails", lambda *args, **kwargs: {})
     line = "snmp-server user nms grp v3 encrypted auth sha PLANTEDQZXJ priv aes128 PLANTEDKWKWKW"
     text = (DATA / "zte.cfg").read_text().replace("hostname leaf-1\n", f"hostname leaf-1\n{line}\n")

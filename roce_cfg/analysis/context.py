@@ -154,9 +154,9 @@ class DeviceView:
         return self._ports("in_use", lambda i: not i.shutdown)
 
     def _ports(self, key: str, keep: Callable[[Interface], bool]) -> list[Interface]:
-        """The ports ``keep`` keeps, in config order: filtered once per switch (issue 30: a
-        dozen rules ask for these lists, 0.9 s of an xl lint), a new list each call (a caller
-        may change it)."""
+        """The ports ``keep`` keeps, in config order: filtered once per switch (a dozen
+        rules ask for these lists: 0.9 s of an xl lint when each filtered them), a new list
+        each call (a caller may change it)."""
         ports: tuple[Interface, ...] | None = self.memo.get(key)
         if ports is None:
             ports = self.memo[key] = tuple(filter(keep, self.device.interfaces))
@@ -177,7 +177,7 @@ class DeviceView:
         """The ports that carry ``port``'s frames: an aggregate's members in use, a
         sub-interface's parent's, else itself. Found once per port (RC301 and RC306 ask for
         both ends of every link); a port that is no aggregate with members, most link ends,
-        is itself without a look-up (issue 30)."""
+        is itself without a look-up (the xl lint asks for 131,072 link ends)."""
         parent_name = self.parent_of(port)
         if parent_name is not None:
             parent = self.interface(parent_name)
@@ -239,7 +239,7 @@ class DeviceView:
 
     def roce_config_ports(self, setting: str | None = None) -> list[Interface]:
         """The config ports (``config_ports``) that carry RoCE, in config order: three rules
-        judge these alone (issue 30: 490,000 carries_roce calls at xl became 164,000)."""
+        judge these alone (at xl: 164,000 carries_roce calls instead of 490,000)."""
         judged = self._judged(setting)
         return self._ports(
             f"roce_config_ports:{setting}",
@@ -264,7 +264,7 @@ class DeviceView:
 
     def carries_roce(self, port: Interface) -> bool:
         """Server-facing access ports and routed point-to-point fabric links carry RoCE.
-        Judged once per port (issue 30: five rules ask of every port, 490,000 calls at xl)."""
+        Judged once per port: five rules ask of every port (490,000 calls at xl)."""
         known: dict[str, bool] | None = self.memo.get("carries_roce")
         if known is None:
             known = self.memo["carries_roce"] = {}
@@ -409,7 +409,7 @@ def concludes(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | Non
     return True
 
 
-# A link end is the evidence step's: a fabric link reuses its ends (issue 30: 131,072 ends
+# A link end is the evidence step's: a fabric link reuses its ends (else 131,072 ends are
 # built twice at xl).
 LinkEnd = infer.End
 

@@ -50,7 +50,7 @@ def _rides(link: FabricLink) -> tuple[infer.End, infer.End] | None:
 
 class _Settings(NamedTuple):
     """What the link rules compare at a link end (RC301-RC305), one home for all five: a link
-    whose ends have equal settings is skipped by each (issue 30: five passes over 65,536 links,
+    whose ends have equal settings is skipped by each (five passes over 65,536 links were
     0.8 s of the xl lint's serial tail, for a fabric whose links nearly all agree)."""
 
     no_drop: list[int]
@@ -178,7 +178,7 @@ def _classes(v: DeviceView) -> tuple[int, ...]:
     """A switch's classes as RC303 compares them: the priorities RoCE and CNP land in, then
     the priority of each DSCP 0-63 by the switch's map, else by the class selector
     (``priority_of``: a DSCP one switch maps and the other leaves to the default map is the
-    same class on both). A switch's, not a port's, so once per switch (issue 30)."""
+    same class on both). A switch's, not a port's, so once per switch, not once per link."""
     known: tuple[int, ...] | None = v.memo.get("dscp_classes")
     if known is None:
         known = v.memo["dscp_classes"] = (

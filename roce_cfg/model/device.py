@@ -29,6 +29,7 @@ from pydantic import (
 from roce_cfg.model import numbers
 from roce_cfg.model.fast import assembled as assembled
 from roce_cfg.model.fast import lean as lean
+from roce_cfg.model.fast import updated as updated
 from roce_cfg.vendor import Vendor
 
 

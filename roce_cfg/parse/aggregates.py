@@ -21,7 +21,7 @@ from roce_cfg.model.device import Aggregate, Interface, PortQos, packet_for
 from roce_cfg.platforms.profile import AggregateSpec
 
 if TYPE_CHECKING:
-    from roce_cfg.parse.normalise import Context
+    from roce_cfg.parse.context import Context
 
 # the template keys of aggregation lines (templates/<vendor>/parse/interfaces.ttp)
 KEYS = ("lag_group", "lag_min", "peer_link", "mlag_group")
@@ -48,7 +48,7 @@ SETS: dict[str, tuple[str, ...]] = {
 
 def printed(field: str, keys: Collection[str], mode: str = "routed") -> bool:
     """Whether a port (of ``mode``) whose template output has ``keys`` prints ``field``: a
-    Layer 2 port's IP MTU is what its frame limit carries (normalise._ip_mtu)."""
+    Layer 2 port's IP MTU is what its frame limit carries (ports._ip_mtu)."""
     if field == "mtu" and mode == "access" and printed("frame_bytes", keys):
         return True
     return any(k in keys for k in SETS.get(field, (field,)))
@@ -144,7 +144,7 @@ def _apply(
     carried = tuple(f for f in wanted if any(printed(f, keys.get(m, ())) for m in agg.members))
     update = _gathered(ctx, parent, [p for p in members if not p.shutdown] or members, wanted)
     if "frame_bytes" in update and parent.mode == "access" and "mtu" not in own:
-        # a Layer 2 port's packet is what its frame limit carries (normalise._ip_mtu)
+        # a Layer 2 port's packet is what its frame limit carries (ports._ip_mtu)
         update["mtu"] = packet_for(update["frame_bytes"])
     speed = sum(p.speed_gbps for p in members if not p.shutdown)
     update["speed_gbps"] = min(speed, numbers.SPEED.high) or parent.speed_gbps

@@ -2,7 +2,7 @@
 twenty-fivegige' makes HundredGigE1/0/20 the legs Twenty-FiveGigE1/0/20:1-4 [CMW-ETH-CR]).
 
 A leg is named by its parent's number and a lane ('<type><parent number>:<lane>'); the model
-layout names most parents already (normalise._breakout_parent), the split line names the rest,
+layout names most parents already (ports._breakout_parent), the split line names the rest,
 on a model the profiles do not list. The split port carries no frames of its own: its legs do.
 """
 
@@ -15,7 +15,7 @@ from roce_cfg.parse.names import Namer
 
 
 class Context(Protocol):
-    """What this module needs of the normaliser's context (parse/normalise.Context)."""
+    """What this module needs of the normaliser's context (parse/context.Context)."""
 
     @property
     def namer(self) -> Namer: ...

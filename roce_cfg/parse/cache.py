@@ -36,7 +36,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.model.fast import lean_tree, share_equal
 from roce_cfg.output import CACHE_DIR, write_cached, write_file
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
-from roce_cfg.parse.normalise import Role
+from roce_cfg.parse.context import Role
 from roce_cfg.parse.text import text_of
 from roce_cfg.resources import data_root
 from roce_cfg.safepath import read_bytes

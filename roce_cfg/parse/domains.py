@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from roce_cfg.grammar import Grammar, rule_kind
 from roce_cfg.parse.blocks import Block
-from roce_cfg.parse.normalise import Unread
+from roce_cfg.parse.context import Unread
 
 _PREFIX = "out of range: "
 

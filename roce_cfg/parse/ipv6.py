@@ -22,12 +22,12 @@ from roce_cfg.platforms.profile import VendorProfile
 
 T = TypeVar("T")
 
-# A port's own keys (its address), never part of the reading ports share (normalise._port_lines)
+# A port's own keys (its address), never part of the reading ports share (ports._port_lines)
 OWN_KEYS = ("ip6s", "ip6_ll")
 
 
 class Reading(Protocol):
-    """What of the normaliser's Context this module uses (parse/normalise.py)."""
+    """What of the normaliser's Context this module uses (parse/context.py)."""
 
     profile: VendorProfile
 

@@ -17,7 +17,7 @@ from roce_cfg.model.numbers import Domain
 
 
 class Context(Protocol):
-    """What this module needs of the normaliser's context (parse/normalise.Context)."""
+    """What this module needs of the normaliser's context (parse/context.Context)."""
 
     def number(
         self, raw: Any, domain: Domain, default: None, scope: str | None = None

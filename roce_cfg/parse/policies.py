@@ -24,7 +24,7 @@ from roce_cfg.platforms.profile import VendorProfile
 
 
 class Context(Protocol):
-    """What this module needs of the normaliser's context (parse/normalise.Context)."""
+    """What this module needs of the normaliser's context (parse/context.Context)."""
 
     profile: VendorProfile
     namer: Namer
@@ -69,9 +69,9 @@ _RED_KEEPS = ("pass", "remark-dscp-pass", "remark-dot1p-pass", "remark-lp-pass",
 
 
 def _dicts(value: Any, key: str | None = None) -> list[Raw]:
-    """A template group's results as a list of dicts (normalise.as_list, which imports this
-    module); with ``key``, those that have it (a group of defaults alone, matched nowhere, is
-    ttp's result too)."""
+    """A template group's results as a list of dicts (as context.as_list, which qos.py, a
+    caller of this module, imports); with ``key``, those that have it (a group of defaults
+    alone, matched nowhere, is ttp's result too)."""
     items = value if isinstance(value, list) else [value]
     return [v for v in items if isinstance(v, dict) and v and (key is None or key in v)]
 

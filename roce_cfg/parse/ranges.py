@@ -5,7 +5,7 @@ The accounting and the grammar's range checks see the range block as printed (it
 read once, where they are); the templates read it as one block per port of the range, with the
 range's lines under each port's name, so that a port configured through a range has the settings
 the switch gives it. A port's own block and the range's blocks for it merge as any two blocks of
-one interface do (normalise.merge_interfaces).
+one interface do (ports.merge_interfaces).
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import re
 from functools import cache
 
 from roce_cfg.parse.blocks import Block
+from roce_cfg.parse.context import Unread
 from roce_cfg.parse.names import Name, Namer
-from roce_cfg.parse.normalise import Unread, port_number
 from roce_cfg.parse.text import Line
+from roce_cfg.parse.values import port_number
 from roce_cfg.platforms.profile import RangeSpec
 
 # ports one range may name: a switch has at most a few hundred; a hostile span is refused

@@ -1,4 +1,4 @@
-"""What the readers of one kind of line need of the normaliser's Context (parse/normalise.py):
+"""What the readers of one kind of line need of the normaliser's Context (parse/context.py):
 named here, so that they and the normaliser do not import each other."""
 
 from __future__ import annotations

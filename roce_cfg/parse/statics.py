@@ -18,7 +18,7 @@ from roce_cfg.model.device import StaticRoute
 from roce_cfg.platforms.routes import RouteOption, StaticRouteSpec
 
 if TYPE_CHECKING:  # normalise calls this module; the context is its
-    from roce_cfg.parse.normalise import Context
+    from roce_cfg.parse.context import Context
 
 
 class Unreadable(ValueError):

@@ -12,6 +12,7 @@ from ttp import ttp
 
 from roce_cfg.errors import InputError
 from roce_cfg.parse.plain import Readers, plain
+from roce_cfg.parse.ttp_internals import drop_last_reader, parsed_templates
 from roce_cfg.resources import templates_dir
 from roce_cfg.vendor import Vendor
 from roce_cfg.yamlsrc import read_text
@@ -81,11 +82,11 @@ class Runner:
                 ) from None
 
         # the templates of the plain shape, read without ttp's result engine (parse/plain.py)
-        self._plain = Readers([plain(t) for t in self._parser._templates])
+        self._plain = Readers([plain(t) for t in parsed_templates(self._parser)])
 
     def run(self, text: str) -> dict[str, Any]:
         with self._lock:
-            templates = self._parser._templates
+            templates = parsed_templates(self._parser)
             read = self._plain.read(text)
             rest = [t.name for t, own in zip(templates, read, strict=True) if own is None]
             by_ttp = self._ttp(text, rest) if rest else {}
@@ -116,8 +117,7 @@ class Runner:
             # the next config: 45 MB of a config of 100,000 ports
             self._parser.clear_input()
             # and its last template's reader, which holds yet another copy of the input
-            # (7.7 MB at 100,000 ports) through the model's peak
-            getattr(self._parser, "_ttp_", {}).pop("parser_object", None)
+            drop_last_reader(self._parser)
         out = {
             name: list(found) if isinstance(found, list) else [found]
             for name, found in (result.items() if isinstance(result, dict) else ())
