@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import roce_cfg
-from roce_cfg import output
+from roce_cfg import memo, output
 from roce_cfg.cli.main import app
 from roce_cfg.cli.options import NO_CACHE_ENV
 from roce_cfg.inputs import discover, reading
@@ -323,7 +323,7 @@ def test_the_least_recently_used_entries_go_first(tmp_path: Path) -> None:
         path.write_bytes(b"x" * 10)
         os.utime(path, (1_000_000 + n, 1_000_000 + n))
     (folder / "CACHEDIR.TAG").write_bytes(b"y" * 100)  # not an entry: never counted, never gone
-    parse_cache._touch(folder / f"old{parse_cache.SUFFIX}")  # used just now
+    memo.touch(folder / f"old{parse_cache.SUFFIX}")  # used just now
     parse_cache.trim(folder, 20)
     left = sorted(p.name for p in folder.iterdir())
     assert left == ["CACHEDIR.TAG", f"newest{parse_cache.SUFFIX}", f"old{parse_cache.SUFFIX}"]
