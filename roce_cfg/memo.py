@@ -316,7 +316,7 @@ class RunMemo:
             yield recorder
         finally:  # lint ends with findings by an exception (typer.Exit): kept too
             sys.stdout, sys.stderr = out, err
-            if recorder.code in (0, 1) and not recorder.tainted and recorder.size <= MAX_OUTPUT:
+            if recorder.code in (0, 1) and not recorder.tainted:
                 self._store(recorder)
 
     def _store(self, recorder: Recorder) -> None:
@@ -391,8 +391,13 @@ class _Tee:
         self._stream, self._which, self._recorder = stream, which, recorder
 
     def write(self, text: str) -> int:
-        self._recorder.pieces.append((self._which, text))
-        self._recorder.size += len(text)
+        recorder = self._recorder
+        recorder.size += len(text)
+        if recorder.size > MAX_OUTPUT:  # not kept: its copy would double the run's memory
+            recorder.pieces.clear()
+            recorder.tainted = True
+        elif not recorder.tainted:
+            recorder.pieces.append((self._which, text))
         return int(self._stream.write(text))
 
     def writelines(self, lines: Iterable[str]) -> None:
