@@ -352,16 +352,39 @@ class RunMemo:
 
 
 def _well_formed(doc: Mapping[str, Any], memo: RunMemo) -> bool:
+    """Whether ``doc`` is an entry of this memo, every field of the shape written (a foreign
+    or corrupt one is ignored, never an error)."""
+    files, output = doc.get("files"), doc.get("output")
     return (
         doc.get("format") == FORMAT
         and doc.get("stamp") == memo.stamp
         and doc.get("key") == memo.key
-        and isinstance(doc.get("started_ns"), int)
-        and isinstance(doc.get("files"), dict)
-        and all(isinstance(v, list) and len(v) == 2 for v in doc["files"].values())
+        and type(doc.get("started_ns")) is int
         and doc.get("code") in (0, 1)
-        and isinstance(doc.get("output"), list)
-        and all(isinstance(p, list) and len(p) == 2 for p in doc["output"])
+        and isinstance(files, dict)
+        and all(_recorded(v) for v in files.values())
+        and isinstance(output, list)
+        and all(_piece(p) for p in output)
+    )
+
+
+def _recorded(value: object) -> bool:
+    """``[stat, content hash]`` of a file, or ``[None, None]`` of a missing one."""
+    if not isinstance(value, list) or len(value) != 2:
+        return False
+    st, digest = value
+    if st is None:
+        return digest is None
+    ints = isinstance(st, list) and len(st) == 4 and all(type(n) is int for n in st)
+    return ints and isinstance(digest, str)
+
+
+def _piece(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and value[0] in (1, 2)
+        and isinstance(value[1], str)
     )
 
 

@@ -215,8 +215,9 @@ def test_a_rewrite_in_the_same_clock_tick_is_judged_by_its_content(
     memo hashes a file that new (racy) instead of trusting its stat. With no racy window the
     memo would replay the old output: the test sees it."""
     leaf = pod / "leaf-1.cfg"
+    cold = lint(str(pod), "--no-cache")
     text = leaf.read_text(encoding="utf-8")
-    leaf.write_text(text, encoding="utf-8")  # written just now, as an editor saves
+    leaf.write_text(text, encoding="utf-8")  # written just before the run, as an editor saves
     _, same_stat = memo._stat(leaf)
     real = memo._stat
 
@@ -224,7 +225,6 @@ def test_a_rewrite_in_the_same_clock_tick_is_judged_by_its_content(
         return (True, same_stat) if path == leaf else real(path)
 
     monkeypatch.setattr(memo, "_stat", frozen)
-    cold = lint(str(pod), "--no-cache")
     assert lint(str(pod)) == cold
     leaf.write_text(text.replace("mtu 9216", "mtu 9000"), encoding="utf-8")  # same size
     edited = lint(str(pod), "--no-cache")
@@ -281,3 +281,37 @@ def test_no_memo_without_the_cache_or_through_a_link(pod: Path, tmp_path: Path) 
     assert lint(str(linked)) == cold
     assert lint(str(linked)) == cold
     assert not list((linked / CACHE_DIR).glob(f"{memo.PREFIX}*"))
+
+
+def _corrupt(entry: Path, how: int) -> None:
+    import zlib
+
+    doc = json.loads(zlib.decompress(entry.read_bytes()))
+    name = next(iter(doc["files"]))
+    if how == 0:
+        entry.write_bytes(entry.read_bytes()[:40])  # cut short
+    elif how == 1:
+        doc["files"][name] = [5, None]
+    elif how == 2:
+        doc["files"][name] = [[1, 2, 3], "0" * 40]
+    elif how == 3:
+        doc["output"] = [[3, "printed where?\n"]]
+    elif how == 4:
+        doc["code"] = 2
+    elif how == 5:
+        doc["stamp"] = "0" * 40
+    else:
+        doc["started_ns"] = "later"
+    if how:
+        entry.write_bytes(zlib.compress(json.dumps(doc).encode()))
+
+
+@pytest.mark.parametrize("how", range(7))
+def test_a_corrupt_or_foreign_entry_means_a_run(pod: Path, replays: list[bool], how: int) -> None:
+    cold = lint(str(pod), "--no-cache")
+    assert lint(str(pod)) == cold
+    (entry,) = (pod / CACHE_DIR).glob(f"{memo.PREFIX}*")
+    _corrupt(entry, how)
+    assert lint(str(pod)) == cold  # ran, and kept again
+    assert lint(str(pod)) == cold
+    assert replays == [False, False, True]
