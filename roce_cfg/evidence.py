@@ -19,6 +19,8 @@ from roce_cfg.model.device import DeviceConfig, Interface, PortQos
 from roce_cfg.model.fabric import Link
 from roce_cfg.parse import ParsedConfig
 from roce_cfg.parse.hints import PlanLink
+from roce_cfg.platforms.profile import load_profile
+from roce_cfg.vendor import Vendor
 
 GapKind = Literal["bgp-peer", "description", "lossless-port", "peer-link"]
 
@@ -171,30 +173,32 @@ def topology_roles(configs: Sequence[ParsedConfig]) -> list[ParsedConfig]:
     return out
 
 
-_NO_QOS: PortQos | None = None
+_NO_QOS: dict[Vendor, PortQos] = {}
 
 
-def factory_default(port: Interface) -> bool:
-    """A switched port left as it came (VLAN 1, no description, no QoS): Comware prints every
-    unused port as ' port link-mode bridge' alone, so such a port is not a server port."""
+def factory_default(port: Interface, vendor: Vendor) -> bool:
+    """A switched port left as it came (VLAN 1, no description, no QoS but the vendor's
+    default scheduling): Comware prints every unused port as ' port link-mode bridge' alone,
+    so such a port is not a server port."""
     return (
         port.mode == "access"
         and port.access_vlan in (None, 1)
         and not port.trunk_vlans
         and not port.description
-        and _no_qos(port.qos)
+        and _no_qos(port.qos, vendor)
     )
 
 
-def _no_qos(qos: PortQos) -> bool:
-    """``qos == PortQos()`` without building and comparing a model a call (lint asks it of
-    every port, several times: a third of linting 50,000 ports)."""
-    global _NO_QOS
-    if _NO_QOS is None:
-        _NO_QOS = PortQos()
+def _no_qos(qos: PortQos, vendor: Vendor) -> bool:
+    """``qos`` is what a port that prints no QoS line has, without building and comparing a
+    model a call (lint asks it of every port, several times: a third of linting 50,000 ports)."""
+    unset = _NO_QOS.get(vendor)
+    if unset is None:
+        default = load_profile(vendor).scheduling_default
+        unset = _NO_QOS[vendor] = PortQos(strict_queues=default.strict_queues if default else ())
     if type(qos) is PortQos:  # what pydantic's == compares of a frozen model without extras
-        return qos is _NO_QOS or qos.__dict__ == _NO_QOS.__dict__
-    return qos == _NO_QOS
+        return qos is unset or qos.__dict__ == unset.__dict__
+    return qos == unset
 
 
 def roles(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> dict[str, Role]:
@@ -214,7 +218,7 @@ def roles(devices: Sequence[DeviceConfig], links: Sequence[LinkFact]) -> dict[st
         hosts = any(
             p.mode == "access"
             and not p.shutdown
-            and not factory_default(p)
+            and not factory_default(p, d.vendor)
             and p.name not in members
             and End(d.hostname, p.name) not in linked
             for p in d.interfaces

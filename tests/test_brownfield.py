@@ -29,7 +29,12 @@ def test_generated_configs_alone_lint_clean(scenario: str, tmp_path: Path) -> No
     # Without fabric.json: the speeds (200G NICs in 400G cages) and cable lengths come from the
     # port descriptions, the policy from the configs. Was 192 errors + a 2:1 warning on pod-small.
     result = lint([_configs_only(SCENARIOS[scenario], tmp_path)])
-    bad = [f"{f.rule} {f.device} {f.port}" for f in result.findings if f.severity != "info"]
+    # RC126: roce-cfg's own RGOS/ZXROS lines are in the syntax no source confirms (test_lint)
+    bad = [
+        f"{f.rule} {f.device} {f.port}"
+        for f in result.findings
+        if f.severity != "info" and f.rule != "RC126"
+    ]
     assert bad == []
 
 
@@ -90,12 +95,13 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             ("RC201", "error", "FourHundredGigE1/0/2"),
             ("RC201", "error", "FourHundredGigE1/0/2"),
             # 0/3 is a trunk to a storage switch carrying the RoCE VLAN 101 with no lossless
-            # settings at all: no PFC, CNP queue not strict, DSCP untrusted. (It is read as a
-            # switched port carrying VLANs 101 and 200: test_trunk_ports_carry_...) It prints
-            # no jumboframe line and no source gives the S9855-32D's default frame limit: its
-            # MTU is not judged (no RC113).
+            # settings at all: no PFC, DSCP untrusted. (It is read as a switched port carrying
+            # VLANs 101 and 200: test_trunk_ports_carry_...) It prints no jumboframe line and
+            # no source gives the S9855-32D's default frame limit: its MTU is not judged (no
+            # RC113); nor Comware's scheduling of a port with no 'qos wfq' line: whether its
+            # CNP queue is strict cannot be verified (RC125, not RC107).
             ("RC102", "error", "FourHundredGigE1/0/3"),
-            ("RC107", "error", "FourHundredGigE1/0/3"),
+            ("RC125", "warning", "FourHundredGigE1/0/3"),
             ("RC108", "error", "FourHundredGigE1/0/3"),
             # 'balance 8' with no 'max-ecmp-num' line: no source gives the S9855's default cap
             ("RC118", "info", None),
@@ -160,6 +166,9 @@ def test_brownfield_corpus(vendor: str) -> None:
     expected = [*expected, ("RC311", "info", None), ("RC313", "info", UPLINK[vendor])]
     # none of the four backups states its model (RC123: the layout's model stands in)
     expected.append(("RC123", "info", None))
+    if vendor in ("ruijie", "zte"):
+        # their PFC, trust and map lines are read in a syntax no public source confirms
+        expected.append(("RC126", "warning", None))
     result = lint([ROOT / "tests/brownfield" / vendor])
     (view,) = result.views.values()
     assert lossless_dscps(view.device) == policy["lossless"]

@@ -267,9 +267,6 @@ XFAIL: dict[str, str] = {
     "hw-v300-mlag:cannot_verify:0": f"spine headroom default unpublished: {_GAP}",
     "h3c-lag:cannot_verify:0": f"headroom in cells of unconfirmed size: {_GAP}",
     # --- the issue-42 corpus (h3c-drni, hw-v300-ipv6, mix-3tier, rj-zte-lag) ---
-    "rj-zte-lag:cannot_verify:0": "the Ruijie/ZTE PFC, trust and no-drop lines are read in the "
-    "forms the corpus prints, unconfirmed (grammar status unsourced); no finding says that a "
-    "reading rests on unconfirmed syntax",
     "rj-zte-lag:cannot_verify:1": "the leaves fit the generic 48x25G+8x100G layout: RC201 says "
     "their headroom default cannot be verified, in words the entry's pattern does not take, and "
     "no buffer gap is reported (i42 models)",

@@ -117,6 +117,9 @@ def test_parse(gen: Path) -> None:
     assert len(doc["configs"]) == len(summaries) == 12
     quiet = run("parse", str(gen), "--quiet")
     assert quiet.exit_code == 0 and quiet.stdout == "" and quiet.stderr == ""
+    # parse's document is the model: quiet checks the files whatever the format (docs/cli.md)
+    asked = run("parse", str(gen), "--quiet", "--format", "json")
+    assert asked.exit_code == 0 and asked.stdout == "" and asked.stderr == ""
 
 
 def test_lint(gen: Path, damaged: Path) -> None:

@@ -17,7 +17,7 @@ from roce_cfg.lab.display import World, _row, answer
 from roce_cfg.lab.run import switches
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.vendor import Vendor
-from roce_cfg.verify.checks import Observed, check_underlay
+from roce_cfg.verify.checks import Observed, check_lossless, check_underlay
 from roce_cfg.verify.data import asplain, load_display, parse
 from roce_cfg.verify.run import load_plan
 from tests.helpers import ROOT, SCENARIOS
@@ -47,7 +47,9 @@ def test_every_sourced_display_command_has_a_real_format_sample_with_its_source(
         row = next(
             (ln for ln in sources.splitlines() if f"| {vendor.value}/{sample.name} |" in ln), ""
         )
-        assert "ntc-templates `tests/" in row or "h3c.com/en/" in row, sample.name
+        assert any(
+            where in row for where in ("ntc-templates `tests/", "h3c.com/en/", "INTA-project@")
+        ), sample.name
         entry = load_display(vendor).checks[check]
         assert parse(entry, sample.read_text()), sample.name  # records, no template error
 
@@ -109,6 +111,7 @@ def test_the_lab_prints_only_lines_the_real_switch_prints(vendor: Vendor, check:
         (Vendor.H3C, "routes", "\r\n                                             10.1."),
         (Vendor.H3C, "pfc", "Recv    \r\n   Send       Inpps      Outpps"),
         (Vendor.H3C, "bgp", "* - Dynamically created peer"),
+        (Vendor.HUAWEI, "pfc", "DeadlockNum\r\n                             Transmitted(Frames)"),
     ],
 )
 def test_the_lab_shows_each_variation_of_the_captures(
@@ -155,3 +158,42 @@ def test_a_field_naming_no_value_of_its_template_is_refused_when_loaded(tmp_path
     (tmp_path / "vendors/h3c.display.yaml").write_text(bad)
     with pytest.raises(InputError, match=r"checks\.lldp\.fields: NAME_TALE not a value of"):
         load_display(Vendor.H3C, tmp_path)
+
+
+def test_a_state_the_format_does_not_print_is_read_from_what_it_lists() -> None:
+    """Huawei's 'display dcb pfc' prints no PFC state, only the queues PFC runs on: a planned
+    priority it lists passes, one it leaves out (the lab's 'pfc off') is RV131."""
+    entry = load_display(Vendor.HUAWEI).checks["pfc"]
+    assert entry.fields["oper"] is None
+    plan = load_plan(SCENARIOS["pod-small-huawei"])
+    sws = {s.hostname: s for s in switches(SCENARIOS["pod-small-huawei"], "intended")}
+    world = sws["leaf-1"].display
+    assert isinstance(world, World)
+    port = next(k.a_port for k in plan.links if k.a_device == "leaf-1")
+    listed = parse(entry, str(answer(sws["leaf-1"], entry.command)).replace("\r\n", "\n"))
+    assert any(r["port"] == port for r in listed)
+    world.fault("leaf-1").pfc_off.add(port)
+    try:
+        text = str(answer(sws["leaf-1"], entry.command)).replace("\r\n", "\n")
+    finally:
+        world.faults.clear()
+    rows = parse(entry, text)
+    assert rows and all(r["port"] != port for r in rows)
+    obs = Observed(plan, {"leaf-1": {"pfc": rows}}, {"leaf-1": {"pfc": entry}})
+    check_lossless(obs)
+    assert [(f.rule, f.port) for f in obs.findings] == [("RV131", port)]
+    obs = Observed(plan, {"leaf-1": {"pfc": listed}}, {"leaf-1": {"pfc": entry}})
+    check_lossless(obs)
+    assert [f for f in obs.findings if f.rule == "RV131"] == []
+
+
+def test_only_a_state_or_a_counter_may_be_left_unprinted(tmp_path: Path) -> None:
+    from roce_cfg.errors import InputError
+
+    text = (ROOT / "vendors/huawei.display.yaml").read_text()
+    (tmp_path / "vendors").mkdir()
+    bad = text.replace("{port: INTERFACE, oper: null", "{port: null, oper: null")
+    assert bad != text
+    (tmp_path / "vendors/huawei.display.yaml").write_text(bad)
+    with pytest.raises(InputError, match=r"checks\.pfc\.fields: port cannot be null"):
+        load_display(Vendor.HUAWEI, tmp_path)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from roce_cfg.analysis import lint
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.parse import ParsedConfig, parse_text
 from roce_cfg.vendor import Vendor
+from tests.helpers import ROOT
 
 
 def _parsed(body: str) -> ParsedConfig:
@@ -390,3 +392,14 @@ def test_a_documentation_note_after_a_command_is_not_part_of_it() -> None:
     cfg = _parsed(body + " description see http://wiki/a //b\n")
     assert _unread(cfg) == []
     assert _port(cfg.device, "100GE1/0/1").description == "see http://wiki/a //b"
+
+
+def test_a_port_group_is_membership_read_and_silences_no_rule() -> None:
+    """[HW-CR] port-group, group-member: a command typed in the group applies to each member,
+    which prints it; the group's own lines are membership, read (section interfaces)."""
+    path = ROOT / "tests/wild/huawei/ce-doc-pfc-deadlock-leaf1.cfg"
+    cfg = parse_text(path.read_text(), vendor=Vendor.HUAWEI).config
+    assert cfg.accounting.unread == 0 and _unread(cfg) == []
+    found = lint([path]).findings
+    assert [f.line for f in found if f.rule == "RC131"] == [26]
+    assert not [f for f in found if f.rule == "RC405"]

@@ -6,23 +6,16 @@ left ('rollback-failed', which must then be true). Never 'rolled back' with a di
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import pytest
 
-from roce_cfg.deploy.inventory import Target
-from roce_cfg.deploy.push import Credentials, Outcome, push
 from roce_cfg.deploy.restore import differences
-from roce_cfg.generate import generate
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.commit import expire
-from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import SCENARIOS
+from tests.pushlab import Result, intended, push_to
 
-USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
-CREDS = Credentials(USER, PASSWORD)
 NATIVE = [Vendor.H3C, Vendor.HUAWEI]  # vendors with a sourced restore point and confirm timer
 
 # Lines that are no business of roce-cfg's: they must survive whatever happens.
@@ -34,37 +27,19 @@ UNMANAGED = {
 }
 
 
-def _intended(vendor: Vendor) -> str:
-    return generate(SCENARIOS[f"pod-small-{vendor.value}"]).configs["leaf-1"]
-
-
 def _start(vendor: Vendor, state: str) -> Switch:
     profile = load_profile(vendor)
     if state == "bare":
         return Switch.start("leaf-1", profile, lenient=True)
-    text = _intended(vendor)
+    text = intended(vendor)
     if state == "older":  # an older lossless policy: other descriptions, a port without PFC
         text = re.sub(r"description far:server-1:nic0[^\n]*", "description old", text)
     body = text.rsplit("#\nreturn", 1)[0]
     return Switch.start("leaf-1", profile, body + UNMANAGED[vendor] + "#\nreturn\n", lenient=True)
 
 
-@dataclass
-class Result:
-    outcome: Outcome
-    before: tuple[str, str]  # running, saved
-    after: tuple[str, str]
-    sw: Switch
-
-
 def _push(vendor: Vendor, state: str, faults: Faults, **kw: object) -> Result:
-    sw = _start(vendor, state)
-    before = (sw.running.render(), sw.saved)
-    sw.faults = faults
-    with Lab([sw], USER, PASSWORD) as lab:
-        target = Target("leaf-1", "127.0.0.1", lab.endpoints["leaf-1"].port, sw.profile)
-        outcome = push(target, _intended(vendor), CREDS, apply=True, **kw)  # type: ignore[arg-type]
-    return Result(outcome, before, (sw.running.render(), sw.saved), sw)
+    return push_to(_start(vendor, state), faults, **kw)
 
 
 def _rolled_back(r: Result) -> None:
@@ -81,7 +56,7 @@ def _changed(r: Result, vendor: Vendor) -> None:
     assert r.outcome.saved
     profile = r.sw.profile
     assert differences(r.after[0], r.after[1], profile) == []  # saved is the running config
-    want = _intended(vendor)
+    want = intended(vendor)
     extra = set(UNMANAGED[vendor].splitlines()) - {"#"}
     left = [d for d in differences(want, r.after[0], profile) if d[2:].strip() not in extra]
     assert all(d.startswith("+") for d in left) and len(left) <= len(extra), left

@@ -8,51 +8,21 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from roce_cfg.deploy.inventory import Target
-from roce_cfg.deploy.push import Credentials, Outcome, push
 from roce_cfg.deploy.restore import differences
-from roce_cfg.generate import generate
 from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.helpers import SCENARIOS, lab_inventory, run
+from tests.helpers import lab_inventory, run
+from tests.pushlab import PASSWORD, USER, Result, intended, push_to
 
-USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
-CREDS = Credentials(USER, PASSWORD)
 # the BGP activation comes late in every vendor's config: refusing it fails a push that has
 # changed most of the switch
 LATE = r"^(peer \S+ enable|neighbor \S+ activate)$"
-
-
-def _intended(vendor: Vendor) -> str:
-    return generate(SCENARIOS[f"pod-small-{vendor.value}"]).configs["leaf-1"]
-
-
-@dataclass
-class Result:
-    outcome: Outcome
-    before: tuple[str, str]  # running, saved
-    after: tuple[str, str]
-    sw: Switch
-    seconds: float
-
-
-def _push(sw: Switch, faults: Faults, **kw: object) -> Result:
-    before = (sw.running.render(), sw.saved)
-    sw.faults = faults
-    start = time.monotonic()
-    with Lab([sw], USER, PASSWORD) as lab:
-        target = Target("leaf-1", "127.0.0.1", lab.endpoints["leaf-1"].port, sw.profile)
-        intended = _intended(sw.profile.vendor)
-        outcome = push(target, intended, CREDS, apply=True, **kw)  # type: ignore[arg-type]
-    took = time.monotonic() - start
-    return Result(outcome, before, (sw.running.render(), sw.saved), sw, took)
 
 
 def _bare(vendor: Vendor) -> Switch:
@@ -80,7 +50,7 @@ def _back(r: Result) -> None:
 def test_a_bare_ruijie_switch_is_restored_to_the_byte() -> None:
     # the push makes uplinks routed ports ('no switchport'); the restore puts them back to what
     # an unset port is ([RJ-CG-ETH]: a Layer 2 switch port), which the switch does not print
-    r = _push(_bare(Vendor.RUIJIE), Faults(reject=LATE))
+    r = push_to(_bare(Vendor.RUIJIE), Faults(reject=LATE))
     _back(r)
     assert "switchport" not in r.after[0]
     assert r.outcome.restore.startswith("full-config restore from the snapshot")
@@ -89,7 +59,7 @@ def test_a_bare_ruijie_switch_is_restored_to_the_byte() -> None:
 def test_a_bare_zte_port_state_is_not_guessed_and_what_is_left_is_said() -> None:
     # No source says which state an unset ZXROS port is in: the restore types no 'shutdown'
     # (which would take down a port that may have been up) and names each 'no shutdown' left.
-    r = _push(_bare(Vendor.ZTE), Faults(reject=LATE))
+    r = push_to(_bare(Vendor.ZTE), Faults(reject=LATE))
     assert r.outcome.status == "rollback-failed"
     assert "shutdown" not in r.after[0].replace("no shutdown", "")
     left = differences(r.before[0], r.after[0], r.sw.profile)
@@ -102,10 +72,10 @@ def test_a_bare_zte_port_state_is_not_guessed_and_what_is_left_is_said() -> None
 def test_a_zte_port_state_the_switch_printed_is_put_back() -> None:
     # read before, restored after: ports the running config prints as shut are shut again,
     # by the state the snapshot shows
-    text = re.sub(r"(?m)^ *neighbor \S+ activate\n", "", _intended(Vendor.ZTE))
+    text = re.sub(r"(?m)^ *neighbor \S+ activate\n", "", intended(Vendor.ZTE))
     running = text.replace("  no shutdown\n", "  shutdown\n")
     sw = Switch.start("leaf-1", load_profile(Vendor.ZTE), running, lenient=True)
-    r = _push(sw, Faults(reject=LATE))
+    r = push_to(sw, Faults(reject=LATE))
     _back(r)
     assert r.after[0].count("  shutdown\n") == text.count("  no shutdown\n") > 0
 
@@ -125,7 +95,7 @@ def test_a_restore_step_is_done_again_after_one_dropped_session(vendor: Vendor, 
     fail = r"^description far:spine" if vendor == Vendor.HUAWEI else LATE
     faults = Faults(not_applied=fail) if vendor == Vendor.HUAWEI else Faults(reject=fail)
     faults.drop_on, faults.drops = line, 1
-    r = _push(_bare(vendor), faults, timeout=10)
+    r = push_to(_bare(vendor), faults, timeout=10)
     _back(r)
     assert "the session was lost (the switch closed the connection" in r.outcome.restore
     assert "done again on a new one" in r.outcome.restore
@@ -133,7 +103,7 @@ def test_a_restore_step_is_done_again_after_one_dropped_session(vendor: Vendor, 
 
 def test_a_restore_dropped_twice_at_one_step_is_rollback_failed_with_what_is_left() -> None:
     faults = Faults(reject=LATE, drop_on=r"^configuration replace file", drops=2)
-    r = _push(_bare(Vendor.H3C), faults, timeout=10)
+    r = push_to(_bare(Vendor.H3C), faults, timeout=10)
     assert r.outcome.status == "rollback-failed"
     assert r.outcome.left == differences(r.before[0], r.after[0], r.sw.profile) != []
     assert "closed the connection" in r.outcome.error
@@ -143,7 +113,7 @@ def test_a_restore_dropped_twice_at_one_step_is_rollback_failed_with_what_is_lef
 def test_an_unreadable_saved_config_is_saved_back_and_said_with_running_back() -> None:
     # every read of the saved config hangs up: the push's own check of its save, and the
     # restore's, on each new session
-    r = _push(_bare(Vendor.H3C), Faults(drop_on=r"^display saved"), timeout=10)
+    r = push_to(_bare(Vendor.H3C), Faults(drop_on=r"^display saved"), timeout=10)
     assert r.outcome.status == "rollback-failed" and r.outcome.kind == "dropped"
     assert r.outcome.running_back is True and r.outcome.saved_back is None
     assert "running config back as before the push" in r.outcome.error
@@ -155,7 +125,7 @@ def test_an_unreadable_saved_config_is_saved_back_and_said_with_running_back() -
 def test_an_unreadable_saved_config_that_was_not_the_running_one_is_named() -> None:
     sw = _bare(Vendor.H3C)
     sw.saved = sw.saved.replace("sysname leaf-1", "sysname leaf-1\n#\n ntp-service enable")
-    r = _push(sw, Faults(drop_on=r"^display saved"), timeout=10)
+    r = push_to(sw, Faults(drop_on=r"^display saved"), timeout=10)
     assert r.outcome.status == "rollback-failed" and r.outcome.running_back is True
     assert (
         r.outcome.left == [r.outcome.left[0]] and "may hold the pushed config" in r.outcome.left[0]
@@ -168,7 +138,7 @@ def test_an_unreadable_saved_config_that_was_not_the_running_one_is_named() -> N
 # -- precise messages for a drop while a display is read ------------------------------------
 def test_a_drop_while_reading_a_display_is_a_drop_said_at_once() -> None:
     faults = Faults(drop_on=r"^display current", drops=1)  # the push's read-back after applying
-    r = _push(_bare(Vendor.H3C), faults)  # 60 s per answer: a drop must not wait for it
+    r = push_to(_bare(Vendor.H3C), faults)  # 60 s per answer: a drop must not wait for it
     assert r.outcome.kind == "dropped"
     said = re.search(
         r"the switch closed the connection while 'display current-configuration' was read "
@@ -184,14 +154,14 @@ def test_a_drop_while_reading_a_display_is_a_drop_said_at_once() -> None:
 # -- the JSON 'restore' ----------------------------------------------------------------------
 def test_the_restore_names_what_was_done() -> None:
     # refused before the commit: nothing was committed, nothing was rolled back
-    r = _push(_bare(Vendor.HUAWEI), Faults(reject=LATE))
+    r = push_to(_bare(Vendor.HUAWEI), Faults(reject=LATE))
     _back(r)
     assert r.outcome.restore == (
         "nothing was committed: the uncommitted changes were discarded "
         "(clear configuration candidate)"
     )
     # wrong after the commit: the commit history's restore point
-    r = _push(_bare(Vendor.HUAWEI), Faults(not_applied=r"^description far:spine"))
+    r = push_to(_bare(Vendor.HUAWEI), Faults(not_applied=r"^description far:spine"))
     _back(r)
     assert r.outcome.restore == "vendor restore point: rollback configuration last 1"
 
@@ -209,7 +179,7 @@ def test_a_confirm_timer_left_running_is_named_with_when_it_reverts(
     sw.faults = Faults(not_applied=r"^description far:spine", reject=restore)
     configs = tmp_path / "out"
     configs.mkdir()
-    (configs / "leaf-1.cfg").write_text(_intended(vendor))
+    (configs / "leaf-1.cfg").write_text(intended(vendor))
     monkeypatch.setenv("ROCE_CFG_USERNAME", USER)
     monkeypatch.setenv("ROCE_CFG_PASSWORD", PASSWORD)
     with Lab([sw], USER, PASSWORD) as lab:

@@ -280,7 +280,7 @@ class DeviceView:
         a routed point-to-point port (IPv4 /30-/31, IPv6 /126-/127) without either does only
         where it faces a fabric switch (a BGP neighbour on its subnet, or a switch that states
         no BGP at all)."""
-        if port.shutdown or evidence.factory_default(port):
+        if port.shutdown or evidence.factory_default(port, self.device.vendor):
             return False
         # most ports are no aggregate's member: no scan of the aggregates for them
         agg = self.device.aggregate_of(port.name) if port.name in self._lag_names()[1] else None

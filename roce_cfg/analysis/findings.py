@@ -47,6 +47,8 @@ UNVERIFIED_RULES = frozenset(
         "RC120",
         "RC123",
         "RC124",
+        "RC125",
+        "RC126",
         "RC133",
         "RC206",
         "RC311",

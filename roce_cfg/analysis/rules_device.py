@@ -158,18 +158,59 @@ def ecn_after_pfc(v: DeviceView) -> Iterator[Hit]:
     "they arrive late and DCQCN reacts to congestion that has already turned into PAUSE storms.",
     fix="Schedule the CNP queue (and those above it) in strict priority on every RoCE port.",
     limits="The CNP DSCP is the intent's, else --cnp-dscp, else the config's lossy DSCP on a "
-    "strict queue, else 48.",
+    "strict queue, else 48. A port that prints no scheduling line runs the vendor's default "
+    "(vendors/<vendor>.yaml scheduling_default: CloudEngine's queues are PQ); where no source "
+    "gives it, RC125 says so instead.",
     reads=("scheduling", "qos_maps", "interfaces", "aggregates"),
 )
 def cnp_not_strict(v: DeviceView) -> Iterator[Hit]:
     queue = v.queue_of(v.priority_of(v.cnp_dscp))
-    for port in v.roce_config_ports("strict_queues"):
-        # a sub-interface's frames are scheduled by its parent's queues: judged there
-        if v.parent_of(port) is None and queue not in port.qos.strict_queues:
+    for port in _cnp_not_strict_ports(v, queue):
+        if port.name not in v.device.scheduling_unknown:  # else RC125: the default may be
             yield Hit(
                 f"CNP (DSCP {v.cnp_dscp}) queue {queue} is not strict priority",
                 port=port.name,
             )
+
+
+def _cnp_not_strict_ports(v: DeviceView, queue: int) -> Iterator[Interface]:
+    for port in v.roce_config_ports("strict_queues"):
+        # a sub-interface's frames are scheduled by its parent's queues: judged there
+        if v.parent_of(port) is None and queue not in port.qos.strict_queues:
+            yield port
+
+
+@rule(
+    "RC125",
+    "cnp-scheduling-unknown",
+    "warning",
+    "device",
+    summary="Cannot verify that the CNP queue is strict priority on a RoCE port that prints no "
+    "queue scheduling: the vendor's default is in no source.",
+    rationale="What a port's queues run with no scheduling line is the vendor's default "
+    "(CloudEngine: every queue PQ). Where no source gives it, 'not strict' would be a guess: "
+    "RC107 stays silent on those ports and this names them.",
+    fix="Configure the CNP queue's scheduling explicitly on every RoCE port (the intent's "
+    "lossless.cnp renders it).",
+    reads=("scheduling", "qos_maps", "interfaces", "aggregates"),
+    verifies=False,
+)
+def cnp_scheduling_unknown(v: DeviceView) -> Iterator[Hit]:
+    unknown = set(v.device.scheduling_unknown)
+    if not unknown:
+        return
+    queue = v.queue_of(v.priority_of(v.cnp_dscp))
+    ports = [p.name for p in _cnp_not_strict_ports(v, queue) if p.name in unknown]
+    if ports:  # one finding per switch, naming the ports
+        shown = ", ".join(ports[:4]) + (f" and {len(ports) - 4} more" if len(ports) > 4 else "")
+        yield Hit(
+            f"cannot verify: CNP (DSCP {v.cnp_dscp}) queue {queue} strict priority on "
+            f"{len(ports)} RoCE port(s) printing no queue scheduling ({shown}): no source "
+            f"gives {v.device.vendor.value}'s default",
+            port=ports[0],
+            detail=tuple(ports),
+            of_switch=True,
+        )
 
 
 @rule(

@@ -181,9 +181,16 @@ def answer(sw: Switch, text: str) -> str | None:
     data = load_display(sw.profile.vendor, world.overlay)
     for check, entry in data.checks.items():
         if " ".join(text.split()) == entry.command:
-            items = RENDER[check](world, sw.hostname, entry)
+            items = _listed(entry, RENDER[check](world, sw.hostname, entry))
             return _format(entry, items, world, sw.hostname).replace("\n", "\r\n").rstrip()
     return None
+
+
+def _listed(entry: Display, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The items the command lists: where its format prints no state (a null field), the
+    switch lists only the items where that state is on."""
+    hidden = [k for k, v in entry.fields.items() if v is None]
+    return [i for i in items if all(i.get(k) != entry.lab.disabled for k in hidden)]
 
 
 def _format(entry: Display, items: list[dict[str, Any]], world: World, host: str) -> str:
@@ -212,6 +219,7 @@ def _format(entry: Display, items: list[dict[str, Any]], world: World, host: str
         else:
             lines.extend(_row(layout, item))
         last = item.get("key")
+    lines += layout.tail
     text = "\n".join(lines) + "\n"
     return "\n".join(_cut(line, layout.width) for line in text.split("\n"))
 

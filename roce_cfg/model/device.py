@@ -426,6 +426,9 @@ class DeviceConfig(_M):
     ipv6_ports: tuple[PortIpv6, ...] = ()
     sub_interfaces: tuple[SubInterface, ...] = ()
     port_distances: tuple[PortDistance, ...] = ()
+    # ports that print no queue scheduling on a vendor whose default no source gives
+    # (vendors/<vendor>.yaml scheduling_default): what their queues run is not known
+    scheduling_unknown: tuple[str, ...] = ()
 
     @model_serializer(mode="wrap")
     def _omit_no_aggregates(
@@ -441,6 +444,7 @@ class DeviceConfig(_M):
                 "sub_interfaces",
                 "port_distances",
                 "ipv6_ports",
+                "scheduling_unknown",
             ):
                 if not getattr(self, key):
                     out.pop(key, None)

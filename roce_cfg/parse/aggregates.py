@@ -175,7 +175,7 @@ def _gathered(
             values = [getattr(p.qos, f) for p in members]
             if all(isinstance(v, bool) for v in values):
                 out[f] = all(values)
-            elif not getattr(parent.qos, f):
+            else:  # not printed on the aggregate: any value it has is a default
                 out[f] = tuple(sorted(set.intersection(*(set(v) for v in values))))
         elif f == "frame_bytes":
             frames = [p.frame_bytes or ctx.model.frame_default_bytes for p in members]

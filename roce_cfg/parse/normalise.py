@@ -49,6 +49,7 @@ from roce_cfg.parse import (
     peer_links,
     pfc_profiles,
     policies,
+    scheduling,
     splits,
     statics,
     subinterfaces,
@@ -301,11 +302,11 @@ def _strict(ctx: Context, item: Raw, scope: str) -> tuple[int, ...]:
             queues.add(names.index(word))
         elif "queue" in entry:
             queues.update(ctx.values(entry["queue"], numbers.QUEUE, scope))
+    weighted = _weighted(ctx, item, scope)
     if "drr_last" in item:
-        # Queues outside the DRR range are strict priority [HW-CR qos_pq_drr.json].
         last = ctx.number(item["drr_last"], numbers.QUEUE, len(names) - 1, scope)
-        queues.update(range(last + 1, len(names)))
-    return tuple(sorted(queues - _weighted(ctx, item, scope)))
+        weighted.update(range(last + 1))
+    return scheduling.strict(ctx.profile, queues, weighted)
 
 
 def _weighted(ctx: Context, item: Raw, scope: str) -> set[int]:
@@ -820,6 +821,7 @@ class _Ports:
     # a port split into breakout legs -> the leg type its 'using' line names
     split: dict[str, str] = field(default_factory=dict)
     ipv6: list[PortIpv6] = field(default_factory=list)
+    unscheduled: list[str] = field(default_factory=list)  # ports with no scheduling line
 
 
 def build(
@@ -871,6 +873,7 @@ def build(
         ipv6_ports=tuple(found.ipv6),
         sub_interfaces=subs,
         port_distances=tuple(found.distances),
+        scheduling_unknown=scheduling.unknown_ports(found.unscheduled, found.ports),
     )
 
 
@@ -917,6 +920,8 @@ def _interfaces(raw: Raw, ctx: Context, g: _Globals) -> _Ports:
             _svi(ctx, name, item, (addr, addr6), found)
         else:
             port = _port(ctx, g, name, item, addr, found.ecn)
+            if scheduling.unknown(ctx.profile, item):
+                found.unscheduled.append(port.name)
             if addr6 is not None or "mtu6" in item:
                 found.ipv6.append(ipv6.entry(ctx, item, port.name, addr6))
             found.ports.append(ipv6.port(ctx, port, item, addr6) if addr6 else port)

@@ -22,6 +22,7 @@ from roce_cfg.errors import InputError
 from roce_cfg.grammar import Grammar, load_grammar
 from roce_cfg.platforms.dialect import Dialect
 from roce_cfg.platforms.routes import RoutePreference, StaticRouteSpec, Status
+from roce_cfg.platforms.scheduling import SchedulingDefault
 from roce_cfg.platforms.steps import LintSpec
 from roce_cfg.resources import vendors_dir
 from roce_cfg.vendor import OVERLAY_ENV, Vendor
@@ -373,6 +374,8 @@ class VendorProfile(_Data):
     lint: LintSpec = LintSpec()
     managed: ManagedScope = ManagedScope()
     ecmp_limit: EcmpLimit | None = None
+    # None: no source gives a port's scheduling where it prints none (RC107 cannot verify it)
+    scheduling_default: SchedulingDefault | None = None
     route_preference: RoutePreference | None = None
     wred_table_name: str = "ROCE"
     queue_names: tuple[str, ...] = ("be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7")

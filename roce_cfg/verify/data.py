@@ -34,6 +34,10 @@ CHECKS: dict[str, tuple[str, ...]] = {
     "queue": ("port", "queue", "ecn", "ecn_marked", "dropped"),
     "watchdog": ("port", "priority", "armed", "triggers"),
 }
+# what a format may leave out (null in 'fields'): states and counters, never a record's key
+UNPRINTED_OK = frozenset(
+    {"oper", "ecn", "armed", "rx_pause", "tx_pause", "ecn_marked", "dropped", "triggers"}
+)
 COUNTER_MAX = (1 << 64) - 1  # a 64-bit hardware counter: larger is not a number a switch prints
 MAX_OUTPUT = 64 << 20  # characters of one command's output that verify reads
 
@@ -58,6 +62,7 @@ class Layout(_M):
     # every printed line longer than this is cut and continued on the next line, as a table
     # wider than the terminal (0: never)
     width: int = 0
+    tail: tuple[str, ...] = ()  # lines after the last row (a table's closing rule)
 
 
 class Lab(Layout):
@@ -82,7 +87,10 @@ class Display(_M):
     source: str = ""
     why: str = ""
     parser: Parser
-    fields: dict[str, str]
+    # neutral name -> the template's value(s); null where the format does not print it: for
+    # a state ('oper', 'ecn', 'armed') that means the command lists only the items where it
+    # is on (a listed item is on, a missing one off); a counter not printed reads as nothing
+    fields: dict[str, str | None]
     speed_unit: Literal["Mbps", "Gbps"] = "Gbps"
     lab: Lab
 
@@ -122,9 +130,16 @@ def load_display(vendor: Vendor, overlay: Path | None = None) -> DisplayData:
                 f"{', '.join(wanted or ())}",
                 file=str(path),
             )
+        unprinted = {k for k, v in entry.fields.items() if v is None} - UNPRINTED_OK
+        if unprinted:
+            raise InputError(
+                f"checks.{name}.fields: {', '.join(sorted(unprinted))} cannot be null "
+                "(a record's key is always printed)",
+                file=str(path),
+            )
         _template_path(entry.parser.textfsm, overlay)  # refused here, not mid-run
         header = _header(entry.parser.textfsm, overlay)
-        named = {n for spec in entry.fields.values() for n in spec.split("+")}
+        named = {n for spec in entry.fields.values() if spec for n in spec.split("+")}
         if not named <= header:
             raise InputError(
                 f"checks.{name}.fields: {', '.join(sorted(named - header))} not a value of "
@@ -180,9 +195,12 @@ def parse(entry: Display, output: str, overlay: Path | None = None) -> list[dict
     return out
 
 
-def _field(values: dict[str, Any], spec: str) -> str:
+def _field(values: dict[str, Any], spec: str | None) -> str:
     """A neutral field from the template's values: one value, or several joined by '+' with
-    nothing between them (a value the switch wrapped onto the next lines: 'NAME+NAME_TAIL')."""
+    nothing between them (a value the switch wrapped onto the next lines: 'NAME+NAME_TAIL');
+    '' for a field the format does not print."""
+    if spec is None:
+        return ""
     if "+" not in spec:
         return _text(values.get(spec, ""))
     parts = (values.get(name, "") for name in spec.split("+"))

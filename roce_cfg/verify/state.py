@@ -147,7 +147,7 @@ def _state(
     good = getattr(entry.lab, word).lower()
     if record is None:
         obs.add(rule, host, f"{message} (port not in '{entry.command}')", port=port)
-    elif record[name].lower() != good:
+    elif entry.fields[name] is not None and record[name].lower() != good:  # null: listed is on
         obs.add(rule, host, f"{message} ({record[name]})", port=port)
 
 

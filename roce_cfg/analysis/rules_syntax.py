@@ -1,0 +1,66 @@
+"""Lossless settings read in a syntax no source confirms: the reading may be right, but it rests
+on the vendor grammar's guess (status 'unsourced'), so one finding per switch says which lines
+(the one policy for what roce-cfg has no sourced command for: a warning, listed once)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from roce_cfg.analysis.context import DeviceView
+from roce_cfg.analysis.registry import Hit, rule
+from roce_cfg.grammar import Grammar
+from roce_cfg.grammar.commands import Command
+
+# the sections of the lossless policy: PFC and its priorities, trust and maps, ECN, scheduling
+POLICY = frozenset({"pfc", "qos_maps", "ecn", "scheduling", "buffers", "watchdog"})
+SHOWN = 8  # line numbers named in the message (all in the detail)
+
+
+@rule(
+    "RC126",
+    "lossless-syntax-unconfirmed",
+    "warning",
+    "device",
+    summary="Cannot verify the lossless policy as read: its lines are in a syntax no public "
+    "source confirms for this vendor.",
+    rationale="roce-cfg reads these lines in the forms its grammar guesses (status 'unsourced' in "
+    "vendors/<vendor>.grammar.yaml: no vendor document was found). The switch may mean "
+    "something else by them, or print its settings otherwise: every conclusion drawn from them "
+    "rests on that guess.",
+    fix="Check the lines against the switch's own command reference; where it confirms them, "
+    "record the source in an overlay grammar (docs/overlay.md).",
+    reads=("pfc", "qos_maps"),
+    verifies=False,
+)
+def lossless_syntax_unconfirmed(v: DeviceView) -> Iterator[Hit]:
+    found = list(_unconfirmed(v.profile.grammar(), v.text))
+    if not found:
+        return
+    lines = [n for n, _ in found]
+    names = sorted({c.name for _, c in found})
+    shown = ", ".join(map(str, lines[:SHOWN])) + (
+        f" and {len(lines) - SHOWN} more" if len(lines) > SHOWN else ""
+    )
+    yield Hit(
+        f"cannot verify: {len(lines)} lossless line(s) read in a syntax no source confirms for "
+        f"{v.device.vendor.value} ({', '.join(names)}; lines {shown})",
+        line=lines[0],
+        detail=tuple(f"line {n}: {c.name}" for n, c in found),
+    )
+
+
+def _unconfirmed(grammar: Grammar, text: str) -> Iterator[tuple[int, Command]]:
+    """(line, command) of each line a lossless-policy command of status 'unsourced' reads."""
+    guessed = [c for c in grammar.commands if c.status == "unsourced" and c.section in POLICY]
+    firsts = {w for c in guessed for w in c.first}
+    if not firsts:
+        return
+    for no, raw in enumerate(text.splitlines(), 1):
+        words = raw.split()
+        if not words or words[0] not in firsts:
+            continue
+        flat = " ".join(words)
+        for c in guessed:
+            if words[0] in c.first and any(grammar.match(w, flat)[0] is c for w in c.views):
+                yield no, c
+                break
