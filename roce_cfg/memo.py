@@ -9,10 +9,12 @@ the working folder, the environment variables that change what it prints, and wh
 and stderr are terminals. Inside, the entry lists every file the command could have read (each
 file of the folders given, walked as discovery walks them, and each file named: fabric.json,
 the intent, the lint config, the cabling sheet; a missing one as missing) with its size,
-mtime, ctime, inode and content hash. The entry holds when no file was added or removed and
-each has its recorded stat, or else its recorded content: a file whose stat changed is hashed,
-and so is one whose mtime was within ``RACY_NS`` of the recorded run (a write in the same clock
-tick as the run's read leaves the stat as it was, as git's racy index entries).
+mtime, ctime and inode. The entry holds when no file was added or removed and each has its
+recorded stat, or else its recorded content: a file whose mtime was within ``RACY_NS`` of the
+recorded run is judged by its content hash, never its stat (a write in the same clock tick as
+the run's read leaves the stat as it was, as git's racy index entries); so is one whose stat
+changed, when its hash was taken (the racy ones and the changed ones are; hashing every file
+of a fabric on every new entry would cost more than it saves), else it means a run.
 
 The memo is never used where a doubt is cheap to avoid: a terminal on stdout or stderr (colour
 and the progress bar), a symlink or a special file among the inputs, a file changed while the
@@ -292,7 +294,7 @@ class RunMemo:
             return st is None and was_st is None
         if st == was_st and not _racy(was_st, then_ns):
             return True
-        return bool(self._hash(name) == was[1])
+        return was[1] is not None and self._hash(name) == was[1]
 
     def _hash(self, name: str) -> str | None:
         if name not in self.hashed:
@@ -331,12 +333,11 @@ class RunMemo:
         files: dict[str, list[Any]] = {}
         for name, st in self.files.items():
             was = old.get(name)
-            if st is None:
-                digest: str | None = None
-            elif was and was[0] and tuple(was[0]) == st and not _racy(st, then):
-                digest = was[1]  # as the last run recorded it, and not changed since
-            elif (digest := self._hash(name)) is None:
-                return
+            digest = self.hashed.get(name)  # racy, or its stat changed: hashed already
+            if st is not None and digest is None and was and was[0] and tuple(was[0]) == st:
+                # as the last run recorded it and not changed since, unless it was racy then:
+                # hashed now (not racy now, so unchanged since this run read it)
+                digest = self._hash(name) if _racy(st, then) else was[1]
             files[name] = [list(st) if st is not None else None, digest]
         doc = {
             "format": FORMAT,
@@ -369,14 +370,15 @@ def _well_formed(doc: Mapping[str, Any], memo: RunMemo) -> bool:
 
 
 def _recorded(value: object) -> bool:
-    """``[stat, content hash]`` of a file, or ``[None, None]`` of a missing one."""
+    """``[stat, content hash]`` of a file (no hash where the run had no reason to take one:
+    a stat that changes then means a run), or ``[None, None]`` of a missing one."""
     if not isinstance(value, list) or len(value) != 2:
         return False
     st, digest = value
     if st is None:
         return digest is None
     ints = isinstance(st, list) and len(st) == 4 and all(type(n) is int for n in st)
-    return ints and isinstance(digest, str)
+    return ints and (digest is None or isinstance(digest, str))
 
 
 def _piece(value: object) -> bool:
