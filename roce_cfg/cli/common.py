@@ -84,7 +84,7 @@ def memoised(
     every option of the command, by name: its ``paths`` and every other option naming a file
     are its inputs (the ``overlay`` folder is in the memo's stamp), with the files it reads
     when no option names them (``defaults``); --no-cache turns the memo off."""
-    from roce_cfg.memo import open_memo
+    from roce_cfg.memo import open_memo, replay
 
     paths = list(given["paths"])
     named = [*defaults, *(v for v in given.values() if isinstance(v, Path) and v != overlay)]
@@ -95,8 +95,7 @@ def memoised(
     kept = memo.replay()
     if kept is not None:
         code, pieces = kept
-        for which, text in pieces:
-            (sys.stdout if which == 1 else sys.stderr).write(text)
+        replay(pieces)
         if code:
             raise typer.Exit(code)
         return
