@@ -315,3 +315,20 @@ def test_a_corrupt_or_foreign_entry_means_a_run(pod: Path, replays: list[bool], 
     assert lint(str(pod)) == cold  # ran, and kept again
     assert lint(str(pod)) == cold
     assert replays == [False, False, True]
+
+
+def test_a_planted_secret_in_an_entry_is_redacted_when_replayed(
+    pod: Path, replays: list[bool]
+) -> None:
+    """An entry holds only output the redactor leaves as it is; one edited by hand to hold a
+    secret still prints it redacted."""
+    import zlib
+
+    lint(str(pod))
+    (entry,) = (pod / CACHE_DIR).glob(f"{memo.PREFIX}*")
+    doc = json.loads(zlib.decompress(entry.read_bytes()))
+    doc["output"].append([1, " snmp-server community public ro\n"])
+    entry.write_bytes(zlib.compress(json.dumps(doc).encode()))
+    _, stdout, _ = lint(str(pod))
+    assert replays == [False, True]
+    assert stdout.endswith(" snmp-server community <redacted> ro\n")
