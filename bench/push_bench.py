@@ -9,12 +9,15 @@ emulator process; wall time, push's CPU and the emulators' CPU apart."""
 from __future__ import annotations
 
 import contextlib
+import cProfile
 import json
 import multiprocessing
 import os
+import pstats
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -131,7 +134,9 @@ def _mode(name: str) -> tuple[int, bool]:
     return MODES[name]
 
 
-def _once(mode: str, count: int, workers: int, configs: Path, latency: float) -> Run:
+def _once(
+    mode: str, count: int, workers: int, configs: Path, latency: float, profile: str = ""
+) -> Run:
     vendors = [list(Vendor)[i % 4].value for i in range(count)]
     ctx = multiprocessing.get_context("spawn")
     ours, theirs = ctx.Pipe()
@@ -147,7 +152,7 @@ def _once(mode: str, count: int, workers: int, configs: Path, latency: float) ->
         ours.send("cpu")
         lab_cpu = ours.recv()
         cpu, start = time.process_time(), time.perf_counter()
-        with _views_awaited(await_views):
+        with _views_awaited(await_views), _profiled(profile):
             outcomes = fanout.run(
                 targets, configs, CREDS, apply=True, workers=workers, window=window
             )
@@ -161,6 +166,41 @@ def _once(mode: str, count: int, workers: int, configs: Path, latency: float) ->
             lab.kill()
     lines = sum(len(o.commands) for o in outcomes)
     return Run(mode, seconds, cpu, lab_cpu, lines, sum(o.status == "changed" for o in outcomes))
+
+
+@contextlib.contextmanager
+def _profiled(path: str) -> Iterator[None]:
+    """cProfile of every thread of the push process (nornir's workers, paramiko's transport
+    threads, the login watchers), merged into one stats file at ``path`` ('': none). A profile
+    hook set for new threads turns itself into a thread's own profiler at its first event.
+    Thread CPU, not waits; the call counts are exact, the times are not: cProfile's cost per
+    call inflates call-heavy Python several times (it made paramiko's byte loop look a third of
+    its reading thread, 4 % by the clock), so a sampling profiler (py-spy) gives the shares."""
+    if not path:
+        yield
+        return
+    profiles = [cProfile.Profile(time.thread_time)]
+    lock = threading.Lock()
+
+    def start(frame: object, event: str, arg: object) -> None:
+        prof = cProfile.Profile(time.thread_time)  # CPU, not the waits
+        with lock:
+            profiles.append(prof)
+        prof.enable()  # replaces this hook in this thread
+
+    threading.setprofile(start)
+    profiles[0].enable()
+    try:
+        yield
+    finally:
+        profiles[0].disable()
+        threading.setprofile(None)  # type: ignore[arg-type]
+        with lock:
+            stats = pstats.Stats(profiles[0])
+            for prof in profiles[1:]:
+                with contextlib.suppress(TypeError):  # a thread that never returned a frame
+                    stats.add(prof)
+        stats.dump_stats(path)
 
 
 @contextlib.contextmanager
@@ -178,9 +218,15 @@ def _views_awaited(yes: bool) -> Iterator[None]:
 
 
 def compare(
-    count: int, workers: int, repeats: int, modes: list[str], latency: float = 0.0
+    count: int,
+    workers: int,
+    repeats: int,
+    modes: list[str],
+    latency: float = 0.0,
+    profile: str = "",
 ) -> list[Run]:
-    """Each mode ``repeats`` times, alternating (a fresh emulator process for each run)."""
+    """Each mode ``repeats`` times, alternating (a fresh emulator process for each run);
+    ``profile``: the first run's push process profiled into that file (cProfile stats)."""
     texts = {v: _leaf(v) for v in Vendor}
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -189,7 +235,8 @@ def compare(
             (configs / f"leaf-{i + 1:03d}.cfg").write_text(texts[list(Vendor)[i % 4]])
         for r in range(repeats):
             for mode in modes:
-                run = _once(mode, count, workers, configs, latency)
+                first = profile if not runs else ""
+                run = _once(mode, count, workers, configs, latency, first)
                 runs.append(run)
                 print(f"  {r + 1}/{repeats} {mode}: {run.seconds:.2f} s, push CPU "
                       f"{run.push_cpu:.2f} s, emulators {run.lab_cpu:.2f} s, {run.ok}/{count} "
@@ -230,6 +277,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--workers", type=int, default=10)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--latency", type=float, default=0.0, help="seconds each answer is late")
+    ap.add_argument("--profile", default="", help="cProfile the first run's push into FILE")
     ap.add_argument(
         "--modes",
         default=",".join(MODES),
@@ -243,7 +291,7 @@ def main(argv: list[str]) -> None:
         print(json.dumps({"seconds": row.seconds, "switches": row.switches, "lines": row.commands}))
     elif args.compare:
         modes = [m.strip() for m in args.modes.split(",") if m.strip()]
-        runs = compare(args.switches, args.workers, args.repeats, modes, args.latency)
+        runs = compare(args.switches, args.workers, args.repeats, modes, args.latency, args.profile)
         print(f"# load average {os.getloadavg()[0]:.1f} at the end", file=sys.stderr)
         print("\n".join(table(runs, args.switches, args.workers, args.latency)))
     else:

@@ -22,7 +22,7 @@ from roce_cfg.lab.cli import Faults, Switch
 from roce_cfg.lab.server import Lab
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.vendor import Vendor
-from tests.test_push_cases import _intended
+from tests.pushlab import intended
 
 USER, PASSWORD = "netops", "Lab-Pa55-never-printed"
 CREDS = Credentials(USER, PASSWORD)
@@ -228,7 +228,7 @@ def _bare_push(vendor: Vendor, faults: Faults, **kw: Any) -> tuple[Any, Switch, 
     sw.faults = faults
     with Lab([sw], USER, PASSWORD) as lab:
         target = Target("leaf-1", "127.0.0.1", lab.endpoints["leaf-1"].port, profile)
-        outcome = push(target, _intended(vendor), CREDS, apply=True, **kw)
+        outcome = push(target, intended(vendor), CREDS, apply=True, **kw)
     return outcome, sw, *before
 
 
@@ -247,7 +247,7 @@ def _mid_window(vendor: Vendor) -> tuple[str, str]:
     profile = load_profile(vendor)
     tree = Tree(profile)
     tree.apply([profile.dialect.hostname.format(host="leaf-1")])
-    commands = remediation(tree, Tree.from_text(_intended(vendor), profile))
+    commands = remediation(tree, Tree.from_text(intended(vendor), profile))
     for i in range(1, len(commands) - 2):
         if (
             tree.is_view(commands[i - 1])
@@ -293,7 +293,7 @@ def test_type_ahead_on_the_command_line(tmp_path: Any, monkeypatch: pytest.Monke
     for bad in ("0", "65", "x"):
         result = run("push", str(tmp_path), "-i", str(inv), "--type-ahead", bad)
         assert result.exit_code == 2 and "--type-ahead" in result.output, result.output
-    (tmp_path / "leaf-1.cfg").write_text(_intended(Vendor.H3C))
+    (tmp_path / "leaf-1.cfg").write_text(intended(Vendor.H3C))
     asked: list[int] = []
 
     def pushed(target: Target, *args: Any) -> Any:
@@ -324,7 +324,7 @@ def test_what_a_full_config_restore_cannot_take_back_is_fenced() -> None:
         bare = Switch.start("leaf-1", profile).running.render()
         target = Target("leaf-1", "127.0.0.1", 22, profile)
         tree = Tree.from_text(bare, profile)
-        commands = remediation(tree, Tree.from_text(_intended(vendor), profile))
+        commands = remediation(tree, Tree.from_text(intended(vendor), profile))
         fenced = irreversible(target, commands)
         if profile.dialect.restore.commands:  # a restore point takes back anything
             assert fenced == frozenset(), vendor

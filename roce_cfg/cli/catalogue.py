@@ -3,16 +3,33 @@ syntax provenance, switch models."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
 
 from roce_cfg.cli.common import err, out
-from roce_cfg.cli.options import TextOrJson, UndoGaps, UndoOverlay, VendorDir
+from roce_cfg.cli.options import (
+    CaptureAction,
+    CaptureDate,
+    CaptureOut,
+    CapturePort,
+    CaptureRead,
+    CaptureVendor,
+    TextOrJson,
+    UndoGaps,
+    UndoOverlay,
+    VendorDir,
+)
 from roce_cfg.errors import EXIT_INPUT, InputError
-from roce_cfg.output import emit, emit_json
+from roce_cfg.output import emit, emit_json, made_folder, write_all
 from roce_cfg.tables import print_table
+from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import read_text
+
+SESSION_BYTES = 64 * 2**20  # a session log of every group, with full running configs
 
 
 def rules_cmd(fmt: TextOrJson = "text") -> None:
@@ -95,20 +112,32 @@ def schema_cmd(
 
 
 def vendors_cmd(
+    action: CaptureAction = None,
+    vendor: CaptureVendor = None,
     vendor_dir: VendorDir = None,
     fmt: Annotated[Literal["text", "json", "markdown"], typer.Option("--format")] = "text",
     undo_gaps: UndoGaps = False,
     undo_overlay: UndoOverlay = None,
+    read: CaptureRead = None,
+    port: CapturePort = None,
+    date: CaptureDate = None,
+    output: CaptureOut = None,
 ) -> None:
     """Show, per vendor and template section, whether its syntax is verified and by what: the
     profile's claim, lowered to what the vendor grammar's commands support per model, and how
-    many of the grammar's commands are sourced, partial or unsourced."""
-    from roce_cfg.grammar import STATUSES
+    many of the grammar's commands are sourced, partial or unsourced. 'vendors capture VENDOR'
+    prints the commands that confirm VENDOR's unsourced syntax on a switch; with --read, it
+    reads the saved session into an overlay that cites it (docs/sources.md, 'Capture kit')."""
     from roce_cfg.grammar.gaps import gaps, skeleton
     from roce_cfg.platforms.profile import overlay_dir
-    from roce_cfg.platforms.provenance import detail, markdown, provenance
+    from roce_cfg.platforms.provenance import markdown, provenance
 
     overlay = overlay_dir(vendor_dir)
+    if action is not None or vendor is not None:
+        _capture(vendor, overlay, read, port, date, output)
+        return
+    if (read, port, date, output) != (None, None, None, None):
+        raise InputError("--read, --port, --date and -o go with 'vendors capture VENDOR'")
     if undo_overlay is not None:
         emit(skeleton(undo_overlay.value, overlay), kind="yaml")
         return
@@ -125,6 +154,14 @@ def vendors_cmd(
     if fmt == "markdown":
         out.print(markdown(rows, totals), markup=False, soft_wrap=True)
         return
+    _print_provenance(rows, totals)
+
+
+def _print_provenance(rows: list[Any], totals: dict[str, dict[str, int]]) -> None:
+    """The two tables of 'roce-cfg vendors': sections and their sources, grammar counts."""
+    from roce_cfg.grammar import STATUSES
+    from roce_cfg.platforms.provenance import detail
+
     cells = [
         (
             str(r["vendor"]),
@@ -145,6 +182,52 @@ def vendors_cmd(
         [(vendor, *(str(total[k]) for k in keys)) for vendor, total in totals.items()],
         right=keys,
     )
+
+
+def _capture(
+    vendor: Vendor | None,
+    overlay: Path | None,
+    read: Path | None,
+    port: str | None,
+    date: str | None,
+    output: Path | None,
+) -> None:
+    """The capture kit: the script, or (--read) the overlay its session supports."""
+    from roce_cfg.platforms import session
+    from roce_cfg.platforms.capture import script
+    from roce_cfg.platforms.profile import load_profile
+
+    if vendor is None:
+        raise InputError("'vendors capture' needs the vendor: roce-cfg vendors capture VENDOR")
+    profile = load_profile(vendor, overlay)
+    if read is None:
+        if output is not None or date is not None:
+            raise InputError("-o and --date go with --read SESSION.log")
+        emit(script(profile, overlay, port) + "\n")
+        return
+    if output is None:
+        raise InputError("--read needs -o DIR: the overlay folder to write")
+    text = read_text(read, "session log", max_bytes=SESSION_BYTES)
+    cap = session.read(profile, text, str(read), _day(date, read), overlay)
+    folder = made_folder(output / "vendors")
+    write_all(
+        folder,
+        {
+            f"{vendor.value}.grammar.yaml": session.overlay_text(cap, overlay),
+            f"{vendor.value}.yaml": session.profile_text(cap, profile, overlay),
+        },
+    )
+    out.print(f"wrote {folder}: {session.summary(cap)}", markup=False)
+
+
+def _day(date: str | None, log: Path) -> str:
+    """The capture's date: as given (YYYY-MM-DD), else the day the log was last written."""
+    if date is None:
+        return dt.datetime.fromtimestamp(log.stat().st_mtime, dt.UTC).date().isoformat()
+    try:
+        return dt.date.fromisoformat(date).isoformat()
+    except ValueError:
+        raise InputError(f"--date {date!r}: expected YYYY-MM-DD") from None
 
 
 def _print_gaps(missing: list[Any], markdown: bool) -> None:

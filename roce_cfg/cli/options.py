@@ -213,3 +213,36 @@ UndoOverlay = Annotated[
         case_sensitive=False,
     ),
 ]
+
+# roce-cfg vendors capture VENDOR: the capture kit (docs/sources.md, "Capture kit")
+CaptureAction = Annotated[
+    Literal["capture"] | None,
+    typer.Argument(
+        help="capture: print the script that confirms VENDOR's unsourced commands on a switch "
+        "(with --read: read its saved session into an overlay).",
+        show_default=False,
+    ),
+]
+CaptureVendor = Annotated[
+    Vendor | None,
+    typer.Argument(help="The vendor to capture (ruijie, zte ...).", case_sensitive=False),
+]
+CaptureRead = Annotated[
+    Path | None,
+    typer.Option("--read", help="The saved session log of the capture script.", metavar="LOG"),
+]
+CapturePort = Annotated[
+    str | None,
+    typer.Option("--port", help="The spare port the script configures ('TFGigabitEthernet 0/48')."),
+]
+CaptureDate = Annotated[
+    str | None,
+    typer.Option(
+        "--date",
+        help="The capture's date the overlay cites (YYYY-MM-DD; default: the log's mtime).",
+    ),
+]
+CaptureOut = Annotated[
+    Path | None,
+    typer.Option("-o", "--output", help="The overlay folder to write (with --read)."),
+]

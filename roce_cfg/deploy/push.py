@@ -69,16 +69,17 @@ def changes(
     target: Target, running: str, intended: str, prune: bool = False
 ) -> tuple[list[str], str]:
     """What a push types to take ``running`` to ``intended``, and the diff it makes."""
-    commands, diff, _ = planned(target, running, intended, prune)
+    commands, diff, _ = planned(target, running, Tree.from_text(intended, target.profile), prune)
     return commands, diff
 
 
 def planned(
-    target: Target, running: str, intended: str, prune: bool = False
+    target: Target, running: str, want: Tree, prune: bool = False
 ) -> tuple[list[str], str, list[SectionChange]]:
-    """``changes``, and the diff section by section (the dry run's summary)."""
+    """``changes``, and the diff section by section (the dry run's summary); ``want``: the
+    intended config read once per push, as the check after the push diffs against it again
+    (a remediation reads its intended tree, never changes it)."""
     have = Tree.from_text(running, target.profile)
-    want = Tree.from_text(intended, target.profile)
     commands = remediation(have, want, prune)
     after = copy.deepcopy(have)
     after.apply(commands)
@@ -93,11 +94,10 @@ def planned(
     return commands, diff, section_changes(have, after)
 
 
-def still(target: Target, running: str, intended: str, prune: bool = False) -> list[str]:
-    """What a push would type to take ``running`` to ``intended`` (``changes`` without the
-    diff, which a check after the push has no use for)."""
-    p = target.profile
-    return remediation(Tree.from_text(running, p), Tree.from_text(intended, p), prune)
+def still(target: Target, running: str, want: Tree, prune: bool = False) -> list[str]:
+    """What a push would type to take ``running`` to the intended tree ``want`` (``changes``
+    without the diff, which a check after the push has no use for)."""
+    return remediation(Tree.from_text(running, target.profile), want, prune)
 
 
 def pruned(target: Target, running: str, intended: str, commands: list[str]) -> list[str]:
@@ -110,6 +110,8 @@ def pruned(target: Target, running: str, intended: str, commands: list[str]) -> 
 def unsourced_undos(target: Target, commands: list[str]) -> list[str]:
     """The negations in ``commands`` whose undo form the vendor grammar cannot vouch for."""
     p = target.profile
+    if not any(c.strip().startswith(p.negation) for c in commands):
+        return []  # no negation typed (a switch configured from empty): no walk of the views
     grammar = p.grammar()
     return grammar.unsourced_undos(commands, "", p.dialect.view_exit, p.negation)
 
@@ -197,7 +199,8 @@ def push(
         return _redacted(outcome, target)
     try:
         before = _running(conn, target, steps.command)
-        outcome.commands, outcome.diff, outcome.sections = planned(target, before, intended, prune)
+        want = Tree.from_text(intended, target.profile)
+        outcome.commands, outcome.diff, outcome.sections = planned(target, before, want, prune)
         if prune:
             outcome.pruned = pruned(target, before, intended, outcome.commands)
         outcome.unsourced = unsourced_undos(target, outcome.commands)
@@ -214,9 +217,7 @@ def push(
         elif not apply:
             outcome.status = "planned"
         else:
-            conn = _apply(
-                conn, target, creds, before, intended, outcome, steps, prune, confirm, window
-            )
+            conn = _apply(conn, target, creds, before, want, outcome, steps, prune, confirm, window)
     except Exception as exc:
         if not outcome.error:
             outcome.error, outcome.kind = _why(exc), _kind(exc)
@@ -245,7 +246,7 @@ def _apply(
     target: Target,
     creds: Credentials,
     before: str,
-    intended: str,
+    want: Tree,
     outcome: Outcome,
     steps: Timeouts,
     prune: bool,
@@ -262,7 +263,7 @@ def _apply(
     try:
         fenced = irreversible(target, outcome.commands) if window > 1 else frozenset()
         _change(cli, outcome.commands, progress, confirm, window, fenced)
-        left = still(target, _running(conn, target, steps.command), intended, prune)
+        left = still(target, _running(conn, target, steps.command), want, prune)
         if left:
             raise PushError(f"verify: {len(left)} command(s) still differ after the push")
         _confirm(cli, progress)

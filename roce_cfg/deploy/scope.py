@@ -8,6 +8,7 @@ manage."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -17,8 +18,13 @@ from roce_cfg.platforms.profile import ManagedObject, VendorProfile
 
 # A value or a list of them ('3 4', '101 to 104', '101 102 to 110'): one setting's values.
 _VALUES = re.compile(r"\d+(?:\s+(?:to\s+)?\d+)*(?![\w.:/-])|\d+")
+# the vendor data's patterns, compiled once (re's own cache is a lookup too, per line and kind)
+_pattern = functools.cache(re.compile)
+# The object kinds of one view: ``kinds``, found once per view a remediation diffs.
+Kinds = list[ManagedObject]
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked of every line of every view twice a push
 def _key(line: str, neg: str) -> str:
     """What a line sets, without its values or negation: 'peer # as-number #', 'shutdown'.
     A list of values is one value, so a set-valued setting ('priority 3 4', a VLAN list) has
@@ -54,11 +60,13 @@ def covered(line: str, have: Node, profile: VendorProfile) -> bool:
     return all(any(lo <= a and b <= hi for lo, hi in there) for a, b in wanted)
 
 
-def dropped(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...]) -> list[Node]:
+def dropped(have: Node, want: Node, profile: VendorProfile, kinds: Kinds) -> list[Node]:
     """Statements naming an object the intended view does not name (a BGP peer --prune
-    removes): removed after the views below, so a peer's address-family lines go first."""
+    removes): removed after the views below, so a peer's address-family lines go first.
+    ``kinds``: the object kinds of the view (``kinds``)."""
+    if not kinds:
+        return []
     neg = profile.negation
-    kinds = _kinds(profile, path)
     named = {_object(kinds, c.line, neg) for c in want.children}
     return [
         c
@@ -70,9 +78,7 @@ def dropped(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...
     ]
 
 
-def owner(
-    want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool
-) -> Callable[[str], bool]:
+def owner(want: Node, profile: VendorProfile, kinds: Kinds, prune: bool) -> Callable[[str], bool]:
     """Whether a running line of the view at ``path``, absent from the intent, is roce-cfg's.
 
     A line is a candidate when the intended view has a line of the same shape (same words, any
@@ -81,7 +87,6 @@ def owner(
     not name, where the kind allows it."""
     neg = profile.negation
     shapes = {_key(c.line, neg) for c in want.children}
-    kinds = _kinds(profile, path)
     named = {n for c in want.children if (n := _object(kinds, c.line, neg)) is not None}
 
     def ours(line: str) -> bool:
@@ -99,12 +104,13 @@ def _shape(node: Node, neg: str) -> tuple[str, frozenset[str]]:
     return _key(node.line, neg), frozenset(_key(c.line, neg) for c in node.children)
 
 
-def renamed(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...]) -> list[Node]:
+def renamed(have: Node, want: Node, profile: VendorProfile, kinds: Kinds) -> list[Node]:
     """Running objects of a kind that renames (data: ``renames`` in managed.objects) that the
     intent no longer names, while it adds one of the same kind and shape: 'vlan 101' when the
     rail VLAN becomes 201, with its VLAN interface. An unrelated VLAN (another shape) stays."""
+    if not any(k.renames for k in kinds):
+        return []
     neg = profile.negation
-    kinds = _kinds(profile, path)
     have_names = {_object(kinds, c.line, neg) for c in have.children}
     want_names = {_object(kinds, c.line, neg) for c in want.children}
     new = {
@@ -125,9 +131,7 @@ def renamed(have: Node, want: Node, profile: VendorProfile, path: tuple[str, ...
     return _ours_to_rename(gone, profile, neg, kinds)
 
 
-def _ours_to_rename(
-    gone: list[Node], profile: VendorProfile, neg: str, kinds: list[ManagedObject]
-) -> list[Node]:
+def _ours_to_rename(gone: list[Node], profile: VendorProfile, neg: str, kinds: Kinds) -> list[Node]:
     """An additive line ('vlan batch 200 201') renames only when every member it lists is the
     number of another object renamed with it (the VLAN interface of a moved rail VLAN): a list
     of VLANs nothing else of ours names serves what roce-cfg does not manage."""
@@ -156,21 +160,21 @@ def _within(listed: str, named: set[int]) -> bool:
     return all(n in named for a, b in ranges for n in range(a, b + 1))
 
 
-def _kinds(profile: VendorProfile, path: tuple[str, ...]) -> list[ManagedObject]:
+def kinds(profile: VendorProfile, path: tuple[str, ...]) -> Kinds:
     """The object kinds of the view at ``path`` (its enclosing view lines, outermost first)."""
     return [
         o
         for o in profile.managed.objects
         if len(o.within) == len(path)
-        and all(re.match(w, p) for w, p in zip(o.within, path, strict=True))
+        and all(_pattern(w).match(p) for w, p in zip(o.within, path, strict=True))
     ]
 
 
-def _object(kinds: list[ManagedObject], line: str, neg: str) -> tuple[int, str] | None:
+def _object(kinds: Kinds, line: str, neg: str) -> tuple[int, str] | None:
     """(kind, key) of the object a line names, or None; a negated line names the same one."""
     text = line[len(neg) :] if line.startswith(neg) else line
     for i, kind in enumerate(kinds):
-        m = re.match(kind.line, text)
+        m = _pattern(kind.line).match(text)
         if m:
             return i, m.group("key")
     return None

@@ -40,8 +40,12 @@ def section_changes(before: Tree, after: Tree) -> list[SectionChange]:
         touched = [line for line, (now, then) in views.items() if now != then]
         if not touched:
             continue
-        now = sum((n for n, _ in views.values()), Counter[tuple[str, ...]]())
-        then = sum((t for _, t in views.values()), Counter[tuple[str, ...]]())
+        # added up in place: sum() would copy the running total once per view (a pod's
+        # ports: a sixth of a push's planning CPU)
+        now, then = Counter[tuple[str, ...]](), Counter[tuple[str, ...]]()
+        for n, t in views.values():
+            now.update(n)
+            then.update(t)
         found.append(
             SectionChange(
                 _label(kind, touched),

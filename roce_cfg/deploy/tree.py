@@ -10,13 +10,16 @@ negation prefix, the command that leaves a view and the saved layout's framing.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
 
 from roce_cfg.deploy import scope
 from roce_cfg.deploy.node import Node
 from roce_cfg.deploy.staged import Sides, around_edits
-from roce_cfg.grammar import Command, Grammar
+from roce_cfg.grammar import Command, Grammar, load_grammar
 from roce_cfg.parse.blocks import split
 from roce_cfg.parse.text import clean, fold_tails_redacted
 from roce_cfg.platforms.profile import VendorProfile
@@ -101,11 +104,10 @@ class Tree:
     def _reset(self, view: Node, stack: list[Node], line: str) -> bool:
         """A line that returns a view below to its defaults ('default interface <port>': the
         grammar's ``resets``): the view is emptied and stays. False for any other line."""
-        grammar = self.profile.grammar()
-        if not grammar.has_resets:
-            return False
-        here = grammar.view_of(tuple(n.line for n in stack[1:]), [c.line for c in view.children])
-        target = grammar.reset_target(here, line)
+        if _first(line) not in _words(self.profile).resets:
+            return False  # most lines: the view's walk below is not needed
+        here = view_of(self.profile, tuple(n.line for n in stack[1:]), view)
+        target = self.profile.grammar().reset_target(here, line)
         if target is None:
             return False
         node = view.find(target)
@@ -130,11 +132,19 @@ class Tree:
             # 'undo shutdown' and the like are settings in their own right.
             replaced = [c for c in view.children if c.line == target]
         else:
-            replaced = [c for c in view.children if c.line == neg + line]
-        prefix = next((p for p in self.profile.dialect.single_valued if line.startswith(p)), None)
+            negated = neg + line
+            replaced = [c for c in view.children if c.line == negated]
+        single = self.profile.dialect.single_valued
+        prefix = (
+            next((p for p in single if line.startswith(p)), None)
+            if line.startswith(single)
+            else None
+        )
         if prefix is not None:
             replaced += [c for c in view.children if c.line.startswith(prefix) and not c.children]
-        if view.find(line) is not None and not replaced:
+        if not replaced:  # most lines: new, or there already (no copy of the view's lines)
+            if view.find(line) is None:
+                view.children.append(Node(line))
             return
         at = min((view.children.index(c) for c in replaced), default=len(view.children))
         view.children = [c for c in view.children if c not in replaced and c.line != line]
@@ -203,16 +213,53 @@ def remediation(
     return out
 
 
+class _Words(NamedTuple):
+    """First words of grammar commands that a walk of a view's lines looks for."""
+
+    sets: frozenset[str]  # a line that switches the view it is in ('port link-mode route')
+    resets: frozenset[str]  # a line that returns a view to its defaults ('default interface')
+
+
+def _words(profile: VendorProfile) -> _Words:
+    return _grammar_words(profile.vendor.value, profile.overlay)
+
+
+@functools.cache
+def _grammar_words(vendor: str, overlay: Path | None) -> _Words:
+    """``_words`` of the grammar ``VendorProfile.grammar`` loads for these."""
+    commands = load_grammar(vendor, overlay).commands
+    return _Words(
+        frozenset(w for c in commands if c.sets for w in c.first),
+        frozenset(w for c in commands if c.resets for w in c.first),
+    )
+
+
+def _first(line: str) -> str:
+    """A line's first word, as the grammar indexes its commands."""
+    words = line.split(maxsplit=1)
+    return words[0] if words else ""
+
+
+def view_of(profile: VendorProfile, path: tuple[str, ...], node: Node) -> str:
+    """The grammar's view of ``node``, the view at ``path``: ``Grammar.view_of`` given only
+    the lines that could switch it (it matches every line it is given against the grammar,
+    for each view of each tree a push diffs, applies or prunes)."""
+    sets = _words(profile).sets
+    return profile.grammar().view_of(
+        path, [c.line for c in node.children if _first(c.line) in sets]
+    )
+
+
 def undo(node: Node, path: tuple[str, ...], line: str, profile: VendorProfile) -> bool:
     """Apply an undo line typed in the view ``node`` (at ``path``): remove what the grammar's
     undo form removes there and in the views below. False when the grammar knows no undo form
     for the line (a setting in its own right such as 'undo shutdown', or an unknown line)."""
     grammar = profile.grammar()
-    view = grammar.view_of(path, [c.line for c in node.children])
+    view = view_of(profile, path, node)
     taken = grammar.removes(view, line, profile.negation)
     if taken is None:
         return False
-    _prune(node, path, view, taken, grammar)
+    _prune(node, path, view, taken, profile)
     return True
 
 
@@ -221,7 +268,7 @@ def _prune(
     path: tuple[str, ...],
     view: str,
     taken: list[tuple[Command, dict[str, str]]],
-    grammar: Grammar,
+    profile: VendorProfile,
 ) -> None:
     kept = []
     for c in node.children:
@@ -229,7 +276,7 @@ def _prune(
             continue
         if c.children:
             sub = (*path, c.line)
-            _prune(c, sub, grammar.view_of(sub, [x.line for x in c.children]), taken, grammar)
+            _prune(c, sub, view_of(profile, sub, c), taken, profile)
         kept.append(c)
     node.children = kept
 
@@ -252,13 +299,22 @@ def _diff(
     change the switch, so the additions see what the removals took."""
     neg = profile.negation
     grammar = profile.grammar()
-    view = grammar.view_of(path, [c.line for c in have.children])
-    ours = _scope(want, profile, path, prune, full, view)
+    view = view_of(profile, path, have)
+    kinds = scope.kinds(profile, path)
+    ours = _scope(want, profile, kinds, prune, full, view)
     wanted = {c.line for c in want.children}
     single = profile.dialect.single_valued
-    replaced = {p for p in single for c in want.children if c.line.startswith(p)}
-    renamed = [] if full else scope.renamed(have, want, profile, path)
-    dropped, later = scope.dropped(have, want, profile, path), []
+    replaced = tuple(
+        {
+            p
+            for c in want.children
+            if c.line.startswith(single)
+            for p in single
+            if c.line.startswith(p)
+        }
+    )
+    renamed = [] if full else scope.renamed(have, want, profile, kinds)
+    dropped, later = scope.dropped(have, want, profile, kinds), []
     out: list[str] = []
     flips: list[str] = []  # negated running lines, typed back positive ('switchport')
     # a full restore takes the running lines away last first: what a line depends on (a VLAN,
@@ -271,7 +327,7 @@ def _diff(
             continue
         if c.children:
             continue  # a view of the same shape under another name (another VLAN): not ours
-        if any(c.line.startswith(p) for p in replaced):
+        if c.line.startswith(replaced):
             continue  # the new value replaces it; 'undo mtu 9000' is not even valid Comware
         if not (prune or full) and scope.additive(c.line, profile) is not None:
             continue  # its other members (VLANs) may serve what roce-cfg does not manage
@@ -340,6 +396,8 @@ def _additions(
             if h is None and not scope.covered(w.line, have, profile):
                 out.append(w.line)
             continue
+        if h is not None and h.children == w.children:
+            continue  # the same view, line for line: nothing to type (the check after a push)
         inner = _diff(
             h if h is not None else Node(w.line), w, profile, (*path, w.line), prune, full
         )
@@ -352,14 +410,14 @@ def _additions(
 
 
 def _scope(
-    want: Node, profile: VendorProfile, path: tuple[str, ...], prune: bool, full: bool, view: str
+    want: Node, profile: VendorProfile, kinds: scope.Kinds, prune: bool, full: bool, view: str
 ) -> Callable[[str], bool]:
     """Which running lines of the view remediation may change: the managed scope; in a full
     restore every line but one the switch does unconfigured (LLDP on: nothing to type)."""
     if full:
         grammar = profile.grammar()
         return lambda line: not grammar.restates_default(view, line)
-    return scope.owner(want, profile, path, prune)
+    return scope.owner(want, profile, kinds, prune)
 
 
 def _opens_view(line: str, profile: VendorProfile) -> bool:
@@ -397,8 +455,7 @@ def _reset_line(
 ) -> str | None:
     """The grammar's line that returns ``view`` to its defaults, the view staying (RGOS
     'default interface <port>'), or None."""
-    grammar = profile.grammar()
-    return grammar.reset_for(grammar.view_of(path, [c.line for c in have.children]), view.line)
+    return profile.grammar().reset_for(view_of(profile, path, have), view.line)
 
 
 def _retyped(

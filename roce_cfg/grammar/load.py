@@ -244,6 +244,13 @@ def raw_commands(vendor: str, overlay: Path | None = None) -> list[dict[str, Any
     return [dict(c) for c in data.get("commands", [])]
 
 
+def capture_data(vendor: str) -> dict[str, Any]:
+    """The grammar file's ``capture`` mapping: how the vendor's 'show version' names the model
+    and release (the capture kit reads it, the lab emulator prints it); empty when it has none."""
+    found = _read(_bundled(vendor)).get("capture")
+    return dict(found) if isinstance(found, dict) else {}
+
+
 def line_by_line(vendor: str) -> Grammar:
     """The vendor's grammar read afresh, answering every line on its own and none by its
     shape: the reference that the answers by shape (grammar/replay.py) are tested against."""

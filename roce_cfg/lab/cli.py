@@ -15,6 +15,7 @@ from roce_cfg.deploy.node import Node
 from roce_cfg.deploy.tree import Tree
 from roce_cfg.grammar import Command, Grammar, load_grammar, rule_kind
 from roce_cfg.lab import commit as points
+from roce_cfg.lab import probe
 from roce_cfg.lab.display import answer as display_answer
 from roce_cfg.platforms.dialect import Question, command_pattern
 from roce_cfg.platforms.profile import VendorProfile
@@ -152,6 +153,11 @@ class Session:
             return self._answer(text)
         if not text:
             return self.prompt()
+        view = (self.gviews[-1] if self.gviews else self.sw.grammar.root) if self.config else None
+        vendor = self.sw.profile.vendor.value
+        probed = probe.answer(text, self.sw, vendor, view, self.dialect.error)  # capture kit
+        if probed is not None:
+            return probed + "\r\n" + self.prompt()
         out = self._config(text) if self.config else self._exec(text)
         if self.closed or self.question is not None:
             return out
