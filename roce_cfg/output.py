@@ -48,6 +48,9 @@ MANIFEST_FORMAT = "roce-cfg/output/v1"
 # The parse cache's folder in a folder of configs (roce_cfg/parse/cache.py): generate's output
 # may hold it; replacing the folder drops it (a cache is safe to delete).
 CACHE_DIR = ".roce-cfg-cache"
+# lint's suppressions, read from the working folder when --config names none: the run memo
+# (roce_cfg/memo.py) counts it among a run's inputs without importing lint.
+LINT_CONFIG = ".roce-cfg.yaml"
 # merge: move the files in beside what is there (docs, report); replace: the folder becomes
 # exactly the new output; update: the new files join roce-cfg's previous output (generate --only).
 Mode = Literal["merge", "replace", "update"]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import roce_cfg
-from roce_cfg import output
+from roce_cfg import memo, output
 from roce_cfg.cli.main import app
 from roce_cfg.cli.options import NO_CACHE_ENV
 from roce_cfg.inputs import discover, reading
@@ -66,7 +66,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 def entries(folder: Path) -> list[Path]:
-    return sorted((folder / CACHE).glob(f"*{parse_cache.SUFFIX}"))
+    """The parse cache's entries (the run memo's beside them aside)."""
+    found = (folder / CACHE).glob(f"*{parse_cache.SUFFIX}")
+    return sorted(p for p in found if not p.name.startswith(memo.PREFIX))
 
 
 Said = tuple[int, str, str]
@@ -249,6 +251,8 @@ def test_a_corrupt_or_foreign_entry_is_parsed_again(
         largest = max(len(zlib.decompress(e.read_bytes())) for e in stored)
         monkeypatch.setattr(parse_cache, "MAX_JSON_BYTES", largest)
     _corrupt(stored[0], how, stored[1])
+    for kept in (pod / CACHE).glob(f"{memo.PREFIX}*"):
+        kept.unlink()  # the run memo would print the output without reading a config
     parses.clear()
     result = lint(str(pod))
     assert (result.exit_code, result.stdout, result.stderr) == cold[0]
@@ -323,7 +327,7 @@ def test_the_least_recently_used_entries_go_first(tmp_path: Path) -> None:
         path.write_bytes(b"x" * 10)
         os.utime(path, (1_000_000 + n, 1_000_000 + n))
     (folder / "CACHEDIR.TAG").write_bytes(b"y" * 100)  # not an entry: never counted, never gone
-    parse_cache._touch(folder / f"old{parse_cache.SUFFIX}")  # used just now
+    memo.touch(folder / f"old{parse_cache.SUFFIX}")  # used just now
     parse_cache.trim(folder, 20)
     left = sorted(p.name for p in folder.iterdir())
     assert left == ["CACHEDIR.TAG", f"newest{parse_cache.SUFFIX}", f"old{parse_cache.SUFFIX}"]

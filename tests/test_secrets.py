@@ -206,6 +206,9 @@ ALLOWED = {
     # pipeline keeps what each roce-cfg step printed: that output already left through the
     # redacting layer in the child process
     ("roce_cfg/pipeline.py", "write"),
+    # the run memo records what output.py's writers wrote (passing it on as it was) and writes
+    # it again in a later run, redacted again
+    ("roce_cfg/memo.py", "write"),
 }
 # Who may write unredacted (redact=False): intended configs rendered from an intent.
 UNREDACTED = {"roce_cfg/generate.py", "roce_cfg/report/data.py"}

@@ -10,10 +10,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.analysis.findings import Finding
 from roce_cfg.errors import InputError
+from roce_cfg.output import LINT_CONFIG
 from roce_cfg.yamlsrc import SUPPRESSIONS, load_file
 
 INLINE = re.compile(r"roce-cfg:\s*ignore\s+(?P<rules>RC\d{3}(?:\s*,\s*RC\d{3})*)\s*(?P<reason>.*)$")
-DEFAULT_FILE = ".roce-cfg.yaml"
+DEFAULT_FILE = LINT_CONFIG
 
 
 class Ignore(BaseModel):

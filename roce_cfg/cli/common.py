@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from roce_cfg.errors import EXIT_FINDINGS, InputError, printable
+from roce_cfg.errors import EXIT_FINDINGS, EXIT_OK, InputError, printable
 from roce_cfg.output import Shown, console, emit, emit_chunks, emit_json
 
 if TYPE_CHECKING:
@@ -74,6 +74,38 @@ def parse_cache(paths: list[Path], overlay: Path | None, no_cache: bool) -> Pars
     if warning is not None:
         err.print(f"roce-cfg: warning: {printable(warning)}", markup=False)
     return cache
+
+
+def memoised(
+    run: Callable[[], None], given: dict[str, Any], overlay: Path | None, *defaults: Path
+) -> None:
+    """``run()``, or its output kept from the last run over the same inputs (roce_cfg/memo.py)
+    printed again as it was, exit code and all; the output kept when it can be. ``given``:
+    every option of the command, by name: its ``paths`` and every other option naming a file
+    are its inputs (the ``overlay`` folder is in the memo's stamp), with the files it reads
+    when no option names them (``defaults``); --no-cache turns the memo off."""
+    from roce_cfg.memo import open_memo, replay
+
+    paths = list(given["paths"])
+    named = [*defaults, *(v for v in given.values() if isinstance(v, Path) and v != overlay)]
+    memo = None if given.get("no_cache") else open_memo(paths, named, given, overlay)
+    if memo is None:
+        run()
+        return
+    kept = memo.replay()
+    if kept is not None:
+        code, pieces = kept
+        replay(pieces)
+        if code:
+            raise typer.Exit(code)
+        return
+    with memo.recording() as recorder:
+        try:
+            run()
+        except typer.Exit as done:
+            recorder.code = done.exit_code
+            raise
+        recorder.code = EXIT_OK
 
 
 def source_cache(source: Path, overlay: Path | None, no_cache: bool) -> ParseCache | None:

@@ -11,6 +11,7 @@ from roce_cfg.cli.common import (
     counts_line,
     emit_findings,
     err,
+    memoised,
     notes_around,
     out,
     parse_cache,
@@ -33,11 +34,12 @@ from roce_cfg.cli.options import (
 )
 from roce_cfg.errors import EXIT_FINDINGS, InputError, printable
 from roce_cfg.heap import keep_until_exit
-from roce_cfg.output import Shown, emit
+from roce_cfg.output import LINT_CONFIG, Shown, emit
 
 if TYPE_CHECKING:
     from roce_cfg.analysis import Finding, LintResult, Options
     from roce_cfg.analysis.findings import Severity
+    from roce_cfg.vendor import Vendor
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -71,6 +73,29 @@ def lint_cmd(
     no_cache: NoCache = False,
 ) -> None:
     """Check running-configs (or generated ones) for what breaks a lossless RoCE fabric."""
+    given = dict(locals())  # every option: the memo's key (a new one joins it by itself)
+    memoised(lambda: _lint(**given), given, vendor_dir, Path(LINT_CONFIG))
+
+
+def _lint(
+    paths: list[Path],
+    intent: Path | None,
+    fabric: Path | None,
+    cable_length: str | None,
+    cabling: Path | None,
+    roce_dscp: int | None,
+    cnp_dscp: int | None,
+    fmt: str,
+    fail_on: Severity,
+    require_verified: bool,
+    config: Path | None,
+    vendor: Vendor | None,
+    verbose: bool,
+    deadlock: bool,
+    vendor_dir: Path | None,
+    quiet: bool,
+    no_cache: bool,
+) -> None:
     from roce_cfg.analysis import lint
     from roce_cfg.inputs import discover
     from roce_cfg.platforms.profile import overlay_dir

@@ -21,15 +21,16 @@ VendorDir = Annotated[
 ]
 
 
-# Set (to 1) it turns the parse cache off as --no-cache does (the test suite sets it).
+# Set (to 1) it turns the parse cache and lint's run memo off as --no-cache does (the test
+# suite sets it).
 NO_CACHE_ENV = "ROCE_CFG_NO_CACHE"
 NoCache = Annotated[
     bool,
     typer.Option(
         "--no-cache",
         envvar=NO_CACHE_ENV,
-        help="Parse every config: neither read nor write the parse cache (.roce-cfg-cache/ in "
-        "the folder read).",
+        help="Parse every config and run every rule: neither read nor write the parse cache "
+        "nor lint's run memo (.roce-cfg-cache/ in the folder read).",
     ),
 ]
 

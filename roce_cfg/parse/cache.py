@@ -20,25 +20,21 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
-import pydantic
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-import roce_cfg
 from roce_cfg.errors import InputError
+from roce_cfg.memo import cache_folder, made, stamp, touch
 from roce_cfg.model.fast import lean_tree, share_equal
-from roce_cfg.output import CACHE_DIR, write_cached, write_file
+from roce_cfg.output import write_cached
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
 from roce_cfg.parse.context import Role
 from roce_cfg.parse.text import text_of
-from roce_cfg.resources import data_root
 from roce_cfg.safepath import read_bytes
 from roce_cfg.vendor import Vendor
 
@@ -49,8 +45,6 @@ MAX_BYTES = 64 * 2**20
 # One entry, compressed and as JSON: a config of 100,000 ports is 70 MB of JSON.
 MAX_ENTRY_BYTES = 32 * 2**20
 MAX_JSON_BYTES = 512 * 2**20
-# What one file of roce-cfg's own code or data, or of an overlay, may be to be hashed.
-MAX_DATA_BYTES = 64 * 2**20
 
 
 class _M(BaseModel):
@@ -122,7 +116,7 @@ class ParseCache:
         text = text_of(data)
         if text is None:  # pragma: no cover - a parse stored it, so they decode
             return None
-        _touch(self.folder / key)
+        touch(self.folder / key)
         lean_tree(entry.config)
         share_equal(entry.config.device.interfaces, "qos")
         return Parsed(entry.config, None, text, overlay, entry.hint.name)
@@ -150,40 +144,12 @@ class ParseCache:
             doc = entry.model_dump_json()
         except ValueError:  # pydantic's PydanticSerializationError is one
             return  # a value JSON cannot hold: this config is parsed every time
-        if _made(self.folder):
+        if made(self.folder):
             write_cached(self.folder / key, doc)
 
     def trim(self) -> None:
         """The least recently used entries removed until the folder holds ``MAX_BYTES``."""
         trim(self.folder, MAX_BYTES)
-
-
-# What the cache folder holds beside its entries: git and backup tools leave it alone.
-_OWN_FILES = {
-    ".gitignore": "# roce-cfg's parse cache: safe to delete, never to commit\n*\n",
-    "CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# roce-cfg's parse cache (safe to delete); see https://bford.info/cachedir/\n",
-}
-
-
-def _made(folder: Path) -> bool:
-    """Whether ``folder`` is a folder to keep entries in, made (with ``_OWN_FILES``) when
-    missing; never one reached through a link."""
-    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-        return False
-    if not folder.exists():
-        try:
-            for name, text in _OWN_FILES.items():
-                write_file(folder / name, text)
-        except InputError:
-            return False
-    return True
-
-
-def _touch(path: Path) -> None:
-    """An entry just used made the newest: eviction takes the least recently used."""
-    with contextlib.suppress(OSError, NotImplementedError):
-        os.utime(path, follow_symlinks=False)
 
 
 def trim(folder: Path, max_bytes: int) -> None:
@@ -216,50 +182,13 @@ def open_cache(
     link in place of its folder, an overlay whose files cannot be hashed."""
     if not enabled or not paths:
         return None, None
-    first = paths[0]
-    folder = (first if first.is_dir() else first.parent) / CACHE_DIR
+    folder = cache_folder(paths)
     if folder.is_symlink():
         why = "a symlink; roce-cfg never reads or writes its cache through a link"
         return None, f"{folder}: {why} (the parse cache is off)"
     try:
-        stamp = _stamp(overlay)
+        # what a parse read besides the config itself: roce-cfg's code and data, the overlay
+        kept = hashlib.blake2b(f"{FORMAT}\0{stamp(folder, overlay)}".encode(), digest_size=20)
     except InputError as exc:
         return None, f"{exc.one_line()} (the parse cache is off)"
-    return ParseCache(folder, stamp), None
-
-
-def _stamp(overlay: Path | None) -> str:
-    """roce-cfg's version, code and vendor data, and the overlay's files: what a parse read
-    besides the config itself."""
-    h = hashlib.blake2b(digest_size=20)
-    h.update(f"{FORMAT}\0{roce_cfg.__version__}\0{_own_files()}\0".encode())
-    if overlay is not None:
-        h.update(_digest(overlay, _files(overlay)).encode())
-    return h.hexdigest()
-
-
-@cache  # roce-cfg's own files do not change while it runs
-def _own_files() -> str:
-    package = Path(roce_cfg.__file__).resolve().parent
-    code = [p for p in _files(package) if p.suffix == ".py"]
-    data = [p for top in ("vendors", "templates") for p in _files(data_root() / top)]
-    versions = f"{sys.version}\0{pydantic.VERSION}\0"
-    return _digest(package, code) + _digest(data_root(), data) + versions
-
-
-def _files(top: Path) -> list[Path]:
-    """The files under ``top``, in name order, caches and hidden entries aside."""
-    out: list[Path] = []
-    for root, dirs, names in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        out.extend(Path(root) / n for n in sorted(names) if not n.startswith("."))
-    return out
-
-
-def _digest(top: Path, files: list[Path]) -> str:
-    h = hashlib.blake2b(digest_size=20)
-    for path in files:
-        data = read_bytes(path, what="vendor data file", max_bytes=MAX_DATA_BYTES, root=top)
-        h.update(f"{path.relative_to(top).as_posix()}\0{len(data)}\0".encode())
-        h.update(data)
-    return h.hexdigest()
+    return ParseCache(folder, kept.hexdigest()), None
