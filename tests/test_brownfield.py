@@ -97,7 +97,7 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             # not stated; the S9855-32D standing in has none sourced either): 383 cells on 0/2
             # (sized for 200G) would be short at 400G for cells below 406 B and enough from
             # there, so no shortfall is concluded; one note for the switch, at its largest need
-            ("RC204", "warning", "FourHundredGigE1/0/31"),
+            ("RC204", "warning", None),
             # 0/3 is a trunk to a storage switch carrying the RoCE VLAN 101 with no lossless
             # settings at all: no PFC, DSCP untrusted. (It is read as a switched port carrying
             # VLANs 101 and 200: test_trunk_ports_carry_...) It prints no jumboframe line and
@@ -134,7 +134,7 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             # it sets headroom itself is not judged (RC123), and the headroom in force on the
             # three PFC ports, which print no headroom line, is that unstated model's default:
             # cannot verify, once for the switch at its largest need
-            ("RC204", "warning", "400GE1/4/1"),
+            ("RC204", "warning", None),
             # 'jumboframe enable 9216' under 'mtu 9216' (the uplink, Vlanif102's access ports)
             ("RC116", "error", "400GE1/1/1"),
             ("RC116", "error", "400GE1/1/2"),

@@ -287,15 +287,15 @@ def headroom_unverified(v: DeviceView) -> Iterator[Hit]:
         return
     lacks = [*_default_unsourced(v, ns), *_cells_counted(v, ns)]
     if lacks:
-        # ties go to the first port by name, not in file order: the finding (and its
-        # fingerprint) must not move when a backup prints its blocks in another order
+        # ties go to the first port by name, not in file order: the finding must not move when
+        # a backup prints its blocks in another order. A note on the switch, not on a port (a
+        # report would flag that port's link): at the line of the port it names
         worst = min(ns, key=lambda n: (-n.required, n.port.name))
         yield Hit(
             f"cannot verify the headroom: {'; '.join(lacks)}; {len(ns)} port priorities need "
             f"up to {worst.required} B ({worst.port.name}, {worst.describe()})",
-            port=worst.port.name,
+            line=v.source.interface_line(worst.port.name),
             detail=worst.detail,
-            of_switch=True,
         )
 
 
