@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from roce_cfg.errors import GrammarViolation, PlanError, SyntaxProvenanceError
 from roce_cfg.grammar import Grammar, grade, grammar_path, load_grammar
 from roce_cfg.heap import bulk_objects
 from roce_cfg.intent.loader import load_intent
+from roce_cfg.jsontext import sorted_json
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric, SectionUse
 from roce_cfg.output import staged
@@ -193,8 +193,7 @@ def write_generated(
 
 
 def _plan_json(fabric: Fabric) -> str:
-    plan = fabric.model_dump(mode="json", exclude={"devices"})
-    return json.dumps(plan, indent=2, sort_keys=True) + "\n"
+    return sorted_json(fabric.model_dump(mode="json", exclude={"devices"})) + "\n"
 
 
 _RANK = {"verified": 0, "user": 0, "partial": 1, "unverified": 2}

@@ -1,6 +1,7 @@
 """Models as JSON text, written a piece at a time: a tuple of thousands of ports is
 serialised in batches into the JSON of its model with the tuple emptied, so the text never has
-to be held whole (roce_cfg/output.py redacts and writes the pieces)."""
+to be held whole (roce_cfg/output.py redacts and writes the pieces). JSON text as ``json.dumps``
+writes it, at the speed of pydantic's serializer (``sorted_json``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import re
 from collections.abc import Iterator
 from functools import cache
+from sys import float_info
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,6 +32,49 @@ def ascii_json(text: str) -> str:
     if text.isascii() and "\x7f" not in text:
         return text  # the common case, at C speed: the regex scanned a 66 MB parse in 0.2 s
     return _NOT_ASCII.sub(esc, text)
+
+
+class _Unlike(Exception):
+    """A value pydantic's serializer writes otherwise than ``json.dumps``."""
+
+
+# Leaves both write alike (a float only within ``_SAME_FLOATS``; str past ASCII: ascii_json).
+_PLAIN = frozenset((str, int, bool, type(None)))
+# json.dumps writes floats below 1e-4 with an exponent ('1e-05'), pydantic without ('0.00001');
+# from 1e-4 up both write Python's repr, and neither writes NaN or infinity alike
+_SAME_FLOATS = (1e-4, float_info.max)
+
+
+def sorted_json(value: Any) -> str:
+    """``json.dumps(value, indent=2, sort_keys=True)`` of a tree of dicts, lists and plain
+    values (a ``model_dump(mode="json")``), written by pydantic's serializer from a copy of the
+    tree with its keys sorted: json.dumps indents in Python, not in C (the plan of a 192-switch
+    fabric, 6 MB: 0.19 s against 0.09). A tree holding a value the two write otherwise (a key
+    that is not a string, a tiny or infinite float, anything but a plain value) is written by
+    json.dumps."""
+    from pydantic_core import to_json  # imported here: not at every command's start-up
+
+    try:
+        tree = _sorted(value)
+    except _Unlike:
+        return json.dumps(value, indent=2, sort_keys=True)
+    return ascii_json(to_json(tree, indent=2).decode())
+
+
+def _sorted(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        if not all(type(k) is str for k in value):
+            raise _Unlike
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if kind is list or kind is tuple:
+        return [_sorted(v) for v in value]
+    if kind in _PLAIN:
+        return value
+    low, high = _SAME_FLOATS
+    if kind is float and (value == 0 or low <= abs(value) <= high):
+        return value
+    raise _Unlike
 
 
 # A tuple of at least this many models is written ``BATCH`` elements at a time.

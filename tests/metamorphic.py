@@ -401,69 +401,159 @@ def _parent_name(port: str) -> str:
 # IPv4 addresses as IPv6 ones of the documentation prefix, the IPv4 number in the low 32 bits:
 # a /31 stays a link's two ends (/127), a /32 a host (/128), every subnet keeps its members
 _V6_BASE = int(IPv6Address("2001:DB8::"))
+_QUAD = r"\d+\.\d+\.\d+\.\d+"
 
 
 def _v6(ip: str) -> str:
     return str(IPv6Address(_V6_BASE | int(IPv4Address(ip)))).upper()
 
 
-def _v6_net(ip: str, mask: str) -> str:
-    """A prefix as VRP prints an IPv6 one ('<ipv6> <length>'); a default stays a default."""
+def _v6_net(ip: str, mask: str, sep: str = " ") -> str:
+    """A prefix as the vendor prints an IPv6 one ('<ipv6> <length>' on VRP and Comware,
+    '<ipv6>/<length>' in the IOS shape); a default stays a default."""
     plen = IPv4Network(f"0.0.0.0/{mask}").prefixlen
-    return f"{_v6(ip)} {plen + 96}" if plen else ":: 0"
+    return f"{_v6(ip)}{sep}{plen + 96}" if plen else f"::{sep}0"
 
 
-def _v6_interface(block: list[str]) -> list[str]:
-    """An interface block with its IPv4 address as an IPv6 one; the IPv6 MTU set as its IP MTU
-    (VRP keeps the two apart, vendors/huawei.yaml parse.ipv6_mtu_default)."""
-    mtu = next((ln.split()[1] for ln in block if re.fullmatch(r" mtu \d+", ln)), None)
+def _v6_interface(block: list[str], mtu6: bool = True, enable: bool = True) -> list[str]:
+    """An interface block with its IPv4 address as an IPv6 one ('ipv6 address X/LEN', the
+    shape every vendor's source prints) and, where the vendor keeps the two apart, its IPv6 MTU
+    set as its IP MTU; 'ipv6 enable' before the address where the vendor needs it (VRP)."""
+    mtu = next((ln.split()[1] for ln in block if re.fullmatch(r" +mtu \d+", ln)), None)
     out: list[str] = []
     for ln in block:
-        m = re.fullmatch(r" ip address (\S+) (\S+)", ln)
+        m = re.fullmatch(r"( +)ip address (\S+) (\S+)", ln)
         if m is None:
             out.append(ln)
             continue
-        ip, plen = _v6_net(m[1], m[2]).split()
-        out += [" ipv6 enable", f" ipv6 address {ip}/{plen}"]
-        out += [f" ipv6 mtu {mtu}"] if mtu else []
+        ip, plen = _v6_net(m[2], m[3]).split()
+        out += [f"{m[1]}ipv6 enable"] if enable else []
+        out.append(f"{m[1]}ipv6 address {ip}/{plen}")
+        out += [f"{m[1]}ipv6 mtu {mtu}"] if mtu and mtu6 else []
     return out
 
 
-def _v6_bgp(block: list[str]) -> list[str]:
+def _v6_peers(ln: str, word: str) -> str:
+    """A peer's line ('peer <ip> ...' / 'neighbor <ip> ...') with the peer's IPv6 address."""
+    m = re.fullmatch(rf"( +{word} )({_QUAD})( .+)", ln)
+    return f"{m[1]}{_v6(m[2])}{m[3]}" if m else ln
+
+
+def _v6_bgp_vrp(block: list[str]) -> list[str]:
     """The BGP block with IPv6 peers and the IPv4 family's lines in 'ipv6-family unicast' (the
     printed shape of [HW-CG] 'Example for Configuring Basic BGP4+ Functions')."""
     out: list[str] = []
     for ln in block:
-        m = re.fullmatch(r"( +peer )(\d+\.\d+\.\d+\.\d+)( .+)", ln)
         n = re.fullmatch(r"( +network )(\S+) (\S+)", ln)
         if ln == " ipv4-family unicast":
             out += [ln, " #", " ipv6-family unicast"]
-        elif m:
-            out.append(f"{m[1]}{_v6(m[2])}{m[3]}")
         elif n:
             out.append(f"{n[1]}{_v6_net(n[2], n[3])}")
         else:
-            out.append(ln)
+            out.append(_v6_peers(ln, "peer"))
     return out
 
 
+def _v6_bgp_comware(block: list[str]) -> list[str]:
+    """Comware 7: IPv6 peers in the instance view, the family renamed 'address-family ipv6
+    unicast' with its networks '<ipv6> <length>' ([CMW-BGP6])."""
+    out: list[str] = []
+    for ln in block:
+        n = re.fullmatch(r"( +network )(\S+) (\S+)", ln)
+        if ln == " address-family ipv4 unicast":
+            out.append(" address-family ipv6 unicast")
+        elif n:
+            out.append(f"{n[1]}{_v6_net(n[2], n[3])}")
+        else:
+            out.append(_v6_peers(ln, "peer"))
+    return out
+
+
+def _v6_bgp_rgos(block: list[str]) -> list[str]:
+    """RGOS (IOS shape, unsourced): IPv6 neighbors, 'address-family ipv6 unicast' with its
+    networks '<ipv6>/<length>'."""
+    out: list[str] = []
+    for ln in block:
+        n = re.fullmatch(r"( +network )(\S+) mask (\S+)", ln)
+        if ln == " address-family ipv4 unicast":
+            out.append(" address-family ipv6 unicast")
+        elif n:
+            out.append(f"{n[1]}{_v6_net(n[2], n[3], '/')}")
+        else:
+            out.append(_v6_peers(ln, "neighbor"))
+    return out
+
+
+# ZXROS prints the IPv4 family's lines straight under 'router bgp' ([ZTE-6120H-SCRIPT])
+_ZTE_FAMILY = re.compile(r"  (maximum-paths |network |neighbor \S+ (activate|default-originate))")
+
+
+def _v6_bgp_zxros(block: list[str]) -> list[str]:
+    """ZXROS (IOS shape, unsourced): IPv6 neighbors under 'router bgp', the family's lines in
+    an 'address-family ipv6' block closed by its '$' (the block's own '$' follows at column 0)."""
+    head: list[str] = []
+    family: list[str] = []
+    for ln in block:
+        n = re.fullmatch(r"  network (\S+) (\S+)", ln)
+        if n:
+            family.append(f"    network {_v6_net(n[1], n[2], '/')}")
+        elif _ZTE_FAMILY.match(ln):
+            family.append("  " + _v6_peers(ln, "neighbor"))
+        else:
+            head.append(_v6_peers(ln, "neighbor"))
+    return [*head, "  address-family ipv6", *family, "  $"]
+
+
+@dataclass(frozen=True)
+class _V6Shape:
+    """How one vendor prints the IPv6 twin of its IPv4 lines."""
+
+    bgp_head: str  # the BGP block's first line
+    bgp: Callable[[list[str]], list[str]]
+    static: str  # the IPv4 static's words
+    static6: str  # the IPv6 static's words
+    sep: str  # between an IPv6 prefix and its length
+    mtu6: bool  # an 'ipv6 mtu' of its own (else the interface's MTU applies)
+    enable: bool = False  # 'ipv6 enable' before the address
+
+
+_V6_SHAPES = {
+    "huawei": _V6Shape(
+        r"bgp \d+", _v6_bgp_vrp, "ip route-static", "ipv6 route-static", " ", True, True
+    ),
+    "h3c": _V6Shape(r"bgp \d+", _v6_bgp_comware, "ip route-static", "ipv6 route-static", " ", True),
+    "ruijie": _V6Shape(r"router bgp \d+", _v6_bgp_rgos, "ip route", "ipv6 route", "/", False),
+    "zte": _V6Shape(r"router bgp \d+", _v6_bgp_zxros, "ip route", "ipv6 route", "/", False),
+}
+
+
+def _v6_static(shape: _V6Shape, line: str) -> str:
+    m = re.fullmatch(rf"( ?){shape.static} ({_QUAD}) (\S+) ({_QUAD})(.*)", line)
+    if m is None:
+        return line
+    return f"{m[1]}{shape.static6} {_v6_net(m[2], m[3], shape.sep)} {_v6(m[4])}{m[5]}"
+
+
 def ipv6_addressing(text: str, vendor: str) -> str | None:
-    """Huawei VRP: the same fabric addressed in IPv6 ('ipv6 enable' / 'ipv6 address X/LEN' /
-    'ipv6 mtu' on each interface, 'peer <ipv6> as-number', the networks and activations in
-    'ipv6-family unicast', 'ipv6 route-static'): links pair by their /127s, sessions by their
-    peers, routes by their prefixes as they did in IPv4 ([HW-CR] ipv6 enable, ipv6 address,
-    ipv6 mtu, peer as-number (BGP view) (IPv6), network (BGP-IPv6 unicast address family
-    view), ipv6 route-static; the router ID stays a 32-bit ID)."""
-    if vendor != "huawei" or "\n ip address " not in text:
+    """The same fabric addressed in IPv6, as each vendor prints it: 'ipv6 address X/LEN' (and
+    'ipv6 mtu' where the vendor keeps one) on each interface, IPv6 peers, the family's networks
+    and activations in the vendor's IPv6 address family, IPv6 statics. Links pair by their
+    /127s, sessions by their peers, routes by their prefixes as they did in IPv4; the router ID
+    stays a 32-bit ID. VRP: [HW-CR] ipv6 enable, ipv6 address, ipv6 mtu, peer as-number (BGP
+    view) (IPv6), network (BGP-IPv6 unicast address family view), ipv6 route-static. Comware 7:
+    [CMW-IPV6-CR], [CMW-BGP6], [CMW-STATIC6]. RGOS and ZXROS: the IOS shape their grammars
+    grade unsourced (vendors/ruijie.grammar.yaml, vendors/zte.grammar.yaml)."""
+    shape = _V6_SHAPES.get(vendor)
+    if shape is None or not re.search(r"^ +ip address ", text, re.M):
         return None
     blocks = _blocks(text)
     for n, block in enumerate(blocks):
         if block[0].startswith("interface "):
-            blocks[n] = _v6_interface(block)
-        elif re.fullmatch(r"bgp \d+", block[0]):
-            blocks[n] = _v6_bgp(block)
-        elif m := re.fullmatch(r"ip route-static (\S+) (\S+) (\d+\.\d+\.\d+\.\d+)(.*)", block[0]):
-            blocks[n] = [f"ipv6 route-static {_v6_net(m[1], m[2])} {_v6(m[3])}{m[4]}"]
+            blocks[n] = _v6_interface(block, shape.mtu6, shape.enable)
+        elif re.fullmatch(shape.bgp_head, block[0]):
+            blocks[n] = shape.bgp(block)
+        else:
+            blocks[n] = [_v6_static(shape, ln) for ln in block]
     return _joined(blocks)
 
 
@@ -494,7 +584,8 @@ FORMS = (
     Form(
         "IPv6 addressing",
         ipv6_addressing,
-        "[HW-CR] ipv6 address; [HW-CG] BGP4+ example",
+        "[HW-CR] ipv6 address; [HW-CG] BGP4+ example; [CMW-IPV6-CR], [CMW-BGP6], [CMW-STATIC6]; "
+        "RGOS/ZXROS: the IOS shape (unsourced)",
         whole_fabric=True,
     ),
 )

@@ -170,13 +170,13 @@ def test_blocks_of_one_shape_list_their_own_unread_lines() -> None:
 
 
 def test_a_line_whose_digits_a_command_tells_apart_is_judged_by_its_text() -> None:
-    """Ruijie 'address-family ipv4' is read and 'address-family ipv6' is not, though the two
-    lines share a shape: after the first, the second is still unread (and then the first is
-    still read)."""
+    """Ruijie 'address-family ipv4' is read and 'address-family ipv5' (no such family: no
+    command takes it) is not, though the two lines share a shape: after the first, the second is
+    still unread (and then the first is still read)."""
     text = RUIJIE_LEAF.read_text("utf-8")
-    v6 = text.replace(" address-family ipv4 unicast", " address-family ipv6 unicast")
-    assert v6 != text
-    for source, unread in ((text, []), (v6, [(367, "address-family ipv6 unicast")]), (text, [])):
+    v5 = text.replace(" address-family ipv4 unicast", " address-family ipv5 unicast")
+    assert v5 != text
+    for source, unread in ((text, []), (v5, [(367, "address-family ipv5 unicast")]), (text, [])):
         a = parse_text(source, file="leaf-1.cfg").config.accounting
         assert [(u.line, u.text) for u in a.unread_lines][:1] == unread
 

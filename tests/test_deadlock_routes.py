@@ -30,7 +30,12 @@ from tests.helpers import run as cli
 
 VALLEY = ROOT / "tests/deadlock/valley-per-spine-asn.yaml"
 MLAG = ROOT / "tests/brownfield/fabrics/hw-v300-mlag"
-MODELS = {"h3c": "S9855-32D", "huawei": "CE8851-32CQ8DQ-P", "ruijie": "generic-64x400G"}
+MODELS = {
+    "h3c": "S9855-32D",
+    "huawei": "CE8851-32CQ8DQ-P",
+    "ruijie": "generic-64x400G",
+    "zte": "generic-64x400G",
+}
 LAST = {"h3c": "\nreturn", "huawei": "\nreturn", "ruijie": "\nend"}
 INDENT = {"h3c": " ", "huawei": "", "ruijie": ""}  # Comware prints global lines indented
 SEP = {"h3c": "#", "huawei": "#", "ruijie": "!"}

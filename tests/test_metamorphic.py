@@ -124,6 +124,25 @@ READ_FORMS = [f for f in FORMS if not f.unread]
 def test_a_designed_fabric_in_another_form_is_judged_the_same(
     data: dict[str, Any], form: Form
 ) -> None:
+    _judged_the_same(data, form)
+
+
+IPV6 = next(f for f in READ_FORMS if f.name == "IPv6 addressing")
+
+
+@settings(
+    max_examples=examples(6),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(intents())
+def test_a_designed_fabric_addressed_in_ipv6_is_judged_the_same(data: dict[str, Any]) -> None:
+    """The IPv6 rewrite on every draw (leaves and spines of any two vendors), not one form in
+    the catalogue's draw: each vendor's IPv6 reader is held to its IPv4 twin's findings."""
+    _judged_the_same(data, IPV6)
+
+
+def _judged_the_same(data: dict[str, Any], form: Form) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         files = _generated(data, Path(tmp))
         out = {name: form.rewrite(text, prepare(text).vendor.value) for name, text in files.items()}

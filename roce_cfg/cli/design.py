@@ -80,6 +80,9 @@ def generate_cmd(
             progress=tick,
             force=force,
         )
+    # the plan's links, NICs and headroom (8,192 of each on the large fabric): not freed one by
+    # one at exit, a twentieth of a large generate's CPU
+    keep_until_exit(result)
     for w in result.warnings:
         err.print(
             f"roce-cfg: warning: {w.vendor.value} {w.section}: unverified syntax (no public "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ipaddress import IPv4Interface
+from typing import Any
 
 from roce_cfg.design.qos import device_qos, port_headroom, port_qos
 from roce_cfg.design.topology import Switch
@@ -18,9 +19,11 @@ from roce_cfg.model.device import (
     PortQos,
     Vlan,
     VlanInterface,
+    assembled,
     frame_for,
 )
 from roce_cfg.model.fabric import PortHeadroom
+from roce_cfg.model.fast import state
 
 
 def frame_limit(sw: Switch, mtu: int) -> int | None:
@@ -28,6 +31,33 @@ def frame_limit(sw: Switch, mtu: int) -> int | None:
     frame where the vendor's grammar has a command that bounds the frame ('jumboframe enable'),
     none where its MTU command is the only setting (Ruijie, ZTE)."""
     return frame_for(mtu) if load_grammar(sw.plan.vendor.value).bounding("frame") else None
+
+
+class _Ports:
+    """A switch's ports, each shape validated once: ports alike but for their own name,
+    description, address and breakout parent (strings and an address ipaddress built, of their
+    fields' types) are assembled from the first port of their shape, as the parse builds a
+    config's ports. Validating each again was an eighth of building a switch's model.
+    ``validate_all`` validates every port (what a test compares the shortcut with)."""
+
+    validate_all = False
+
+    def __init__(self) -> None:
+        # shape -> the fields and the set of given fields of its first port (model/fast.py)
+        self.first: dict[tuple[object, ...], tuple[dict[str, Any], set[str]]] = {}
+
+    def __call__(self, own: dict[str, Any], qos: PortQos, **rest: Any) -> Interface:
+        # ports of one kind share one frozen PortQos: told by its identity, not by its hash
+        shape = (id(qos), *rest.values())
+        first = self.first.get(shape)
+        if first is None or self.validate_all:
+            port = Interface(**own, qos=qos, **rest)
+            held = state(port)
+            if held is not None:
+                self.first.setdefault(shape, held[1:])
+            return port
+        fields, given = first
+        return assembled(Interface, {**fields, **own}, given)
 
 
 def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortHeadroom]]:
@@ -46,37 +76,37 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
         kind[2].append(port)
         return kind[1]
 
+    port = _Ports()
     for slot, nic in sw.server_ports:
+        q = qos(slot.name, nic.speed_gbps, nic.cable_m)
+        own: dict[str, Any] = {
+            "name": slot.name,
+            "description": describe.encode(
+                f"{nic.server}:nic{nic.nic}", nic.speed_gbps, nic.cable_m
+            ),
+            "breakout_of": slot.breakout_of,
+        }
         out.append(
-            Interface(
-                name=slot.name,
-                description=describe.encode(
-                    f"{nic.server}:nic{nic.nic}", nic.speed_gbps, nic.cable_m
-                ),
+            port(
+                own,
+                q,
                 mode="access",
                 access_vlan=nic.vlan,
                 mtu=mtu,
                 frame_bytes=frame,
                 speed_gbps=slot.speed,
-                breakout_of=slot.breakout_of,
-                qos=qos(slot.name, nic.speed_gbps, nic.cable_m),
             )
         )
     for slot, link in sw.fabric_ports:
         local_ip, far_dev, far_port, _ = link.seen_from(sw.plan.hostname)
-        out.append(
-            Interface(
-                name=slot.name,
-                description=describe.encode(f"{far_dev}:{far_port}", link.speed_gbps, link.cable_m),
-                mode="routed",
-                ipv4=local_ip,
-                mtu=mtu,
-                frame_bytes=frame,
-                speed_gbps=slot.speed,
-                breakout_of=slot.breakout_of,
-                qos=qos(slot.name, link.speed_gbps, link.cable_m),
-            )
-        )
+        q = qos(slot.name, link.speed_gbps, link.cable_m)
+        own = {
+            "name": slot.name,
+            "description": describe.encode(f"{far_dev}:{far_port}", link.speed_gbps, link.cable_m),
+            "ipv4": local_ip,
+            "breakout_of": slot.breakout_of,
+        }
+        out.append(port(own, q, mode="routed", mtu=mtu, frame_bytes=frame, speed_gbps=slot.speed))
     headroom = [
         h.model_copy(update={"ports": tuple(ports)}) for hr, _, ports in kinds.values() for h in hr
     ]

@@ -72,12 +72,21 @@ def shape(text: str) -> bytes:
     return text.encode().translate(ZEROS)
 
 
-def pattern_blind(pattern: str) -> bool:
+# a leading literal word, as a template's line regex or an area's pattern prints it
+# ('ipv6\\ address\\ ...', '^ipv6 route ')
+_FIRST_WORD = re.compile(r"\^?[A-Za-z0-9_]+(?:\\ | )")
+
+
+def pattern_blind(pattern: str, past_first_word: bool = False) -> bool:
     """Whether a regex treats every digit alike: no digit in it but in a character class that
     holds the whole range ``0-9`` and no other digit (ZTE's ``[a-z0-9-]``), nor a character
-    named (``\\N{DIGIT FIVE}``)."""
+    named (``\\N{DIGIT FIVE}``). With ``past_first_word`` a digit of a leading literal word
+    ('ipv6') is allowed: only lines with a digit in their first word match there, and those are
+    never judged by their shape (``Grammar.shape_safe``)."""
     if "\\N{" in pattern:
         return False
+    if past_first_word and (word := _FIRST_WORD.match(pattern)):
+        pattern = pattern[word.end() :]
 
     def without(m: re.Match[str]) -> str:
         return "" if not any(ch in ASCII_DIGITS for ch in m[0].replace("0-9", "")) else "0"

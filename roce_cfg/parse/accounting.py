@@ -243,6 +243,7 @@ class Judge:
     templates: re.Pattern[str]
     unmanaged: list[tuple[re.Pattern[str], str]]
     areas: list[tuple[re.Pattern[str], str]]
+    template_lines: tuple[str, ...] = ()  # the templates' line regexes, one by one
 
     def __post_init__(self) -> None:
         # the root view first: a top-level 'interface X' is a port, though a view under it
@@ -267,9 +268,11 @@ class Judge:
         }
         # Blocks that differ only in their digits (a fabric's ports, addresses, peers) are
         # judged once per shape when no reader tells one digit from another (``tally``).
+        # ('ipv6 address ...' tells digits apart in its first word only: see pattern_blind)
+        patterns = self.template_lines or (self.templates.pattern,)
         self._by_shape = all(
-            pattern_blind(p.pattern)
-            for p in [self.templates, *(p for p, _ in (*self.unmanaged, *self.areas))]
+            pattern_blind(p, past_first_word=True)
+            for p in [*patterns, *(p.pattern for p, _ in (*self.unmanaged, *self.areas))]
         )
         self._blocks: dict[tuple[bool, bool, int, bytes], _OfShape] = {}
         self._chars = 0  # of the shapes and texts in _blocks
@@ -386,6 +389,7 @@ def judge(vendor: Vendor, overlay: Path | None = None) -> Judge:
         re.compile("|".join(f"(?:{r})" for r in lines) or r"(?!)"),
         [(re.compile(u.match), u.what) for u in grammar.unmanaged],
         [(re.compile(a.match), a.section) for a in grammar.areas],
+        tuple(lines),
     )
 
 
