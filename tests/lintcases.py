@@ -69,9 +69,12 @@ LEFT_OUT = frozenset({"RC311", "RC313", "RC314"})
 
 def observed(spec: dict[str, Any], result: LintResult) -> list[dict[str, Any]]:
     keep = {"error", "warning", "info"} if spec.get("include_info") else {"error", "warning"}
-    # RC126 (the RGOS/ZXROS syntax no source confirms) is on every Ruijie and ZTE case: asked
-    # for only where a case is about it
-    quiet = set() if any(e["rule"] == "RC126" for e in spec["expect"]) else {"RC126"}
+    # RC126 (the RGOS/ZXROS syntax no source confirms) is on every Ruijie and ZTE case, RC204
+    # (headroom counted in cells of a size no source gives; a model that sets its own headroom
+    # to a default no source gives) on every H3C and CE9860 case: asked for only where a case
+    # is about it (expects it, or lists it under 'observe')
+    asked = {e["rule"] for e in spec["expect"]} | set(spec.get("observe", ()))
+    quiet = {"RC126", "RC204"} - asked
     return [
         {"rule": f.rule, "device": f.device, "line": f.line, "port": f.port}
         for f in result.findings

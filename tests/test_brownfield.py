@@ -29,11 +29,12 @@ def test_generated_configs_alone_lint_clean(scenario: str, tmp_path: Path) -> No
     # Without fabric.json: the speeds (200G NICs in 400G cages) and cable lengths come from the
     # port descriptions, the policy from the configs. Was 192 errors + a 2:1 warning on pod-small.
     result = lint([_configs_only(SCENARIOS[scenario], tmp_path)])
-    # RC126: roce-cfg's own RGOS/ZXROS lines are in the syntax no source confirms (test_lint)
+    # RC126: roce-cfg's own RGOS/ZXROS lines are in the syntax no source confirms; RC204: its
+    # own Comware headroom counts cells of a size no source gives (test_lint)
     bad = [
         f"{f.rule} {f.device} {f.port}"
         for f in result.findings
-        if f.severity != "info" and f.rule != "RC126"
+        if f.severity != "info" and f.rule not in ("RC126", "RC204")
     ]
     assert bad == []
 
@@ -59,7 +60,9 @@ def test_dscp34_configs_lint_clean_and_a_switch_with_another_policy_is_named(
     tmp_path: Path,
 ) -> None:
     folder = _configs_only(DEADLOCK / "valley-dscp34.yaml", tmp_path / "pod")
-    assert [f for f in lint([folder]).findings if f.severity != "info"] == []
+    # RC204: Comware's headroom counts cells of a size no source gives (test_lint)
+    found = lint([folder]).findings
+    assert [f for f in found if f.severity != "info" and f.rule != "RC204"] == []
     # leaf-3 keeps the default policy (26 -> 3 no-drop): it differs from its neighbours, whose
     # lossless class 34 is lossy on leaf-3 (RC109, RC306). Their maps agree once the DSCPs left
     # to the default map are counted (34 lands in priority 4 on both, 26 in 3): what differs is
@@ -90,10 +93,11 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             ("RC404", "info", None),
             # 0/2's description states neither cable nor speed: one note for the switch...
             ("RC206", "info", None),
-            # ...but nothing says 0/2 runs below its 400G name, and at 400G even a 1 m cable
-            # needs 134620 B > the 97282 B configured (sized for 200G): a real error per priority.
-            ("RC201", "error", "FourHundredGigE1/0/2"),
-            ("RC201", "error", "FourHundredGigE1/0/2"),
+            # ...and every headroom line counts cells of a size no source gives (the model is
+            # not stated; the S9855-32D standing in has none sourced either): 383 cells on 0/2
+            # (sized for 200G) would be short at 400G for cells below 406 B and enough from
+            # there, so no shortfall is concluded; one note for the switch, at its largest need
+            ("RC204", "warning", None),
             # 0/3 is a trunk to a storage switch carrying the RoCE VLAN 101 with no lossless
             # settings at all: no PFC, DSCP untrusted. (It is read as a switched port carrying
             # VLANs 101 and 200: test_trunk_ports_carry_...) It prints no jumboframe line and
@@ -127,7 +131,10 @@ CORPUS: dict[str, tuple[dict[str, object], list[tuple[str, str, str | None]]]] =
             # to a negotiation the port never takes part in
             ("RC122", "error", "400GE1/1/1"),
             # the layout's CE9860-4C-EI stands in for a model the config does not state: whether
-            # it sets headroom itself (RC204) is not judged, RC123 says so
+            # it sets headroom itself is not judged (RC123), and the headroom in force on the
+            # three PFC ports, which print no headroom line, is that unstated model's default:
+            # cannot verify, once for the switch at its largest need
+            ("RC204", "warning", None),
             # 'jumboframe enable 9216' under 'mtu 9216' (the uplink, Vlanif102's access ports)
             ("RC116", "error", "400GE1/1/1"),
             ("RC116", "error", "400GE1/1/2"),

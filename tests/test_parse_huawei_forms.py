@@ -369,12 +369,12 @@ def test_lint_judges_headroom_for_the_long_distance_level(tmp_path: Path) -> Non
 
     from tests.helpers import run
 
-    board = "device board 1 board-type CE8851-32CQ8DQ-P"  # RC204 judges a stated model
+    board = "device board 1 board-type CE8851-32CQ8DQ-P"  # RC204 names a stated model's need
     (tmp_path / "sw.cfg").write_text(f"#\nsysname sw\n#\n{board}\n#\n{AI.strip()}\n#\nreturn\n")
     found = json.loads(run("lint", str(tmp_path), "--format", "json").stdout)["findings"]
     assert not [f for f in found if f["rule"] == "RC103"]
-    room = {f.get("port"): f["message"] for f in found if f["rule"] == "RC204"}
-    assert "100000 m cable (the port's long-distance mode" in room["100GE1/0/2"], room
+    (room,) = [f["message"] for f in found if f["rule"] == "RC204"]  # one note for the switch
+    assert "(100GE1/0/2, 100G, 100000 m cable (the port's long-distance mode" in room, room
 
 
 def test_a_buffer_optimisation_leaves_the_headroom_budget_unverified() -> None:

@@ -50,6 +50,7 @@ UNVERIFIED_RULES = frozenset(
         "RC125",
         "RC126",
         "RC133",
+        "RC204",
         "RC206",
         "RC311",
         "RC312",

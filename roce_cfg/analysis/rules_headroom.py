@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from roce_cfg.analysis.context import ASSUMED_CABLE_M, SHORTEST_CABLE_M, DeviceView
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.design.headroom import PAUSE_QUANTA, required_headroom
+from roce_cfg.gate import MODEL
 from roce_cfg.model.device import Interface
 
 WASTE_FACTOR = 2
@@ -69,7 +70,8 @@ def _port_needs(v: DeviceView, port: Interface, need: _Formula) -> list[Need]:
         cable = known
     required, detail = need(cable, port)
     configured = {h.priority: h.bytes for h in port.qos.headroom}
-    default = v.model.headroom_default_bytes
+    # a model standing in for one the config does not state: its default is a guess (RC204)
+    default = None if model_assumed(v) else v.model.headroom_default_bytes
     out: list[Need] = []
     for prio in port.qos.no_drop:
         have = configured.get(prio)
@@ -128,15 +130,17 @@ def _formula(v: DeviceView) -> _Formula:
     "description, else the port name. Cell size and MAC/PHY delay are the vendor "
     "profile's, several of them assumptions (see vendors/*.yaml); on a model the profile does "
     "not list, a headroom line is held against the least any cell size needs (RC120 says what "
-    "is left unverified).",
+    "is left unverified). A port with no headroom line where no source gives the model's "
+    "default, and headroom counted in cells of a size no source gives, are not judged: RC204 "
+    "says so.",
     reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     if not v.model.known:
         yield from _short_on_unknown_model(v)
         return
-    if not v.model.headroom_configurable:
-        return
+    if not v.model.headroom_configurable or cells_unsourced(v):
+        return  # RC204 says what is not verified
     for n in needs(v):
         if n.configured is None and n.default is not None:
             if n.default < n.required:  # no line: the model's documented default holds
@@ -147,21 +151,24 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
                     anchor="port.pfc",
                     detail=n.detail,
                 )
-            continue
-        if n.configured is None or n.configured < n.required:
-            # no line and no published default: the port's headroom is not known, not zero
-            have = (
-                f"not configured and the {v.device.model} default is not published: cannot "
-                f"verify it against the required {n.required} B"
-                if n.configured is None
-                else f"{n.configured} B < required {n.required} B"
-            )
+        elif n.configured is not None and n.configured < n.required:
             yield Hit(
-                f"priority {n.priority}: headroom {have} ({n.describe()})",
+                f"priority {n.priority}: headroom {n.configured} B < required {n.required} B "
+                f"({n.describe()})",
                 port=n.port.name,
                 anchor="port.headroom",
                 detail=n.detail,
             )
+        # no line and no published default: the headroom in force is not known (RC204)
+
+
+def cells_unsourced(v: DeviceView) -> bool:
+    """Whether the switch's headroom lines and pool count cells of a size no source gives
+    (the model's, or the model itself is a stand-in for one the config does not state): their
+    bytes are an assumption, so no shortfall, waste or overflow is concluded from them."""
+    if v.profile.headroom_unit_bytes != "cell":
+        return False
+    return v.model.cell_unconfirmed or model_assumed(v)
 
 
 def _short_on_unknown_model(v: DeviceView) -> Iterator[Hit]:
@@ -196,7 +203,7 @@ def _short_on_unknown_model(v: DeviceView) -> Iterator[Hit]:
     reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
-    if not (v.model.known and v.model.headroom_configurable):
+    if not (v.model.known and v.model.headroom_configurable) or cells_unsourced(v):
         return
     for n in needs(v):
         ceiling = n.required if n.required_assumed is None else n.required_assumed
@@ -225,8 +232,8 @@ def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     reads=("buffers", "pfc", "mtu", "interfaces", "model"),
 )
 def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
-    if not v.model.known:
-        return  # RC120 says why
+    if not v.model.known or cells_unsourced(v):
+        return  # RC120 / RC204 say why
     ns = needs(v)
     shared = v.device.qos.headroom_pool_bytes
     budget: int | None
@@ -237,13 +244,17 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
         used, budget, what = sum(n.required for n in ns), shared, "shared headroom pool"
         shown = tuple(f"{n.port.name} p{n.priority}: needs {n.required} B" for n in ns)
     else:
-        used = sum(n.configured if n.configured is not None else n.required for n in ns)
+        # what each port holds: its line, else the model's published default; a port with
+        # neither holds an unknown amount, left out, so a total over budget is over it anyway
+        held = [(n, n.configured if n.configured is not None else n.default) for n in ns]
+        known = [(n, b) for n, b in held if b is not None]
+        used = sum(b for _, b in known)
         budget = v.model.headroom_pool_bytes or v.model.buffer_bytes
         what = "headroom pool" if budget != v.model.buffer_bytes else "packet buffer"
-        shown = tuple(f"{n.port.name} p{n.priority}: {n.configured or n.required} B" for n in ns)
+        shown = tuple(f"{n.port.name} p{n.priority}: {b} B" for n, b in known)
     if budget is not None and used > budget:
         yield Hit(
-            f"headroom of {len(ns)} port priorities totals {used} B > {what} {budget} B",
+            f"headroom of {len(shown)} port priorities totals {used} B > {what} {budget} B",
             anchor="pool",
             detail=shown,
         )
@@ -251,30 +262,93 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
 
 @rule(
     "RC204",
-    "headroom-not-settable",
-    "info",
+    "headroom-unverified",
+    "warning",
     "device",
-    summary="The model does not let headroom be set; the switch default must cover the need.",
-    rationale="Some models fix headroom per port in firmware. roce-cfg cannot configure it, but "
-    "long cables or fast ports can need more than the default.",
-    fix="Compare the required figure with the vendor's default for this model; shorten cables "
-    "or ask the vendor if it is larger.",
-    reads=("buffers", "pfc", "mtu", "interfaces", "model"),
+    summary="cannot verify the headroom in force: it rests on a figure no source gives for this "
+    "model (its default, or the size of the cells a headroom is counted in).",
+    rationale="A port with no headroom line, or on a model that does not let headroom be set, "
+    "holds the model's default; a headroom line or pool counted in cells holds that many cells. "
+    "Where no source gives the default or the cell size, the bytes the port holds are unknown: "
+    "calling them short (or wasteful, or over the pool) would conclude from a guess, and "
+    "passing them would hide a real shortfall. The required figure is still computed and shown.",
+    fix="Check the figure with the vendor (the default per model and release, the cell size) and "
+    "add it to an overlay (vendors/<vendor>.yaml 'models': headroom_default_bytes, cell_bytes "
+    "with cell_unconfirmed false, with the source of each), or set the headroom in bytes where "
+    "the switch takes a unit.",
+    limits="Once per switch: the figures it lacks, and the largest need among its PFC ports. A "
+    "model the profiles do not list is RC120's; a port whose PFC or buffer lines were not read "
+    "is RC405's.",
+    verifies=False,
 )
-def headroom_not_settable(v: DeviceView) -> Iterator[Hit]:
-    if v.model.headroom_configurable or not v.model.known:
-        return
+def headroom_unverified(v: DeviceView) -> Iterator[Hit]:
     ns = needs(v)
-    if ns:
-        # ties go to the first port by name, not in file order: the finding (and its
-        # fingerprint) must not move when a backup prints its blocks in another order
+    if not (v.model.known and ns):
+        return
+    lacks = [*_default_unsourced(v, ns), *_cells_counted(v, ns)]
+    if lacks:
+        # ties go to the first port by name, not in file order: the finding must not move when
+        # a backup prints its blocks in another order. A note on the switch, not on a port (a
+        # report would flag that port's link): at the line of the port it names
         worst = min(ns, key=lambda n: (-n.required, n.port.name))
         yield Hit(
-            f"{v.device.model} sets headroom itself; {len(ns)} port priorities need up to "
-            f"{worst.required} B ({worst.port.name}, {worst.describe()})",
-            port=worst.port.name,
+            f"cannot verify the headroom: {'; '.join(lacks)}; {len(ns)} port priorities need "
+            f"up to {worst.required} B ({worst.port.name}, {worst.describe()})",
+            line=v.source.interface_line(worst.port.name),
             detail=worst.detail,
-            of_switch=True,
+        )
+
+
+def _default_unsourced(v: DeviceView, ns: list[Need]) -> Iterator[str]:
+    """The headroom in force where no line sets it, when no source gives the model's default,
+    or the model is not stated (the one its ports suggest stands in: its default is a guess)."""
+    model = v.device.model
+    assumed = model_assumed(v)
+    if v.model.headroom_default_bytes is not None and not assumed:
+        return
+    if not (v.model.headroom_configurable or assumed):
+        yield f"the {model} sets headroom itself and no source gives its default"
+        return
+    unset = sorted(
+        {
+            n.port.name
+            for n in ns
+            if n.configured is None and v.gate.unread(("buffers", "pfc"), n.port.name) is None
+        }
+    )
+    whose = (
+        "the model, whose default holds there, is not stated"
+        if assumed
+        else (f"no source gives the {model} default")
+    )
+    if unset:
+        yield f"{len(unset)} PFC port(s) print no headroom line (e.g. {unset[0]}) and {whose}"
+
+
+def model_assumed(v: DeviceView) -> bool:
+    """The config states no model and none was given: the one its ports fit stands in."""
+    return v.gate.unread((MODEL,)) is not None
+
+
+def _cells_counted(v: DeviceView, ns: list[Need]) -> Iterator[str]:
+    """Headroom lines and the pool counted in cells of a size no source gives."""
+    if not cells_unsourced(v):
+        return
+    cell = v.model.cell_bytes  # what the parse multiplied the printed counts by
+    lines = sorted((n.port.name, n.configured) for n in ns if n.configured is not None)
+    counted = []
+    if lines:
+        name, held = lines[0]
+        counted.append(f"{len(lines)} headroom line(s) (e.g. {name}: {held // cell} cells)")
+    pool = v.device.qos.headroom_pool_bytes
+    if pool is not None:
+        counted.append(f"the headroom pool ({pool // cell} cells)")
+    if counted:
+        whose = "the unstated model's" if model_assumed(v) else f"the {v.device.model}"
+        plural = len(counted) > 1 or len(lines) > 1
+        yield (
+            f"{' and '.join(counted)} {'count' if plural else 'counts'} cells and no source "
+            f"gives {whose} cell size"
         )
 
 

@@ -67,6 +67,11 @@ class ModelSpec(_Data):
     ports: tuple[PortGroup, ...]
     buffer_bytes: int | None = None
     cell_bytes: int = Field(gt=0, le=65536)
+    cell_unconfirmed: bool = Field(
+        default=False,
+        description="no source gives this model's cell size (cell_bytes is an assumption): a "
+        "headroom counted in cells is not judged, lint says it cannot verify it (RC204)",
+    )
     headroom_pool_bytes: int | None = None
     headroom_default_bytes: int | None = Field(
         default=None,
