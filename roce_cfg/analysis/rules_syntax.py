@@ -10,6 +10,7 @@ from roce_cfg.analysis.context import DeviceView
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.grammar import Grammar
 from roce_cfg.grammar.commands import Command
+from roce_cfg.model import numbers
 
 # the sections of the lossless policy: PFC and its priorities, trust and maps, ECN, scheduling
 POLICY = frozenset({"pfc", "qos_maps", "ecn", "scheduling", "buffers", "watchdog"})
@@ -37,16 +38,27 @@ def lossless_syntax_unconfirmed(v: DeviceView) -> Iterator[Hit]:
     if not found:
         return
     lines = [n for n, _ in found]
-    names = sorted({c.name for _, c in found})
+    by_name: dict[str, list[int]] = {}
+    for n, c in found:
+        by_name.setdefault(c.name, []).append(n)
     shown = ", ".join(map(str, lines[:SHOWN])) + (
         f" and {len(lines) - SHOWN} more" if len(lines) > SHOWN else ""
     )
     yield Hit(
         f"cannot verify: {len(lines)} lossless line(s) read in a syntax no source confirms for "
-        f"{v.device.vendor.value} ({', '.join(names)}; lines {shown})",
+        f"{v.device.vendor.value} ({', '.join(sorted(by_name))}; lines {shown})",
         line=lines[0],
-        detail=tuple(f"line {n}: {c.name}" for n, c in found),
+        # one entry per command: a big switch repeats the same few commands on every port
+        detail=tuple(
+            f"{name}: lines {', '.join(numbers.render(numbers.of(at), '-'))}"
+            for name, at in sorted(by_name.items())
+        ),
     )
+
+
+# Per grammar (kept alive beside its answers, so its id is never reused): the command of each
+# line text, the same few texts recurring on every port of every switch of a fabric.
+_KNOWN: dict[int, tuple[Grammar, dict[str, Command | None]]] = {}
 
 
 def _unconfirmed(grammar: Grammar, text: str) -> Iterator[tuple[int, Command]]:
@@ -55,12 +67,21 @@ def _unconfirmed(grammar: Grammar, text: str) -> Iterator[tuple[int, Command]]:
     firsts = {w for c in guessed for w in c.first}
     if not firsts:
         return
+    known = _KNOWN.setdefault(id(grammar), (grammar, {}))[1]
     for no, raw in enumerate(text.splitlines(), 1):
         words = raw.split()
         if not words or words[0] not in firsts:
             continue
         flat = " ".join(words)
-        for c in guessed:
-            if words[0] in c.first and any(grammar.match(w, flat)[0] is c for w in c.views):
-                yield no, c
-                break
+        if flat not in known:
+            known[flat] = _guessed(grammar, guessed, words[0], flat)
+        command = known[flat]
+        if command is not None:
+            yield no, command
+
+
+def _guessed(grammar: Grammar, guessed: list[Command], first: str, flat: str) -> Command | None:
+    for c in guessed:
+        if first in c.first and any(grammar.match(w, flat)[0] is c for w in c.views):
+            return c
+    return None
