@@ -48,12 +48,16 @@ def lossless_syntax_unconfirmed(v: DeviceView) -> Iterator[Hit]:
         f"cannot verify: {len(lines)} lossless line(s) read in a syntax no source confirms for "
         f"{v.device.vendor.value} ({', '.join(sorted(by_name))}; lines {shown})",
         line=lines[0],
-        # one entry per command: a big switch repeats the same few commands on every port
-        detail=tuple(
-            f"{name}: lines {', '.join(numbers.render(numbers.of(at), '-'))}"
-            for name, at in sorted(by_name.items())
-        ),
+        # one entry per command (confirming a command confirms every line of it): a big switch
+        # repeats the same few commands on every port
+        detail=tuple(_lines(name, at) for name, at in sorted(by_name.items())),
     )
+
+
+def _lines(name: str, at: list[int]) -> str:
+    spans = numbers.render(numbers.of(at), "-")
+    more = f" and {len(spans) - SHOWN} more" if len(spans) > SHOWN else ""
+    return f"{name}: {len(at)} line(s): {', '.join(spans[:SHOWN])}{more}"
 
 
 # Per grammar (kept alive beside its answers, so its id is never reused): the command of each
