@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -24,31 +23,12 @@ from roce_cfg.cli.options import NO_CACHE_ENV
 from roce_cfg.inputs import discover, reading
 from roce_cfg.parse import Hints, many
 from roce_cfg.parse import cache as parse_cache
+from tests import cachepod
+from tests.cachepod import POD, lint
 from tests.helpers import ROOT, examples
 
-POD = ROOT / "examples/pod-small.yaml"
 CACHE = output.CACHE_DIR
-
-
-def lint(*args: str) -> Result:
-    """``roce-cfg lint`` as a user runs it: the cache on (the suite turns it off)."""
-    return CliRunner().invoke(app, ["lint", *args], env={NO_CACHE_ENV: None})
-
-
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("cache") / "pod"
-    made = CliRunner().invoke(app, ["generate", str(POD), "-o", str(out), "-q"])
-    assert made.exit_code == 0, made.output
-    return out
-
-
-@pytest.fixture
-def pod(generated: Path, tmp_path: Path) -> Path:
-    """A fresh copy of the generated pod (12 configs and fabric.json), no cache yet."""
-    folder = tmp_path / "pod"
-    shutil.copytree(generated, folder)
-    return folder
+generated, pod = cachepod.generated, cachepod.pod  # the fixtures this module uses
 
 
 @pytest.fixture

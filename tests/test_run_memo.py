@@ -14,39 +14,22 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from roce_cfg import memo
-from roce_cfg.cli.main import app
-from roce_cfg.cli.options import NO_CACHE_ENV
 from roce_cfg.output import CACHE_DIR, LINT_CONFIG
+from tests import cachepod
 from tests.helpers import ROOT, examples
 
-POD = ROOT / "examples/pod-small.yaml"
 FORMATS = ("text", "json", "sarif", "junit")
 
 Said = tuple[int, str, str]
+generated, pod = cachepod.generated, cachepod.pod  # the fixtures this module uses
 
 
 def lint(*args: str) -> Said:
     """``roce-cfg lint`` as a user runs it: the cache on (the suite turns it off)."""
-    done = CliRunner().invoke(app, ["lint", *args], env={NO_CACHE_ENV: None})
+    done = cachepod.lint(*args)
     return done.exit_code, done.stdout, done.stderr
-
-
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("memo") / "pod"
-    made = CliRunner().invoke(app, ["generate", str(POD), "-o", str(out), "-q"])
-    assert made.exit_code == 0, made.output
-    return out
-
-
-@pytest.fixture
-def pod(generated: Path, tmp_path: Path) -> Path:
-    folder = tmp_path / "pod"
-    shutil.copytree(generated, folder)
-    return folder
 
 
 @pytest.fixture
