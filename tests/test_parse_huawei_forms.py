@@ -403,3 +403,33 @@ def test_a_port_group_is_membership_read_and_silences_no_rule() -> None:
     found = lint([path]).findings
     assert [f.line for f in found if f.rule == "RC131"] == [26]
     assert not [f for f in found if f.rule == "RC405"]
+
+
+SCHEDULED = """
+diffserv domain ds1
+ ip-dscp-inbound 26 phb af3 green
+ ip-dscp-inbound 48 phb cs6 green
+#
+interface 100GE1/0/1
+ undo portswitch
+ trust dscp
+ dcb pfc enable mode manual
+ qos drr 0 to 5
+ qos queue 3 ecn
+#
+interface 100GE1/0/2
+ description spare: no scheduling line, every queue PQ by default
+"""
+
+
+def test_the_strict_queues_of_the_switch_are_its_pfc_ports(tmp_path: Path) -> None:
+    """A spare port at CloudEngine's default (every queue PQ) does not make every queue strict
+    for the switch: the CNP DSCP found from the config stays the lossy DSCP whose queue the PFC
+    ports run strict (48, queue 6), not the RoCE DSCP."""
+    cfg = _parsed(SCHEDULED)
+    d = cfg.device
+    assert _port(d, "100GE1/0/2").qos.strict_queues == tuple(range(8))
+    assert d.qos.strict_queues == (6, 7)
+    path = tmp_path / "sw.cfg"
+    path.write_text(f"#\nsysname sw\n#\n{SCHEDULED.strip()}\n#\nreturn\n")
+    assert "RC107" not in {f.rule for f in lint([path]).findings}

@@ -264,7 +264,10 @@ def read_qos(ctx: Context, raw: Raw, g: Globals, found: PortsFound) -> Qos:
         no_drop=union(p.qos.no_drop for p in ports if p.qos.pfc) or g.no_drop,
         watchdog=g.watchdog,
         ecn=_ecn(found.ecn, g.ai_ecn),
-        strict_queues=union(p.qos.strict_queues for p in ports),
+        # the PFC ports' (a port left at the vendor's default, all PQ on CloudEngine, would
+        # make every queue strict here), else every port's
+        strict_queues=union(p.qos.strict_queues for p in ports if p.qos.pfc)
+        or union(p.qos.strict_queues for p in ports),
         headroom_pool_bytes=pool,
         policies=applied,
         buffer_caps=caps,
