@@ -128,7 +128,7 @@ def test_plan_write_generates_and_lints_clean(tmp_path) -> None:  # type: ignore
     assert r.exit_code == 0, r.output
     r = run("lint", str(tmp_path / "out"), "--intent", str(intent))
     assert r.exit_code == 0, r.output
-    assert "0 errors, 0 warnings" in r.output
+    _clean_but_cell_sizes(r.output)
 
 
 def test_models_lists_every_profile_model() -> None:
@@ -211,7 +211,7 @@ def test_three_tier_plan_writes_an_intent_that_generates_and_lints_clean(tmp_pat
     assert len(fabric["links"]) == best["links"]
     r = run("lint", str(tmp_path / "out"), "--intent", str(intent))
     assert r.exit_code == 0, r.output
-    assert "0 errors, 0 warnings" in r.output
+    _clean_but_cell_sizes(r.output)
 
 
 @pytest.mark.parametrize(
@@ -259,3 +259,11 @@ def test_plan_says_what_the_h3c_ecmp_cap_means() -> None:
     d = Demand(servers=128, nics=8, nic_speed=400)
     best = plan(d, profiles, leaf=["h3c:S9825-64D"], spine=["h3c:S9825-64D"])[0]
     assert best.feasible and best.notes
+
+
+def _clean_but_cell_sizes(output: str) -> None:
+    """0 errors, and the only warnings say the headroom rests on a figure no source gives for
+    the model (RC204: Comware's cell size, a CloudEngine model's own headroom default)."""
+    assert "0 errors," in output
+    warned = [ln.split()[1] for ln in output.splitlines() if ln.lstrip().startswith("warning")]
+    assert set(warned) <= {"RC204"}, warned
