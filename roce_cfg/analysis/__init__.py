@@ -16,6 +16,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_fabric,
     rules_gaps,
     rules_headroom,
+    rules_headroom_unverified,
     rules_input,
     rules_intent,
     rules_mlag,

@@ -31,6 +31,10 @@ class Need:
     required_assumed: int | None = None
     # no headroom line: the model's documented default is in force ('configured' stays None)
     default: int | None = None
+    # no source gives the model's cell size: the least any cell size needs (no frame rounded up
+    # to cells, no small-packet overhead). Less than it is short whatever the cell; between it
+    # and 'required' (the assumed cell's need) the verdict rests on the guess: RC204's
+    floor: int | None = None
 
     def describe(self) -> str:
         return f"{self.port.speed_gbps}G, {self.cable_m:g} m cable ({self.cable_from})"
@@ -50,14 +54,23 @@ def needs(v: DeviceView) -> list[Need]:
 
 def _needs(v: DeviceView) -> list[Need]:
     need = _formula(v)
+    least = _formula(v, any_cell=True) if cell_assumed(v) else None
     out: list[Need] = []
     for port in v.lossless_ports():
         if port.qos.pfc and port.speed_gbps in PAUSE_QUANTA:
-            out += _port_needs(v, port, need)
+            out += _port_needs(v, port, need, least)
     return out
 
 
-def _port_needs(v: DeviceView, port: Interface, need: _Formula) -> list[Need]:
+def cell_assumed(v: DeviceView) -> bool:
+    """A listed model whose cell size no source gives, with headroom set in a unit of its own
+    (Huawei's kbytes, bytes): the need rests on the assumed cell, the line does not."""
+    return v.model.known and v.model.cell_unconfirmed and v.profile.headroom_unit_bytes != "cell"
+
+
+def _port_needs(
+    v: DeviceView, port: Interface, need: _Formula, least: _Formula | None
+) -> list[Need]:
     """One Need per no-drop priority of ``port``. Where nothing says the cable's length the
     port is judged at the shortest plausible cable, the need at the assumed one kept beside."""
     known, source = v.cable(port)
@@ -69,6 +82,7 @@ def _port_needs(v: DeviceView, port: Interface, need: _Formula) -> list[Need]:
     else:
         cable = known
     required, detail = need(cable, port)
+    floor = None if least is None else least(cable, port)[0]
     configured = {h.priority: h.bytes for h in port.qos.headroom}
     # a model standing in for one the config does not state: its default is a guess (RC204)
     default = None if model_assumed(v) else v.model.headroom_default_bytes
@@ -76,15 +90,16 @@ def _port_needs(v: DeviceView, port: Interface, need: _Formula) -> list[Need]:
     for prio in port.qos.no_drop:
         have = configured.get(prio)
         unset = default if have is None else None
-        out.append(Need(port, prio, required, have, cable, source, detail, assumed, unset))
+        out.append(Need(port, prio, required, have, cable, source, detail, assumed, unset, floor))
     return out
 
 
-def _formula(v: DeviceView) -> _Formula:
+def _formula(v: DeviceView, any_cell: bool = False) -> _Formula:
     """The required headroom of a port at a cable length, with its terms. A model the profiles
     do not list has no known cell size: its need is the least any cell size gives (no rounding
-    to cells, no small-packet overhead), so a port short of it is short on that switch too."""
-    cell = v.model.cell_bytes if v.model.known else None
+    to cells, no small-packet overhead), so a port short of it is short on that switch too;
+    ``any_cell`` asks for that least need on a listed model too."""
+    cell = v.model.cell_bytes if v.model.known and not any_cell else None
     unit_of = v.profile.headroom_unit_bytes
     unit = 1 if cell is None and unit_of == "cell" else v.profile.unit_bytes(unit_of, v.model)
     consts = v.profile.headroom
@@ -130,9 +145,13 @@ def _formula(v: DeviceView) -> _Formula:
     "description, else the port name. Cell size and MAC/PHY delay are the vendor "
     "profile's, several of them assumptions (see vendors/*.yaml); on a model the profile does "
     "not list, a headroom line is held against the least any cell size needs (RC120 says what "
-    "is left unverified). A port with no headroom line where no source gives the model's "
-    "default, and headroom counted in cells of a size no source gives, are not judged: RC204 "
-    "says so.",
+    "is left unverified). Where no source gives the model's cell size but headroom is set in "
+    "bytes or kbytes (CloudEngine V200 models), a line below the least any cell size needs (no "
+    "frame rounded up to cells, no small-packet overhead) is short whatever the cell: an error "
+    "here; a line between that and the need with the assumed cell rests on the guess: RC204's. "
+    "A port with no headroom line where no source gives the model's default, headroom counted "
+    "in cells of a size no source gives (Comware), and headroom lines in a unit no source gives "
+    "(RGOS, ZXROS: read as bytes) are not judged: RC204 says so.",
     reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
@@ -142,24 +161,45 @@ def headroom_below_required(v: DeviceView) -> Iterator[Hit]:
     if not v.model.headroom_configurable or cells_unsourced(v):
         return  # RC204 says what is not verified
     for n in needs(v):
-        if n.configured is None and n.default is not None:
-            if n.default < n.required:  # no line: the model's documented default holds
-                yield Hit(
-                    f"priority {n.priority}: headroom not configured, the {v.device.model} "
-                    f"default {n.default} B < required {n.required} B ({n.describe()})",
-                    port=n.port.name,
-                    anchor="port.pfc",
-                    detail=n.detail,
-                )
-        elif n.configured is not None and n.configured < n.required:
+        if held_short(v, n) != "short":
+            continue  # enough, or the verdict rests on a figure no source gives (RC204)
+        required = f"required {n.required} B"
+        if n.floor is not None:
+            required = f"required at least {n.floor} B whatever the cell size"
+        if n.configured is None:  # no line: the model's documented default holds
             yield Hit(
-                f"priority {n.priority}: headroom {n.configured} B < required {n.required} B "
-                f"({n.describe()})",
+                f"priority {n.priority}: headroom not configured, the {v.device.model} "
+                f"default {n.default} B < {required} ({n.describe()})",
+                port=n.port.name,
+                anchor="port.pfc",
+                detail=n.detail,
+            )
+        else:
+            yield Hit(
+                f"priority {n.priority}: headroom {n.configured} B < {required} ({n.describe()})",
                 port=n.port.name,
                 anchor="port.headroom",
                 detail=n.detail,
             )
-        # no line and no published default: the headroom in force is not known (RC204)
+
+
+def held_short(v: DeviceView, n: Need) -> str | None:
+    """'short' where the port holds less than it needs whatever the unsourced figures are;
+    'undecided' where that rests on the cell size no source gives (the line lies between the
+    least any cell needs and the assumed cell's need); None where enough, or where what the
+    port holds is not known (no line and no published default, a line in an unsourced unit)."""
+    held = n.configured if n.configured is not None else n.default
+    if held is None or (n.configured is not None and unit_unsourced(v)):
+        return None
+    if held < (n.required if n.floor is None else n.floor):
+        return "short"
+    return "undecided" if held < n.required else None
+
+
+def unit_unsourced(v: DeviceView) -> bool:
+    """Whether no source gives the unit the switch's headroom lines and pool count in (RGOS,
+    ZXROS: read as bytes, an assumption)."""
+    return v.profile.headroom_unit_unconfirmed
 
 
 def cells_unsourced(v: DeviceView) -> bool:
@@ -175,7 +215,7 @@ def _short_on_unknown_model(v: DeviceView) -> Iterator[Hit]:
     """A model the profiles do not list: each headroom line against the least the formula
     needs. Its headroom default and its cell size are nobody's, so a port with no line, and a
     line counted in cells, is RC120's 'cannot verify', not a finding here."""
-    if v.profile.headroom_unit_bytes == "cell":
+    if v.profile.headroom_unit_bytes == "cell" or unit_unsourced(v):
         return
     for n in needs(v):
         if n.configured is not None and n.configured < n.required:
@@ -205,6 +245,8 @@ def _short_on_unknown_model(v: DeviceView) -> Iterator[Hit]:
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     if not (v.model.known and v.model.headroom_configurable) or cells_unsourced(v):
         return
+    if unit_unsourced(v):
+        return  # RC204 names the unit no source gives
     for n in needs(v):
         ceiling = n.required if n.required_assumed is None else n.required_assumed
         if n.configured is not None and n.configured > WASTE_FACTOR * ceiling:
@@ -228,11 +270,14 @@ def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     "when many ports pause at once.",
     fix="Reduce lossless ports, priorities or headroom, or enlarge the headroom pool.",
     limits="Needs the pool size (config or vendor profile) or the model's buffer size; most "
-    "vendors do not publish buffer sizes, so the check is skipped where the profile has none.",
+    "vendors do not publish buffer sizes, so the check is skipped where the profile has none "
+    "(RC204 names that gap where it speaks on the switch: always on a generic layout, which "
+    "is no model). Not judged where the pool or the lines count cells or a unit no source "
+    "gives (RC204).",
     reads=("buffers", "pfc", "mtu", "interfaces", "model"),
 )
 def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
-    if not v.model.known or cells_unsourced(v):
+    if not v.model.known or cells_unsourced(v) or unit_unsourced(v):
         return  # RC120 / RC204 say why
     ns = needs(v)
     shared = v.device.qos.headroom_pool_bytes
@@ -260,96 +305,9 @@ def headroom_over_budget(v: DeviceView) -> Iterator[Hit]:
         )
 
 
-@rule(
-    "RC204",
-    "headroom-unverified",
-    "warning",
-    "device",
-    summary="cannot verify the headroom in force: it rests on a figure no source gives for this "
-    "model (its default, or the size of the cells a headroom is counted in).",
-    rationale="A port with no headroom line, or on a model that does not let headroom be set, "
-    "holds the model's default; a headroom line or pool counted in cells holds that many cells. "
-    "Where no source gives the default or the cell size, the bytes the port holds are unknown: "
-    "calling them short (or wasteful, or over the pool) would conclude from a guess, and "
-    "passing them would hide a real shortfall. The required figure is still computed and shown.",
-    fix="Check the figure with the vendor (the default per model and release, the cell size) and "
-    "add it to an overlay (vendors/<vendor>.yaml 'models': headroom_default_bytes, cell_bytes "
-    "with cell_unconfirmed false, with the source of each), or set the headroom in bytes where "
-    "the switch takes a unit.",
-    limits="Once per switch: the figures it lacks, and the largest need among its PFC ports. A "
-    "model the profiles do not list is RC120's; a port whose PFC or buffer lines were not read "
-    "is RC405's.",
-    verifies=False,
-)
-def headroom_unverified(v: DeviceView) -> Iterator[Hit]:
-    ns = needs(v)
-    if not (v.model.known and ns):
-        return
-    lacks = [*_default_unsourced(v, ns), *_cells_counted(v, ns)]
-    if lacks:
-        # ties go to the first port by name, not in file order: the finding must not move when
-        # a backup prints its blocks in another order. A note on the switch, not on a port (a
-        # report would flag that port's link): at the line of the port it names
-        worst = min(ns, key=lambda n: (-n.required, n.port.name))
-        yield Hit(
-            f"cannot verify the headroom: {'; '.join(lacks)}; {len(ns)} port priorities need "
-            f"up to {worst.required} B ({worst.port.name}, {worst.describe()})",
-            line=v.source.interface_line(worst.port.name),
-            detail=worst.detail,
-        )
-
-
-def _default_unsourced(v: DeviceView, ns: list[Need]) -> Iterator[str]:
-    """The headroom in force where no line sets it, when no source gives the model's default,
-    or the model is not stated (the one its ports suggest stands in: its default is a guess)."""
-    model = v.device.model
-    assumed = model_assumed(v)
-    if v.model.headroom_default_bytes is not None and not assumed:
-        return
-    if not (v.model.headroom_configurable or assumed):
-        yield f"the {model} sets headroom itself and no source gives its default"
-        return
-    unset = sorted(
-        {
-            n.port.name
-            for n in ns
-            if n.configured is None and v.gate.unread(("buffers", "pfc"), n.port.name) is None
-        }
-    )
-    whose = (
-        "the model, whose default holds there, is not stated"
-        if assumed
-        else (f"no source gives the {model} default")
-    )
-    if unset:
-        yield f"{len(unset)} PFC port(s) print no headroom line (e.g. {unset[0]}) and {whose}"
-
-
 def model_assumed(v: DeviceView) -> bool:
     """The config states no model and none was given: the one its ports fit stands in."""
     return v.gate.unread((MODEL,)) is not None
-
-
-def _cells_counted(v: DeviceView, ns: list[Need]) -> Iterator[str]:
-    """Headroom lines and the pool counted in cells of a size no source gives."""
-    if not cells_unsourced(v):
-        return
-    cell = v.model.cell_bytes  # what the parse multiplied the printed counts by
-    lines = sorted((n.port.name, n.configured) for n in ns if n.configured is not None)
-    counted = []
-    if lines:
-        name, held = lines[0]
-        counted.append(f"{len(lines)} headroom line(s) (e.g. {name}: {held // cell} cells)")
-    pool = v.device.qos.headroom_pool_bytes
-    if pool is not None:
-        counted.append(f"the headroom pool ({pool // cell} cells)")
-    if counted:
-        whose = "the unstated model's" if model_assumed(v) else f"the {v.device.model}"
-        plural = len(counted) > 1 or len(lines) > 1
-        yield (
-            f"{' and '.join(counted)} {'count' if plural else 'counts'} cells and no source "
-            f"gives {whose} cell size"
-        )
 
 
 @rule(

@@ -368,6 +368,12 @@ class VendorProfile(_Data):
     vlan_interface: str
     loopback_interface: str
     headroom_unit_bytes: Annotated[int, Field(gt=0)] | Literal["cell"]
+    headroom_unit_unconfirmed: bool = Field(
+        default=False,
+        description="no source gives the unit a headroom line (and pool) counts in: the figure "
+        "is read as headroom_unit_bytes, an assumption, so no shortfall, waste or overflow is "
+        "concluded from it (RC204 says it cannot verify it)",
+    )
     ecn_unit_bytes: Annotated[int, Field(gt=0)] | Literal["cell"]
     watchdog_timer: TimerSpec
     headroom: HeadroomConstants
