@@ -27,7 +27,6 @@ from roce_cfg.errors import EXIT_INPUT, InputError
 from roce_cfg.output import emit, emit_json, made_folder, write_all
 from roce_cfg.tables import print_table
 from roce_cfg.vendor import Vendor
-from roce_cfg.yamlsrc import read_text
 
 SESSION_BYTES = 64 * 2**20  # a session log of every group, with full running configs
 
@@ -196,6 +195,7 @@ def _capture(
     from roce_cfg.platforms import session
     from roce_cfg.platforms.capture import script
     from roce_cfg.platforms.profile import load_profile
+    from roce_cfg.yamlsrc import read_text
 
     if vendor is None:
         raise InputError("'vendors capture' needs the vendor: roce-cfg vendors capture VENDOR")
