@@ -22,8 +22,8 @@ from ttp import ttp
 
 from roce_cfg.parse import line_regex, parse_text, prepare
 from roce_cfg.parse import plain as plain_module
-from roce_cfg.parse.plain import Readers, plain
-from roce_cfg.parse.templates import runner
+from roce_cfg.parse.plain import Readers, plain, plains
+from roce_cfg.parse.templates import runner, template_files
 from roce_cfg.vendor import Vendor
 from tests.helpers import ROOT, examples
 
@@ -52,7 +52,8 @@ def _by_ttp(vendor: Vendor, name: str, feed: str) -> dict[str, Any]:
 
 @functools.cache  # the readers hold no state between reads: built once a vendor, not a config
 def _plain_templates(vendor: Vendor) -> list[tuple[str, Any]]:
-    found = [(t.name, plain(t)) for t in runner(vendor, None)._parser._templates]
+    templates = runner(vendor, None)._parser._templates
+    found = zip([t.name for t in templates], plains(templates), strict=True)
     return [(name, reader) for name, reader in found if reader is not None]
 
 
@@ -74,12 +75,12 @@ def _json(result: Any) -> str:
     return json.dumps(result, default=repr)
 
 
-def test_the_port_templates_of_every_vendor_are_plain() -> None:
-    # the templates that hold most matches: a change that makes them fall to ttp is a
-    # slowdown of the whole parse, not a failure anywhere else
+def test_every_bundled_template_is_plain() -> None:
+    # one engine reads the bundled templates (docs/architecture.md): a template that falls to
+    # ttp is a slowdown of the whole parse and a second reading of it, no failure anywhere else
     for vendor in Vendor:
         names = [name for name, _ in _plain_templates(vendor)]
-        assert {"interfaces", "bgp"} <= set(names), vendor
+        assert names == list(template_files(vendor, None)), vendor
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -162,8 +163,6 @@ def test_a_start_line_whose_set_fails_is_left_to_ttp() -> None:
 
 
 def test_a_template_of_another_shape_is_read_by_ttp() -> None:
-    assert "qos_maps" not in dict(_plain_templates(Vendor.H3C))  # a value replaced (replaceall)
-    assert "pfc" not in dict(_plain_templates(Vendor.HUAWEI))  # a group started by _start_
     parser = ttp()
     for name, text in (
         ("nameless", "<group>\nhostname {{ hostname }}\n</group>"),  # results come unnamed
@@ -267,6 +266,17 @@ w {{ w }}
 {{ w | set("none") }}
 {{ kind | set("h") }}
 </group>""",
+    # values renamed (replaceall: a new text for one or more old ones, or an old one
+    # dropped) and start lines that set a text (a view of no name), under a child
+    "renamed": """<group name="m*">
+t {{ t | replaceall("dp", "dscp-dot1p", "dscp") | replaceall("-lp") | _start_ }}
+view {{ view | set("bare") | _start_ }}
+view {{ view | _start_ }}
+on {{ on | set("yes") }}
+<group name="e*">
+i {{ i | ORPHRASE }} o {{ o }}
+</group>
+</group>""",
     "behind": r"""<group name="q*">
 x {{ v | _start_ }}
 y {{ u | re("(?&lt;=\\ny )\\S+") }}
@@ -288,12 +298,13 @@ def own_parser() -> Any:
 
 def test_only_regexes_proven_to_read_one_line_are_read_line_by_line(own_parser: Any) -> None:
     local = {t.name: plain(t).local for t in own_parser._templates}  # type: ignore[union-attr]
-    assert local == {"two": True, "behind": False, "across": False}
+    assert local == {"two": True, "renamed": True, "behind": False, "across": False}
 
 
 _OWN_LINES = ["s 1", "s a", "x 1", "x a", "x a b", "y 3", "y a", "w 1", "w 2", "v 5",
               "v q", "on", "on ", "on\r", "z 4", "z q", "z ", "z  9\r", "", "\tx 2",
-              "h a b", "h 1"]  # fmt: skip
+              "h a b", "h 1", "t dscp-dot1p", "t dot1p-lp", "t dscp-lp-x", "t x", "view",
+              "view ", "view 2", "on", "i 1 2 o 3", "i 4 o 5"]  # fmt: skip
 
 
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -307,6 +318,27 @@ def test_lines_two_regexes_match_read_as_ttp_reads_them(own_parser: Any, lines: 
         assert _json(mine) == _json(reader.search(feed)) == _json(reader.read(feed))
         if mine is not None:
             assert _json(mine) == _json(_ttp_of(own_parser, template.name, feed)), template.name
+
+
+def test_a_set_text_another_template_may_save_is_left_to_ttp() -> None:
+    """ttp looks a set's text up among the variables the parser's templates saved
+    (``record``, ``count``, a macro) and among the template's own before taking it as is."""
+    parser = ttp()
+    saver = '<group name="a">\nx {{ v | record("default") }}\n</group>'
+    setter = '<group name="b*">\ndcb pfc {{ profile | set("default") | _start_ }}\n</group>'
+    parser.add_template(setter, template_name="setter")
+    assert plains(parser._templates)[0] is not None
+    parser.add_template(saver, template_name="saver")
+    assert plains(parser._templates) == [None, None]
+    # what ttp makes of it: the value saved, by an earlier config too, not the text
+    assert _ttp_of(parser, "saver", "x 7") == {"a": {"v": "7"}}
+    assert _ttp_of(parser, "setter", "dcb pfc") == {"b": [{"profile": "7"}]}
+    own = ttp()
+    # a text that names a template variable (of no value: the template is read otherwise)
+    own.add_template(f'<vars>\ndefault = ""\n</vars>\n{setter}', template_name="v")
+    renamed = '<group name="b*">\nq {{ t | replaceall("new", "old") | _start_ }}\n</group>'
+    own.add_template(f'<vars>\nold = ""\n</vars>\n{renamed}', template_name="r")
+    assert [plain(t) for t in own._templates] == [None] * 2
 
 
 def _ttp_of(parser: Any, name: str, feed: str) -> dict[str, Any]:

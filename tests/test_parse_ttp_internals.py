@@ -6,6 +6,7 @@ read there to ttp's own results.)"""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from types import BuiltinFunctionType, FunctionType, MethodType, ModuleType
 
 import pytest
@@ -50,15 +51,20 @@ def _strings(root: object) -> Iterator[str]:
 
 @pytest.mark.parametrize("dropped", [True, False])
 def test_nothing_of_a_config_stays_with_the_parser(
-    dropped: bool, monkeypatch: pytest.MonkeyPatch
+    dropped: bool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A template ttp reads (H3C's qos_maps is not of the plain shape) leaves its reader behind
-    holding the input; dropped, the parser holds nothing of the config. Not dropped (the
-    check's own test), the config's text is still there."""
+    """A template ttp reads (an overlay's, not of the plain shape: every bundled one is)
+    leaves its reader behind holding the input; dropped, the parser holds nothing of the
+    config. Not dropped (the check's own test), the config's text is still there."""
     if not dropped:
         monkeypatch.setattr(templates, "drop_last_reader", lambda parser: None)
+    own = tmp_path / "templates" / "h3c" / "parse"
+    own.mkdir(parents=True)
+    joined = '<group name="notes">\nvlan {{ ids | joinmatches }}\n</group>\n'
+    (own / "notes.ttp").write_text(joined, encoding="utf-8")
     text = (ROOT / "golden/pod-small-h3c/leaf-1.cfg").read_text("utf-8")
-    runner = Runner(Vendor.H3C, None)
+    runner = Runner(Vendor.H3C, tmp_path)
+    assert "notes" in runner.run(prepare(text).feed)  # read by ttp
     runner.run(prepare(text.replace("sysname ", f"sysname {MARK}", 1)).feed)
     held = [s for s in _strings(runner._parser) if MARK in s]
     assert (held == []) is dropped

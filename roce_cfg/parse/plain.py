@@ -2,9 +2,10 @@
 
 ttp builds its results match by match through a general engine (path tracing, dynamic paths,
 defaults, validation, tail matches): about 6 us a match, 1,500 matches an xl port list, most of
-the templates' cost. Every bundled template but a few is of one plain shape: top groups that
-start on a line and take value lines, each with list groups of one line under it, the values
-converted by ``to_int`` or set by ``set``, defaults set on a line of their own. For such a
+the templates' cost. Every bundled template is of one plain shape: top groups that start on a
+line and take value lines, each with list groups of one line under it, the values converted by
+``to_int``, set by ``set`` or renamed by ``replaceall`` (texts that name no variable ttp would
+look them up among), defaults set on a line of their own. For such a
 template this module finds the matches with ttp's own compiled regexes, in ttp's order, and
 builds the very result ttp builds (the same dicts, keys in the same order) with the few of
 ttp's rules that apply to that shape:
@@ -31,7 +32,8 @@ regex: ``finditer``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from roce_cfg.parse.line_regex import line_literals
@@ -72,8 +74,52 @@ class Plain:
         return read_results(self.groups, [searched(g, text) for g in self.groups])
 
 
-def plain(template: Any) -> Plain | None:
-    """The template as a ``Plain`` reader, or None when it is not of the plain shape."""
+@dataclass(frozen=True)
+class Names:
+    """What ttp may take a string argument of a template's function for instead of itself."""
+
+    variables: Collection[str]  # the template's variables (ttp's own among them)
+    # whether no template of the parser saves variables at run time (``record``, ``count``, a
+    # macro's code) that ttp would look ``set``'s string up among
+    unsaved: bool = True
+
+    def literal(self, text: str) -> bool:
+        return self.unsaved and text not in self.variables
+
+
+def plains(templates: Sequence[Any]) -> list[Plain | None]:
+    """Each template of one ttp parser as a ``Plain`` reader, or None (ttp reads it)."""
+    unsaved = not any(_saves(t) for t in templates)
+    return [plain(t, unsaved) for t in templates]
+
+
+def _saves(template: Any) -> bool:
+    """Whether the template may save ttp's global variables while it runs."""
+    return (
+        bool(template.macro)
+        or any(_saves(t) for t in template.templates)
+        or any(_group_saves(g) for g in template.groups)
+    )
+
+
+def _group_saves(group: Any) -> bool:
+    regexes = (*group.start_re, *group.re, *group.end_re)
+    functions = [
+        *group.funcs,
+        *(fn for r in regexes for var in r["VARIABLES"].values() for fn in var.functions),
+    ]
+    return any(fn["name"] in SAVING for fn in functions) or any(
+        _group_saves(child) for child in group.children
+    )
+
+
+# ttp's functions that save a variable where another template's ``set`` looks it up
+SAVING = frozenset({"record", "count"})
+
+
+def plain(template: Any, unsaved: bool = True) -> Plain | None:
+    """The template as a ``Plain`` reader, or None when it is not of the plain shape;
+    ``unsaved``: no template of its parser saves ttp's global variables (``plains``)."""
     if (
         template.templates
         or template.inputs
@@ -84,7 +130,8 @@ def plain(template: Any) -> Plain | None:
         or any(template.vars.get(k) for k in template.vars)
     ):
         return None
-    groups = [_group(g, template.vars) for g in template.groups]
+    names = Names(frozenset(template.vars), unsaved)
+    groups = [_group(g, names) for g in template.groups]
     read = tuple(g for g in groups if g is not None)
     if len(read) != len(groups):
         return None
@@ -97,15 +144,15 @@ def plain(template: Any) -> Plain | None:
     return Plain(read)
 
 
-def _group(group: Any, variables: dict[str, Any]) -> Group | None:
-    defaults = _defaults(group, variables)
+def _group(group: Any, names: Names) -> Group | None:
+    defaults = _defaults(group, names.variables)
     if defaults is None or len(group.path) != 1 or not group.start_re:
         return None
     key, listed = _path_item(group.path[0])
     if key is None:
         return None
-    starts = [_regex(r, True, 0, "") for r in group.start_re]
-    lines = [_regex(r, False, 0, "") for r in group.re]
+    starts = [_regex(r, True, 0, "", names) for r in group.start_re]
+    lines = [_regex(r, False, 0, "", names) for r in group.re]
     children: list[str] = []
     child_regexes: list[Regex | None] = []
     for index, child in enumerate(group.children, 1):
@@ -114,14 +161,14 @@ def _group(group: Any, variables: dict[str, Any]) -> Group | None:
             name is None
             or not child_listed
             or child.path[0] != group.path[0]
-            or _defaults(child, variables) != ()
+            or _defaults(child, names.variables) != ()
             or child.children
             or child.re
             or len(child.start_re) != 1
         ):
             return None
         children.append(name)
-        child_regexes.append(_regex(child.start_re[0], True, index, name))
+        child_regexes.append(_regex(child.start_re[0], True, index, name, names))
     found = [*starts, *lines, *child_regexes]
     if any(r is None for r in found):
         return None
@@ -136,7 +183,7 @@ def _group(group: Any, variables: dict[str, Any]) -> Group | None:
     )
 
 
-def _defaults(group: Any, variables: dict[str, Any]) -> tuple[tuple[str, Scalar], ...] | None:
+def _defaults(group: Any, variables: Collection[str]) -> tuple[tuple[str, Scalar], ...] | None:
     """The defaults of a group with nothing else but lines (no functions, outputs, end lines,
     inputs); None for any other group."""
     defaults = group.defaults
@@ -161,37 +208,60 @@ def _path_item(item: str) -> tuple[str | None, bool]:
     return (name if NAME.fullmatch(name) and not name.startswith("_") else None), listed
 
 
-def _regex(r: dict[str, Any], start: bool, owner: int, name: str) -> Regex | None:
+def _regex(r: dict[str, Any], start: bool, owner: int, name: str, names: Names) -> Regex | None:
     if r["IS_LINE"] or r["ACTION"] != ("start" if start else "add") or not r["VARIABLES"]:
         return None
     values: dict[str, Value] = {}
     for var_name, var in r["VARIABLES"].items():
-        to_int, setting = False, None
-        for fn in var.functions:
-            if fn["name"] == "to_int" and not fn["args"] and not fn["kwargs"] and not to_int:
-                to_int = True
-            elif (
-                fn["name"] == "set"
-                and setting is None
-                and len(fn["args"]) == 1
-                and not isinstance(fn["args"][0], str)  # a string may name a template variable
-                and set(fn["kwargs"]) == {"match_line"}
-            ):
-                setting = (fn["args"][0], fn["kwargs"]["match_line"])
-            else:
-                return None
-        if to_int and setting is not None:
+        value = _value(var, names)
+        if value is None:
             return None
-        values[var_name] = (var.var_name_original, to_int, setting)
+        values[var_name] = value
     kind = CHILD if owner else START if start else LINE
     regex = r["REGEX"]
-    names = regex.groupindex
+    groups = regex.groupindex
     fields = None
-    if names and all(n in values for n in names):
-        fields = tuple((index - 1, values[n]) for n, index in names.items())
+    if groups and all(n in values for n in groups):
+        fields = tuple((index - 1, values[n]) for n, index in groups.items())
     literals = line_literals(regex)
     prefix, need = literals if literals else (None, "")
     return Regex(regex, start, values, owner, kind, name, prefix, need, fields)
+
+
+def _value(var: Any, names: Names) -> Value | None:
+    """How a variable's match becomes its value: ``to_int``, ``set`` (a value on the exact
+    line) or ``replaceall`` (texts replaced), None for any other function or mix of them.
+
+    ttp looks a string argument of ``set`` or ``replaceall`` up among the template's variables
+    first (``set`` also among those a ``record`` or ``count`` of the parser saved at run time):
+    a string is read as itself only where it names none of them (``Names``)."""
+    to_int, setting = False, None
+    replaced: list[tuple[str, str]] = []
+    for fn in var.functions:
+        args, kwargs = fn["args"], fn["kwargs"]
+        if fn["name"] == "to_int" and not args and not kwargs and not to_int:
+            to_int = True
+        elif (
+            fn["name"] == "set"
+            and setting is None
+            and len(args) == 1
+            and (not isinstance(args[0], str) or names.literal(args[0]))
+            and set(kwargs) == {"match_line"}
+        ):
+            setting = (args[0], kwargs["match_line"])
+        elif (
+            fn["name"] == "replaceall"
+            and args
+            and not kwargs
+            and all(isinstance(a, str) and a not in names.variables for a in args)
+        ):
+            new, olds = (args[0], args[1:]) if len(args) > 1 else ("", args)
+            replaced.extend((old, new) for old in olds)
+        else:
+            return None
+    if to_int + (setting is not None) + bool(replaced) > 1:
+        return None
+    return (var.var_name_original, to_int, setting, tuple(replaced))
 
 
 # Lines whose outcomes a reader keeps: a config repeats most of its port lines on every port,

@@ -44,8 +44,10 @@ def converted(r: Regex, match: re.Match[str]) -> Result | None:
         data = texts[index]
         if how is None or data is None:
             raise Unplain(data)
-        original, to_int, setting = how
+        original, to_int, setting, replaced = how
         if setting is None:
+            for old, new in replaced:
+                data = data.replace(old, new)
             result[original] = _to_int(data) if to_int else data
         elif data.rstrip() == setting[1]:
             result[original] = setting[0]

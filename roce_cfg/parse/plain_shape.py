@@ -14,8 +14,8 @@ Result = dict[str, Any]
 START, LINE, CHILD, ASK, ASK_LATE = range(5)
 NAME = re.compile(r"[A-Za-z_][\w-]*")
 # How one variable's matched text becomes its value: (result key, to_int, set's value and
-# the exact line it needs, or None)
-Value = tuple[str, bool, tuple[Any, str] | None]
+# the exact line it needs, or None, replaceall's (old, new) texts in order)
+Value = tuple[str, bool, tuple[Any, str] | None, tuple[tuple[str, str], ...]]
 Scalar = str | int | float | bool | None
 
 

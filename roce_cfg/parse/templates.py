@@ -11,7 +11,7 @@ from typing import Any
 from ttp import ttp
 
 from roce_cfg.errors import InputError
-from roce_cfg.parse.plain import Readers, plain
+from roce_cfg.parse.plain import Readers, plains
 from roce_cfg.parse.ttp_internals import drop_last_reader, parsed_templates
 from roce_cfg.resources import templates_dir
 from roce_cfg.vendor import Vendor
@@ -82,7 +82,7 @@ class Runner:
                 ) from None
 
         # the templates of the plain shape, read without ttp's result engine (parse/plain.py)
-        self._plain = Readers([plain(t) for t in parsed_templates(self._parser)])
+        self._plain = Readers(plains(parsed_templates(self._parser)))
 
     def run(self, text: str) -> dict[str, Any]:
         with self._lock:
