@@ -79,6 +79,8 @@ ROLES: dict[tuple[str, str], str] = {
     ("pipeline", "work"): OUT_DIR,
     ("plan", "prices"): IN_FILE,
     ("plan", "write"): OUT_FILE,
+    ("vendors", "read"): IN_FILE,  # the capture kit's session log
+    ("vendors", "output"): OUT_DIR,  # the overlay it writes
     ("vendor", "vendor_dir"): IN_DIR,  # every command's --vendor-dir
 }
 # A valid command line per command; {name} is the path parameter of that name (its valid
@@ -95,7 +97,7 @@ BASE = {
     "lab": ["lab", "--intent", "{intent}", "--inventory-out", "{inventory_out}"],
     "pipeline": ["pipeline", "generate", "{intent}", "{inventory}", "{work}"],
     "plan": ["plan", "--gpus", "16"],
-    "vendors": ["vendors"],
+    "vendors": ["vendors", "capture", "ruijie", "--read", "{read}", "-o", "{output}"],
     "models": ["models"],
 }
 VALID = {
@@ -113,6 +115,7 @@ VALID_BY = {
     ("report", "source"): "intent.yaml",
     ("report", "output"): "r.html",
     ("verify", "source"): "intent.yaml",
+    ("vendors", "read"): "capture.log",
 }
 
 
@@ -140,6 +143,9 @@ def fixtures(work: Path) -> None:
     (work / "intent.yaml").write_bytes((ROOT / "examples/single-switch.yaml").read_bytes())
     (work / "valley.yaml").write_bytes(
         (ROOT / "tests/deadlock/valley-per-spine-asn.yaml").read_bytes()
+    )
+    (work / "capture.log").write_bytes(
+        (ROOT / "examples/capture/ruijie-lab-session.log").read_bytes()
     )
     (work / "configs").mkdir()
     cfg = (ROOT / "golden/single-switch/switch-1.cfg").read_bytes()

@@ -209,7 +209,7 @@ def _capture(
         raise InputError("--read needs -o DIR: the overlay folder to write")
     text = read_text(read, "session log", max_bytes=SESSION_BYTES)
     cap = session.read(profile, text, str(read), _day(date, read), overlay)
-    folder = made_folder(output / "vendors")
+    folder = made_folder(made_folder(output) / "vendors")  # never through a link named -o
     write_all(
         folder,
         {
