@@ -247,6 +247,12 @@ def raw_commands(vendor: str, overlay: Path | None = None) -> list[dict[str, Any
 def capture_data(vendor: str) -> dict[str, Any]:
     """The grammar file's ``capture`` mapping: how the vendor's 'show version' names the model
     and release (the capture kit reads it, the lab emulator prints it); empty when it has none."""
+    return dict(_capture(vendor))
+
+
+@cache
+def _capture(vendor: str) -> dict[str, Any]:
+    # read once: the emulator asks on every line typed, and the file is the package's own
     found = _read(_bundled(vendor)).get("capture")
     return dict(found) if isinstance(found, dict) else {}
 
