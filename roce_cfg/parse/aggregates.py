@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from roce_cfg.model import numbers
 from roce_cfg.model.device import Aggregate, Interface, PortQos, packet_for
-from roce_cfg.platforms.profile import AggregateSpec
+from roce_cfg.platforms.parse_spec import AggregateSpec
 
 if TYPE_CHECKING:
     from roce_cfg.parse.context import Context

@@ -17,7 +17,8 @@ from roce_cfg.model.numbers import Domain, NumberError
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.names import Namer
 from roce_cfg.parse.readings import PortLines, Wred
-from roce_cfg.platforms.profile import ModelSpec, VendorProfile, VersionForm
+from roce_cfg.platforms.parse_spec import VersionForm
+from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 
 Raw = dict[str, Any]
 Role = Literal["leaf", "spine", "superspine", "switch"]

@@ -26,7 +26,7 @@ from roce_cfg.parse.prepared import Prepared
 from roce_cfg.parse.result import OpaqueBlock, ParsedConfig, UnreadLine
 from roce_cfg.parse.source import header_port, locator
 from roce_cfg.parse.text import count_lines
-from roce_cfg.platforms.profile import ParseSpec, VersionForm
+from roce_cfg.platforms.parse_spec import ParseSpec, VersionForm
 from roce_cfg.redact import may_hold_secrets, redact
 
 

@@ -22,9 +22,8 @@ from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.source import SourceMap, interface_of
 from roce_cfg.parse.text import Line, clean, fold_tails_redacted, unwrap
+from roce_cfg.platforms.parse_spec import ParseSpec, RangeSpec
 from roce_cfg.platforms.profile import (
-    ParseSpec,
-    RangeSpec,
     VendorProfile,
     load_profile,
     load_profiles,

@@ -18,7 +18,7 @@ from roce_cfg.parse.context import Unread
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.text import Line
 from roce_cfg.parse.values import port_number
-from roce_cfg.platforms.profile import RangeSpec
+from roce_cfg.platforms.parse_spec import RangeSpec
 
 # ports one range may name: a switch has at most a few hundred; a hostile span is refused
 MAX_PORTS = 4096

@@ -13,7 +13,7 @@ from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.context import LISTED, Locate
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.text import Line
-from roce_cfg.platforms.profile import RangeSpec
+from roce_cfg.platforms.parse_spec import RangeSpec
 
 
 class SourceMap:
