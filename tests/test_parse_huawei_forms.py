@@ -188,7 +188,7 @@ def test_a_split_line_without_its_type_is_unread() -> None:
 
 
 def _plant(files: dict[str, str]) -> dict[str, str]:
-    """PFC off on leaf-1's first uplink, the IP MTU of leaf-2's first uplink at 1500."""
+    """PFC off on leaf-1's first uplink, the IPv4 MTU of leaf-2's first uplink at 1500."""
     out = dict(files)
     head = "interface 400GE1/4/1\n"
     leaf1 = out["leaf-1.cfg"]
@@ -203,9 +203,11 @@ def _plant(files: dict[str, str]) -> dict[str, str]:
 def test_faults_under_a_sub_interface_are_found_as_on_the_routed_port(tmp_path: Path) -> None:
     """The same planted faults in the routed form and in the parent + dot1q sub-interface form
     (tests/metamorphic.py) give the same findings, the sub-interface named as its port: PFC
-    and no-drop on the parent's link (RC102, RC301, RC306), the MTU on the sub-interface's
-    (RC113, RC304). The sub-interface is not a port of its own for PFC, nor its parent a port
-    without a link."""
+    and no-drop on the parent's link (RC102, RC301, RC306). The IPv4 'mtu 1500' is in neither
+    (RC113, RC304): the chip does not check it on forwarded packets ([HW-CR] mtu, vendors/
+    huawei.yaml ip_mtu_bounds_forwarding; the IPv6 MTU of a sub-interface is judged: the
+    brownfield fabric hw-v300-ipv6, V3). The sub-interface is not a port of its own for PFC, nor
+    its parent a port without a link."""
     from tests.metamorphic import FORMS
     from tests.test_metamorphic import _golden, _verdict, _write
 
@@ -217,7 +219,8 @@ def test_faults_under_a_sub_interface_are_found_as_on_the_routed_port(tmp_path: 
     after = _verdict(_write(tmp_path / "b", sub), form.rename)
     assert after == before
     rules = {key[0] for key in before[0]}
-    assert {"RC102", "RC301", "RC306", "RC113", "RC304"} <= rules, rules
+    assert {"RC102", "RC301", "RC306"} <= rules, rules
+    assert not rules & {"RC113", "RC304"}
     assert not rules & {"RC310", "RC311", "RC312", "RC313"}
 
 

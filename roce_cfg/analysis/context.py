@@ -12,7 +12,7 @@ from roce_cfg.analysis.registry import Hit, Rule
 from roce_cfg.gate import Gate, ReadWhere, origins
 from roce_cfg.links import infer
 from roce_cfg.model import addresses, describe, numbers
-from roce_cfg.model.device import DeviceConfig, Interface
+from roce_cfg.model.device import DeviceConfig, Interface, VlanInterface
 from roce_cfg.parse import Parsed, SourceMap, read_where
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.policy import DEFAULT_ROCE_DSCP, priority_of
@@ -321,6 +321,25 @@ class DeviceView:
             self.memo["lossless_vrfs"] = vrfs or frozenset(every)
         found: frozenset[str] = self.memo["lossless_vrfs"]
         return found
+
+    def forwarding_mtu(self, port: Interface) -> int | None:
+        """The MTU that bounds the packets the switch forwards out of ``port``; None where
+        nothing printed or defaulted bounds them: a routed port's IPv4 'mtu' on a vendor whose
+        chip does not check it (vendors/<vendor>.yaml ip_mtu_bounds_forwarding), where the
+        frame limit alone does (RC116's)."""
+        if self.profile.parse.ip_mtu_bounds_forwarding or port.mode != "routed":
+            return port.mtu
+        v6 = addresses.ipv6_entry(self.device, port.name)
+        if v6 is None or v6.address is None:
+            return None
+        default = self.profile.parse.ipv6_mtu_default
+        return v6.mtu if v6.mtu is not None else (port.mtu if default == "mtu" else default)
+
+    def gateway_mtu(self, svi: VlanInterface) -> int | None:
+        """As ``forwarding_mtu``, of a VLAN interface (an IPv6 one's MTU is its IPv6 MTU)."""
+        if self.profile.parse.ip_mtu_bounds_forwarding or svi.ipv4 is None:
+            return svi.mtu
+        return None
 
     def gateway_carries_roce(self, vlan: int) -> bool:
         """A VLAN interface carries RoCE unless it is bound to a VRF that no lossless port of

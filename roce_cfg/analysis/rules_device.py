@@ -327,6 +327,9 @@ def no_drop_reserved(v: DeviceView) -> Iterator[Hit]:
     rationale="RoCE uses a 4096-byte path MTU on GPU fabrics; with Ethernet, IP, UDP, BTH and "
     "ICRC headers the frames need an MTU of about 4200. Smaller MTUs drop or fragment RoCE.",
     fix="Set jumbo frames (9216 is usual) on every RoCE port and gateway interface.",
+    limits="Where a source says the forwarding chip does not check an interface's IPv4 'mtu' "
+    "(CloudEngine V300: vendors/huawei.yaml ip_mtu_bounds_forwarding), that MTU is not judged: "
+    "the frame limit bounds forwarded RoCE there (RC116); the IPv6 MTU still is.",
     reads=("mtu", "interfaces", "vlan_interfaces", "aggregates"),
 )
 def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
@@ -336,12 +339,14 @@ def mtu_too_small(v: DeviceView) -> Iterator[Hit]:
         own = addresses.of_port(v.device, port)  # of either family
         if v.carries_sub_interfaces(port) and port.mode == "routed" and not own:
             continue  # it sends no IP packet its MTU bounds: its sub-interfaces do, by theirs
-        if port.mtu < ROCE_MIN_MTU:
-            yield Hit(f"MTU {port.mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
+        mtu = v.forwarding_mtu(port)
+        if mtu is not None and mtu < ROCE_MIN_MTU:
+            yield Hit(f"MTU {mtu} < {ROCE_MIN_MTU}", port=port.name, anchor="port.mtu")
     for svi in v.device.vlan_interfaces:
-        if svi.mtu < ROCE_MIN_MTU and v.gateway_carries_roce(svi.vlan):
+        mtu = v.gateway_mtu(svi)
+        if mtu is not None and mtu < ROCE_MIN_MTU and v.gateway_carries_roce(svi.vlan):
             name = v.profile.vlan_interface + str(svi.vlan)
-            yield Hit(f"gateway MTU {svi.mtu} < {ROCE_MIN_MTU}", port=name)
+            yield Hit(f"gateway MTU {mtu} < {ROCE_MIN_MTU}", port=name)
 
 
 def _frame_unpublished(v: DeviceView, port: Interface) -> bool:

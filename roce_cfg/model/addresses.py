@@ -13,7 +13,7 @@ from ipaddress import IPv4Address, IPv4Interface, IPv6Address, IPv6Interface, IP
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from roce_cfg.model.device import DeviceConfig, Interface, VlanInterface
+    from roce_cfg.model.device import DeviceConfig, Interface, PortIpv6, VlanInterface
 
 Address = IPv4Address | IPv6Address
 Assigned = IPv4Interface | IPv6Interface
@@ -60,6 +60,11 @@ def ipv6_of(device: DeviceConfig, port: str) -> IPv6Interface | None:
         table = {p.port: p.address for p in device.ipv6_ports if p.address is not None}
         hit = _INDEX[id(device)] = (device, table)
     return hit[1].get(port)
+
+
+def ipv6_entry(device: DeviceConfig, port: str) -> PortIpv6 | None:
+    """The IPv6 record (address, printed IPv6 MTU) of ``device``'s port ``port``."""
+    return next((p for p in device.ipv6_ports if p.port == port), None)
 
 
 def of_port(device: DeviceConfig, port: Interface) -> tuple[Assigned, ...]:
