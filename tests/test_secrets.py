@@ -354,10 +354,15 @@ def test_vendors_lists_the_secrets_tables_with_their_sources() -> None:
     result = run("vendors", "--format", "json")
     assert result.exit_code == 0
     rows = json.loads(result.stdout)["sections"]  # valid JSON: redaction never cuts a string open
-    secrets = [r for r in rows if r["section"].startswith("secrets: ")]
+    secrets = [r for r in rows if r["section"].startswith("secrets (")]
     assert {r["vendor"] for r in secrets} == {v.value for v in VENDORS}
     assert all(r["status"] == ("verified" if r["source"] else "unverified") for r in secrets)
     assert all(REDACTED not in r["source"] for r in secrets)  # citations read as written
+    # the printed table too: a row's status is not read as the value of a 'password' before it
+    text = run("vendors").stdout
+    printed = [line for line in text.splitlines() if "secrets (" in line]
+    assert len(printed) == len(secrets)
+    assert not [line for line in printed if REDACTED in line]
 
 
 def test_missing_tables_are_an_error_not_a_quiet_leak(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,11 +56,16 @@ def _sections(profile: VendorProfile, grammar: Grammar) -> list[Row]:
     return rows
 
 
+SECRETS = "secrets ("  # a secrets table's row: "secrets (<its name>)"
+
+
 def _secrets() -> list[Row]:
+    # The secret's name in brackets: a name ends in its keyword ('BGP peer password'), and in a
+    # printed row the next cell (the status) would be taken for its value and redacted.
     return [
         {
             "vendor": rule.vendor,
-            "section": f"secrets: {rule.name}",
+            "section": f"{SECRETS}{rule.name})",
             "status": "verified" if rule.source else "unverified",
             "source": rule.source or "",
             "note": "" if rule.source else "no vendor document found; redacted defensively",
@@ -92,9 +97,7 @@ def markdown(rows: list[Row], totals: dict[str, dict[str, int]]) -> str:
     for vendor in totals:
         # Secrets tables are listed by the table view; the README's grid is about sections.
         mine = [
-            r
-            for r in rows
-            if r["vendor"] == vendor and not str(r["section"]).startswith("secrets: ")
+            r for r in rows if r["vendor"] == vendor and not str(r["section"]).startswith(SECRETS)
         ]
         for model in sorted({m for r in mine for m in dict(r["by_model"])}):
             lines.append(f"| {vendor} | {model} | " + " | ".join(_cells(mine, model)) + " |")
