@@ -239,11 +239,15 @@ def _short_on_unknown_model(v: DeviceView) -> Iterator[Hit]:
     "headroom shrinks the shared pool that absorbs bursts and lowers the XOFF point.",
     fix="Lower the headroom towards the required figure (roce-cfg lint -v shows the arithmetic).",
     limits="Same cable-length sources as RC201; where the cable is unknown, compared with the "
-    f"need of a {ASSUMED_CABLE_M:g} m cable.",
+    f"need of a {ASSUMED_CABLE_M:g} m cable. Not judged where the need rests on a cell size no "
+    "source gives (CloudEngine V200 models): a larger cell needs more, so no line is too much "
+    "whatever the cell.",
     reads=("buffers", "pfc", "mtu", "interfaces"),
 )
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     if not (v.model.known and v.model.headroom_configurable) or cells_unsourced(v):
+        return
+    if cell_assumed(v):
         return
     if unit_unsourced(v):
         return  # RC204 names the unit no source gives
