@@ -133,7 +133,11 @@ def test_h3c_findings_ignore_block_order_and_unmanaged_lines(
 
 
 def test_the_baselines_have_findings_to_keep() -> None:
-    """Not vacuous: both fabrics lint to findings, and each file has blocks to shuffle."""
+    """Not vacuous: both fabrics lint to findings of several rules, errors among them, and
+    each file has blocks to shuffle."""
     for fabric in UNMANAGED:
-        assert sum(_baseline(fabric)[0].values()) > 20
+        found = _baseline(fabric)[0]
+        assert sum(found.values()) > 15
+        assert len({rule for rule, *_ in found}) > 5
+        assert any(key[3] == "error" for key in found)
         assert all(t.count(SEP) > 10 for _, t in _texts(fabric))

@@ -20,6 +20,7 @@ from roce_cfg.analysis import (  # noqa: F401
     rules_input,
     rules_intent,
     rules_mlag,
+    rules_mtu,
     rules_policy,
     rules_syntax,
     rules_watchdog,

@@ -323,10 +323,13 @@ class DeviceView:
         return found
 
     def forwarding_mtu(self, port: Interface) -> int | None:
-        """The MTU that bounds the packets the switch forwards out of ``port``; None where
-        nothing printed or defaulted bounds them: a routed port's IPv4 'mtu' on a vendor whose
-        chip does not check it (vendors/<vendor>.yaml ip_mtu_bounds_forwarding), where the
-        frame limit alone does (RC116's)."""
+        """The MTU that bounds the packets the switch forwards out of ``port``; None where it
+        is not known (no line, and no source gives the default: RC127) or nothing printed or
+        defaulted bounds them: a routed port's IPv4 'mtu' on a vendor whose chip does not check
+        it (vendors/<vendor>.yaml ip_mtu_bounds_forwarding), where the frame limit alone does
+        (RC116's)."""
+        if port.name in self.device.mtu_unknown:
+            return None  # no line, and no source gives the default: RC127
         if self.profile.parse.ip_mtu_bounds_forwarding or port.mode != "routed":
             return port.mtu
         v6 = addresses.ipv6_entry(self.device, port.name)
@@ -337,6 +340,9 @@ class DeviceView:
 
     def gateway_mtu(self, svi: VlanInterface) -> int | None:
         """As ``forwarding_mtu``, of a VLAN interface (an IPv6 one's MTU is its IPv6 MTU)."""
+        name = self.profile.vlan_interface + str(svi.vlan)
+        if name in self.device.mtu_unknown:
+            return None
         if self.profile.parse.ip_mtu_bounds_forwarding or svi.ipv4 is None:
             return svi.mtu
         return None

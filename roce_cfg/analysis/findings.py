@@ -49,6 +49,7 @@ UNVERIFIED_RULES = frozenset(
         "RC124",
         "RC125",
         "RC126",
+        "RC127",
         "RC133",
         "RC204",
         "RC206",

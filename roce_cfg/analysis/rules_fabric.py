@@ -199,8 +199,8 @@ def _classes(v: DeviceView) -> tuple[int, ...]:
     rationale="The smaller MTU drops the larger frames of the other side, and headroom computed "
     "from one MTU is wrong for the other.",
     fix="Use the same MTU on both ends.",
-    limits="An end whose IPv4 'mtu' the forwarding chip does not check (RC113's limits) is not "
-    "compared: the frame limits bound what crosses the link there.",
+    limits="An end whose IPv4 'mtu' the forwarding chip does not check (RC113's limits), or "
+    "whose MTU is an unsourced default (RC127), is not compared.",
     reads=("mtu", "interfaces", "aggregates"),
 )
 def link_mtu(f: FabricView) -> Iterator[Hit]:

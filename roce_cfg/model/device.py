@@ -430,6 +430,9 @@ class DeviceConfig(_M):
     # ports that print no queue scheduling on a vendor whose default no source gives
     # (vendors/<vendor>.yaml scheduling_default): what their queues run is not known
     scheduling_unknown: tuple[str, ...] = ()
+    # routed ports and VLAN interfaces that print no MTU on a vendor whose default MTU no source
+    # gives (vendors/<vendor>.yaml default_mtu_source): their MTU is not known
+    mtu_unknown: tuple[str, ...] = ()
 
     @model_serializer(mode="wrap")
     def _omit_no_aggregates(
@@ -446,6 +449,7 @@ class DeviceConfig(_M):
                 "port_distances",
                 "ipv6_ports",
                 "scheduling_unknown",
+                "mtu_unknown",
             ):
                 if not getattr(self, key):
                     out.pop(key, None)

@@ -103,6 +103,7 @@ def build(
         sub_interfaces=subs,
         port_distances=tuple(found.distances),
         scheduling_unknown=scheduling.unknown_ports(found.unscheduled, found.ports),
+        mtu_unknown=tuple(found.mtu_unknown),
     )
 
 

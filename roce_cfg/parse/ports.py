@@ -124,6 +124,8 @@ def read_interfaces(raw: Raw, ctx: Context, g: Globals) -> PortsFound:
             port = _port(ctx, g, name, item, addr, found.ecn)
             if scheduling.unknown(ctx.profile, item):
                 found.unscheduled.append(port.name)
+            if port.mode == "routed" and _mtu_defaulted(ctx, item):
+                found.mtu_unknown.append(port.name)
             if addr6 is not None or "mtu6" in item:
                 found.ipv6.append(ipv6.entry(ctx, item, port.name, addr6))
             found.ports.append(ipv6.port(ctx, port, item, addr6) if addr6 else port)
@@ -159,6 +161,14 @@ def _svi(
     found.svis.append(
         VlanInterface(vlan=vid, ipv4=addr, mtu=mtu, description=description, ipv6=addr6)
     )
+    if _mtu_defaulted(ctx, item):
+        found.mtu_unknown.append(ctx.profile.vlan_interface + str(vid))
+
+
+def _mtu_defaulted(ctx: Context, item: Raw) -> bool:
+    """An interface that prints no MTU, on a vendor whose default MTU no source gives."""
+    unsourced = ctx.profile.parse.default_mtu_source is None
+    return unsourced and "mtu" not in item and "mtu6" not in item
 
 
 def _port(

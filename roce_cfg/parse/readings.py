@@ -59,6 +59,7 @@ class PortsFound:
     split: dict[str, str] = field(default_factory=dict)
     ipv6: list[PortIpv6] = field(default_factory=list)
     unscheduled: list[str] = field(default_factory=list)  # ports with no scheduling line
+    mtu_unknown: list[str] = field(default_factory=list)  # DeviceConfig.mtu_unknown
 
 
 @dataclass

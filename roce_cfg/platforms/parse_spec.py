@@ -192,6 +192,9 @@ class ParseSpec(_Data):
     default_mtu: int = Field(
         default=1500, description="MTU of a port with no MTU line (vendor factory default)"
     )
+    default_mtu_source: str | None = Field(
+        default=None, description="where default_mtu comes from (None: no source gives it)"
+    )
     ip_mtu_bounds_forwarding: bool = Field(
         default=True,
         description="an interface's IPv4 'mtu' bounds the packets the switch forwards; false "
