@@ -85,8 +85,8 @@ def usable(target: Target, settings: Settings) -> tuple[dict[str, Display], dict
         else:
             run[check] = entry
             if entry.unverifiable:  # read, but part of what the check asks is not printed
-                part = f"{check} ({', '.join(entry.unverifiable)})"
-                cannot[part] = f"'{entry.command}' does not print it: {entry.why}"
+                names = ", ".join(entry.unverifiable)
+                cannot[f"{check} ({names})"] = f"'{entry.command}' prints no {names}: {entry.why}"
     return run, cannot
 
 
