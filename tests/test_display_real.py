@@ -17,7 +17,7 @@ from roce_cfg.lab.display import World, _row, answer
 from roce_cfg.lab.run import switches
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.vendor import Vendor
-from roce_cfg.verify.checks import Observed, check_lossless, check_underlay
+from roce_cfg.verify.checks import Observed, check_counters, check_lossless, check_underlay
 from roce_cfg.verify.data import asplain, load_display, parse
 from roce_cfg.verify.run import load_plan
 from tests.helpers import ROOT, SCENARIOS
@@ -112,6 +112,9 @@ def test_the_lab_prints_only_lines_the_real_switch_prints(vendor: Vendor, check:
         (Vendor.H3C, "pfc", "Recv    \r\n   Send       Inpps      Outpps"),
         (Vendor.H3C, "bgp", "* - Dynamically created peer"),
         (Vendor.HUAWEI, "pfc", "DeadlockNum\r\n                             Transmitted(Frames)"),
+        (Vendor.HUAWEI, "queue", "\r\n Queue statistics info: interface 400GE1/1/2\r\n ---"),
+        (Vendor.HUAWEI, "queue", "-\r\n     1         0 "),  # a next queue: no header again
+        (Vendor.HUAWEI, "watchdog", "  TurnOff            30  LinkUp\r\n"),
     ],
 )
 def test_the_lab_shows_each_variation_of_the_captures(
@@ -197,3 +200,46 @@ def test_only_a_state_or_a_counter_may_be_left_unprinted(tmp_path: Path) -> None
     (tmp_path / "vendors/huawei.display.yaml").write_text(bad)
     with pytest.raises(InputError, match=r"checks\.pfc\.fields: port cannot be null"):
         load_display(Vendor.HUAWEI, tmp_path)
+
+
+def _sample(vendor: Vendor, name: str) -> list[dict[str, str]]:
+    check = name.split(".")[0]
+    return parse(load_display(vendor).checks[check], (SAMPLES / vendor.value / name).read_text())
+
+
+def test_the_watchdog_status_of_a_real_huawei_switch_is_its_armed_state() -> None:
+    """'display dcb pfc deadlock trigger status' as the command reference prints it: LinkUp is
+    a guarded queue of an up port; TurnOff (the deadlock control turned PFC off) and a planned
+    queue it does not list are RV133; a second queue under a blank belongs to the port above."""
+    plan = load_plan(SCENARIOS["pod-small-huawei"])
+    rows = _sample(Vendor.HUAWEI, "watchdog.cr-example.txt")
+    first = [(r["port"], r["priority"]) for r in rows][:2]
+    assert first == [("400GE1/1/1", "3"), ("400GE1/1/1", "4")]
+    entry = load_display(Vendor.HUAWEI).checks["watchdog"]
+    obs = Observed(plan, {"leaf-1": {"watchdog": rows}}, {"leaf-1": {"watchdog": entry}})
+    check_lossless(obs)
+    said = {f.port: f.message for f in obs.findings if f.rule == "RV133"}
+    assert said["400GE1/1/1"].endswith("(TurnOff)") and "400GE1/1/2" not in said
+    assert "port not in 'display dcb pfc deadlock trigger status'" in said["400GE1/1/4"]
+
+
+def test_what_a_real_huawei_switch_does_not_print_is_never_read_as_fine() -> None:
+    """The queue statistics give drops per queue (RV143) and no ECN state or marks: pauses
+    with no mark to read are no RV142, an ECN queue with no state to read no pass either."""
+    plan = load_plan(SCENARIOS["pod-small-huawei"])
+    entries = {c: load_display(Vendor.HUAWEI).checks[c] for c in ("pfc", "queue")}
+    assert set(entries["queue"].unverifiable) == {"ecn", "ecn_marked"}
+    after = {c: _sample(Vendor.HUAWEI, f"{c}.cr-example.txt") for c in entries}
+    counts = ("rx_pause", "tx_pause", "triggers", "dropped")
+    before = {
+        c: [r | {k: "0" for k in counts if k in r} for r in rows] for c, rows in after.items()
+    }
+    obs = Observed(plan, {"leaf-1": before}, {"leaf-1": entries}, {"leaf-1": after}, 1.0)
+    check_lossless(obs)
+    check_counters(obs)
+    found = [(f.rule, f.port) for f in obs.findings if f.rule in ("RV132", "RV142", "RV143")]
+    assert found == [("RV143", "400GE1/1/2")]
+    assert "dropped 2048 packets" in next(f.message for f in obs.findings if f.rule == "RV143")
+    # the storm on 400GE1/1/2 names the deadlocks 'display dcb pfc' counted (DeadlockNum 2)
+    storm = {f.port: f.message for f in obs.findings if f.rule == "RV141"}
+    assert "watchdog fired 2 times" in storm["400GE1/1/2"]

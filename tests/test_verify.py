@@ -89,10 +89,27 @@ def _found(v: Verified) -> list[tuple[str, str, str | None]]:
     return [(f.rule, f.device, f.port) for f in v.result.findings]
 
 
+def _partial(pod: Pod) -> list[str]:
+    """The checks whose real format leaves part of them unprinted (Huawei's queue statistics:
+    no ECN state or marks): one RV190 per switch each, whatever the fabric's health."""
+    vendor = pod.targets[0].profile.vendor
+    return sorted(c for c, e in load_display(vendor).checks.items() if e.unverifiable)
+
+
+def _apart(v: Verified, pod: Pod) -> list[tuple[str, str, str | None]]:
+    """The findings but the RV190s of ``_partial`` (each checked to be there, once a switch)."""
+    parts = tuple(f"cannot verify {c} (" for c in _partial(pod))
+    said = [f for f in v.result.findings if f.rule == "RV190" and f.message.startswith(parts)]
+    assert sorted(f.device for f in said) == sorted(
+        t.name for t in pod.targets for _ in _partial(pod)
+    ), v.result.findings
+    return [(f.rule, f.device, f.port) for f in v.result.findings if f not in said]
+
+
 @pytest.mark.sample(1)
 def test_the_healthy_lab_gives_no_finding(pod: Pod) -> None:
     v = pod.verify(unsourced=True, window_s=WINDOW)
-    assert _found(v) == [], v.result.findings[:3]
+    assert _apart(v, pod) == [], v.result.findings[:3]
     assert v.switches == len(pod.targets) == SWITCHES
     # read-only: not one line reached a configuration view on any switch
     assert [sw.commands for sw in pod.world.switches.values()] == [0] * SWITCHES
@@ -109,6 +126,7 @@ FAULTS: dict[str, tuple[Inject, str, bool]] = {
     "pfc storm": (lambda f, k, o: f.storm.add(k.a_port), "RV141", True),
     "ecn not marking": (lambda f, k, o: f.ecn_off.add(k.a_port), "RV142", True),
     "lossless drops": (lambda f, k, o: f.drops.add(k.a_port), "RV143", True),
+    "watchdog not armed": (lambda f, k, o: f.unarmed.add(k.a_port), "RV133", False),
 }
 
 
@@ -121,8 +139,13 @@ def test_each_fault_alone_gives_exactly_its_finding(pod: Pod, fault: str) -> Non
     other = next(k for k in ups if k.b_device != first.b_device)
     inject(pod.world.fault("leaf-1"), first, other)
     v = pod.verify(unsourced=True, window_s=WINDOW if windowed else 0.0)
-    assert _found(v) == [(rule, "leaf-1", first.a_port)], v.result.findings
-    finding = v.result.findings[0]
+    queue = load_display(pod.targets[0].profile.vendor).checks["queue"]
+    if rule == "RV142" and "ecn_marked" in queue.unverifiable:
+        # the format has no ECN-marked count: the RV190 of every switch says so, none is RV142
+        assert _apart(v, pod) == []
+        return
+    assert _apart(v, pod) == [(rule, "leaf-1", first.a_port)], v.result.findings
+    finding = next(f for f in v.result.findings if f.rule == rule)
     if rule == "RV102":
         assert finding.related_port == other.a_port
     if rule == "RV141":  # the numbers: pauses in the window, and the watchdog firing
@@ -135,11 +158,15 @@ def test_by_default_unsourced_display_formats_are_cannot_verify(pod: Pod) -> Non
     v = pod.verify()
     vendor = pod.targets[0].profile.vendor
     unsourced = {c for c, e in load_display(vendor).checks.items() if e.status == "unsourced"}
-    assert unsourced  # queue and watchdog (and Huawei's PFC): no public output format
-    assert {f.rule for f in v.result.findings} == {"RV190"}
-    assert len(v.result.findings) == len(unsourced) * SWITCHES
-    assert all("unsourced" in f.message for f in v.result.findings)
-    skipped = pod.verify(skip=frozenset(unsourced))
+    # H3C's queue and watchdog have no public output format; Huawei's are sourced, but its
+    # queue statistics print no ECN state or marks
+    assert unsourced or _partial(pod)
+    assert _apart(v, pod) == [("RV190", t.name, None) for t in pod.targets for _ in unsourced]
+    named = tuple(f"cannot verify {c}: " for c in unsourced)
+    said = [f for f in v.result.findings if f.message.startswith(named)]
+    assert len(said) == len(unsourced) * SWITCHES and all("unsourced" in f.message for f in said)
+    assert not v.result.failing("error")  # a healthy fabric passes; what was not checked is listed
+    skipped = pod.verify(skip=frozenset(unsourced | set(_partial(pod))))
     assert skipped.result.findings == []
 
 
@@ -258,9 +285,17 @@ def test_lab_fault_option_sets_live_faults_and_refuses_bad_ones() -> None:
     world = sws[0].display
     assert isinstance(world, World)
     port = _uplinks(world.fabric, "leaf-1")[0].a_port
-    notes = inject(sws, [f"leaf-1:pfc-storm={port}", f"leaf-1:link-speed={port}@100"])
+    notes = inject(
+        sws,
+        [
+            f"leaf-1:pfc-storm={port}",
+            f"leaf-1:link-speed={port}@100",
+            f"leaf-1:watchdog-off={port}",
+        ],
+    )
     assert world.fault("leaf-1").storm == {port} and world.fault("leaf-1").speed == {port: 100}
-    assert len(notes) == 2
+    assert world.fault("leaf-1").unarmed == {port}
+    assert len(notes) == 3
     for bad in ("leaf-1:link-down=Nowhere1/0/1", "leaf-1:link-speed=x@0", "nobody:pfc-off=x"):
         with pytest.raises(InputError, match="--fault"):
             inject(sws, [bad])
@@ -325,9 +360,8 @@ def test_a_plan_without_configs_cannot_verify_the_lossless_state(pod: Pod, tmp_p
     plan = load_plan(bare)
     assert plan.devices == () and load_plan(out).devices  # the folder's configs are the plan's
     v = verify(plan, pod.targets, CREDS, Settings(unsourced=True))
-    assert {f.rule for f in v.result.findings} == {"RV190"}
-    assert len(v.result.findings) == SWITCHES
-    assert all("no configuration" in f.message for f in v.result.findings)
+    assert _apart(v, pod) == [("RV190", t.name, None) for t in pod.targets]
+    assert sum("no configuration" in f.message for f in v.result.findings) == SWITCHES
 
 
 def test_cabling_names_a_missing_a_wrong_and_an_extra_neighbour() -> None:

@@ -15,7 +15,6 @@ from ipaddress import IPv4Address, IPv6Address
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from roce_cfg.model import numbers
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.parse import parse_text
@@ -45,6 +44,8 @@ PASS_PPS = 100_000
 STORM_PPS = 50_000  # pauses received from a storming neighbour
 DROP_PPS = 100  # drops on a lossless queue
 TRIGGER_PS = 5  # watchdog triggers during a storm
+QUEUES = 8  # the queues of a port
+PACKET_BYTES = 1000
 
 
 @dataclass
@@ -59,6 +60,7 @@ class DisplayFaults:
     storm: set[str] = field(default_factory=set)  # pauses received rising, watchdog firing
     ecn_off: set[str] = field(default_factory=set)  # the lossless queue does not mark
     drops: set[str] = field(default_factory=set)  # the lossless queue drops
+    unarmed: set[str] = field(default_factory=set)  # the PFC watchdog does not guard the port
 
 
 @dataclass
@@ -388,39 +390,61 @@ def _pfc(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
                 "oper": entry.lab.disabled if off else entry.lab.enabled,
                 "rx_pause": int(t * (PAUSE_PPS + storm)),
                 "tx_pause": int(t * PAUSE_PPS),
+                "triggers": int(t * TRIGGER_PS) if iface.name in faults.storm else 0,
             }
         )
     return rows
 
 
 def _queue(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
+    """Every queue of every lossless port, as switches list them: the lossless ones pass
+    traffic, mark where ECN is on, and drop under the 'lossless-drops' fault."""
     t, faults, rows = world.seconds(), world.fault(host), []
     device = world.device(host)
     ecn_queues = {e.queue for e in device.qos.ecn}
+    lossless: dict[str, tuple[Interface, set[int]]] = {}
     for iface, _, queue in _lossless(world, host):
-        marking = queue in (set(iface.qos.ecn_queues) or ecn_queues)
-        marks = 0 if iface.name in world.fault(host).ecn_off or not marking else MARK_PPS
-        rows.append(
-            {
-                "port": iface.name,
-                "queue": queue,
-                "ecn": entry.lab.enabled if marking else entry.lab.disabled,
-                "passed": int(t * PASS_PPS),
-                "ecn_marked": int(t * marks),
-                "dropped": int(t * DROP_PPS) if iface.name in faults.drops else 0,
-            }
-        )
+        lossless.setdefault(iface.name, (iface, set()))[1].add(queue)
+    for name, (iface, queues) in lossless.items():
+        marking = set(iface.qos.ecn_queues) or ecn_queues
+        for queue in range(QUEUES):
+            on = queue in queues
+            marks = MARK_PPS if on and queue in marking and name not in faults.ecn_off else 0
+            drops = DROP_PPS if on and name in faults.drops else 0
+            rows.append(
+                {
+                    "port": name,
+                    "key": name,
+                    "queue": queue,
+                    "ecn": entry.lab.enabled if queue in marking else entry.lab.disabled,
+                    "ecn_marked": int(t * marks),
+                    "pir": world.speed(host, name) * 1_000_000,  # kb/s, the port's rate
+                    **_rates("passed", "pass", t, PASS_PPS if on else 0),
+                    **_rates("dropped", "drop", t, drops),
+                }
+            )
     return rows
+
+
+def _rates(count: str, rate: str, t: float, pps: int) -> dict[str, int]:
+    """A counter over ``t`` seconds at ``pps`` in packets and bytes, and its rates."""
+    return {
+        count: int(t * pps),
+        f"{count}_bytes": int(t * pps) * PACKET_BYTES,
+        f"{rate}_pps": pps,
+        f"{rate}_bps": pps * PACKET_BYTES * 8,
+    }
 
 
 def _watchdog(world: World, host: str, entry: Display) -> list[dict[str, Any]]:
     t, faults, rows = world.seconds(), world.fault(host), []
     armed = world.device(host).qos.watchdog is not None
     for iface, prio, _ in _lossless(world, host):
-        on = armed and iface.qos.watchdog
+        on = armed and iface.qos.watchdog and iface.name not in faults.unarmed
         rows.append(
             {
                 "port": iface.name,
+                "key": iface.name,
                 "priority": prio,
                 "armed": entry.lab.enabled if on else entry.lab.disabled,
                 "triggers": int(t * TRIGGER_PS) if iface.name in faults.storm else 0,
@@ -438,54 +462,3 @@ RENDER: dict[str, Callable[[World, str, Display], list[dict[str, Any]]]] = {
     "queue": _queue,
     "watchdog": _watchdog,
 }
-
-
-# 'roce-cfg lab --fault HOST:KIND=PORT' for the live faults (lab/faults.py hands them here).
-# cable-swapped takes two ports 'P1,P2'; link-speed 'PORT@GBPS'; the others one port.
-DISPLAY_KINDS = (
-    "cable-swapped",
-    "link-down",
-    "link-speed",
-    "bgp-down",
-    "pfc-off",
-    "pfc-storm",
-    "ecn-off",
-    "lossless-drops",
-)
-_SETS = {
-    "link-down": "down",
-    "bgp-down": "bgp_down",
-    "pfc-off": "pfc_off",
-    "pfc-storm": "storm",
-    "ecn-off": "ecn_off",
-    "lossless-drops": "drops",
-}
-
-
-def inject_fault(switches: Sequence[Switch], host: str, kind: str, value: str) -> str:
-    """Set one live fault; the note 'roce-cfg lab' prints. ValueError says what is wrong."""
-    sw = next((s for s in switches if s.hostname == host), None)
-    world = sw.display if sw is not None else None
-    if not isinstance(world, World):
-        raise ValueError(f"no switch {host!r} in the intent")
-    faults = world.fault(host)
-    ports = {p for h, p in world.planned_speed if h == host}
-    if kind == "cable-swapped":
-        pair = tuple(p.strip() for p in value.split(","))
-        if len(pair) != 2 or not set(pair) <= ports:
-            raise ValueError("two planned ports 'P1,P2'")
-        faults.swapped = (pair[0], pair[1])
-    elif kind == "link-speed":
-        port, _, gbps = value.partition("@")
-        try:
-            speed = numbers.number(gbps, numbers.SPEED)
-        except numbers.NumberError:
-            speed = None
-        if port not in ports or speed is None:
-            raise ValueError("'PORT@GBPS' with a planned port and 1-1600")
-        faults.speed[port] = speed
-    else:
-        if value not in ports:
-            raise ValueError(f"a planned port of {host}")
-        getattr(faults, _SETS[kind]).add(value)
-    return f"live fault on {host}: {kind} {value}"

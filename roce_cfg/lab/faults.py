@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from roce_cfg.errors import InputError
 from roce_cfg.lab.cli import Switch
-from roce_cfg.lab.display import DISPLAY_KINDS, inject_fault
+from roce_cfg.lab.display import World
 from roce_cfg.model import numbers
 
 
@@ -59,6 +59,60 @@ KINDS: dict[str, tuple[str, Callable[[str], object] | None]] = {
     "commit-error": ("commit_error", None),
     "not-applied": ("not_applied", _regex),  # accepted but not applied
 }
+
+
+# 'roce-cfg lab --fault HOST:KIND=PORT': the live faults of what 'display' shows (lab/display.py's
+# DisplayFaults, for verify).
+# cable-swapped takes two ports 'P1,P2'; link-speed 'PORT@GBPS'; the others one port.
+DISPLAY_KINDS = (
+    "cable-swapped",
+    "link-down",
+    "link-speed",
+    "bgp-down",
+    "pfc-off",
+    "pfc-storm",
+    "ecn-off",
+    "lossless-drops",
+    "watchdog-off",
+)
+_SETS = {
+    "link-down": "down",
+    "bgp-down": "bgp_down",
+    "pfc-off": "pfc_off",
+    "pfc-storm": "storm",
+    "ecn-off": "ecn_off",
+    "lossless-drops": "drops",
+    "watchdog-off": "unarmed",
+}
+
+
+def inject_fault(switches: list[Switch], host: str, kind: str, value: str) -> str:
+    """Set one live fault; the note 'roce-cfg lab' prints. ValueError says what is wrong."""
+    sw = next((s for s in switches if s.hostname == host), None)
+    world = sw.display if sw is not None else None
+    if not isinstance(world, World):
+        raise ValueError(f"no switch {host!r} in the intent")
+    faults = world.fault(host)
+    ports = {p for h, p in world.planned_speed if h == host}
+    if kind == "cable-swapped":
+        pair = tuple(p.strip() for p in value.split(","))
+        if len(pair) != 2 or not set(pair) <= ports:
+            raise ValueError("two planned ports 'P1,P2'")
+        faults.swapped = (pair[0], pair[1])
+    elif kind == "link-speed":
+        port, _, gbps = value.partition("@")
+        try:
+            speed = numbers.number(gbps, numbers.SPEED)
+        except numbers.NumberError:
+            speed = None
+        if port not in ports or speed is None:
+            raise ValueError("'PORT@GBPS' with a planned port and 1-1600")
+        faults.speed[port] = speed
+    else:
+        if value not in ports:
+            raise ValueError(f"a planned port of {host}")
+        getattr(faults, _SETS[kind]).add(value)
+    return f"live fault on {host}: {kind} {value}"
 
 
 def parse(spec: str) -> tuple[str, str, object]:

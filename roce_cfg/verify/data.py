@@ -30,7 +30,9 @@ CHECKS: dict[str, tuple[str, ...]] = {
     "interfaces": ("port", "state", "speed"),
     "bgp": ("peer", "remote_as", "state"),
     "routes": ("network", "length"),
-    "pfc": ("port", "oper", "priority", "rx_pause", "tx_pause"),
+    # 'triggers' where the PFC table also counts the deadlocks the watchdog broke (VRP's
+    # DeadlockNum) and the watchdog's own command does not
+    "pfc": ("port", "oper", "priority", "rx_pause", "tx_pause", "triggers"),
     "queue": ("port", "queue", "ecn", "ecn_marked", "dropped"),
     "watchdog": ("port", "priority", "armed", "triggers"),
 }
@@ -91,6 +93,10 @@ class Display(_M):
     # a state ('oper', 'ecn', 'armed') that means the command lists only the items where it
     # is on (a listed item is on, a missing one off); a counter not printed reads as nothing
     fields: dict[str, str | None]
+    # neutral names the format does not print and a listing cannot stand for (VRP's queue
+    # statistics have no ECN state or marks): verify says it cannot check them ('why') and
+    # never reads them as fine; they are left out of 'fields'
+    unverifiable: tuple[str, ...] = ()
     speed_unit: Literal["Mbps", "Gbps"] = "Gbps"
     lab: Lab
 
@@ -123,30 +129,38 @@ def load_display(vendor: Vendor, overlay: Path | None = None) -> DisplayData:
         where = ".".join(str(p) for p in first["loc"])
         raise InputError(f"{where}: {first['msg']}", file=str(path)) from None
     for name, entry in data.checks.items():
-        wanted = CHECKS.get(name)
-        if wanted is None or set(entry.fields) != set(wanted):
-            raise InputError(
-                f"checks.{name}: a check is one of {', '.join(CHECKS)} with fields "
-                f"{', '.join(wanted or ())}",
-                file=str(path),
-            )
-        unprinted = {k for k, v in entry.fields.items() if v is None} - UNPRINTED_OK
-        if unprinted:
-            raise InputError(
-                f"checks.{name}.fields: {', '.join(sorted(unprinted))} cannot be null "
-                "(a record's key is always printed)",
-                file=str(path),
-            )
-        _template_path(entry.parser.textfsm, overlay)  # refused here, not mid-run
-        header = _header(entry.parser.textfsm, overlay)
-        named = {n for spec in entry.fields.values() if spec for n in spec.split("+")}
-        if not named <= header:
-            raise InputError(
-                f"checks.{name}.fields: {', '.join(sorted(named - header))} not a value of "
-                f"{entry.parser.textfsm}",
-                file=str(path),
-            )
+        _check_entry(name, entry, path, overlay)
     return data
+
+
+def _check_entry(name: str, entry: Display, path: Path, overlay: Path | None) -> None:
+    """One check's entry against what verify reads: its neutral names, each printed (or
+    null, or unverifiable), and the template values it names."""
+    wanted = CHECKS.get(name)
+    given = set(entry.fields) | set(entry.unverifiable)
+    if wanted is None or given != set(wanted) or set(entry.fields) & set(entry.unverifiable):
+        raise InputError(
+            f"checks.{name}: a check is one of {', '.join(CHECKS)} with fields "
+            f"{', '.join(wanted or ())} (each in 'fields' or 'unverifiable')",
+            file=str(path),
+        )
+    unprinted = {k for k, v in entry.fields.items() if v is None} - UNPRINTED_OK
+    unprinted |= set(entry.unverifiable) - UNPRINTED_OK
+    if unprinted:
+        raise InputError(
+            f"checks.{name}.fields: {', '.join(sorted(unprinted))} cannot be null or unverifiable "
+            "(a record's key is always printed)",
+            file=str(path),
+        )
+    _template_path(entry.parser.textfsm, overlay)  # refused here, not mid-run
+    header = _header(entry.parser.textfsm, overlay)
+    named = {n for spec in entry.fields.values() if spec for n in spec.split("+")}
+    if not named <= header:
+        raise InputError(
+            f"checks.{name}.fields: {', '.join(sorted(named - header))} not a value of "
+            f"{entry.parser.textfsm}",
+            file=str(path),
+        )
 
 
 def _header(name: str, overlay: Path | None) -> set[str]:
@@ -191,7 +205,8 @@ def parse(entry: Display, output: str, overlay: Path | None = None) -> list[dict
     out = []
     for row in rows:
         values = dict(zip(header, row, strict=True))
-        out.append({k: _field(values, v) for k, v in entry.fields.items()})
+        record = {k: _field(values, v) for k, v in entry.fields.items()}
+        out.append(record | dict.fromkeys(entry.unverifiable, ""))
     return out
 
 

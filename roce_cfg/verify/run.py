@@ -70,7 +70,8 @@ def load_plan(source: Path, overlay: Path | None = None) -> Fabric:
 
 
 def usable(target: Target, settings: Settings) -> tuple[dict[str, Display], dict[str, str]]:
-    """The display entries verify runs on ``target``, and why each other check cannot run."""
+    """The display entries verify runs on ``target``, and why each other check (or the part of
+    a check its command does not print) cannot run."""
     data = load_display(target.profile.vendor, settings.overlay)
     run, cannot = {}, {}
     for check in CHECKS:
@@ -83,6 +84,9 @@ def usable(target: Target, settings: Settings) -> tuple[dict[str, Display], dict
             cannot[check] = f"'{entry.command}' is unsourced: {entry.why} (--unsourced uses it)"
         else:
             run[check] = entry
+            if entry.unverifiable:  # read, but part of what the check asks is not printed
+                names = ", ".join(entry.unverifiable)
+                cannot[f"{check} ({names})"] = f"'{entry.command}' prints no {names}: {entry.why}"
     return run, cannot
 
 

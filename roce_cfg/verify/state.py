@@ -144,6 +144,8 @@ def _state(
     if not obs.has(host, check):
         return  # not read: its 'cannot verify' finding says so
     entry = obs.entries[host][check]
+    if name in entry.unverifiable:
+        return  # not printed: its 'cannot verify' finding says so
     good = getattr(entry.lab, word).lower()
     if record is None:
         obs.add(rule, host, f"{message} (port not in '{entry.command}')", port=port)
@@ -172,6 +174,22 @@ def _deltas(
     return out
 
 
+_COUNTERS = {
+    "pfc": ("rx_pause", "tx_pause", "triggers"),
+    "queue": ("ecn_marked", "dropped"),
+    "watchdog": ("triggers",),
+}
+
+
+def _printed(obs: Observed, host: str, check: str) -> tuple[str, ...]:
+    """The counters of ``check`` the switch's format prints: one it does not (null, or
+    unverifiable) is never read as a count of nothing."""
+    entry = obs.entries.get(host, {}).get(check)
+    if entry is None:
+        return ()
+    return tuple(c for c in _COUNTERS[check] if entry.fields.get(c) is not None)
+
+
 def check_counters(obs: Observed) -> None:
     if obs.window_s <= 0:
         return
@@ -179,9 +197,12 @@ def check_counters(obs: Observed) -> None:
         host = device.hostname
         if host not in obs.second:
             continue
-        pfc = _deltas(obs, host, "pfc", ("port", "priority"), ("rx_pause", "tx_pause"))
-        queue = _deltas(obs, host, "queue", ("port", "queue"), ("ecn_marked", "dropped"))
-        dogs = _deltas(obs, host, "watchdog", ("port", "priority"), ("triggers",))
+        pfc = _deltas(obs, host, "pfc", ("port", "priority"), _printed(obs, host, "pfc"))
+        queue = _deltas(obs, host, "queue", ("port", "queue"), _printed(obs, host, "queue"))
+        # the watchdog's triggers from its own command, else from the PFC table that counts
+        # the deadlocks it broke (VRP's DeadlockNum)
+        fired = "pfc" if "triggers" in _printed(obs, host, "pfc") else "watchdog"
+        dogs = _deltas(obs, host, fired, ("port", "priority"), _printed(obs, host, fired))
         for iface, prio, q in lossless_ports(device):
             if (host, iface.name) in obs.down_ports:
                 continue
@@ -211,8 +232,8 @@ def _port_counters(
     w = obs.spans.get(host) or obs.window_s
     far = far_end(obs.plan, host, port)
     related = {"related_device": far[0], "related_port": far[1]} if far else {}
-    fired = dog["triggers"] if dog else 0
-    if pfc and pfc["rx_pause"] / w >= obs.options.storm_pps:
+    fired = dog.get("triggers", 0) if dog else 0
+    if pfc and pfc.get("rx_pause", 0) / w >= obs.options.storm_pps:
         detail = [
             f"received {pfc['rx_pause']} pause frames in {w:.1f} s ({pfc['rx_pause'] / w:.0f}/s)"
         ]
@@ -235,15 +256,15 @@ def _port_counters(
             port=port,
             **related,
         )
-    paused = (pfc["rx_pause"] + pfc["tx_pause"]) if pfc else 0
-    if queue is not None and paused and not queue["ecn_marked"]:
+    paused = (pfc.get("rx_pause", 0) + pfc.get("tx_pause", 0)) if pfc else 0
+    if queue is not None and "ecn_marked" in queue and paused and not queue["ecn_marked"]:
         obs.add(
             "RV142",
             host,
             f"{paused} pauses on priority {prio} and no ECN mark on queue {q} in {w:.1f} s",
             port=port,
         )
-    if queue is not None and queue["dropped"]:
+    if queue is not None and queue.get("dropped"):
         obs.add(
             "RV143",
             host,
