@@ -843,7 +843,22 @@ def table() -> str:
                 miss = fault_misses(fabric, fault)
                 got = "found" if not miss else f"missing {', '.join(miss)}"
             rows.append(f"  {fault['id']:<4} expected {want:<64} | {got}")
+        rows.append(f"  errors: {_error_accounts(fabric, run.findings)}")
     return "\n".join(rows)
+
+
+def _error_accounts(fabric: str, findings: list[dict[str, Any]]) -> str:
+    """How the errors of a fabric are accounted for (test_every_error_is_...)."""
+    errors = [f for f in findings if f["severity"] == "error"]
+    planted = [f for f in errors if _planted(fabric, f) is not None]
+    rest = [_entry(fabric, f) for f in errors if _planted(fabric, f) is None]
+    follow = sum(1 for n in rest if n is not None and ACCOUNTED[fabric][n][3][:4] != "true")
+    true = sum(1 for n in rest if n is not None and ACCOUNTED[fabric][n][3][:4] == "true")
+    lost = sum(1 for n in rest if n is None)
+    return (
+        f"{len(errors)}: {len(planted)} a planted fault's, {follow} following from one, "
+        f"{true} true and not planted, {lost} unaccounted"
+    )
 
 
 if __name__ == "__main__":
