@@ -130,5 +130,4 @@ def mtu_default_unknown(v: DeviceView) -> Iterator[Hit]:
             f"no source gives {v.device.vendor.value}'s default",
             port=names[0],
             detail=tuple(names),
-            of_switch=True,
         )
