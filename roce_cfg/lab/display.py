@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.parse import parse_text
-from roce_cfg.verify.data import Display, Layout, load_display
+from roce_cfg.verify.data import Display, Layout, load_display, read_only
 
 if TYPE_CHECKING:
     from roce_cfg.deploy.tree import Tree
@@ -178,7 +178,7 @@ def attach(
 def answer(sw: Switch, text: str) -> str | None:
     """The switch's output for a display command verify runs; None for any other line."""
     world = sw.display
-    if not isinstance(world, World) or not text.startswith("display "):
+    if not isinstance(world, World) or not read_only(text):
         return None
     data = load_display(sw.profile.vendor, world.overlay)
     for check, entry in data.checks.items():
