@@ -289,6 +289,7 @@ def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]
             {
                 "port": port,
                 "state": state,
+                "admin": lab.down if port in shut else lab.up,  # where a column of its own
                 "protocol": lab.down if down else lab.up,
                 "speed_text": (lab.speed_down if down else lab.speed_up).format(**rate),
                 "kbps": speed * 1_000_000,
