@@ -25,7 +25,7 @@ from tests.helpers import ROOT, SCENARIOS
 SAMPLES = ROOT / "tests/data/display"
 SOURCED = [
     (v, check)
-    for v in (Vendor.H3C, Vendor.HUAWEI)
+    for v in Vendor
     for check, entry in sorted(load_display(v).checks.items())
     if entry.status == "sourced"
 ]
@@ -56,7 +56,7 @@ def test_every_sourced_display_command_has_a_real_format_sample_with_its_source(
 
 def test_commands_without_a_public_sample_are_unsourced_and_said_so() -> None:
     sources = (SAMPLES / "SOURCES.md").read_text()
-    for vendor in (Vendor.H3C, Vendor.HUAWEI):
+    for vendor in Vendor:
         for entry in load_display(vendor).checks.values():
             if entry.status == "unsourced":
                 assert entry.why and f"`{entry.command}" in sources.replace("\n  ", " ")
@@ -115,6 +115,8 @@ def test_the_lab_prints_only_lines_the_real_switch_prints(vendor: Vendor, check:
         (Vendor.HUAWEI, "queue", "\r\n Queue statistics info: interface 400GE1/1/2\r\n ---"),
         (Vendor.HUAWEI, "queue", "-\r\n     1         0 "),  # a next queue: no header again
         (Vendor.HUAWEI, "watchdog", "  TurnOff            30  LinkUp\r\n"),
+        (Vendor.ZTE, "interfaces", "Admin Phy   Prot  Description      "),
+        (Vendor.ZTE, "interfaces", "Duplex/full  400G  up    up    up      "),
     ],
 )
 def test_the_lab_shows_each_variation_of_the_captures(
@@ -243,3 +245,37 @@ def test_what_a_real_huawei_switch_does_not_print_is_never_read_as_fine() -> Non
     # the storm on 400GE1/1/2 names the deadlocks 'display dcb pfc' counted (DeadlockNum 2)
     storm = {f.port: f.message for f in obs.findings if f.rule == "RV141"}
     assert "watchdog fired 2 times" in storm["400GE1/1/2"]
+
+
+def test_the_port_state_and_speed_of_a_real_zte_switch_are_read_from_phy_and_bw() -> None:
+    """'show interface brief' as the captures print it: Phy is the link (a port shut,
+    'down down down', and one enabled without link, 'up down down', are both down: RV111);
+    BW is the speed it runs at (an up port at 100G of a planned 400G link: RV112)."""
+    from roce_cfg.verify.checks import check_links
+
+    plan = load_plan(SCENARIOS["pod-small-zte"])
+    entry = load_display(Vendor.ZTE).checks["interfaces"]
+    shut = {"0/1/0/3", "0/1/0/4", "0/1/0/27", "0/1/0/28"}
+    for name, down in (("brief", shut), ("no-description", {"0/1/0/2"})):
+        rows = _sample(Vendor.ZTE, f"interfaces.{name}.txt")
+        listed = {r["port"].removeprefix("cdgei-") for r in rows}
+        obs = Observed(plan, {"leaf-1": {"interfaces": rows}}, {"leaf-1": {"interfaces": entry}})
+        check_links(obs)
+        found = {(f.rule, f.port.removeprefix("cdgei-")) for f in obs.findings if f.port}
+        said = {(rule, port) for rule, port in found if port in listed}
+        slow = {("RV112", "0/1/0/26")} if name == "brief" else set()
+        assert said == {("RV111", p) for p in down} | slow, name
+    said_of = {f.port: f.message for f in obs.findings if f.rule == "RV111"}
+    assert said_of["cdgei-0/1/0/2"].startswith("link down (server port")
+
+
+def test_a_command_that_is_not_read_only_is_refused_when_loaded(tmp_path: Path) -> None:
+    from roce_cfg.errors import InputError
+
+    text = (ROOT / "vendors/zte.display.yaml").read_text()
+    (tmp_path / "vendors").mkdir()
+    bad = text.replace("command: show interface brief", "command: shutdown interface brief")
+    assert bad != text
+    (tmp_path / "vendors/zte.display.yaml").write_text(bad)
+    with pytest.raises(InputError, match=r"checks\.interfaces\.command"):
+        load_display(Vendor.ZTE, tmp_path)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from roce_cfg.model.device import DeviceConfig, Interface
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.parse import parse_text
-from roce_cfg.verify.data import Display, Layout, load_display
+from roce_cfg.verify.data import Display, Layout, load_display, read_only
 
 if TYPE_CHECKING:
     from roce_cfg.deploy.tree import Tree
@@ -178,7 +178,7 @@ def attach(
 def answer(sw: Switch, text: str) -> str | None:
     """The switch's output for a display command verify runs; None for any other line."""
     world = sw.display
-    if not isinstance(world, World) or not text.startswith("display "):
+    if not isinstance(world, World) or not read_only(text):
         return None
     data = load_display(sw.profile.vendor, world.overlay)
     for check, entry in data.checks.items():
@@ -289,6 +289,7 @@ def _interfaces(world: World, host: str, entry: Display) -> list[dict[str, Any]]
             {
                 "port": port,
                 "state": state,
+                "admin": lab.down if port in shut else lab.up,  # where a column of its own
                 "protocol": lab.down if down else lab.up,
                 "speed_text": (lab.speed_down if down else lab.speed_up).format(**rate),
                 "kbps": speed * 1_000_000,

@@ -1,6 +1,6 @@
-"""Reading switches: one netmiko session per switch, display commands only (verify never enters a
-configuration view: every command comes from display data whose commands start with 'display'),
-fanned out with nornir's threaded runner."""
+"""Reading switches: one netmiko session per switch, read-only commands only (verify never enters a
+configuration view: every command comes from display data whose commands start with a read-only
+verb, 'display' or 'show'), fanned out with nornir's threaded runner."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from nornir.plugins.runners import ThreadedRunner
 from roce_cfg.deploy.inventory import Target
 from roce_cfg.deploy.push import Credentials
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
+from roce_cfg.verify.data import read_only
 
 
 @dataclass
@@ -53,8 +54,8 @@ def read(target: Target, creds: Credentials, commands: dict[str, str], steps: Ti
     else:
         try:
             for check, command in commands.items():
-                if not command.startswith("display "):  # read-only, whatever the data says
-                    raise ValueError(f"not a display command: {command!r}")
+                if not read_only(command):  # whatever the data says
+                    raise ValueError(f"not a read-only command: {command!r}")
                 try:
                     reading.outputs[check] = str(
                         conn.send_command(command, read_timeout=steps.command)

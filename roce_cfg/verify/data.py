@@ -40,6 +40,9 @@ CHECKS: dict[str, tuple[str, ...]] = {
 UNPRINTED_OK = frozenset(
     {"oper", "ecn", "armed", "rx_pause", "tx_pause", "ecn_marked", "dropped", "triggers"}
 )
+# The verbs of the commands verify may send: each vendor's read-only exec commands (Comware and
+# VRP 'display', ZXROS and RGOS 'show'); nothing else reaches a switch, whatever the data says.
+READ_ONLY = ("display", "show")
 COUNTER_MAX = (1 << 64) - 1  # a 64-bit hardware counter: larger is not a number a switch prints
 MAX_OUTPUT = 64 << 20  # characters of one command's output that verify reads
 
@@ -85,7 +88,7 @@ class Lab(Layout):
 
 class Display(_M):
     status: Literal["sourced", "unsourced"]
-    command: str = Field(pattern=r"^display [a-z0-9 -]+$")  # read-only by construction
+    command: str = Field(pattern=rf"^(?:{'|'.join(READ_ONLY)}) [a-z0-9 -]+$")  # read-only
     source: str = ""
     why: str = ""
     parser: Parser
@@ -188,6 +191,16 @@ def _template_path(name: str, overlay: Path | None) -> tuple[Path, Path]:
 def _template_text(name: str, overlay: Path | None) -> str:
     place, path = _template_path(name, overlay)
     return read_text(path, "TextFSM template", 1 << 20, root=place)
+
+
+def read_only(command: str) -> bool:
+    """A command verify may send: one of the read-only verbs, then its words.
+
+    >>> read_only("show interface brief"), read_only("display bgp peer"), read_only("shutdown")
+    (True, True, False)
+    """
+    verb, _, rest = command.partition(" ")
+    return verb in READ_ONLY and bool(rest.strip())
 
 
 class UnreadOutput(Exception):

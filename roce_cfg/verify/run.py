@@ -1,4 +1,4 @@
-"""``roce-cfg verify``: read every switch of the inventory (display commands only), parse what it
+"""``roce-cfg verify``: read every switch of the inventory (read-only commands only), parse what it
 printed with its vendor's display data, and check it against the plan."""
 
 from __future__ import annotations
