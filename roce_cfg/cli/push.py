@@ -313,7 +313,7 @@ def verify_cmd(
     quiet: Quiet = False,
 ) -> None:
     """Check what the switches report (LLDP, links, BGP, PFC, ECN, counters) against the plan;
-    read-only: display commands only."""
+    read-only: display and show commands only."""
     from roce_cfg.deploy.inventory import load as load_inventory
     from roce_cfg.deploy.transport import Timeouts
     from roce_cfg.platforms.profile import overlay_dir
