@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import tempfile
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,28 +28,48 @@ from tests.metamorphic import FORMS, Form
 from tests.test_parse_roundtrip import intents
 
 VENDORS = ("h3c", "huawei", "ruijie", "zte")
-Key = tuple[str, str, str | None, str | None, str | None]
+# (rule, device, port, related device, related port, line: where the form keeps every line's number)
+Key = tuple[str, str, str | None, str | None, str | None, int | None]
+Verdict = tuple[Counter[Key], tuple[int, int]]
 
 
-def _verdict(
-    folder: Path, rename: Callable[[str], str] = str
-) -> tuple[Counter[Key], tuple[int, int]]:
-    """The findings (what is wrong where, not on which line; a port by the name ``rename``
-    gives it) and the deadlock verdict (cycles in the healthy fabric, switches it could not
-    verify)."""
+def _verdict(folder: Path, form: Form, rewritten: bool) -> Verdict:
+    """The findings (what is wrong where, and on which line where ``form`` keeps every line at
+    its number; a port of the ``rewritten`` fabric by the name ``form.rename`` gives it) and
+    the deadlock verdict (cycles in the healthy fabric, switches it could not verify)."""
     found = lint([folder]).findings
+    rename = form.rename if rewritten else str
 
     def named(port: str | None) -> str | None:
         return rename(port) if port is not None else None
 
     keys = Counter(
-        (f.rule, f.device, named(f.port), f.related_device, named(f.related_port))
+        (
+            f.rule,
+            f.device,
+            named(f.port),
+            f.related_device,
+            named(f.related_port),
+            f.line if form.keeps_lines else None,
+        )
         for f in found
         if f.rule not in ("RC404",)  # the line count: a capture's prompt is a line too
     )
     report = run_deadlock(load_deadlock(folder), Failures())
     unverified = sum(1 for f in found if f.rule == "RC405")
     return keys, (len(report.baseline), unverified)
+
+
+def _same(after: Verdict, before: Verdict, form: Form) -> None:
+    """``after`` (the rewritten fabric's) is ``before``; else which findings and verdict
+    differ, the first few of each side."""
+    gained = sorted((after[0] - before[0]).elements(), key=str)
+    lost = sorted((before[0] - after[0]).elements(), key=str)
+    assert after == before, (
+        f"{form.name}: {len(gained)} finding(s) only in the rewritten form {gained[:3]}, "
+        f"{len(lost)} only in the original {lost[:3]}; deadlock (cycles, RC405) "
+        f"{after[1]} vs {before[1]}"
+    )
 
 
 def _write(folder: Path, files: dict[str, str]) -> Path:
@@ -92,8 +111,8 @@ def test_a_golden_fabric_in_another_form_is_judged_the_same(
     files = _golden(vendor)
     rewritten = _rewritten(form, files, vendor)
     assert rewritten is not None
-    after = _verdict(_write(tmp_path / "b", rewritten), form.rename)
-    assert after == _verdict(_write(tmp_path / "a", files))
+    after = _verdict(_write(tmp_path / "b", rewritten), form, True)
+    _same(after, _verdict(_write(tmp_path / "a", files), form, False), form)
 
 
 def _generated(data: dict[str, Any], folder: Path) -> dict[str, str]:
@@ -149,8 +168,8 @@ def _judged_the_same(data: dict[str, Any], form: Form) -> None:
         assume(not form.whole_fabric or all(text is not None for text in out.values()))
         rewritten = {name: out[name] or text for name, text in files.items()}
         assume(rewritten != files)
-        before = _verdict(_write(Path(tmp) / "a", files))
-        assert _verdict(_write(Path(tmp) / "b", rewritten), form.rename) == before
+        before = _verdict(_write(Path(tmp) / "a", files), form, False)
+        _same(_verdict(_write(Path(tmp) / "b", rewritten), form, True), before, form)
 
 
 # The brownfield fabrics whose forms the catalogue rewrites (H3C aggregates, ports in runs): the
@@ -200,5 +219,5 @@ def test_a_corpus_fabric_in_another_form_is_judged_the_same(
             (folder / name).write_bytes(data)
         return folder
 
-    before = _verdict(written(tmp_path / "a", files))
-    assert _verdict(written(tmp_path / "b", rewritten)) == before
+    before = _verdict(written(tmp_path / "a", files), form, False)
+    _same(_verdict(written(tmp_path / "b", rewritten), form, True), before, form)
