@@ -35,6 +35,9 @@ class Form:
     # the rewrite changes lines in place or adds them after the config: every line keeps its
     # number, so every finding keeps its line (a reader that miscounts lines is caught)
     keeps_lines: bool = False
+    # the rewrite reads as the same device model, field for field (not so where it renames ports,
+    # readdresses them or adds a policy): a misreading no rule judges yet is caught too
+    same_model: bool = True
 
 
 def _lines(text: str) -> list[str]:
@@ -603,13 +606,19 @@ FORMS = (
         "tests/wild/ruijie/s2628g-e-rgos10-capture.cfg",
         keeps_lines=True,
     ),
-    Form("harmless QoS policy", harmless_policy, "[H3C-QOS-CG]; [HW-CR] traffic classifier"),
+    Form(
+        "harmless QoS policy",
+        harmless_policy,
+        "[H3C-QOS-CG]; [HW-CR] traffic classifier",
+        same_model=False,
+    ),
     Form(
         "routed port vs parent + dot1q sub-interface",
         routed_port_as_sub_interface,
         "[HW-CR] dot1q termination vid; dcb pfc enable, qos queue ecn, jumboframe enable "
         "(physical views only); mtu, trust upstream, ip address (sub-interface views)",
         rename=_parent_name,
+        same_model=False,
     ),
     Form(
         "IPv6 addressing",
@@ -617,5 +626,6 @@ FORMS = (
         "[HW-CR] ipv6 address; [HW-CG] BGP4+ example; [CMW-IPV6-CR], [CMW-BGP6], [CMW-STATIC6]; "
         "RGOS/ZXROS: the IOS shape (unsourced)",
         whole_fabric=True,
+        same_model=False,
     ),
 )
