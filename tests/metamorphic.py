@@ -32,6 +32,12 @@ class Form:
     rename: Callable[[str], str] = _same_name
     # a rewrite of the whole fabric or of none of it (both ends of a link must change together)
     whole_fabric: bool = False
+    # the rewrite changes lines in place or adds them after the config: every line keeps its
+    # number, so every finding keeps its line (a reader that miscounts lines is caught)
+    keeps_lines: bool = False
+    # the rewrite reads as the same device model, field for field (not so where it renames ports,
+    # readdresses them or adds a policy): a misreading no rule judges yet is caught too
+    same_model: bool = True
 
 
 def _lines(text: str) -> list[str]:
@@ -558,28 +564,61 @@ def ipv6_addressing(text: str, vendor: str) -> str | None:
 
 
 FORMS = (
-    Form("crlf", crlf, "a saved file moved through Windows (tests/brownfield h3c-lag leaf-2.cfg)"),
+    Form(
+        "crlf",
+        crlf,
+        "a saved file moved through Windows (tests/brownfield h3c-lag leaf-2.cfg)",
+        keeps_lines=True,
+    ),
     Form("terminal capture", terminal_capture, "shared/netmiko-notes.md: prompts and commands"),
-    Form("pager", pager, "tests/parse/h3c/leaf-s6850-terminal.cfg: '---- More ----' erased"),
-    Form("mask length", mask_length, "[HW-CR] ip address (interface view)"),
+    Form(
+        "pager",
+        pager,
+        "tests/parse/h3c/leaf-s6850-terminal.cfg: '---- More ----' erased",
+        keeps_lines=True,
+    ),
+    Form("mask length", mask_length, "[HW-CR] ip address (interface view)", keeps_lines=True),
     Form("vlan batch listed", vlan_batch_listed, "[HW-CR] vlan batch"),
-    Form("named PFC profile", named_pfc_profile, "[HW-CR] dcb pfc; dcb pfc enable"),
+    Form(
+        "named PFC profile", named_pfc_profile, "[HW-CR] dcb pfc; dcb pfc enable", keeps_lines=True
+    ),
     Form("settings on members", settings_on_members, "[H3C-LAG-CG]; vendors/h3c.yaml aggregate"),
     Form("interface range", interface_range, "[CMW-RANGE] interface range"),
     Form("saved range name", saved_range_name, "[CMW-RANGE] interface range name"),
     Form("ZTE dcb view", zte_dcb_view, "tests/brownfield/fabrics/rj-zte-lag (unconfirmed)"),
     Form("ZTE qos view", zte_qos_view, "tests/brownfield/fabrics/rj-zte-lag (unconfirmed)"),
-    Form("ZTE end", zte_end, "tests/brownfield/fabrics/rj-zte-lag spine-1 and its SOURCES.md"),
-    Form("ZTE spaced tags", zte_spaced_tags, "[ZTE-LACP] '! </LACP>'"),
-    Form("Ruijie PFC mode on", ruijie_pfc_mode_on, "tests/brownfield/fabrics/rj-zte-lag leaves"),
-    Form("session output", session_output, "tests/wild/ruijie/s2628g-e-rgos10-capture.cfg"),
-    Form("harmless QoS policy", harmless_policy, "[H3C-QOS-CG]; [HW-CR] traffic classifier"),
+    Form(
+        "ZTE end",
+        zte_end,
+        "tests/brownfield/fabrics/rj-zte-lag spine-1 and its SOURCES.md",
+        keeps_lines=True,
+    ),
+    Form("ZTE spaced tags", zte_spaced_tags, "[ZTE-LACP] '! </LACP>'", keeps_lines=True),
+    Form(
+        "Ruijie PFC mode on",
+        ruijie_pfc_mode_on,
+        "tests/brownfield/fabrics/rj-zte-lag leaves",
+        keeps_lines=True,
+    ),
+    Form(
+        "session output",
+        session_output,
+        "tests/wild/ruijie/s2628g-e-rgos10-capture.cfg",
+        keeps_lines=True,
+    ),
+    Form(
+        "harmless QoS policy",
+        harmless_policy,
+        "[H3C-QOS-CG]; [HW-CR] traffic classifier",
+        same_model=False,
+    ),
     Form(
         "routed port vs parent + dot1q sub-interface",
         routed_port_as_sub_interface,
         "[HW-CR] dot1q termination vid; dcb pfc enable, qos queue ecn, jumboframe enable "
         "(physical views only); mtu, trust upstream, ip address (sub-interface views)",
         rename=_parent_name,
+        same_model=False,
     ),
     Form(
         "IPv6 addressing",
@@ -587,5 +626,6 @@ FORMS = (
         "[HW-CR] ipv6 address; [HW-CG] BGP4+ example; [CMW-IPV6-CR], [CMW-BGP6], [CMW-STATIC6]; "
         "RGOS/ZXROS: the IOS shape (unsourced)",
         whole_fabric=True,
+        same_model=False,
     ),
 )

@@ -5,9 +5,9 @@ deadlock verdict, on the goldens of the four vendors and on fabrics hypothesis d
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,33 +24,53 @@ from roce_cfg.errors import RoceCfgError
 from roce_cfg.intent.checks import check
 from roce_cfg.intent.models import Intent
 from roce_cfg.parse import prepare
+from roce_cfg.parse.run import parse_text
 from tests.helpers import ROOT, examples
 from tests.metamorphic import FORMS, Form
 from tests.test_parse_roundtrip import intents
 
 VENDORS = ("h3c", "huawei", "ruijie", "zte")
-Key = tuple[str, str, str | None, str | None, str | None]
+# (rule, device, port, related device, related port, line: where the form keeps every line's number)
+Key = tuple[str, str, str | None, str | None, str | None, int | None]
+Verdict = tuple[Counter[Key], tuple[int, int]]
 
 
-def _verdict(
-    folder: Path, rename: Callable[[str], str] = str
-) -> tuple[Counter[Key], tuple[int, int]]:
-    """The findings (what is wrong where, not on which line; a port by the name ``rename``
-    gives it) and the deadlock verdict (cycles in the healthy fabric, switches it could not
-    verify)."""
+def _verdict(folder: Path, form: Form, rewritten: bool) -> Verdict:
+    """The findings (what is wrong where, and on which line where ``form`` keeps every line at
+    its number; a port of the ``rewritten`` fabric by the name ``form.rename`` gives it) and
+    the deadlock verdict (cycles in the healthy fabric, switches it could not verify)."""
     found = lint([folder]).findings
+    rename = form.rename if rewritten else str
 
     def named(port: str | None) -> str | None:
         return rename(port) if port is not None else None
 
     keys = Counter(
-        (f.rule, f.device, named(f.port), f.related_device, named(f.related_port))
+        (
+            f.rule,
+            f.device,
+            named(f.port),
+            f.related_device,
+            named(f.related_port),
+            f.line if form.keeps_lines else None,
+        )
         for f in found
-        if f.rule not in ("RC404",)  # the line count: a capture's prompt is a line too
     )
     report = run_deadlock(load_deadlock(folder), Failures())
     unverified = sum(1 for f in found if f.rule == "RC405")
     return keys, (len(report.baseline), unverified)
+
+
+def _same(after: Verdict, before: Verdict, form: Form) -> None:
+    """``after`` (the rewritten fabric's) is ``before``; else which findings and verdict
+    differ, the first few of each side."""
+    gained = sorted((after[0] - before[0]).elements(), key=str)
+    lost = sorted((before[0] - after[0]).elements(), key=str)
+    assert after == before, (
+        f"{form.name}: {len(gained)} finding(s) only in the rewritten form {gained[:3]}, "
+        f"{len(lost)} only in the original {lost[:3]}; deadlock (cycles, RC405) "
+        f"{after[1]} vs {before[1]}"
+    )
 
 
 def _write(folder: Path, files: dict[str, str]) -> Path:
@@ -69,31 +89,66 @@ def _rewritten(form: Form, files: dict[str, str], vendor: str) -> dict[str, str]
     return {name: text if text is not None else files[name] for name, text in out.items()}
 
 
-def _golden(vendor: str) -> dict[str, str]:
-    folder = ROOT / f"golden/pod-small-{vendor}"
-    return {p.name: p.read_text() for p in sorted(folder.glob("*.cfg"))}
+# The golden fabrics the forms are applied to, and their vendor: the four pods, and the
+# single switch, whose 'vlan batch 301 to 308' is the one range the VLAN form rewrites (each
+# pod leaf has one VLAN; designed fabrics have a range only on a single switch, rarely drawn).
+# 'unnamed': the single switch without its 'vlan N' / ' name railN' blocks, which declare each
+# VLAN again: there the batch alone declares them, so a misread batch shows.
+GOLDENS = {f"pod-small-{v}": v for v in VENDORS} | {
+    "single-switch": "huawei",
+    "single-switch-unnamed": "huawei",
+}
+_NAMED_VLAN = re.compile(r"^vlan \d+\n name \S+\n#\n", re.M)
+
+
+def _golden(fabric: str) -> dict[str, str]:
+    folder = ROOT / "golden" / fabric.removesuffix("-unnamed")
+    files = {p.name: p.read_text() for p in sorted(folder.glob("*.cfg"))}
+    if fabric.endswith("-unnamed"):
+        files = {name: _NAMED_VLAN.sub("", text) for name, text in files.items()}
+    return files
 
 
 def _cases() -> list[Any]:
     out = []
     for form in FORMS:
-        for vendor in VENDORS:
-            if _rewritten(form, _golden(vendor), vendor) is None:
+        for fabric, vendor in GOLDENS.items():
+            if _rewritten(form, _golden(fabric), vendor) is None:
                 continue
             marks = [pytest.mark.xfail(strict=True, reason="not read yet")] if form.unread else []
-            out.append(pytest.param(form, vendor, id=f"{form.name}-{vendor}", marks=marks))
+            name = vendor if fabric.startswith("pod-small-") else fabric
+            out.append(pytest.param(form, fabric, id=f"{form.name}-{name}", marks=marks))
     return out
 
 
-@pytest.mark.parametrize(("form", "vendor"), _cases())
+def test_every_form_reaches_a_golden_or_corpus_fabric() -> None:
+    """A form no fixed fabric has the lines of is tried only when hypothesis happens to draw
+    a design that has them: the property is then vacuous in practice (it was, for the listed
+    VLAN batch)."""
+    fixed = {c.values[0].name for c in _cases()} | {c.values[0].name for c in _corpus_cases()}
+    assert [f.name for f in FORMS if f.name not in fixed] == []
+
+
+@pytest.mark.parametrize(("form", "fabric"), _cases())
 def test_a_golden_fabric_in_another_form_is_judged_the_same(
-    form: Form, vendor: str, tmp_path: Path
+    form: Form, fabric: str, tmp_path: Path
 ) -> None:
-    files = _golden(vendor)
-    rewritten = _rewritten(form, files, vendor)
+    files = _golden(fabric)
+    rewritten = _rewritten(form, files, GOLDENS[fabric])
     assert rewritten is not None
-    after = _verdict(_write(tmp_path / "b", rewritten), form.rename)
-    assert after == _verdict(_write(tmp_path / "a", files))
+    after = _verdict(_write(tmp_path / "b", rewritten), form, True)
+    _same(after, _verdict(_write(tmp_path / "a", files), form, False), form)
+    if form.same_model:
+        _same_models(rewritten, files, form)
+
+
+def _same_models(after: dict[str, str], before: dict[str, str], form: Form) -> None:
+    """Each rewritten file reads as the same device model as its original (the fields that
+    differ named): the declared VLANs, for one, no rule judges."""
+    for name, text in after.items():
+        new, old = (parse_text(t).config.device.model_dump() for t in (text, before[name]))
+        fields = [k for k in old if old[k] != new.get(k)]
+        assert not fields, f"{form.name}: {name} reads differently in {fields}"
 
 
 def _generated(data: dict[str, Any], folder: Path) -> dict[str, str]:
@@ -149,8 +204,8 @@ def _judged_the_same(data: dict[str, Any], form: Form) -> None:
         assume(not form.whole_fabric or all(text is not None for text in out.values()))
         rewritten = {name: out[name] or text for name, text in files.items()}
         assume(rewritten != files)
-        before = _verdict(_write(Path(tmp) / "a", files))
-        assert _verdict(_write(Path(tmp) / "b", rewritten), form.rename) == before
+        before = _verdict(_write(Path(tmp) / "a", files), form, False)
+        _same(_verdict(_write(Path(tmp) / "b", rewritten), form, True), before, form)
 
 
 # The brownfield fabrics whose forms the catalogue rewrites (H3C aggregates, ports in runs): the
@@ -200,5 +255,5 @@ def test_a_corpus_fabric_in_another_form_is_judged_the_same(
             (folder / name).write_bytes(data)
         return folder
 
-    before = _verdict(written(tmp_path / "a", files))
-    assert _verdict(written(tmp_path / "b", rewritten)) == before
+    before = _verdict(written(tmp_path / "a", files), form, False)
+    _same(_verdict(written(tmp_path / "b", rewritten), form, True), before, form)
