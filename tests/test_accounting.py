@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from roce_cfg.errors import InputError
-from roce_cfg.grammar import GrammarError
+from roce_cfg.grammar import GrammarError, load_grammar
 from roce_cfg.grammar.load import _unmanaged
 from roce_cfg.parse import parse_file, parse_text
+from roce_cfg.parse.judge import Judge, Verdict, judge
 from roce_cfg.parse.lossless import LOSSLESS_SECTIONS
 from roce_cfg.parse.template_lines import template_lines
 from roce_cfg.vendor import Vendor
@@ -201,3 +203,30 @@ def test_the_shape_memos_keep_no_huge_block() -> None:
     checked = list(load_grammar("ruijie").replay.blocks[""])
     assert judged and max(map(len, judged)) <= MEMO_BLOCK_CHARS
     assert checked and max(map(len, checked)) <= REPLAY_CHARS
+
+
+def _judge_without(vendor: Vendor, line_regex: str | None) -> Judge:
+    """The vendor's judge with one template line taken out (None: as bundled)."""
+    whole = judge(vendor)
+    kept = tuple(r for r in whole.template_lines if r != line_regex)
+    assert line_regex is None or len(kept) == len(whole.template_lines) - 1
+    pattern = re.compile("|".join(f"(?:{r})" for r in kept))
+    return Judge(whole.grammar, pattern, whole.unmanaged, whole.areas, kept)
+
+
+def test_a_lossless_command_no_template_reads_is_unread() -> None:
+    """The grammar knowing a command is not reading its values: an 'if-match dscp' line whose
+    template line is gone is unread (RC405 says so), not understood with nothing read."""
+    line = "if-match dscp 48"
+    whole = judge(Vendor.H3C)
+    (regex,) = [r for r in whole.template_lines if re.fullmatch(r, line)]
+    assert _judge_without(Vendor.H3C, None).line(line, "all").status == "understood"
+    assert _judge_without(Vendor.H3C, regex).line(line, "all") == Verdict("unread", "qos_maps")
+
+
+def test_an_unmodelled_command_says_why() -> None:
+    """A lossless command that no template reads is understood only where its grammar entry
+    says why its values change nothing judged ('peer X enable')."""
+    cmd = load_grammar("h3c").match("bgp-ipv4", "peer 10.0.0.1 enable")[0]
+    assert cmd is not None and cmd.section == "bgp" and "routing model" in cmd.unmodelled
+    assert judge(Vendor.H3C).line("peer 10.0.0.1 enable", "all").status == "understood"

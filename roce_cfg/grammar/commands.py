@@ -54,6 +54,10 @@ class Command:
     # the view opener (by name) whose settings this command returns to the defaults, the view
     # staying (RGOS 'default interface <port>')
     resets: str | None = None
+    # why a line of a lossless section that no parse template reads changes nothing roce-cfg
+    # judges ('peer X enable': the session is the 'peer X as-number' line's); without it such a
+    # line is unread (parse/judge.py): the grammar knowing a command is not reading its values
+    unmodelled: str = ""
     undo: Undo | None = None
 
     def negate(self, values: dict[str, str], line: str, negation: str) -> str | None:

@@ -65,6 +65,7 @@ def _command(vendor: str, raw: dict[str, Any], path: str, policy: dict[str, Any]
         once=bool(raw.get("once", False)),
         restates_default=bool(raw.get("restates_default", False)),
         resets=None if raw.get("resets") is None else str(raw["resets"]),
+        unmodelled=str(raw.get("unmodelled", "")),
     )
     return replace(cmd, undo=_undo(cmd, raw, path, policy))
 

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from roce_cfg.grammar import Grammar, load_grammar, pattern_blind, shape
+from roce_cfg.grammar.commands import Command
 from roce_cfg.parse.blocks import Block
 from roce_cfg.parse.lossless import LOSSLESS_SECTIONS, OTHER, keyword_section
 from roce_cfg.parse.template_lines import template_lines
@@ -176,11 +177,14 @@ class Judge:
         return hit
 
     def _judge(self, flat: str, readers: str) -> Verdict:
-        section = self._command_section(flat, one_line=readers == "grammar")
+        cmd = self._command(flat, one_line=readers == "grammar")
+        section = None if cmd is None else cmd.section
         if readers == "none" or (readers == "grammar" and section is None):
             section = None
         elif section is None and self.templates.fullmatch(flat):
             section = self.area(flat) or OTHER
+        elif cmd is not None and readers == "all" and self._values_unread(cmd, flat):
+            return Verdict("unread", cmd.section)
         if section is not None:
             return Verdict("understood", section)
         for pattern, kind in self.unmanaged:
@@ -188,13 +192,25 @@ class Judge:
                 return Verdict("unmanaged", kind)
         return Verdict("unread", self.area(flat) or OTHER)
 
-    def _command_section(self, flat: str, one_line: bool = False) -> str | None:
+    def _values_unread(self, cmd: Command, flat: str) -> bool:
+        """A lossless command's line that no template reads and whose grammar entry does not
+        say why its values change no judgement: known, but not read. (A view's opener is the
+        lines under it; its closer holds nothing.)"""
+        if cmd.section not in LOSSLESS_SECTIONS or cmd.opens or cmd.exits or cmd.unmodelled:
+            return False
+        return self.templates.fullmatch(flat) is None
+
+    def _command(self, flat: str, one_line: bool = False) -> Command | None:
         first = flat.split(maxsplit=1)[0] if flat.strip() else ""
         for view, undo in self._tries.get(first, ()):
             cmd, _ = self.grammar.match(view, flat, undo)
             if cmd is not None and not (one_line and cmd.opens):
-                return cmd.section
+                return cmd
         return None
+
+    def _command_section(self, flat: str, one_line: bool = False) -> str | None:
+        cmd = self._command(flat, one_line)
+        return None if cmd is None else cmd.section
 
     def area(self, flat: str) -> str | None:
         """The section of a line: the grammar's ``areas`` first, else its command's section,
