@@ -212,7 +212,7 @@ def test_faults_under_a_sub_interface_are_found_as_on_the_routed_port(tmp_path: 
     from tests.test_metamorphic import _golden, _verdict, _write
 
     form = next(f for f in FORMS if f.name.startswith("routed port vs parent"))
-    routed = _plant(_golden("huawei"))
+    routed = _plant(_golden("pod-small-huawei"))
     sub = {n: form.rewrite(t, "huawei") or t for n, t in routed.items()}
     assert any(".3999" in t for t in sub.values())
     before = _verdict(_write(tmp_path / "a", routed))
