@@ -297,22 +297,17 @@ def _diff(
 ) -> list[str]:
     """``have`` is the working copy of the running view: it is changed as the commands would
     change the switch, so the additions see what the removals took."""
+    wanted = {c.line for c in want.children}
+    if all(c.line in wanted for c in have.children):
+        # nothing to take away (a view typed from empty, or one as intended already, as in
+        # the check after a push): what follows judges only running lines the intent lacks
+        return _additions(have, want, profile, path, prune, full)
     neg = profile.negation
     grammar = profile.grammar()
     view = view_of(profile, path, have)
     kinds = scope.kinds(profile, path)
     ours = _scope(want, profile, kinds, prune, full, view)
-    wanted = {c.line for c in want.children}
-    single = profile.dialect.single_valued
-    replaced = tuple(
-        {
-            p
-            for c in want.children
-            if c.line.startswith(single)
-            for p in single
-            if c.line.startswith(p)
-        }
-    )
+    replaced = _replaced(want, profile.dialect.single_valued)
     renamed = [] if full else scope.renamed(have, want, profile, kinds)
     dropped, later = scope.dropped(have, want, profile, kinds), []
     out: list[str] = []
@@ -345,6 +340,20 @@ def _diff(
     for c in renamed:  # the old one goes once the new one is in place
         out.append(_negation(grammar, view, c.line, neg))
     return out
+
+
+def _replaced(want: Node, single: tuple[str, ...]) -> tuple[str, ...]:
+    """The single-valued settings (``mtu ``) the intended view sets: a new value replaces the
+    running one, which is not removed first."""
+    return tuple(
+        {
+            p
+            for c in want.children
+            if c.line.startswith(single)
+            for p in single
+            if c.line.startswith(p)
+        }
+    )
 
 
 def _flip(
