@@ -36,6 +36,7 @@ class Tree:
         # one pattern for the question asked of every line (a push's diff asks it 25,000 times)
         self._any_view = re.compile("|".join(f"(?:{p})" for p in profile.dialect.views))
         self._layout = [re.compile(p) for p in profile.parse.layout_lines]
+        self._resets: frozenset[str] | None = None  # the grammar's, asked of every line applied
 
     def __deepcopy__(self, memo: dict[int, object]) -> Tree:
         twin = Tree.__new__(Tree)  # the profile and the compiled patterns are shared, not copied
@@ -104,7 +105,9 @@ class Tree:
     def _reset(self, view: Node, stack: list[Node], line: str) -> bool:
         """A line that returns a view below to its defaults ('default interface <port>': the
         grammar's ``resets``): the view is emptied and stays. False for any other line."""
-        if _first(line) not in _words(self.profile).resets:
+        if self._resets is None:
+            self._resets = _words(self.profile).resets
+        if _first(line) not in self._resets:
             return False  # most lines: the view's walk below is not needed
         here = view_of(self.profile, tuple(n.line for n in stack[1:]), view)
         target = self.profile.grammar().reset_target(here, line)
