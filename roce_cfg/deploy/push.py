@@ -100,7 +100,7 @@ def planned(
 def still(target: Target, running: str, want: Tree, prune: bool = False) -> list[str]:
     """What a push would type to take ``running`` to the intended tree ``want`` (``changes``
     without the diff, which a check after the push has no use for)."""
-    return remediation(Tree.from_text(running, target.profile), want, prune)
+    return remediation(Tree.from_text(running, target.profile), want, prune, spent=True)
 
 
 def pruned(target: Target, running: str, intended: str, commands: list[str]) -> list[str]:

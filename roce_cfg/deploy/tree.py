@@ -183,7 +183,7 @@ class Tree:
 
 
 def remediation(
-    running: Tree, intended: Tree, prune: bool = False, full: bool = False
+    running: Tree, intended: Tree, prune: bool = False, full: bool = False, spent: bool = False
 ) -> list[str]:
     """Commands that bring ``running`` to ``intended`` for everything roce-cfg manages.
 
@@ -199,12 +199,16 @@ def remediation(
 
     Staged settings the vendor locks once applied (``apply_steps``: Comware's data buffer) are
     changed the one way the switch takes: the apply lifted before the first edit, typed again
-    after the last."""
-    work = copy.deepcopy(running.root)  # the switch as the commands leave it, view by view
-    out = _diff(work, intended.root, intended.profile, (), prune, full)
+    after the last.
+
+    ``spent``: the caller has no more use for ``running``, which is then changed in place (the
+    working copy) instead of copied first."""
+    had = [c.line for c in running.root.children]
+    work = running.root if spent else copy.deepcopy(running.root)
+    out = _diff(work, intended.root, intended.profile, (), prune, full)  # ``work`` as the switch
     profile = intended.profile
     sides = Sides(
-        [c.line for c in running.root.children],
+        had,
         [c.line for c in intended.root.children],
         intended.is_view,
         profile.dialect,
