@@ -162,6 +162,80 @@ def test_a_display_is_read_to_the_prompt_that_ends_it_not_one_inside_it() -> Non
     assert shown == "#\ninterface X\n description [rack-7]\n#\nreturn"
 
 
+class _Channel:
+    """paramiko's Channel as the session reads it: recv of the bytes that came (a timeout when
+    none did, b'' once closed), sendall of what is typed."""
+
+    def __init__(self, chunks: list[bytes], closes: bool = False) -> None:
+        self.chunks, self.closes, self.sent = chunks, closes, b""
+        self.timeout: float | None = 20.0
+
+    def gettimeout(self) -> float | None:
+        return self.timeout
+
+    def settimeout(self, seconds: float | None) -> None:
+        self.timeout = seconds
+
+    def recv(self, size: int) -> bytes:
+        if self.chunks:
+            return self.chunks.pop(0)
+        if self.closes:
+            return b""
+        raise TimeoutError
+
+    def sendall(self, data: bytes) -> None:
+        self.sent += data
+
+
+class _Wired:
+    """A netmiko connection over ``_Channel``, with netmiko's line-end normalization."""
+
+    encoding, disable_lf_normalization, ansi_escape_codes = "utf-8", False, False
+
+    def __init__(self, channel: _Channel, ahead: str = "") -> None:
+        self.remote_conn, self.ahead, self.reads = channel, ahead, 0
+
+    def normalize_cmd(self, line: str) -> str:
+        return line + "\n"
+
+    def normalize_linefeeds(self, text: str) -> str:
+        return re.sub("\r", "\n", re.sub("(\r\r\r\n|\r\r\n|\r\n|\n\r)", "\n", text))
+
+    def read_channel(self) -> str:  # netmiko's: what it read past its prompts at login
+        self.reads += 1
+        ahead, self.ahead = self.ahead, ""
+        return ahead
+
+
+def test_a_line_end_split_between_two_reads_is_one_line_end() -> None:
+    channel = _Channel([b"display this\r\n#\r\n vlan 101\r", b"\n na", "me r\u00e9".encode()[:-1],
+                        "\u00e9".encode()[1:] + b"l\r\n#\r\n[leaf-1]"])  # fmt: skip
+    conn = _Wired(channel)
+    shown = _cli(conn).show("display this")  # type: ignore[arg-type]
+    assert shown == "#\n vlan 101\n name r\u00e9l\n#"  # no blank line; a character split too
+    assert channel.sent == b"display this\n" and channel.timeout == 20.0  # its timeout kept
+    assert conn.reads == 1  # netmiko's read once, for what it had read ahead; then the channel
+
+
+def test_what_netmiko_read_ahead_at_login_comes_first() -> None:
+    channel = _Channel([b"\r\n[leaf-1]"])
+    conn = _Wired(channel, ahead="display this\n#\n vlan 101")
+    assert _cli(conn).show("display this") == "#\n vlan 101"  # type: ignore[arg-type]
+
+
+def test_a_channel_that_closes_mid_answer_is_a_drop() -> None:
+    channel = _Channel([b"undo vlan 7\r\n"], closes=True)
+    with pytest.raises(session.Dropped, match="closed the connection at 'undo vlan 7'"):
+        _cli(_Wired(channel)).send("undo vlan 7")  # type: ignore[arg-type]
+
+
+def test_a_channel_that_says_nothing_runs_out_of_time() -> None:
+    started = time.monotonic()
+    with pytest.raises(NoAnswer, match=re.escape("no answer to 'vlan 7' within 0.3 s")):
+        _cli(_Wired(_Channel([])), timeout=0.3).send("vlan 7")  # type: ignore[arg-type]
+    assert time.monotonic() - started < 5
+
+
 # -- the emulators ----------------------------------------------------------------------------
 
 

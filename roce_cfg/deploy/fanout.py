@@ -16,6 +16,7 @@ from roce_cfg.deploy.push import FAILED, Credentials, Outcome, push
 from roce_cfg.deploy.session import TYPE_AHEAD
 from roce_cfg.deploy.transport import Timeouts
 from roce_cfg.errors import InputError
+from roce_cfg.heap import bulk_objects
 from roce_cfg.parse import read_config
 from roce_cfg.safepath import file_names, inside
 
@@ -60,6 +61,11 @@ def _intended(targets: list[Target], configs: Path) -> dict[str, str]:
     return intended
 
 
+# Each switch's push makes tens of thousands of small objects (trees of its configs, parsed
+# lines, SSH messages) and frees them by reference counting; at CPython's default thresholds
+# the cyclic collector ran about 240 times for 50 leaves and rescanned every live session's,
+# 0.13-0.21 s of push's 1.5 s of CPU (python -m bench.push_bench --compare).
+@bulk_objects()
 def run(
     targets: list[Target],
     configs: Path,

@@ -6,9 +6,11 @@ from __future__ import annotations
 import contextlib
 import copy
 import difflib
+import functools
 import re
 import time
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 from netmiko import BaseConnection, ReadTimeout
@@ -20,6 +22,7 @@ from roce_cfg.deploy.session import TYPE_AHEAD, Cli, PushError
 from roce_cfg.deploy.summary import SectionChange, section_changes
 from roce_cfg.deploy.transport import Timeouts, Unusable, connect
 from roce_cfg.deploy.tree import Tree, remediation
+from roce_cfg.grammar import load_grammar
 from roce_cfg.redact import redact
 
 Status = Literal["no changes", "planned", "changed", "rolled back", "rollback-failed", "failed"]
@@ -97,7 +100,7 @@ def planned(
 def still(target: Target, running: str, want: Tree, prune: bool = False) -> list[str]:
     """What a push would type to take ``running`` to the intended tree ``want`` (``changes``
     without the diff, which a check after the push has no use for)."""
-    return remediation(Tree.from_text(running, target.profile), want, prune)
+    return remediation(Tree.from_text(running, target.profile), want, prune, spent=True)
 
 
 def pruned(target: Target, running: str, intended: str, commands: list[str]) -> list[str]:
@@ -137,17 +140,28 @@ def irreversible(target: Target, commands: list[str]) -> frozenset[str]:
     p = target.profile
     if p.dialect.restore.commands:
         return frozenset()  # the switch's own restore point takes back whatever was typed
-    grammar, neg = p.grammar(), p.negation
-    views: dict[str, set[str]] = {}  # a command's first word -> the views it is typed in
-    for cmd in grammar.commands:
+    key = (p.vendor.value, p.overlay, p.negation)
+    return frozenset(c for c in commands if _unrestorable(*key, c.strip()))
+
+
+# lines repeat on every port and every switch of a vendor: each is judged once
+@functools.lru_cache(maxsize=1 << 16)
+def _unrestorable(vendor: str, overlay: Path | None, neg: str, line: str) -> bool:
+    """``irreversible``'s judgement of one line, in any view its command is typed in."""
+    grammar = load_grammar(vendor, overlay)
+    word = line.removeprefix(neg).split(" ", 1)[0]
+    views = _typed_in(vendor, overlay).get(word, ())
+    return any(grammar.resting(v, line, neg) == (True, None) for v in views)
+
+
+@functools.cache
+def _typed_in(vendor: str, overlay: Path | None) -> dict[str, frozenset[str]]:
+    """A grammar command's first word -> the views it is typed in (or switches to)."""
+    views: dict[str, set[str]] = {}
+    for cmd in load_grammar(vendor, overlay).commands:
         for word in cmd.first:
             views.setdefault(word, set()).update((*cmd.views, *((cmd.sets,) if cmd.sets else ())))
-    fenced = set()
-    for line in {c.strip() for c in commands}:
-        word = line.removeprefix(neg).split(" ", 1)[0]
-        if any(grammar.resting(v, line, neg) == (True, None) for v in views.get(word, ())):
-            fenced.add(line)
-    return frozenset(c for c in commands if c.strip() in fenced)
+    return {word: frozenset(v) for word, v in views.items()}
 
 
 def _errors(target: Target) -> str:

@@ -8,11 +8,12 @@ a view look like is the vendor's dialect (platforms/dialect.py)."""
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import re
-import select
 import time
 from collections import deque
+from typing import Any
 
 from netmiko import BaseConnection
 
@@ -49,6 +50,9 @@ MAX_ANSWER = 4 << 20
 # --modes 'ahead 8,ahead 16,ahead 32'): 4.3, 3.9, 3.6 s; 1 line at a time, 10 s.
 TYPE_AHEAD = 16
 
+# Bytes taken from the channel per read (netmiko's own reads take as many).
+READ_SIZE = 65535
+
 
 def _exec_prompt(template: str) -> str:
     return re.escape(template).replace(re.escape("{host}"), r"[\w.\-/]+")
@@ -75,6 +79,9 @@ class Cli:
         self._awaits: dict[str, bool] = {}  # _awaited's answers
         self._asks_of: dict[str, list[Question]] = {}  # _asked's
         self._buf = ""  # what the switch said that no answer has taken yet
+        self._cr = ""  # a chunk's trailing '\r', held for the '\n' that may follow it
+        self._via_netmiko = True  # until the first read: see _receive
+        self._decode = codecs.getincrementaldecoder(getattr(conn, "encoding", "utf-8"))("ignore")
         self.sent: list[str] = []  # every line written, in order (what may be on the switch)
         self.config = False  # in config mode (as far as this session took it there)
         self.ended = ""  # what the last answer ended with
@@ -184,7 +191,12 @@ class Cli:
     def _write(self, lines: list[str], ahead: deque[str] | None = None) -> None:
         if not lines:
             return
-        self.conn.write_channel("".join(self.conn.normalize_cmd(c) for c in lines))
+        text = "".join(self.conn.normalize_cmd(c) for c in lines)
+        channel: Any = self.conn.remote_conn
+        if hasattr(channel, "sendall"):  # paramiko's: netmiko's write adds a lock and a log
+            channel.sendall(text.encode(self.conn.encoding))  # line of every window typed
+        else:
+            self.conn.write_channel(text)
         self.sent.extend(lines)
         if ahead is not None:
             ahead.extend(lines)
@@ -213,7 +225,6 @@ class Cli:
         echo = line.strip()
         after = following.strip() if following is not None else None
         fresh = True
-        channel = self.conn.remote_conn
         while True:
             if fresh:
                 answer = self._answer(echo, after, end or self._end)
@@ -221,18 +232,63 @@ class Cli:
                     return answer
             if time.monotonic() > deadline:
                 raise NoAnswer(self._no_answer(echo, after))
-            # read only what has arrived: netmiko's read of an empty channel costs as much as
-            # one with an answer in it, and came right after every window of lines typed
-            chunk = self.conn.read_channel() if _arrived(channel) else ""
+            chunk = self._receive(echo, deadline - time.monotonic())
             fresh = bool(chunk)
+            self._buf += chunk
+            if len(self._buf) > MAX_ANSWER:
+                raise NoAnswer(f"the switch sent over {MAX_ANSWER >> 20} MiB after '{echo}'")
+
+    def _receive(self, echo: str, seconds: float) -> str:
+        """What the switch said since the last read, waiting at most ``seconds`` (never over
+        half a second) for it; '' when nothing came. Dropped when the channel has closed (a
+        connection that fails closes it too). A paramiko channel is read directly: its recv
+        sleeps on the channel's own condition until the transport's thread feeds or closes
+        it. netmiko's read_channel, and the select on the channel's pipe before it (a pipe
+        the transport then wrote a byte to for each packet), cost more than the read itself,
+        once per window of lines typed."""
+        channel: Any = self.conn.remote_conn  # paramiko's Channel (it ships no types)
+        seconds = min(max(seconds, 0.0), 0.5)
+        if self._via_netmiko or not hasattr(channel, "recv"):
+            # the session's first read goes through netmiko, which hands over what it read
+            # past its own prompts at login; a stand-in without recv is read so throughout
+            self._via_netmiko = not hasattr(channel, "recv")
+            chunk = str(self.conn.read_channel())
             if chunk:
-                self._buf += chunk
-                if len(self._buf) > MAX_ANSWER:
-                    raise NoAnswer(f"the switch sent over {MAX_ANSWER >> 20} MiB after '{echo}'")
-                continue
+                return chunk
             if getattr(channel, "closed", False):  # is_alive() writes to the CLI
                 raise Dropped(f"the switch closed the connection at '{echo}'")
-            _wait_for_data(channel, deadline - time.monotonic())
+            if self._via_netmiko:
+                time.sleep(min(seconds, 0.002))
+                return ""
+        kept = channel.gettimeout()
+        channel.settimeout(seconds)
+        try:
+            data = channel.recv(READ_SIZE)
+        except TimeoutError:
+            data = None
+        finally:
+            channel.settimeout(kept)
+        if data == b"":
+            raise Dropped(f"the switch closed the connection at '{echo}'")
+        return self._text(data)
+
+    def _text(self, data: bytes | None) -> str:
+        """Received bytes as netmiko's read_channel gives them (line ends normalized, ANSI
+        escapes stripped where its driver does). A trailing '\r' waits for the next chunk, as
+        a '\r\n' split between two is one line end; ``data`` None (nothing came) lets it go."""
+        conn = self.conn
+        text = self._cr + (self._decode.decode(data) if data is not None else "")
+        self._cr = ""
+        if data is not None and text.endswith("\r"):
+            body = text.rstrip("\r")
+            text, self._cr = body, text[len(body) :]
+        if not text:
+            return ""
+        if not conn.disable_lf_normalization:
+            text = conn.normalize_linefeeds(text)
+        if conn.ansi_escape_codes:
+            text = conn.strip_ansi_escape_codes(text)
+        return str(text)
 
     def _answer(self, echo: str, after: str | None, end: re.Pattern[str]) -> str | None:
         """The answer to the line echoed ``echo`` when the buffer holds all of it (taken from
@@ -295,23 +351,3 @@ def _then(body: str, at: int, after: str) -> bool:
     """What follows a prompt at ``at``: the echo of the line typed next, or nothing yet."""
     rest = body[at:].lstrip(" \t")
     return rest.startswith(after) or not rest.strip()
-
-
-def _arrived(channel: object) -> bool:
-    """Whether the channel holds data not read yet (True where it cannot say)."""
-    ready = getattr(channel, "recv_ready", None)
-    return ready is None or bool(ready())
-
-
-def _wait_for_data(channel: object, seconds: float) -> None:
-    """Sleep until the channel has data (or closes), at most ``seconds`` and never over half a
-    second. A paramiko channel is a file descriptor that select wakes on as the answer arrives,
-    and as the channel closes or its connection fails (paramiko sets it for good then); polling
-    at a fixed 2 ms cost a sleep per line and most of push's CPU in empty reads, and waking every
-    50 ms just in case, with 100 workers, 2,000 wake-ups a second."""
-    seconds = min(max(seconds, 0.0), 0.5)
-    fileno = getattr(channel, "fileno", None)
-    if fileno is None:
-        time.sleep(min(seconds, 0.002))
-        return
-    select.select([fileno()], [], [], seconds)

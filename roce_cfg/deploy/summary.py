@@ -29,32 +29,44 @@ class SectionChange:
 def section_changes(before: Tree, after: Tree) -> list[SectionChange]:
     """What turns ``before`` into ``after``, per section, in the order the sections first
     appear (``after`` first, then what only ``before`` had); unchanged sections left out."""
-    groups: dict[tuple[str, ...], dict[str, tuple[Counter[tuple[str, ...]], ...]]] = {}
+    groups: dict[tuple[str, ...], dict[str, tuple[list[Node], list[Node]]]] = {}
     for side, tree in enumerate((after, before)):
         for node in tree.root.children:
             views = groups.setdefault(_kind(tree, node), {})
-            lines = views.setdefault(node.line, (Counter(), Counter()))[side]
-            lines.update(_paths(node, ()))
+            views.setdefault(node.line, ([], []))[side].append(node)
     found = []
     for kind, views in groups.items():
-        touched = [line for line, (now, then) in views.items() if now != then]
-        if not touched:
-            continue
-        # added up in place: sum() would copy the running total once per view (a pod's
-        # ports: a sixth of a push's planning CPU)
-        now, then = Counter[tuple[str, ...]](), Counter[tuple[str, ...]]()
-        for n, t in views.values():
-            now.update(n)
-            then.update(t)
-        found.append(
-            SectionChange(
-                _label(kind, touched),
-                0 if kind == (GLOBAL,) else len(touched),
-                sum((now - then).values()),
-                sum((then - now).values()),
-            )
-        )
+        # counted view by view: a view's lines all begin with its own first line, so the
+        # section's lines added and removed are the sums of its views'
+        touched, added, removed = [], 0, 0
+        for line, (now, then) in views.items():
+            if now == then:
+                continue  # the same lines in the same order (most views, after a push)
+            if not (now and then):  # a view new or gone: every line of it
+                more, less = _size(now), _size(then)
+            else:
+                a, b = _counted(now), _counted(then)
+                if a == b:
+                    continue  # the same lines, in another order
+                more, less = sum((a - b).values()), sum((b - a).values())
+            touched.append(line)
+            added, removed = added + more, removed + less
+        if touched:
+            views_changed = 0 if kind == (GLOBAL,) else len(touched)
+            found.append(SectionChange(_label(kind, touched), views_changed, added, removed))
     return found
+
+
+def _counted(nodes: list[Node]) -> Counter[tuple[str, ...]]:
+    lines: Counter[tuple[str, ...]] = Counter()
+    for node in nodes:
+        lines.update(_paths(node, ()))
+    return lines
+
+
+def _size(nodes: list[Node]) -> int:
+    """How many lines ``nodes`` hold, theirs and those below them."""
+    return sum(1 + _size(n.children) for n in nodes)
 
 
 def _kind(tree: Tree, node: Node) -> tuple[str, ...]:

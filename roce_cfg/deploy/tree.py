@@ -36,6 +36,7 @@ class Tree:
         # one pattern for the question asked of every line (a push's diff asks it 25,000 times)
         self._any_view = re.compile("|".join(f"(?:{p})" for p in profile.dialect.views))
         self._layout = [re.compile(p) for p in profile.parse.layout_lines]
+        self._resets: frozenset[str] | None = None  # the grammar's, asked of every line applied
 
     def __deepcopy__(self, memo: dict[int, object]) -> Tree:
         twin = Tree.__new__(Tree)  # the profile and the compiled patterns are shared, not copied
@@ -104,7 +105,9 @@ class Tree:
     def _reset(self, view: Node, stack: list[Node], line: str) -> bool:
         """A line that returns a view below to its defaults ('default interface <port>': the
         grammar's ``resets``): the view is emptied and stays. False for any other line."""
-        if _first(line) not in _words(self.profile).resets:
+        if self._resets is None:
+            self._resets = _words(self.profile).resets
+        if _first(line) not in self._resets:
             return False  # most lines: the view's walk below is not needed
         here = view_of(self.profile, tuple(n.line for n in stack[1:]), view)
         target = self.profile.grammar().reset_target(here, line)
@@ -180,7 +183,7 @@ class Tree:
 
 
 def remediation(
-    running: Tree, intended: Tree, prune: bool = False, full: bool = False
+    running: Tree, intended: Tree, prune: bool = False, full: bool = False, spent: bool = False
 ) -> list[str]:
     """Commands that bring ``running`` to ``intended`` for everything roce-cfg manages.
 
@@ -196,12 +199,16 @@ def remediation(
 
     Staged settings the vendor locks once applied (``apply_steps``: Comware's data buffer) are
     changed the one way the switch takes: the apply lifted before the first edit, typed again
-    after the last."""
-    work = copy.deepcopy(running.root)  # the switch as the commands leave it, view by view
-    out = _diff(work, intended.root, intended.profile, (), prune, full)
+    after the last.
+
+    ``spent``: the caller has no more use for ``running``, which is then changed in place (the
+    working copy) instead of copied first."""
+    had = [c.line for c in running.root.children]
+    work = running.root if spent else copy.deepcopy(running.root)
+    out = _diff(work, intended.root, intended.profile, (), prune, full)  # ``work`` as the switch
     profile = intended.profile
     sides = Sides(
-        [c.line for c in running.root.children],
+        had,
         [c.line for c in intended.root.children],
         intended.is_view,
         profile.dialect,
@@ -297,22 +304,17 @@ def _diff(
 ) -> list[str]:
     """``have`` is the working copy of the running view: it is changed as the commands would
     change the switch, so the additions see what the removals took."""
+    wanted = {c.line for c in want.children}
+    if all(c.line in wanted for c in have.children):
+        # nothing to take away (a view typed from empty, or one as intended already, as in
+        # the check after a push): what follows judges only running lines the intent lacks
+        return _additions(have, want, profile, path, prune, full)
     neg = profile.negation
     grammar = profile.grammar()
     view = view_of(profile, path, have)
     kinds = scope.kinds(profile, path)
     ours = _scope(want, profile, kinds, prune, full, view)
-    wanted = {c.line for c in want.children}
-    single = profile.dialect.single_valued
-    replaced = tuple(
-        {
-            p
-            for c in want.children
-            if c.line.startswith(single)
-            for p in single
-            if c.line.startswith(p)
-        }
-    )
+    replaced = _replaced(want, profile.dialect.single_valued)
     renamed = [] if full else scope.renamed(have, want, profile, kinds)
     dropped, later = scope.dropped(have, want, profile, kinds), []
     out: list[str] = []
@@ -345,6 +347,20 @@ def _diff(
     for c in renamed:  # the old one goes once the new one is in place
         out.append(_negation(grammar, view, c.line, neg))
     return out
+
+
+def _replaced(want: Node, single: tuple[str, ...]) -> tuple[str, ...]:
+    """The single-valued settings (``mtu ``) the intended view sets: a new value replaces the
+    running one, which is not removed first."""
+    return tuple(
+        {
+            p
+            for c in want.children
+            if c.line.startswith(single)
+            for p in single
+            if c.line.startswith(p)
+        }
+    )
 
 
 def _flip(

@@ -52,6 +52,11 @@ class Grammar:
     # tells one digit from another (``shape_safe``)
     _general: dict[str, list[re.Pattern[str]]] | None = None
     has_resets: bool = False
+    # ``_session``'s answer per (model, negation) and (view, line): a push's lines repeat on
+    # every port and every switch of a vendor
+    _judged: dict[tuple[str, str], dict[tuple[str, str], tuple[Command | None, str | None]]] = (
+        field(default_factory=dict, compare=False, repr=False)
+    )
 
     def __post_init__(self) -> None:
         # whether any command returns a view to its defaults (``resets``), asked per line typed
@@ -412,8 +417,7 @@ class Grammar:
         self, commands: list[str], model: str, exit_word: str, negation: str
     ) -> list[tuple[Violation | None, Command | None]]:
         """Per command: why it is refused, or the command (or undo form) it is."""
-        src_model = self.models.get(model)
-        known = model in self.models
+        judged = self._judged.setdefault((model, negation), {})
         stack: list[str] = []
         out: list[tuple[Violation | None, Command | None]] = []
         for no, line in enumerate(commands, 1):
@@ -424,9 +428,10 @@ class Grammar:
                 out.append((None, None))
                 continue
             view = stack[-1] if stack else self.root
-            cmd, rule = self._one(view, body, src_model, known)
-            if cmd is None and body.startswith(negation):
-                cmd, rule = self._negated(view, body, negation, src_model, known)
+            found = judged.get((view, body))
+            if found is None:
+                found = judged[view, body] = self.judge(view, body, model, negation)
+            cmd, rule = found
             if rule is not None or cmd is None:
                 out.append((Violation(no, line, view, rule or "unknown command"), None))
                 continue
