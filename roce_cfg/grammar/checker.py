@@ -23,6 +23,9 @@ from roce_cfg.grammar.replay import (
 )
 from roce_cfg.grammar.syntax import render_syntax
 
+# (view, line) answers kept per model and negation word for the process (``_session``)
+JUDGED_MAX = 65_536
+
 
 @dataclass
 class Grammar:
@@ -430,6 +433,8 @@ class Grammar:
             view = stack[-1] if stack else self.root
             found = judged.get((view, body))
             if found is None:
+                if len(judged) >= JUDGED_MAX:
+                    judged.clear()  # a fabric's lines repeat; a hostile push's do not
                 found = judged[view, body] = self.judge(view, body, model, negation)
             cmd, rule = found
             if rule is not None or cmd is None:
