@@ -89,6 +89,7 @@ TARGETS: dict[str, list[str]] = {
         "tests/test_numbers_mutants.py",
         "tests/test_numbers_edges.py",
         "tests/test_parse_fast.py",
+        "tests/test_model_fast.py",
     ],
 }
 
