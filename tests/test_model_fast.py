@@ -155,6 +155,12 @@ def test_an_address_read_from_its_text_is_what_ipaddress_reads(
     )
 
 
+@pytest.mark.parametrize("text", ["10.0.0.1/32", "10.0.0.0/0", "255.255.255.255/32"])
+def test_the_end_lengths_are_built_too(text: str) -> None:
+    built = numbers.interface_text(text)
+    assert isinstance(built, IPv4Interface) and built == IPv4Interface(text)
+
+
 @pytest.mark.parametrize(
     "value",
     [
