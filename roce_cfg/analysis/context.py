@@ -26,6 +26,16 @@ ASSUMED_CABLE_M = 100.0
 DEFAULT_CNP_DSCP = 48
 
 
+def some(names: list[str], at_most: int = 4) -> str:
+    """The first ``at_most`` names, and how many more: a finding that names the ports it covers.
+
+    >>> some(["a", "b", "c"], 2)
+    'a, b and 1 more'
+    """
+    more = len(names) - at_most
+    return ", ".join(names[:at_most]) + (f" and {more} more" if more > 0 else "")
+
+
 def port_role(port: Interface) -> str:
     """'server' for access ports, 'fabric' for the rest (the keys of --cable-length)."""
     return "server" if port.mode == "access" else "fabric"

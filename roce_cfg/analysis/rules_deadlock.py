@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 
-from roce_cfg.analysis.context import FabricView
+from roce_cfg.analysis.context import FabricView, some
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import RULES, Hit, declare, rule
 from roce_cfg.analysis.rules_gaps import GAP_RULES, gap_hits
@@ -204,8 +204,7 @@ def not_covered(result: LintResult) -> list[str]:
     if counts["RC001"]:
         parts.append(f"{counts['RC001']} config{'s' * (counts['RC001'] != 1)} not read (RC001)")
     if partly:
-        shown = ", ".join(partly[:5]) + (f" and {len(partly) - 5} more" if len(partly) > 5 else "")
-        parts.append(f"the lossless policy or routing of {shown} partly not read (RC503)")
+        parts.append(f"the lossless policy or routing of {some(partly, 5)} partly not read (RC503)")
     if gaps:
         parts.append(f"{gaps} gap{'s' * (gaps != 1)} in the fabric seen (RC311-RC314)")
     return parts

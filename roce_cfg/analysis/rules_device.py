@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from roce_cfg.analysis.context import DeviceView
+from roce_cfg.analysis.context import DeviceView, some
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.model.device import Interface
 
@@ -201,10 +201,9 @@ def cnp_scheduling_unknown(v: DeviceView) -> Iterator[Hit]:
     queue = v.queue_of(v.priority_of(v.cnp_dscp))
     ports = [p.name for p in _cnp_not_strict_ports(v, queue) if p.name in unknown]
     if ports:  # one finding per switch, naming the ports
-        shown = ", ".join(ports[:4]) + (f" and {len(ports) - 4} more" if len(ports) > 4 else "")
         yield Hit(
             f"cannot verify: CNP (DSCP {v.cnp_dscp}) queue {queue} strict priority on "
-            f"{len(ports)} RoCE port(s) printing no queue scheduling ({shown}): no source "
+            f"{len(ports)} RoCE port(s) printing no queue scheduling ({some(ports)}): no source "
             f"gives {v.device.vendor.value}'s default",
             port=ports[0],
             detail=tuple(ports),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from roce_cfg.analysis.context import ROCE_MIN_MTU, DeviceView
+from roce_cfg.analysis.context import ROCE_MIN_MTU, DeviceView, some
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import FRAME_OVERHEAD, TAG_BYTES, Interface
@@ -124,9 +124,9 @@ def mtu_default_unknown(v: DeviceView) -> Iterator[Hit]:
         if name in unknown and v.gateway_carries_roce(svi.vlan):
             names.append(name)
     if names:  # one finding per switch, naming the interfaces
-        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
         yield Hit(
-            f"cannot verify: the MTU of {len(names)} RoCE interface(s) printing none ({shown}): "
+            f"cannot verify: the MTU of {len(names)} RoCE interface(s) printing none "
+            f"({some(names)}): "
             f"no source gives {v.device.vendor.value}'s default",
             port=names[0],
             detail=tuple(names),
