@@ -1,0 +1,218 @@
+"""The device rules' findings kept per switch (roce_cfg/analysis/device_cache.py): a folder
+linted again runs the device rules only on the switches whose config changed, and says exactly
+what a cold run says; another option, another rule list, a corrupt or foreign entry means the
+rules run."""
+
+from __future__ import annotations
+
+import shutil
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from roce_cfg import memo, output
+from roce_cfg.analysis import device_cache, engine
+from roce_cfg.analysis.context import DeviceView, Options
+from roce_cfg.analysis.findings import Finding
+from roce_cfg.analysis.registry import Rule
+from tests import cachepod
+from tests.cachepod import lint
+from tests.helpers import examples
+
+CACHE = output.CACHE_DIR
+generated, pod = cachepod.generated, cachepod.pod  # the fixtures this module uses
+Said = tuple[int, str, str]
+
+
+def outputs(folder: Path, *more: str) -> tuple[Said, Said]:
+    """lint's text and JSON of ``folder``: exit code, stdout and stderr of each."""
+    text = lint(str(folder), *more)
+    doc = lint(str(folder), "--format", "json", *more)
+    return (text.exit_code, text.stdout, text.stderr), (doc.exit_code, doc.stdout, doc.stderr)
+
+
+def kept(folder: Path) -> list[Path]:
+    return sorted((folder / CACHE).glob(f"{device_cache.PREFIX}*"))
+
+
+def forget_runs(folder: Path) -> None:
+    """The run memo's entries removed: it would print the output without running a rule."""
+    for entry in (folder / CACHE).glob(f"{memo.PREFIX}*"):
+        entry.unlink()
+
+
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The switches the device rules ran on, in order (the pod's 12 run in this process)."""
+    done: list[str] = []
+    real = engine._device_findings
+
+    def counting(device: list[Rule], view: DeviceView) -> list[list[Finding]]:
+        done.append(view.name)
+        return real(device, view)
+
+    monkeypatch.setattr(engine, "_device_findings", counting)
+    yield done
+
+
+# -- warm is cold ------------------------------------------------------------------------------
+
+# What the edits aim at: a description, an MTU, an ASN, a peer, a no-drop priority and its
+# headroom, a link's address (the parse reads each into the model the rules judge).
+AIMS = ("description", "mtu", "as-number", "bgp ", "no-drop", "headroom", "ip address")
+
+
+def _edited(line: str, kind: int, noise: str) -> list[str]:
+    """``line`` with a word added, a digit changed, or gone."""
+    if kind == 0:
+        return [f"{line} {noise}"]
+    digits = [i for i, c in enumerate(line) if c.isdigit()]
+    if kind == 1 and digits:
+        i = digits[len(noise) % len(digits)]
+        return [line[:i] + str((int(line[i]) + 1 + len(noise)) % 10) + line[i + 1 :]]
+    return []
+
+
+@pytest.fixture(scope="module")
+def warmed(generated: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The pod linted once with the cache: every switch's device findings are in it."""
+    folder = tmp_path_factory.mktemp("warm") / "pod"
+    shutil.copytree(generated, folder)
+    assert lint(str(folder)).exit_code == 0
+    assert len(kept(folder)) == 12
+    return folder
+
+
+@settings(
+    max_examples=examples(30),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_a_warm_lint_after_an_edit_says_what_a_cold_one_says(
+    warmed: Path, judged: list[str], data: st.DataObject
+) -> None:
+    """A line of a random config that the rules stand on edited (a word added, a digit
+    changed, the line gone): lint with the cache runs the device rules on that switch alone and
+    prints byte for byte what lint without it prints, as text and JSON, exit code and all;
+    run again, it runs them on none."""
+    configs = sorted(warmed.glob("*.cfg"))
+    target = data.draw(st.sampled_from(configs), label="config")
+    original = target.read_text(encoding="utf-8")
+    lines = original.splitlines()
+    aimed = [i for i, line in enumerate(lines) if any(a in line for a in AIMS)]
+    at = data.draw(st.sampled_from(aimed), label="line")
+    kind = data.draw(st.integers(0, 2), label="edit")
+    noise = data.draw(st.text("abcdefghij0123456789 ./-", min_size=1, max_size=20), label="noise")
+    edited = [*lines[:at], *_edited(lines[at], kind, noise), *lines[at + 1 :]]
+    target.write_text("\n".join(edited) + "\n", encoding="utf-8")
+    try:
+        judged.clear()
+        first_warm = outputs(warmed)
+        assert set(judged) <= {target.stem}
+        cold = outputs(warmed, "--no-cache")
+        judged.clear()
+        forget_runs(warmed)
+        second_warm = outputs(warmed)
+        assert judged == []
+    finally:
+        target.write_text(original, encoding="utf-8")
+    assert first_warm == cold
+    assert second_warm == cold
+
+
+def test_an_edit_runs_the_device_rules_on_that_switch_alone(pod: Path, judged: list[str]) -> None:
+    cold = outputs(pod, "--no-cache")
+    assert len(judged) == 24  # text and JSON, 12 switches each
+    judged.clear()
+    assert outputs(pod) == cold
+    assert len(judged) == 12  # the text's lint keeps them; the JSON's reads them
+    leaf = pod / "leaf-3.cfg"
+    leaf.write_text(leaf.read_text(encoding="utf-8").replace("mtu 9216", "mtu 9000"), "utf-8")
+    judged.clear()
+    warm = outputs(pod)
+    assert judged == ["leaf-3"]
+    assert warm == outputs(pod, "--no-cache")
+
+
+@pytest.mark.parametrize(
+    "option", [["--cable-length", "300"], ["--roce-dscp", "24"], ["--cnp-dscp", "40"]]
+)
+def test_other_options_run_every_switch_again(
+    pod: Path, judged: list[str], option: list[str]
+) -> None:
+    """The options are in every key: what the rules were told differs, so they run."""
+    assert lint(str(pod)).exit_code in (0, 1)
+    judged.clear()
+    warm = outputs(pod, *option)
+    assert len(judged) == 12
+    judged.clear()
+    assert warm == outputs(pod, *option, "--no-cache")
+
+
+def test_the_options_digest_sees_every_field_and_no_order() -> None:
+    base = Options(cables={("a", "p1"): 3.0, ("b", "p2"): 5.0})
+    same = Options(cables={("b", "p2"): 5.0, ("a", "p1"): 3.0})
+    assert device_cache.options_digest(base) == device_cache.options_digest(same)
+    others = [
+        Options(cable_m={"*": 1.0}),
+        Options(roce_dscp=24),
+        Options(cnp_dscp=40),
+        Options(deadlock=True),
+        Options(vlan_switches={10: frozenset({"leaf-1"})}),
+        Options(cables={("a", "p1"): 3.5}),
+        Options(speeds={("a", "p1"): 100}),
+    ]
+    digests = {device_cache.options_digest(o) for o in [Options(), *others]}
+    assert len(digests) == len(others) + 1
+
+
+# -- entries not trusted -----------------------------------------------------------------------
+
+
+def _corrupt(entry: Path, how: int, other: Path) -> None:
+    packed = entry.read_bytes()
+    doc = zlib.decompress(packed).decode("utf-8")
+    if how == 0:
+        entry.write_bytes(b"not zlib at all")
+    elif how == 1:
+        entry.write_bytes(packed[: len(packed) // 2])  # cut short
+    elif how == 2:
+        entry.write_bytes(zlib.compress(b'{"format": "roce-cfg/device-findings/v1"}'))
+    elif how == 3:
+        entry.write_bytes(other.read_bytes())  # another switch's findings under this key
+    elif how == 4:
+        entry.write_bytes(zlib.compress(doc.replace('"rules":["', '"rules":["RC000","').encode()))
+    else:
+        entry.write_bytes(zlib.compress(doc.replace('"findings":[[', '"findings":[[],[').encode()))
+
+
+@pytest.mark.parametrize("how", range(6))
+def test_a_corrupt_or_foreign_entry_runs_the_rules_again(
+    pod: Path, judged: list[str], how: int
+) -> None:
+    cold = outputs(pod, "--no-cache")
+    assert lint(str(pod)).exit_code == cold[0][0]
+    stored = kept(pod)
+    assert len(stored) == 12
+    _corrupt(stored[0], how, stored[1])
+    forget_runs(pod)
+    judged.clear()
+    result = lint(str(pod))
+    assert (result.exit_code, result.stdout, result.stderr) == cold[0]
+    assert len(judged) == 1  # that one, and it is kept again
+    judged.clear()
+    forget_runs(pod)
+    assert outputs(pod) == cold
+    assert judged == []
+
+
+def test_no_cache_keeps_none(pod: Path, judged: list[str]) -> None:
+    for _ in range(2):
+        assert lint(str(pod), "--no-cache").exit_code in (0, 1)
+    assert len(judged) == 24
+    assert not (pod / CACHE).exists()
