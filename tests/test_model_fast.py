@@ -6,7 +6,7 @@ fails here, not in a user's config."""
 from __future__ import annotations
 
 import pickle
-from ipaddress import AddressValueError, IPv4Interface, IPv4Network
+from ipaddress import AddressValueError, IPv4Address, IPv4Interface, IPv4Network, IPv6Address
 from itertools import islice
 
 import pytest
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from roce_cfg.model import fast, numbers
-from roce_cfg.model.device import DeviceConfig, Interface, PortQos
+from roce_cfg.model.device import BgpNeighbor, DeviceConfig, Interface, PortQos
 from roce_cfg.parse import ParsedConfig, parse_file
 from tests.helpers import ROOT
 
@@ -174,6 +174,32 @@ def test_an_address_read_from_its_text_is_what_ipaddress_reads(
 )
 def test_any_other_form_is_left_to_pydantic(value: object) -> None:
     assert numbers.interface_text(value) is value
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_a_peer_read_from_its_text_is_what_ipaddress_reads(address: int) -> None:
+    text = str(IPv4Address(address))
+    built = numbers.address_text(text)
+    assert type(built) is IPv4Address
+    assert (built, str(built), hash(built)) == (IPv4Address(text), text, hash(IPv4Address(text)))
+    peer = BgpNeighbor.model_validate_json(f'{{"address": "{text}", "remote_as": 65000}}')
+    assert peer.address == IPv4Address(text) and type(peer.address) is IPv4Address
+
+
+@pytest.mark.parametrize(
+    "value", ["010.0.0.1", "10.0.0.256", "10.0.0.1/32", " 10.0.0.1", "1.2.3", "fe80::1", "::", 5]
+)
+def test_any_other_peer_form_is_left_to_pydantic(value: object) -> None:
+    assert numbers.address_text(value) is value
+
+
+def test_a_peer_validated_from_its_json_is_as_before() -> None:
+    for text in ("fe80::1", "2001:db8::7"):
+        peer = BgpNeighbor.model_validate({"address": text, "remote_as": 1})
+        assert peer.address == IPv6Address(text)
+    for bad in ("010.0.0.1", "10.0.0.256", "10.0.0.1/32", "peer-1"):
+        with pytest.raises(ValidationError):
+            BgpNeighbor.model_validate({"address": bad, "remote_as": 1})
 
 
 def test_a_port_validated_from_its_json_holds_the_address_it_was_given() -> None:

@@ -52,6 +52,8 @@ Percent = Annotated[int, _in(numbers.PERCENT)]
 
 # A port's, VLAN interface's or loopback's address: its text read fast (numbers.interface_text).
 PortAddress = Annotated[IPv4Interface, BeforeValidator(numbers.interface_text)]
+# A BGP peer's address: a dotted quad read fast (numbers.address_text).
+PeerAddress = Annotated[IPv4Address | IPv6Address, BeforeValidator(numbers.address_text)]
 
 
 # A switch's place in the fabric: one name everywhere a role is held (the design, the parse,
@@ -290,7 +292,7 @@ class Qos(_M):
 
 
 class BgpNeighbor(_M):
-    address: IPv4Address | IPv6Address
+    address: PeerAddress
     remote_as: Asn
     description: str = ""
 
