@@ -5,7 +5,10 @@ rules run."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -154,10 +157,27 @@ def test_other_options_run_every_switch_again(
     assert warm == outputs(pod, *option, "--no-cache")
 
 
-def test_the_options_digest_sees_every_field_and_no_order() -> None:
-    base = Options(cables={("a", "p1"): 3.0, ("b", "p2"): 5.0})
-    same = Options(cables={("b", "p2"): 5.0, ("a", "p1"): 3.0})
-    assert device_cache.options_digest(base) == device_cache.options_digest(same)
+_DIGEST = (
+    "from roce_cfg.analysis.context import Options\n"
+    "from roce_cfg.analysis.device_cache import options_digest\n"
+    "names = frozenset(f'leaf-{n}' for n in range(50))\n"
+    "print(options_digest(Options(vlan_switches={10: names}, cables={('a', 'p1'): 3.0})))\n"
+)
+
+
+def test_the_options_digest_is_the_same_in_every_process() -> None:
+    """A set iterates in the order of its strings' hashes, another in each process."""
+    found = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", _DIGEST], env=env, capture_output=True, text=True, check=True
+        )
+        found.add(run.stdout)
+    assert len(found) == 1
+
+
+def test_the_options_digest_sees_every_field() -> None:
     others = [
         Options(cable_m={"*": 1.0}),
         Options(roce_dscp=24),

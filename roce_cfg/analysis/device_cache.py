@@ -124,8 +124,7 @@ class DeviceCache:
 
 
 def options_digest(options: Options) -> str:
-    """A hash of every field of lint's options, the same whatever order a mapping or set was
-    filled in."""
+    """A hash of every field of lint's options."""
     h = hashlib.blake2b(digest_size=20)
     for f in dataclasses.fields(options):
         h.update(f"{f.name}={_canonical(getattr(options, f.name))!r}\0".encode())
@@ -133,8 +132,12 @@ def options_digest(options: Options) -> str:
 
 
 def _canonical(value: object) -> object:
-    if isinstance(value, dict):
-        return sorted((k, _canonical(v)) for k, v in value.items())
-    if isinstance(value, (set, frozenset)):
+    """``value`` printed alike for alike content: a set sorted (it iterates in the order of
+    its strings' hashes, another in each process). A mapping keeps the order it was filled in,
+    the plan's: another order of the same means the rules run again, never a wrong answer
+    (sorting the xl plan's 163,840 cable lengths took 0.2 s of every run)."""
+    if isinstance(value, set | frozenset):
         return sorted(value)
+    if isinstance(value, dict) and any(isinstance(v, set | frozenset) for v in value.values()):
+        return {k: _canonical(v) for k, v in value.items()}
     return value
