@@ -118,8 +118,9 @@ class ParseCache:
         if text is None:  # pragma: no cover - a parse stored it, so they decode
             return None
         touch(self.folder / key)
-        lean_tree(entry.config)
+        # ports of one shape share their QoS first: the walk then leans each shape once
         share_equal(entry.config.device.interfaces, "qos")
+        lean_tree(entry.config)
         parsed = Parsed(entry.config, None, text, overlay, entry.hint.name)
         parsed.digest = _digest(key, entry.hint)
         return parsed
