@@ -5,6 +5,7 @@ rules run."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -38,8 +40,11 @@ def outputs(folder: Path, *more: str) -> tuple[Said, Said]:
     return (text.exit_code, text.stdout, text.stderr), (doc.exit_code, doc.stdout, doc.stderr)
 
 
-def kept(folder: Path) -> list[Path]:
-    return sorted((folder / CACHE).glob(f"{device_cache.PREFIX}*"))
+def kept(folder: Path) -> dict[str, Any]:
+    """The switches of the one entry of the device findings (its JSON), by key."""
+    (entry,) = (folder / CACHE).glob(f"{device_cache.PREFIX}*")
+    switches: dict[str, Any] = json.loads(zlib.decompress(entry.read_bytes()))["switches"]
+    return switches
 
 
 def forget_runs(folder: Path) -> None:
@@ -112,6 +117,9 @@ def test_a_warm_lint_after_an_edit_says_what_a_cold_one_says(
     kind = data.draw(st.integers(0, 2), label="edit")
     noise = data.draw(st.text("abcdefghij0123456789 ./-", min_size=1, max_size=20), label="noise")
     edited = [*lines[:at], *_edited(lines[at], kind, noise), *lines[at + 1 :]]
+    # the entry holds the last run's switches: one edited by the last example, put back since,
+    # is judged again by the next run
+    assert lint(str(warmed)).exit_code in (0, 1)
     target.write_text("\n".join(edited) + "\n", encoding="utf-8")
     try:
         judged.clear()
@@ -194,41 +202,78 @@ def test_the_options_digest_sees_every_field() -> None:
 # -- entries not trusted -----------------------------------------------------------------------
 
 
-def _corrupt(entry: Path, how: int, other: Path) -> None:
-    packed = entry.read_bytes()
+def _corrupted(packed: bytes, how: int) -> bytes:
     doc = zlib.decompress(packed).decode("utf-8")
     if how == 0:
-        entry.write_bytes(b"not zlib at all")
-    elif how == 1:
-        entry.write_bytes(packed[: len(packed) // 2])  # cut short
-    elif how == 2:
-        entry.write_bytes(zlib.compress(b'{"format": "roce-cfg/device-findings/v1"}'))
-    elif how == 3:
-        entry.write_bytes(other.read_bytes())  # another switch's findings under this key
-    elif how == 4:
-        entry.write_bytes(zlib.compress(doc.replace('"rules":["', '"rules":["RC000","').encode()))
-    else:
-        entry.write_bytes(zlib.compress(doc.replace('"findings":[[', '"findings":[[],[').encode()))
+        return b"not zlib at all"
+    if how == 1:
+        return packed[: len(packed) // 2]  # cut short
+    if how == 2:
+        return zlib.compress(b'{"format": "roce-cfg/device-findings/v2"}')
+    if how == 3:
+        return zlib.compress(doc.replace('"rules":["', '"rules":["RC000","').encode())
+    return zlib.compress(doc.replace('"shared":"', '"shared":"0').encode())
 
 
-@pytest.mark.parametrize("how", range(6))
+@pytest.mark.parametrize("how", range(5))
 def test_a_corrupt_or_foreign_entry_runs_the_rules_again(
     pod: Path, judged: list[str], how: int
 ) -> None:
     cold = outputs(pod, "--no-cache")
     assert lint(str(pod)).exit_code == cold[0][0]
-    stored = kept(pod)
-    assert len(stored) == 12
-    _corrupt(stored[0], how, stored[1])
+    (entry,) = (pod / CACHE).glob(f"{device_cache.PREFIX}*")
+    entry.write_bytes(_corrupted(entry.read_bytes(), how))
     forget_runs(pod)
     judged.clear()
     result = lint(str(pod))
     assert (result.exit_code, result.stdout, result.stderr) == cold[0]
-    assert len(judged) == 1  # that one, and it is kept again
+    assert len(judged) == 12  # every switch, and the entry is written again
     judged.clear()
     forget_runs(pod)
     assert outputs(pod) == cold
     assert judged == []
+
+
+def _moved(doc: dict[str, Any], how: int) -> dict[str, Any]:
+    """The entry with one switch's findings under another's key, or a list of them missing."""
+    keys = sorted(doc["switches"])
+    first, other = doc["switches"][keys[0]], doc["switches"][keys[1]]
+    with_findings = next(k for k in keys if any(doc["switches"][k]))
+    if how == 0:
+        doc["switches"][keys[0]] = other
+    else:
+        doc["switches"][with_findings] = doc["switches"][with_findings][1:]
+    assert first is not None
+    return doc
+
+
+@pytest.mark.parametrize("how", range(2))
+def test_another_switchs_findings_under_a_key_are_refused(
+    pod: Path, judged: list[str], how: int
+) -> None:
+    cold = outputs(pod, "--no-cache")
+    assert lint(str(pod)).exit_code == cold[0][0]
+    (entry,) = (pod / CACHE).glob(f"{device_cache.PREFIX}*")
+    doc = _moved(json.loads(zlib.decompress(entry.read_bytes())), how)
+    entry.write_bytes(zlib.compress(json.dumps(doc, separators=(",", ":")).encode()))
+    forget_runs(pod)
+    judged.clear()
+    result = lint(str(pod))
+    assert (result.exit_code, result.stdout, result.stderr) == cold[0]
+    assert len(judged) == 1  # that switch alone, and the entry is written again
+    judged.clear()
+    forget_runs(pod)
+    assert outputs(pod) == cold
+    assert judged == []
+
+
+def test_the_entry_holds_the_last_runs_switches_alone(pod: Path, tmp_path: Path) -> None:
+    """A config removed from the folder leaves the entry with it (bounded by the fabric)."""
+    assert lint(str(pod)).exit_code in (0, 1)
+    assert len(kept(pod)) == 12
+    (pod / "leaf-8.cfg").rename(tmp_path / "leaf-8.cfg")
+    assert lint(str(pod)).exit_code in (0, 1)
+    assert len(kept(pod)) == 11
 
 
 def test_no_cache_keeps_none(pod: Path, judged: list[str]) -> None:

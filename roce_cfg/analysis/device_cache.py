@@ -5,13 +5,15 @@ A device rule looks at one switch's view and nothing else: its parse (a function
 bytes, path, the --vendor given, the hints from fabric.json or the intent, and roce-cfg's code
 and vendor data: the parse cache's digest, ``Parsed.digest``), the role the topology gave it where
 the parse only guessed one, and lint's options (the cable lengths and rail VLANs of the plan, the
-DSCPs given or agreed by the fabric). An entry (``dev-<key>.json.z`` beside the parse cache's
-entries, counted in its bound) holds, per device rule, the findings located in that switch's file
-whose own end concludes (roce_cfg/analysis/context.py's ``concludes``); the far end a finding
-names is judged again on every run, since that switch may have changed. Its key is a hash of all
-of the above; anything else, or any doubt (an entry that cannot be read or validated, another
-rule list), means the rules run. Written through roce_cfg/output.py, read through
-roce_cfg/safepath.py, as the parse cache's entries.
+DSCPs given or agreed by the fabric). Per switch a key hashes all of these; its findings are, per
+device rule, those located in its file whose own end concludes (roce_cfg/analysis/context.py's
+``concludes``): the far end a finding names is judged again on every run, since that switch may
+have changed. The last run's findings of every switch are one entry (``dev-<hash>.json.z``
+beside the parse cache's entries, counted in its bound), named by what its keys share (the
+stamp, the options, the device rules), rewritten when a switch's key is not in it or one of its
+switches is gone: it holds the switches of that run alone. Anything else, or any doubt (an entry
+that cannot be read or validated, findings of another switch), means the rules run. Written
+through roce_cfg/output.py, read through roce_cfg/safepath.py, as the parse cache's entries.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -35,11 +37,11 @@ from roce_cfg.output import write_cached
 from roce_cfg.parse.cache import MAX_BYTES, SUFFIX, ParseCache, trim
 from roce_cfg.safepath import read_bytes
 
-FORMAT = "roce-cfg/device-findings/v1"
+FORMAT = "roce-cfg/device-findings/v2"
 PREFIX = "dev-"
-# A switch of 100,000 ports may have hundreds of thousands of findings.
-MAX_ENTRY_BYTES = 32 * 2**20
-MAX_JSON_BYTES = 512 * 2**20
+# A fabric of 100,000-port switches may have millions of findings.
+MAX_ENTRY_BYTES = 64 * 2**20
+MAX_JSON_BYTES = 1024 * 2**20
 
 # The findings of one switch: one list per device rule, in the rules' order.
 PerRule = list[list[Finding]]
@@ -48,20 +50,22 @@ PerRule = list[list[Finding]]
 class _Entry(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["roce-cfg/device-findings/v1"]
-    key: str
+    format: Literal["roce-cfg/device-findings/v2"]
+    shared: str
     rules: list[str]
-    findings: list[list[Finding]]
+    # each switch's key (``DeviceCache.key``) -> its findings
+    switches: dict[str, PerRule]
 
 
-@dataclass(frozen=True)
+@dataclass
 class DeviceCache:
-    """Where the entries are, and what every key of this run shares: the parse cache's stamp,
-    the device rules and lint's options."""
+    """Where the entry is, and what every switch's key shares: the parse cache's stamp, the
+    device rules and lint's options."""
 
     folder: Path
     shared: str
     rules: tuple[str, ...]
+    _kept: dict[str, PerRule] = field(default_factory=dict)
 
     @classmethod
     def of(cls, cache: ParseCache, rules: Sequence[str], options: Options) -> DeviceCache:
@@ -70,57 +74,71 @@ class DeviceCache:
         h.update(options_digest(options).encode())
         return cls(cache.folder, h.hexdigest(), tuple(rules))
 
+    @property
+    def path(self) -> Path:
+        return self.folder / f"{PREFIX}{self.shared}{SUFFIX}"
+
     def key(self, view: DeviceView) -> str | None:
-        """The entry name of ``view``'s findings; None when its parse has no digest."""
+        """The key of ``view``'s findings; None when its parse has no digest."""
         digest = view.parsed.digest
         if not digest:
             return None
         role = f"{view.device.role}\0{view.parsed.config.role_from}"
-        h = hashlib.blake2b(f"{self.shared}\0{digest}\0{role}".encode(), digest_size=20)
-        return f"{PREFIX}{h.hexdigest()}{SUFFIX}"
+        return hashlib.blake2b(f"{digest}\0{role}".encode(), digest_size=20).hexdigest()
 
-    def load(self, view: DeviceView) -> PerRule | None:
-        """The findings kept for ``view``, when an entry holds for it."""
-        key = self.key(view)
-        entry = self._entry(key) if key else None
-        if entry is None or entry.key != key or tuple(entry.rules) != self.rules:
-            return None
-        if len(entry.findings) != len(self.rules):
-            return None
-        if any(f.device != view.name or f.file != view.file for fs in entry.findings for f in fs):
-            return None
-        touch(self.folder / str(key))
-        return [[lean(f) for f in fs] for fs in entry.findings]
+    def load(self, views: dict[str, DeviceView]) -> dict[str, PerRule]:
+        """The findings kept for each of ``views`` the entry holds, by switch name."""
+        entry = self._entry()
+        if entry is None:
+            return {}
+        self._kept = entry.switches
+        found: dict[str, PerRule] = {}
+        for name, view in views.items():
+            kept = entry.switches.get(self.key(view) or "")
+            if kept is not None and _of(kept, view, len(self.rules)):
+                found[name] = [[lean(f) for f in fs] for fs in kept]
+        touch(self.path)
+        return found
 
-    def _entry(self, key: str) -> _Entry | None:
+    def _entry(self) -> _Entry | None:
         try:
             packed = read_bytes(
-                self.folder / key, what="cache entry", max_bytes=MAX_ENTRY_BYTES, root=self.folder
+                self.path, what="cache entry", max_bytes=MAX_ENTRY_BYTES, root=self.folder
             )
             inflate = zlib.decompressobj()
             doc = inflate.decompress(packed, MAX_JSON_BYTES)
             if inflate.unconsumed_tail or not inflate.eof:
                 return None
-            return _Entry.model_validate_json(doc)
+            entry = _Entry.model_validate_json(doc)
         except (InputError, zlib.error, ValidationError, ValueError):
             return None  # missing, foreign or corrupt: the rules run
+        return entry if (entry.shared, tuple(entry.rules)) == (self.shared, self.rules) else None
 
-    def store(self, view: DeviceView, findings: PerRule) -> None:
-        key = self.key(view)
-        if key is None or self.folder.is_symlink():
+    def store(
+        self, views: dict[str, DeviceView], found: dict[str, PerRule], judged: Collection[str]
+    ) -> None:
+        """The findings of every one of ``views`` kept (those of ``judged`` new), unless the
+        entry holds just these."""
+        switches = {k: found[n] for n, v in views.items() if (k := self.key(v)) is not None}
+        if not judged and switches.keys() == self._kept.keys():
+            return  # the same keys: the same findings (each key holds all they stand on)
+        if self.folder.is_symlink():
             return
-        entry = _Entry(format=FORMAT, key=key, rules=list(self.rules), findings=findings)
+        entry = _Entry(format=FORMAT, shared=self.shared, rules=list(self.rules), switches=switches)
         try:
             doc = entry.model_dump_json()
-        except ValueError:  # a value JSON cannot hold: this switch's rules run every time
+        except ValueError:  # a value JSON cannot hold: the rules run every time
             return
-        if made(self.folder):
-            write_cached(self.folder / key, doc)
+        if made(self.folder) and write_cached(self.path, doc):
+            self._kept = switches
+            trim(self.folder, MAX_BYTES)  # the entry counts towards the parse cache's bound
 
-    def trim(self) -> None:
-        """The least recently used entries (parses and findings alike) removed until the
-        folder holds the parse cache's bound."""
-        trim(self.folder, MAX_BYTES)
+
+def _of(kept: PerRule, view: DeviceView, rules: int) -> bool:
+    """Whether ``kept`` are findings of ``view``'s switch and file, one list per rule."""
+    return len(kept) == rules and all(
+        f.device == view.name and f.file == view.file for fs in kept for f in fs
+    )
 
 
 def options_digest(options: Options) -> str:

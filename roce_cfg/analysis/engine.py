@@ -147,10 +147,9 @@ def _run(
     not judged by them again."""
     checked = [r for r in all_rules if r.check is not None]  # RC502: 'roce-cfg deadlock'
     device = [r for r in checked if r.scope == "device"]
-    loaded = {n: kept.load(v) for n, v in views.items()} if kept else {}
-    stored = {n: per_rule for n, per_rule in loaded.items() if per_rule is not None}
+    stored = kept.load(views) if kept else {}
     fresh = {n: v for n, v in views.items() if n not in stored}
-    with _device_side(device, fresh, kept) as device_findings:
+    with _device_side(device, fresh) as device_findings:
         fabric_view = fabric()
         found = {r.id: _findings(r, views, fabric_view, iv) for r in checked if r.scope != "device"}
         per_view = {**stored, **device_findings()}
@@ -158,8 +157,8 @@ def _run(
         found[r.id] = [
             f for name in views for f in per_view[name][i] if _far_end_concludes(r, f, views)
         ]
-    if kept is not None and fresh:
-        kept.trim()  # the entries just written count towards the parse cache's bound
+    if kept is not None:
+        kept.store(views, per_view, fresh)
     return [f for r in checked for f in found[r.id]], fabric_view
 
 
@@ -219,30 +218,25 @@ ASIDE_FROM = 64
 
 # What the forked child runs, set just before the fork: the child has it without pickling
 # (the views as an argument would cost more than the rules).
-_side: tuple[list[Rule], dict[str, DeviceView], DeviceCache | None] = ([], {}, None)
+_side: tuple[list[Rule], dict[str, DeviceView]] = ([], {})
 
 
 def _per_view() -> dict[str, list[list[Finding]]]:
-    """Each switch's device findings (``_side``'s), kept for the next run where a cache is."""
-    device, views, kept = _side
-    out: dict[str, list[list[Finding]]] = {}
-    for name, view in views.items():
-        out[name] = _device_findings(device, view)
-        if kept is not None:
-            kept.store(view, out[name])
-    return out
+    """Each switch's device findings (``_side``'s), by name."""
+    device, views = _side
+    return {name: _device_findings(device, view) for name, view in views.items()}
 
 
 @contextmanager
 def _device_side(
-    device: list[Rule], views: dict[str, DeviceView], kept: DeviceCache | None
+    device: list[Rule], views: dict[str, DeviceView]
 ) -> Iterator[Callable[[], dict[str, list[list[Finding]]]]]:
     """A call giving the device rules' findings of each of ``views``, per rule: computed by a
     forked child while the block runs the other rules when there are many switches and a
     second core; in this process otherwise, and whenever the child fails (its findings are
     never lost)."""
     global _side
-    _side = (device, views, kept)
+    _side = (device, views)
     try:
         if len(views) < ASIDE_FROM or workers() == 1:
             yield _per_view
@@ -261,7 +255,7 @@ def _device_side(
 
             yield collected
     finally:
-        _side = ([], {}, None)
+        _side = ([], {})
 
 
 def _intent_view(loaded: LoadedIntent, planned: Fabric, views: dict[str, DeviceView]) -> IntentView:
