@@ -12,7 +12,9 @@ import subprocess
 import sys
 import zlib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -21,9 +23,9 @@ from hypothesis import strategies as st
 
 from roce_cfg import memo, output
 from roce_cfg.analysis import device_cache, engine
-from roce_cfg.analysis.context import DeviceView, Options
+from roce_cfg.analysis.context import DeviceView, Options, concludes
 from roce_cfg.analysis.findings import Finding
-from roce_cfg.analysis.registry import Rule
+from roce_cfg.analysis.registry import Hit, Rule
 from tests import cachepod
 from tests.cachepod import lint
 from tests.helpers import examples
@@ -197,6 +199,43 @@ def test_the_options_digest_sees_every_field() -> None:
     ]
     digests = {device_cache.options_digest(o) for o in [Options(), *others]}
     assert len(digests) == len(others) + 1
+
+
+# -- a far end judged again ------------------------------------------------------------------
+
+
+class _Gate:
+    """A switch's gate where ``port`` (None: every port) was not read."""
+
+    def __init__(self, unread: str | bool | None) -> None:
+        self.at = unread
+
+    def unread(self, sections: object, port: str | None = None) -> tuple[int, ...] | None:
+        return (1,) if self.at is True or (self.at is not False and port == self.at) else None
+
+
+@pytest.mark.parametrize("own", [False, True, "p1"])
+@pytest.mark.parametrize("far", [False, True, "p2", "p9"])
+@pytest.mark.parametrize("of_switch", [False, True])
+def test_the_two_halves_conclude_as_the_whole(own: object, far: object, of_switch: bool) -> None:
+    """A device rule's hit concludes when both its ends were read (``concludes``); kept, its own
+    end is judged when its switch is, its far end on every run (engine._far_end_concludes):
+    together, what ``concludes`` says."""
+    rule = Rule("RC999", "x", "warning", "device", "s", "r", "f", reads=("pfc",))
+    views = {"a": SimpleNamespace(gate=_Gate(own)), "b": SimpleNamespace(gate=_Gate(far))}
+    hit = Hit("m", port="p1", related_device="b", related_port="p2", of_switch=of_switch)
+    whole = concludes(rule, hit, views, "a")  # type: ignore[arg-type]  # gates alone are read
+    own_end = concludes(rule, replace(hit, related_device=None), views, "a")  # type: ignore[arg-type]
+    found = Finding(
+        rule="RC999",
+        severity="warning",
+        device="a",
+        port="p1",
+        message="m",
+        related_device="b",
+        related_port="p2",
+    )
+    assert whole == (own_end and engine._far_end_concludes(rule, found, views))  # type: ignore[arg-type]
 
 
 # -- entries not trusted -----------------------------------------------------------------------
