@@ -6,7 +6,14 @@ fails here, not in a user's config."""
 from __future__ import annotations
 
 import pickle
-from ipaddress import AddressValueError, IPv4Interface, IPv4Network
+from ipaddress import (
+    AddressValueError,
+    IPv4Address,
+    IPv4Interface,
+    IPv4Network,
+    IPv6Address,
+    ip_address,
+)
 from itertools import islice
 
 import pytest
@@ -15,7 +22,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from roce_cfg.model import fast, numbers
-from roce_cfg.model.device import DeviceConfig, Interface, PortQos
+from roce_cfg.model.device import BgpNeighbor, DeviceConfig, Interface, PortQos
 from roce_cfg.parse import ParsedConfig, parse_file
 from tests.helpers import ROOT
 
@@ -180,6 +187,36 @@ def test_the_end_lengths_are_built_too(text: str) -> None:
 )
 def test_any_other_form_is_left_to_pydantic(value: object) -> None:
     assert numbers.interface_text(value) is value
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_a_peer_read_from_its_text_is_what_ipaddress_reads(address: int) -> None:
+    text = str(IPv4Address(address))
+    built = numbers.quad_address(text)
+    assert type(built) is IPv4Address
+    assert (built, str(built), hash(built)) == (IPv4Address(text), text, hash(IPv4Address(text)))
+    peer = BgpNeighbor.model_validate_json(f'{{"address": "{text}", "remote_as": 65000}}')
+    assert peer.address == IPv4Address(text) and type(peer.address) is IPv4Address
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["010.0.0.1", "10.0.0.256", "10.0.0.1/32", " 10.0.0.1", "1.2.3", "fe80::1", "::", 5, None],
+)
+def test_any_other_peer_form_is_left_to_pydantic(value: object) -> None:
+    assert numbers.quad_address(value) is None
+
+
+def test_a_peer_validated_from_its_json_is_as_before() -> None:
+    for text in ("fe80::1", "2001:db8::7"):
+        peer = BgpNeighbor.model_validate({"address": text, "remote_as": 1})
+        assert peer.address == IPv6Address(text)
+    for given_ in (IPv4Address("10.0.0.1"), IPv6Address("fe80::1"), 167772161):
+        peer = BgpNeighbor.model_validate({"address": given_, "remote_as": 1})
+        assert peer.address == ip_address(given_)
+    for bad in ("010.0.0.1", "10.0.0.256", "10.0.0.1/32", "peer-1"):
+        with pytest.raises(ValidationError):
+            BgpNeighbor.model_validate({"address": bad, "remote_as": 1})
 
 
 def test_a_port_validated_from_its_json_holds_the_address_it_was_given() -> None:

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 import roce_cfg
 from roce_cfg import memo, output
+from roce_cfg.analysis import device_cache
 from roce_cfg.cli.main import app
 from roce_cfg.cli.options import NO_CACHE_ENV
 from roce_cfg.inputs import discover, reading
@@ -46,9 +47,10 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 def entries(folder: Path) -> list[Path]:
-    """The parse cache's entries (the run memo's beside them aside)."""
+    """The parse cache's entries (the run memo's and the device findings' beside them aside)."""
     found = (folder / CACHE).glob(f"*{parse_cache.SUFFIX}")
-    return sorted(p for p in found if not p.name.startswith(memo.PREFIX))
+    others = (memo.PREFIX, device_cache.PREFIX)
+    return sorted(p for p in found if not p.name.startswith(others))
 
 
 Said = tuple[int, str, str]

@@ -20,6 +20,7 @@ from roce_cfg.analysis.context import (
     concludes,
     links_of,
 )
+from roce_cfg.analysis.device_cache import DeviceCache
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import Hit, Rule
 from roce_cfg.analysis.rules_input import unread_finding
@@ -31,6 +32,7 @@ from roce_cfg.intent.loader import LoadedIntent
 from roce_cfg.model.device import DeviceConfig, lean
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.model.order import natural
+from roce_cfg.parse.cache import ParseCache
 from roce_cfg.parse.hints import LintPlan, PlanLink
 from roce_cfg.parse.many import workers
 from roce_cfg.policy import fabric_roce_dscp
@@ -47,8 +49,10 @@ def judge(
     lint_config: LintConfig,
     unread: list[Unread],
     found: Found,
+    cache: ParseCache | None = None,
 ) -> LintResult:
-    """Every rule over ``views``, parsed or designed alike: located, suppressed, sorted."""
+    """Every rule over ``views``, parsed or designed alike: located, suppressed, sorted; the
+    device rules' findings kept beside ``cache`` for the next run (device_cache.py)."""
     devices = [v.device for _, v in sorted(views.items())]
     # the device rules need the topology only for the roles parse guessed: without such a
     # role it is built beside them, and they start at once instead of waiting for it
@@ -59,7 +63,8 @@ def judge(
     options = _agreed_dscp(views, options)
     iv = _intent_view(loaded, planned, views) if loaded and isinstance(planned, Fabric) else None
     fabric = partial(_fabric_view, views, devices, topology, planned, options)
-    findings, fabric_view = _run(all_rules, views, fabric, iv)
+    kept = _device_cache(all_rules, cache, options)
+    findings, fabric_view = _run(all_rules, views, fabric, iv, kept)
     findings += [unread_finding(u) for u in unread]
     per_device = {name: inline(v.text) for name, v in views.items()}
     findings = apply(findings, lint_config, per_device)
@@ -94,6 +99,15 @@ def _fabric_view(
     return FabricView(views, links, options, planned=planned is not None, facts=facts)
 
 
+def _device_cache(
+    all_rules: list[Rule], cache: ParseCache | None, options: Options
+) -> DeviceCache | None:
+    if cache is None:
+        return None
+    device = [r.id for r in all_rules if r.check is not None and r.scope == "device"]
+    return DeviceCache.of(cache, device, options)
+
+
 def _links(planned: Fabric | LintPlan | None) -> Sequence[Link] | Sequence[PlanLink] | None:
     return planned.links if planned is not None else None
 
@@ -124,17 +138,27 @@ def _run(
     views: dict[str, DeviceView],
     fabric: Callable[[], FabricView],
     iv: IntentView | None,
+    kept: DeviceCache | None = None,
 ) -> tuple[list[Finding], FabricView]:
     """Every rule with a check over what it looks at: each device, the fabric, the intent;
     the findings per rule, in rule order, wherever the device rules ran (_device_side). The
     device rules need the views alone: they start first, and ``fabric`` (the rest of the
-    evidence step) is built while they run."""
+    evidence step) is built while they run. A switch whose device findings ``kept`` holds is
+    not judged by them again."""
     checked = [r for r in all_rules if r.check is not None]  # RC502: 'roce-cfg deadlock'
     device = [r for r in checked if r.scope == "device"]
-    with _device_side(device, views) as device_findings:
+    stored = kept.load(views) if kept else {}
+    fresh = {n: v for n, v in views.items() if n not in stored}
+    with _device_side(device, fresh) as device_findings:
         fabric_view = fabric()
         found = {r.id: _findings(r, views, fabric_view, iv) for r in checked if r.scope != "device"}
-        found.update(zip([r.id for r in device], device_findings(), strict=True))
+        per_view = {**stored, **device_findings()}
+    for i, r in enumerate(device):
+        found[r.id] = [
+            f for name in views for f in per_view[name][i] if _far_end_concludes(r, f, views)
+        ]
+    if kept is not None:
+        kept.store(views, per_view, fresh)
     return [f for r in checked for f in found[r.id]], fabric_view
 
 
@@ -144,15 +168,9 @@ def _findings(
     fabric_view: FabricView | None = None,
     iv: IntentView | None = None,
 ) -> list[Finding]:
-    """The located findings of one rule (a rule over the intent has none without one)."""
+    """The located findings of one fabric or intent rule (a rule over the intent has none
+    without one)."""
     assert r.check is not None
-    if r.scope == "device":
-        return [
-            _locate(r, h, views, v.name)
-            for v in views.values()
-            for h in r.check(v)
-            if concludes(r, h, views, v.name)
-        ]
     if r.scope == "fabric":
         return [_locate(r, h, views) for h in r.check(fabric_view) if concludes(r, h, views)]
     if iv is None:
@@ -168,6 +186,31 @@ def _findings(
     return findings
 
 
+def _device_findings(device: list[Rule], view: DeviceView) -> list[list[Finding]]:
+    """One switch's findings of each device rule whose own end concludes (the far end a hit
+    names is judged with every switch at hand: _far_end_concludes)."""
+    views = {view.name: view}
+    per_rule: list[list[Finding]] = []
+    for r in device:
+        assert r.check is not None
+        found = []
+        for h in r.check(view):
+            if h.device not in (None, view.name):
+                raise AssertionError("a device rule's hit is on its own device")
+            if concludes(r, replace(h, related_device=None), views, view.name):
+                found.append(_locate(r, h, views, view.name))
+        per_rule.append(found)
+    return per_rule
+
+
+def _far_end_concludes(r: Rule, f: Finding, views: dict[str, DeviceView]) -> bool:
+    """Whether the far end a device rule's finding names (if any) was read where the rule reads:
+    the second half of ``concludes``, the first judged with the finding's own switch."""
+    if f.related_device is None:
+        return True
+    return concludes(r, Hit("", port=f.related_port, device=f.related_device), views)
+
+
 # From this many switches the device rules run in a forked child beside the fabric rules
 # (at 1,280 switches they took 1.9 s of CPU while the parent's other core idled); below,
 # the fork and the findings' pickling cost more than the rules.
@@ -178,34 +221,37 @@ ASIDE_FROM = 64
 _side: tuple[list[Rule], dict[str, DeviceView]] = ([], {})
 
 
-def _per_rule() -> list[list[Finding]]:
+def _per_view() -> dict[str, list[list[Finding]]]:
+    """Each switch's device findings (``_side``'s), by name."""
     device, views = _side
-    return [_findings(r, views) for r in device]
+    return {name: _device_findings(device, view) for name, view in views.items()}
 
 
 @contextmanager
 def _device_side(
     device: list[Rule], views: dict[str, DeviceView]
-) -> Iterator[Callable[[], list[list[Finding]]]]:
-    """A call giving the device rules' findings, one list per rule: computed by a forked child
-    while the block runs the other rules when the fabric is large and there is a second core;
-    in this process otherwise, and whenever the child fails (its findings are never lost)."""
+) -> Iterator[Callable[[], dict[str, list[list[Finding]]]]]:
+    """A call giving the device rules' findings of each of ``views``, per rule: computed by a
+    forked child while the block runs the other rules when there are many switches and a
+    second core; in this process otherwise, and whenever the child fails (its findings are
+    never lost)."""
     global _side
     _side = (device, views)
     try:
         if len(views) < ASIDE_FROM or workers() == 1:
-            yield _per_rule
+            yield _per_view
             return
         # frozen: the child's collections would otherwise write to (copy) every page they scan
         with long_lived(), ProcessPoolExecutor(1, mp_context=get_context("fork")) as pool:
-            future = pool.submit(_per_rule)
+            future = pool.submit(_per_view)
 
-            def collected() -> list[list[Finding]]:
+            def collected() -> dict[str, list[list[Finding]]]:
                 try:
                     # unpickled, each finding has its own set of fields: shared again (lean)
-                    return [[lean(f) for f in per_rule] for per_rule in future.result()]
+                    found = future.result()
+                    return {n: [[lean(f) for f in fs] for fs in per] for n, per in found.items()}
                 except Exception:  # a broken child, an unpicklable finding: run them here
-                    return _per_rule()
+                    return _per_view()
 
             yield collected
     finally:

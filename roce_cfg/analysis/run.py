@@ -65,7 +65,7 @@ def lint(
         raise InputError("no config files to lint")
     if not views:  # nothing usable at all: the input is bad, not the fabric
         raise unread[0].as_error()
-    return judge(all_rules, views, planned, options, loaded, lint_config, unread, found)
+    return judge(all_rules, views, planned, options, loaded, lint_config, unread, found, cache)
 
 
 @bulk_objects()

@@ -23,6 +23,8 @@ from pydantic import (
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
     model_serializer,
 )
 
@@ -52,6 +54,18 @@ Percent = Annotated[int, _in(numbers.PERCENT)]
 
 # A port's, VLAN interface's or loopback's address: its text read fast (numbers.interface_text).
 PortAddress = Annotated[IPv4Interface, BeforeValidator(numbers.interface_text)]
+
+
+def _peer_address(value: object, validate: ValidatorFunctionWrapHandler) -> object:
+    """A dotted quad built from its number (numbers.quad_address); anything else validated as
+    the union validates it. The union tried both families' parses of every IPv4 peer's text
+    (IPv6's twice): 12-15% of validating a parse cache entry of the xl fabric."""
+    quad = numbers.quad_address(value)
+    return quad if quad is not None else validate(value)
+
+
+# A BGP peer's address: a dotted quad read fast.
+PeerAddress = Annotated[IPv4Address | IPv6Address, WrapValidator(_peer_address)]
 
 
 # A switch's place in the fabric: one name everywhere a role is held (the design, the parse,
@@ -290,7 +304,7 @@ class Qos(_M):
 
 
 class BgpNeighbor(_M):
-    address: IPv4Address | IPv6Address
+    address: PeerAddress
     remote_as: Asn
     description: str = ""
 

@@ -105,10 +105,13 @@ def lean_tree(model: BaseModel) -> None:
     """``lean`` for ``model`` and every model it holds, at any depth: a model validated from
     JSON (the parse cache's) has a set of given fields per instance, every field of it given;
     the models of 1,280 configs loaded so held 1.1 GB where the parse's held 0.7. A model
-    given every field takes its class's shared set without building a frozenset."""
+    given every field takes its class's shared set without building a frozenset; one that has
+    it already was walked already (a value held in two places: ``share_equal``'s)."""
     cls = type(model)
     tree = _TREES.get(cls) or _tree(cls)
     given = model.__pydantic_fields_set__
+    if given is tree[0]:
+        return
     if len(given) == len(tree[0]):  # a subset of the fields as big as all of them: all
         object.__setattr__(model, "__pydantic_fields_set__", tree[0])
     else:

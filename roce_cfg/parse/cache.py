@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import zlib
 from collections.abc import Mapping, Sequence
@@ -117,9 +118,12 @@ class ParseCache:
         if text is None:  # pragma: no cover - a parse stored it, so they decode
             return None
         touch(self.folder / key)
-        lean_tree(entry.config)
+        # ports of one shape share their QoS first: the walk then leans each shape once
         share_equal(entry.config.device.interfaces, "qos")
-        return Parsed(entry.config, None, text, overlay, entry.hint.name)
+        lean_tree(entry.config)
+        parsed = Parsed(entry.config, None, text, overlay, entry.hint.name)
+        parsed.digest = _digest(key, entry.hint)
+        return parsed
 
     def _entry(self, key: str) -> _Entry | None:
         try:
@@ -135,7 +139,9 @@ class ParseCache:
             return None  # missing, foreign or corrupt: parsed again
 
     def store(self, key: str, parsed: Parsed, hints: HintsArg) -> None:
+        """``parsed`` kept under ``key``, and given its digest (what it is a function of)."""
         hint = _Hint.of(parsed.hinted, applied_hint(hints, parsed.hinted))
+        parsed.digest = _digest(key, hint)
         config = parsed.config
         entry = _Entry(
             format=FORMAT, stamp=self.stamp, source=config.source, hint=hint, config=config
@@ -150,6 +156,14 @@ class ParseCache:
     def trim(self) -> None:
         """The least recently used entries removed until the folder holds ``MAX_BYTES``."""
         trim(self.folder, MAX_BYTES)
+
+
+def _digest(key: str, hint: _Hint) -> str:
+    """What a parse is a function of: the entry's key (the stamp, the path, the bytes, the
+    --vendor given) and the hints it was parsed with."""
+    given = json.dumps(hint.model_dump(), sort_keys=True)  # the speeds in any order alike
+    h = hashlib.blake2b(f"{key}\0{given}".encode(), digest_size=20)
+    return h.hexdigest()
 
 
 def trim(folder: Path, max_bytes: int) -> None:

@@ -25,7 +25,7 @@ class Parsed:
     process: sending it back costs more than the parse, and only files with findings need it.
     """
 
-    __slots__ = ("_source", "config", "hinted", "overlay", "text")
+    __slots__ = ("_source", "config", "digest", "hinted", "overlay", "text")
 
     def __init__(
         self,
@@ -40,8 +40,11 @@ class Parsed:
         self.text = text
         self.overlay = overlay
         # the name its hints were looked up by (``hint_name``): what the parse cache checks a
-        # stored parse's hints against (only the process that parsed it asks)
+        # stored parse's hints against
         self.hinted = hinted
+        # what the parse is a function of (the parse cache's key and the hints applied), set
+        # by the parse cache: lint keeps the device rules' findings under it ("" when unknown)
+        self.digest = ""
 
     @property
     def source(self) -> SourceMap:
@@ -51,14 +54,13 @@ class Parsed:
             ).source
         return self._source
 
-    def __getstate__(self) -> tuple[bytes, str, Path | None]:
-        return dumps(self.config), self.text, self.overlay
+    def __getstate__(self) -> tuple[bytes, str, Path | None, str, str]:
+        return dumps(self.config), self.text, self.overlay, self.hinted, self.digest
 
-    def __setstate__(self, state: tuple[bytes, str, Path | None]) -> None:
-        config, self.text, self.overlay = state
+    def __setstate__(self, state: tuple[bytes, str, Path | None, str, str]) -> None:
+        config, self.text, self.overlay, self.hinted, self.digest = state
         self.config = pickle.loads(config)  # what __getstate__ wrote, in a worker of ours
         self._source = None
-        self.hinted = ""
 
 
 @dataclass(frozen=True)
