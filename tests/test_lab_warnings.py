@@ -2,7 +2,9 @@
 DSA, asyncssh printed about ten ``CryptographyDeprecationWarning: DSA is deprecated`` lines as it
 loaded. The pinned cryptography (50) does not warn yet, so the tests make it behave like 51 the
 way 51 does it (``cryptography.utils.deprecated`` on each public name of the dsa module) and check
-that this really makes asyncssh warn before checking that the lab does not."""
+that this really makes asyncssh warn before checking that the lab does not. (A newcomer's
+install, the README's, takes the newest cryptography: there the script's own reading of the
+names warns, and is silenced so that only what the lab prints is judged.)"""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from tests.helpers import SCENARIOS
 # cryptography 51 (pyca/cryptography#15597): each public name of asymmetric.dsa is deprecated
 LIKE_51 = """
 import sys
+import warnings
 from cryptography import utils
 from cryptography.hazmat.primitives import asymmetric
 from cryptography.hazmat.primitives.asymmetric import dsa
@@ -32,10 +35,12 @@ NAMES = ("generate_parameters", "generate_private_key", "DSAParameterNumbers",
          "DSAPublicNumbers", "DSAPrivateNumbers", "DSAParameters", "DSAPrivateKey",
          "DSAPublicKey", "DSAParametersWithNumbers", "DSAPrivateKeyWithSerialization",
          "DSAPublicKeyWithSerialization")
-for name in NAMES:
-    utils.deprecated(getattr(dsa, name), dsa.__name__,
-                     "DSA is deprecated and support will be removed in a future release",
-                     utils.CryptographyDeprecationWarning, name=name)
+with warnings.catch_warnings():  # on cryptography 51 itself, reading a name here warns already
+    warnings.simplefilter("ignore")
+    for name in NAMES:
+        utils.deprecated(getattr(dsa, name), dsa.__name__,
+                         "DSA is deprecated and support will be removed in a future release",
+                         utils.CryptographyDeprecationWarning, name=name)
 asymmetric.dsa = sys.modules[dsa.__name__]
 """
 ENV = {
