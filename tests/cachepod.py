@@ -31,6 +31,14 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def linted_copy(generated: Path, factory: pytest.TempPathFactory) -> Path:
+    """A copy of the generated pod linted once with the cache on (a module's warm start)."""
+    folder = factory.mktemp("warm") / "pod"
+    shutil.copytree(generated, folder)
+    assert lint(str(folder)).exit_code == 0
+    return folder
+
+
 @pytest.fixture
 def pod(generated: Path, tmp_path: Path) -> Path:
     """A fresh copy of the generated pod (12 configs and fabric.json), no cache yet."""

@@ -87,9 +87,7 @@ def _edited(line: str, kind: int, noise: str) -> list[str]:
 @pytest.fixture(scope="module")
 def warmed(generated: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The pod linted once with the cache: every config's parse is in it."""
-    folder = tmp_path_factory.mktemp("warm") / "pod"
-    shutil.copytree(generated, folder)
-    assert lint(str(folder)).exit_code == 0
+    folder = cachepod.linted_copy(generated, tmp_path_factory)
     assert len(entries(folder)) == 12
     return folder
 
