@@ -247,10 +247,8 @@ def _short_on_unknown_model(v: DeviceView) -> Iterator[Hit]:
 def headroom_wasteful(v: DeviceView) -> Iterator[Hit]:
     if not (v.model.known and v.model.headroom_configurable) or cells_unsourced(v):
         return
-    if cell_assumed(v):
-        return
-    if unit_unsourced(v):
-        return  # RC204 names the unit no source gives
+    if cell_assumed(v) or unit_unsourced(v):
+        return  # the need's cell size or the line's unit is in no source: RC204's
     for n in needs(v):
         ceiling = n.required if n.required_assumed is None else n.required_assumed
         if n.configured is not None and n.configured > WASTE_FACTOR * ceiling:
