@@ -215,11 +215,15 @@ def _corrupt(entry: Path, how: int, other: Path) -> None:
         entry.write_bytes(other.read_bytes())  # another config's entry under this one's key
     elif how == 5:
         entry.write_bytes(zlib.compress(b"[" * 100_000))
+    elif how in (7, 8):  # a port's QoS past the table; a port's speed past Interface's bound
+        old, new = ('"qos":0}', '"qos":7}') if how == 7 else ('"speed_gbps":', '"speed_gbps":9')
+        assert old in doc.split('"ports":')[1]  # else this case could not fail
+        entry.write_bytes(zlib.compress(doc.replace(old, new, 1).encode()))
     else:
         entry.write_bytes(zlib.compress(doc.encode() + b" " * 4096))  # past MAX_JSON_BYTES
 
 
-@pytest.mark.parametrize("how", range(7))
+@pytest.mark.parametrize("how", range(9))
 def test_a_corrupt_or_foreign_entry_is_parsed_again(
     pod: Path, parses: list[str], how: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,7 +15,6 @@ keeps one set of given fields per shape of model instead of one per port; ``upda
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -106,7 +105,7 @@ def lean_tree(model: BaseModel) -> None:
     JSON (the parse cache's) has a set of given fields per instance, every field of it given;
     the models of 1,280 configs loaded so held 1.1 GB where the parse's held 0.7. A model
     given every field takes its class's shared set without building a frozenset; one that has
-    it already was walked already (a value held in two places: ``share_equal``'s)."""
+    it already was walked already (a value held in two places: the parse cache's QoS table)."""
     cls = type(model)
     tree = _TREES.get(cls) or _tree(cls)
     given = model.__pydantic_fields_set__
@@ -119,24 +118,6 @@ def lean_tree(model: BaseModel) -> None:
     held = model.__dict__
     for name in tree[1]:
         _lean_value(held[name])
-
-
-def share_equal(models: Sequence[BaseModel], name: str, recent: int = 4) -> None:
-    """The field ``name`` of ``models`` (frozen) made to hold one object for equal values,
-    compared with the last ``recent`` distinct ones: ports of one shape share their PortQos as
-    the parse builds them, where a config validated from JSON holds one per port (137 MB more
-    for the 1,280 configs of xl). Each value is replaced by an equal one: nothing a reader of
-    the models can see changes."""
-    kept: list[object] = []
-    for model in models:
-        assert model.model_config.get("frozen"), type(model)  # no one changes what is shared
-        value = model.__dict__[name]
-        same = next((k for k in kept if k is value or k == value), None)
-        if same is None:
-            kept.insert(0, value)
-            del kept[recent:]
-        elif same is not value:
-            model.__dict__[name] = same
 
 
 def _lean_value(value: object) -> None:
@@ -189,6 +170,14 @@ def updated(model: FrozenModel, changes: dict[str, Any]) -> FrozenModel:
     (``assembled``). How ports that repeat the first port's lines but for their own are built
     (``parse/ports._port``): validating every port again was a sixth of an xl normalising."""
     return assembled(type(model), {**model.__dict__, **changes}, model.__pydantic_fields_set__)
+
+
+def recast(cls: type[FrozenModel], model: BaseModel, changes: dict[str, Any]) -> FrozenModel:
+    """A model of ``cls`` holding ``model``'s fields with ``changes``, every field given,
+    nothing validated (``assembled``): for a ``model`` of a class whose fields are validated
+    as ``cls``'s are, in its order, and changes of their fields' types and domains (the parse
+    cache's port, its QoS an index into a table, and the port it stands for)."""
+    return assembled(cls, {**model.__dict__, **changes}, set(cls.model_fields))
 
 
 def state(model: BaseModel) -> tuple[type[BaseModel], dict[str, Any], set[str]] | None:

@@ -2,7 +2,9 @@
 folder read again re-parses only the configs that changed.
 
 An entry is the ``ParsedConfig`` a parse gave (its device model, notes and unread lines) as
-pydantic's JSON, compressed, in ``.roce-cfg-cache/`` inside the folder read (the folder of the
+pydantic's JSON, compressed, its ports' QoS settings kept once per distinct value (a table the
+ports index: most ports of a switch share one, and validating each port's copy was half of
+loading an entry), in ``.roce-cfg-cache/`` inside the folder read (the folder of the
 first path given). Its name is a hash of the file's bytes and path, the ``--vendor`` given and
 the stamp: roce-cfg's version and a digest of its code, of its bundled vendor data (profiles,
 grammars, parse templates) and of the overlay's files. Anything else that changes, or any doubt,
@@ -25,13 +27,14 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from roce_cfg.errors import InputError
 from roce_cfg.memo import cache_folder, made, stamp, touch
-from roce_cfg.model.fast import lean_tree, share_equal
+from roce_cfg.model.device import Interface, PortQos
+from roce_cfg.model.fast import lean_tree, recast, updated
 from roce_cfg.output import write_cached
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
 from roce_cfg.parse.context import Role
@@ -39,7 +42,7 @@ from roce_cfg.parse.text import text_of
 from roce_cfg.safepath import read_bytes
 from roce_cfg.vendor import Vendor
 
-FORMAT = "roce-cfg/parse-cache/v1"
+FORMAT = "roce-cfg/parse-cache/v2"
 SUFFIX = ".json.z"
 # A fabric of 1,280 switches takes about 5 MB; past this the least recently used entries go.
 MAX_BYTES = 64 * 2**20
@@ -65,12 +68,62 @@ class _Hint(_M):
         return cls(name=name, model=hint.model, role=hint.role, speeds=dict(hint.speeds))
 
 
+if TYPE_CHECKING:
+
+    class _Port(BaseModel):
+        qos: int
+
+else:
+    # A port as an entry keeps it: Interface's fields, each validated as Interface validates
+    # it (Interface has no check across fields), its QoS an index into the entry's table.
+    _Port = create_model(
+        "_Port",
+        __base__=_M,
+        **{n: (f.annotation, f) for n, f in Interface.model_fields.items() if n != "qos"},
+        qos=(int, Field(ge=0)),
+    )
+
+
 class _Entry(_M):
-    format: Literal["roce-cfg/parse-cache/v1"]
+    format: Literal["roce-cfg/parse-cache/v2"]
     stamp: str
     source: str
     hint: _Hint
-    config: ParsedConfig
+    config: ParsedConfig  # without its device's ports: they are ``ports``
+    qos: list[PortQos]
+    ports: list[_Port]
+
+    @classmethod
+    def of(cls, stamp: str, hint: _Hint, config: ParsedConfig) -> _Entry:
+        table: dict[int, int] = {}  # by identity: the parse shares one object per shape
+        qos: list[PortQos] = []
+        ports: list[_Port] = []
+        for port in config.device.interfaces:
+            at = table.setdefault(id(port.qos), len(qos))
+            if at == len(qos):
+                qos.append(port.qos)
+            ports.append(recast(_Port, port, {"qos": at}))
+        device = updated(config.device, {"interfaces": ()})
+        kept = updated(config, {"device": device})
+        return cls(
+            format=FORMAT,
+            stamp=stamp,
+            source=config.source,
+            hint=hint,
+            config=kept,
+            qos=qos,
+            ports=ports,
+        )
+
+    def parsed_config(self) -> ParsedConfig | None:
+        """The config the entry holds, its ports rebuilt; None when a port's index is past
+        the table."""
+        table = self.qos
+        if any(p.qos >= len(table) for p in self.ports):
+            return None
+        ports = tuple(recast(Interface, p, {"qos": table[p.qos]}) for p in self.ports)
+        device = updated(self.config.device, {"interfaces": ports})
+        return updated(self.config, {"device": device})
 
 
 HintsArg = Mapping[str, Hints] | Hints | None
@@ -109,7 +162,8 @@ class ParseCache:
         entry = self._entry(key)
         if entry is None or entry.stamp != self.stamp or entry.source != str(path):
             return None
-        if entry.config.source != entry.source:
+        config = entry.parsed_config()
+        if config is None or config.source != entry.source:
             return None
         if _Hint.of(entry.hint.name, applied_hint(hints, entry.hint.name)) != entry.hint:
             return None  # fabric.json says something else of this switch now
@@ -118,10 +172,8 @@ class ParseCache:
         if text is None:  # pragma: no cover - a parse stored it, so they decode
             return None
         touch(self.folder / key)
-        # ports of one shape share their QoS first: the walk then leans each shape once
-        share_equal(entry.config.device.interfaces, "qos")
-        lean_tree(entry.config)
-        parsed = Parsed(entry.config, None, text, overlay, entry.hint.name)
+        lean_tree(config)  # ports of one shape share their QoS (the table's): leaned once
+        parsed = Parsed(config, None, text, overlay, entry.hint.name)
         parsed.digest = _digest(key, entry.hint)
         return parsed
 
@@ -142,10 +194,7 @@ class ParseCache:
         """``parsed`` kept under ``key``, and given its digest (what it is a function of)."""
         hint = _Hint.of(parsed.hinted, applied_hint(hints, parsed.hinted))
         parsed.digest = _digest(key, hint)
-        config = parsed.config
-        entry = _Entry(
-            format=FORMAT, stamp=self.stamp, source=config.source, hint=hint, config=config
-        )
+        entry = _Entry.of(self.stamp, hint, parsed.config)
         try:
             doc = entry.model_dump_json()
         except ValueError:  # pydantic's PydanticSerializationError is one
