@@ -254,4 +254,5 @@ def test_recast_builds_what_validating_the_fields_builds() -> None:
         rebuilt = fast.recast(Interface, port, {"qos": port.qos})
         assert rebuilt == port == Interface.model_validate(port.model_dump())
         assert rebuilt.model_fields_set == set(Interface.model_fields)
+        assert rebuilt.model_fields_set is fast.recast(Interface, port, {}).model_fields_set
         assert list(rebuilt.model_dump()) == list(Interface.model_fields)

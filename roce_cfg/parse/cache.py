@@ -121,6 +121,8 @@ class _Entry(_M):
         table = self.qos
         if any(p.qos >= len(table) for p in self.ports):
             return None
+        for qos in table:
+            lean_tree(qos)  # the ports' walk passes them by (recast)
         ports = tuple(recast(Interface, p, {"qos": table[p.qos]}) for p in self.ports)
         device = updated(self.config.device, {"interfaces": ports})
         return updated(self.config, {"device": device})
