@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from roce_cfg.grammar import compile_syntax, load_grammar
 from roce_cfg.platforms.profile import load_profile
@@ -309,3 +310,19 @@ def test_checking_top_level_blocks_agrees_with_a_line_by_line_walk(cfg: Path) ->
         got = fast.check_blocks(("\n".join(b) for b in blocks), "")
         want = ref.check_lines((line for b in blocks for line in b), "")
         assert [str(v) for v in got.violations] == [str(v) for v in want.violations]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    text=st.text(
+        st.sampled_from(["a", " ", "\n", "1", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e"])
+        | st.sampled_from(["\x85", "\u2028", "\u2029", "é", "\x7f"])
+        | st.characters(),
+        max_size=40,
+    )
+)
+def test_odd_breaks_is_the_regex(text: str) -> None:
+    """The checker's ASCII shortcut answers what the regex of line ends other than '\\n' does."""
+    from roce_cfg.grammar.replay import ODD_BREAKS, odd_breaks
+
+    assert odd_breaks(text) == (ODD_BREAKS.search(text) is not None)

@@ -10,7 +10,6 @@ from roce_cfg.grammar.commands import STATUSES, Area, Checked, Command, Unmanage
 from roce_cfg.grammar.replay import (
     ASCII_DIGITS,
     BLOCK_START,
-    ODD_BREAKS,
     REPLAY_BLOCKS,
     REPLAY_CHARS,
     ZEROS,
@@ -19,6 +18,7 @@ from roce_cfg.grammar.replay import (
     Walk,
     digit_blind,
     digit_general,
+    odd_breaks,
     pattern_blind,
 )
 from roce_cfg.grammar.syntax import render_syntax
@@ -175,7 +175,7 @@ class Grammar:
         same values in its ranged parameters is accepted without a second pass (``Block``).
         """
         walk = Walk(self, model)
-        if not self._blocks_blind or ODD_BREAKS.search(text):
+        if not self._blocks_blind or odd_breaks(text):
             walk.lines(text.splitlines())  # '\r' and such end lines too: no block split
         else:
             for block in BLOCK_START.split(text):
