@@ -7,6 +7,7 @@ import json
 import os
 import re
 import stat
+from ipaddress import IPv4Address, IPv4Interface
 from pathlib import Path
 
 import pytest
@@ -144,6 +145,45 @@ def test_fabric_json_figures_have_the_intents_bounds(
         result = run(command, str(folder))
         assert result.exit_code == 2, result.output
         assert reason in result.stderr and "fabric.json" in result.stderr
+
+
+def test_fabric_json_addresses_read_fast_are_what_ipaddress_reads(pod_out: Path) -> None:
+    data = json.loads((pod_out / "fabric.json").read_text())
+    fabric = load_fabric(pod_out / "fabric.json")
+    assert fabric.links and fabric.nics and fabric.rails
+    for raw, link in zip(data["links"], fabric.links, strict=True):
+        for key in ("a_ip", "b_ip"):
+            assert (
+                getattr(link, key) == IPv4Interface(raw[key])
+                and str(getattr(link, key)) == raw[key]
+            )
+    for raw, nic in zip(data["nics"], fabric.nics, strict=True):
+        assert (nic.ip, nic.gateway) == (IPv4Interface(raw["ip"]), IPv4Address(raw["gateway"]))
+        assert type(nic.gateway) is IPv4Address
+    for raw, rail in zip(data["rails"], fabric.rails, strict=True):
+        assert rail.gateway == IPv4Address(raw["gateway"])
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("a_ip", "10.0.0.300/31"),
+        ("a_ip", "010.0.0.1/31"),
+        ("ip", "10.1.1.1/33"),
+        ("gateway", "10.1.1.256"),
+        ("gateway", "10.1.1.1/24"),
+        ("loopback", "1.2.3/32"),
+    ],
+)
+def test_a_bad_address_in_fabric_json_is_refused(
+    pod_out: Path, tmp_path: Path, key: str, value: str
+) -> None:
+    text = (pod_out / "fabric.json").read_text()
+    edited, n = re.subn(rf'"{key}": "[^"]*"', f'"{key}": "{value}"', text, count=1)
+    assert n == 1
+    (tmp_path / "fabric.json").write_text(edited)
+    with pytest.raises(InputError, match=key):
+        load_fabric(tmp_path / "fabric.json")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from ipaddress import IPv4Interface, IPv4Network
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from roce_cfg.model.device import DeviceConfig, Role
+from roce_cfg.model.device import DeviceConfig, PortAddress, QuadAddress, Role
 from roce_cfg.vendor import Vendor
 
 
@@ -15,7 +15,8 @@ class _M(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-# A fabric.json is read back from disk (lint, deadlock, docs, report): its figures get the
+# A fabric.json is read back from disk (lint, deadlock, docs, report): its addresses are read
+# by the fast readers of a config's (an xl fabric.json holds 300,000), and its figures get the
 # intent's bounds, so a hand-edited NaN cable or a 0G link is refused where it is read, not
 # turned into a traceback or a negative headroom later.
 Gbps = Annotated[int, Field(gt=0, le=1600)]
@@ -30,7 +31,7 @@ class SwitchPlan(_M):
     vendor: Vendor
     model: str
     asn: Annotated[int, Field(ge=1, le=4294967295)] | None = None
-    loopback: IPv4Interface | None = None
+    loopback: PortAddress | None = None
     rail: int | None = None
     pod: int | None = None
 
@@ -39,10 +40,10 @@ class Link(_M):
     kind: Literal["leaf-spine", "spine-superspine"]
     a_device: str
     a_port: str
-    a_ip: IPv4Interface
+    a_ip: PortAddress
     b_device: str
     b_port: str
-    b_ip: IPv4Interface
+    b_ip: PortAddress
     speed_gbps: Gbps
     cable_m: Metres
 
@@ -60,8 +61,8 @@ class NicAttachment(_M):
     vlan: VlanId
     switch: str
     port: str
-    ip: IPv4Interface
-    gateway: IPv4Address
+    ip: PortAddress
+    gateway: QuadAddress
     speed_gbps: Gbps
     cable_m: Metres
 
@@ -71,7 +72,7 @@ class Rail(_M):
     vlan: VlanId
     switch: str
     subnet: IPv4Network
-    gateway: IPv4Address
+    gateway: QuadAddress
 
 
 class HeadroomTerm(_M):
