@@ -23,6 +23,7 @@ from typing import Any
 import jinja2
 
 from roce_cfg.model import addresses
+from roce_cfg.model.device import Interface, PriorityBytes
 from roce_cfg.report.data import CHECKED, Budget, ReportData
 from roce_cfg.resources import templates_dir
 
@@ -99,7 +100,7 @@ def _wire(data: ReportData, index: Mapping[str, int]) -> dict[str, list[Any]]:
     the report has no config for are left out of the drawing."""
     settings = _port_settings(data)
     port_ids: dict[str, int] = {}
-    profiles: dict[tuple[tuple[str, str], ...], int] = {}
+    profiles: dict[Profile, int] = {}
     links: list[int] = []
     ends: list[int] = []
     addresses: list[str] = []
@@ -113,10 +114,9 @@ def _wire(data: ReportData, index: Mapping[str, int]) -> dict[str, list[Any]]:
         links += [index[a], port_ids.setdefault(ap, len(port_ids))]
         links += [index[b], port_ids.setdefault(bp, len(port_ids))]
         for dev, port in ((a, ap), (b, bp)):
-            got = settings.get(dev, {}).get(port) or {}
-            addresses.append(got.get("address", "-"))
-            key = tuple((k, v) for k, v in got.items() if k != "address")
-            ends.append(profiles.setdefault(key, len(profiles)) if got else -1)
+            got = settings.get(dev, {}).get(port)
+            addresses.append(got[0] if got else "-")
+            ends.append(profiles.setdefault(got[1], len(profiles)) if got else -1)
     return {
         "ports": list(port_ids),
         "links": links,
@@ -291,37 +291,49 @@ def _groups(
     return out
 
 
-def _port_settings(data: ReportData) -> dict[str, dict[str, dict[str, str]]]:
-    """device -> port -> setting -> value, for both ends of every link (shown side by side
-    when a link is clicked, so a one-sided PFC or MTU stands out)."""
+# A link end's settings as the page shows them, in the page's order (its address aside)
+Profile = tuple[tuple[str, str], ...]
+
+
+def _port_settings(data: ReportData) -> dict[str, dict[str, tuple[str, Profile]]]:
+    """device -> port -> its address and its settings, for both ends of every link (shown
+    side by side when a link is clicked, so a one-sided PFC or MTU stands out). Ports of one
+    shape hold one QoS object (the parse's and the parse cache's): their settings are made
+    once (131,072 link ends of the xl fabric)."""
     wanted: dict[str, set[str]] = defaultdict(set)
     for a, ap, b, bp in data.links:
         wanted[a].add(ap)
         wanted[b].add(bp)
-
-    def pb(items: tuple[Any, ...]) -> str:
-        return ", ".join(f"{i.priority}: {i.bytes} B" for i in items) or "-"
-
-    out: dict[str, dict[str, dict[str, str]]] = {}
+    made: dict[tuple[int, int, str, bool, int], Profile] = {}
+    out: dict[str, dict[str, tuple[str, Profile]]] = {}
     for d in data.devices:
         for i in d.interfaces:
             if i.name not in wanted.get(d.hostname, ()):
                 continue
-            q = i.qos
-            out.setdefault(d.hostname, {})[i.name] = {
-                "speed": f"{i.speed_gbps}G",
-                "MTU": str(i.mtu),
-                "mode": i.mode + (" (shutdown)" if i.shutdown else ""),
-                "address": ", ".join(map(str, addresses.of_port(d, i))) or "-",
-                "trust DSCP": "yes" if q.trust_dscp else "no",
-                "PFC": "on" if q.pfc else "off",
-                "no-drop priorities": ",".join(map(str, q.no_drop)) or "-",
-                "ECN queues": ",".join(map(str, q.ecn_queues)) or "-",
-                "headroom": pb(q.headroom),
-                "PFC trigger (xoff)": pb(q.xoff),
-                "watchdog": "on" if q.watchdog else "off",
-            }
+            key = (i.speed_gbps, i.mtu, i.mode, i.shutdown, id(i.qos))
+            profile = made.get(key) or made.setdefault(key, _profile(i))
+            address = ", ".join(map(str, addresses.of_port(d, i))) or "-"
+            out.setdefault(d.hostname, {})[i.name] = (address, profile)
     return out
+
+
+def _profile(i: Interface) -> Profile:
+    def pb(items: tuple[PriorityBytes, ...]) -> str:
+        return ", ".join(f"{p.priority}: {p.bytes} B" for p in items) or "-"
+
+    q = i.qos
+    return (
+        ("speed", f"{i.speed_gbps}G"),
+        ("MTU", str(i.mtu)),
+        ("mode", i.mode + (" (shutdown)" if i.shutdown else "")),
+        ("trust DSCP", "yes" if q.trust_dscp else "no"),
+        ("PFC", "on" if q.pfc else "off"),
+        ("no-drop priorities", ",".join(map(str, q.no_drop)) or "-"),
+        ("ECN queues", ",".join(map(str, q.ecn_queues)) or "-"),
+        ("headroom", pb(q.headroom)),
+        ("PFC trigger (xoff)", pb(q.xoff)),
+        ("watchdog", "on" if q.watchdog else "off"),
+    )
 
 
 def _bom(data: ReportData) -> str:
