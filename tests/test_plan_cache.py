@@ -6,6 +6,7 @@ read; a bad fabric.json stops lint as before; ``--no-cache`` neither reads nor w
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg import memo, output
+from roce_cfg.errors import InputError
 from roce_cfg.parse import hints, plan_cache
 from roce_cfg.parse.cache import ParseCache, open_cache
 from roce_cfg.parse.hints import PlanLink, PlanNic, PlanRail, PlanSwitch, load_lint_plan
@@ -58,13 +60,29 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
 
 def test_the_row_models_validate_the_rows_fields_in_their_order() -> None:
     """``_rows`` makes each row from its model's fields in the order declared."""
-    for doc, row in (
-        (hints._SwitchDoc, PlanSwitch),
-        (hints._LinkDoc, PlanLink),
-        (hints._NicDoc, PlanNic),
-        (hints._RailDoc, PlanRail),
-    ):
+    for row in (PlanSwitch, PlanLink, PlanNic, PlanRail):
+        doc = getattr(hints._Doc, row.__name__)
         assert tuple(doc.model_fields) == row._fields
+
+
+@pytest.mark.parametrize(
+    ("doc", "said"),
+    [
+        ({"links": [5]}, ": links.0: Input should be a valid dictionary or instance of PlanLink"),
+        ({"nics": ["x"]}, ": nics.0: Input should be a valid dictionary or instance of PlanNic"),
+        ([], ": : Input should be a valid dictionary or instance of LintPlan"),
+    ],
+)
+def test_a_row_that_is_no_object_is_named_as_before(
+    pod: Path, doc: dict[str, Any] | list[Any], said: str
+) -> None:
+    """The models that validate the rows bear the names the rows had when they were models."""
+    fabric = pod / "fabric.json"
+    if isinstance(doc, dict):
+        doc = {**json.loads(fabric.read_text(encoding="utf-8")), **doc}
+    fabric.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(InputError, match=re.escape(f"not a roce-cfg fabric.json{said}")):
+        load_lint_plan(fabric)
 
 
 def _cache(folder: Path) -> ParseCache:

@@ -113,62 +113,65 @@ class LintPlan(NamedTuple):
     rails: tuple[PlanRail, ...]
 
 
-# How fabric.json is validated into a LintPlan: one model per row kind, its fields those of the
-# row's tuple in their order (``_rows`` relies on it; a test holds them alike).
 class _Lax(BaseModel):
     # Only the fields lint reads are declared; the rest of each entry is not validated.
     model_config = ConfigDict(frozen=True, extra="ignore")
 
 
-class _SwitchDoc(_Lax):
-    hostname: str
-    role: Role
-    vendor: Vendor
-    model: str
+class _Doc:
+    """How fabric.json is validated into a ``LintPlan``: one model per kind of row, its fields
+    those of the row's tuple in their order (``_rows`` relies on it; a test holds them alike),
+    each named as its row (a validation error names the model: the messages stay as they were
+    when the rows were these models)."""
+
+    class PlanSwitch(_Lax):
+        hostname: str
+        role: Role
+        vendor: Vendor
+        model: str
+
+    class PlanLink(_Lax):
+        a_device: str
+        a_port: str
+        a_ip: Annotated[IfAddress, PlainValidator(_if_address)]
+        b_device: str
+        b_port: str
+        b_ip: Annotated[IfAddress, PlainValidator(_if_address)]
+        speed_gbps: Gbps
+        cable_m: Metres
+
+    class PlanNic(_Lax):
+        switch: str
+        port: str
+        vlan: VlanId
+        speed_gbps: Gbps
+        cable_m: Metres
+
+    class PlanRail(_Lax):
+        rail: int
+        vlan: VlanId
+        switch: str
+
+    class PlanHeadroom(_Lax):
+        # not used by lint, but a hand-edited figure here is refused as before (bounded input)
+        switch: str
+        speed_gbps: Gbps
+        cable_m: Metres
+        priority: int
+        required_bytes: Bytes
+        configured_bytes: Bytes | None
+
+    class LintPlan(_Lax):
+        # named through _Doc: the models above, not the module's rows (built once _Doc is)
+        name: str
+        switches: tuple[_Doc.PlanSwitch, ...]
+        links: tuple[_Doc.PlanLink, ...]
+        nics: tuple[_Doc.PlanNic, ...]
+        rails: tuple[_Doc.PlanRail, ...]
+        headroom: tuple[_Doc.PlanHeadroom, ...] = ()
 
 
-class _LinkDoc(_Lax):
-    a_device: str
-    a_port: str
-    a_ip: Annotated[IfAddress, PlainValidator(_if_address)]
-    b_device: str
-    b_port: str
-    b_ip: Annotated[IfAddress, PlainValidator(_if_address)]
-    speed_gbps: Gbps
-    cable_m: Metres
-
-
-class _NicDoc(_Lax):
-    switch: str
-    port: str
-    vlan: VlanId
-    speed_gbps: Gbps
-    cable_m: Metres
-
-
-class _RailDoc(_Lax):
-    rail: int
-    vlan: VlanId
-    switch: str
-
-
-class _HeadroomDoc(_Lax):
-    # not used by lint, but a hand-edited figure here is refused as before (bounded input)
-    switch: str
-    speed_gbps: Gbps
-    cable_m: Metres
-    priority: int
-    required_bytes: Bytes
-    configured_bytes: Bytes | None
-
-
-class _LintPlanDoc(_Lax):
-    name: str
-    switches: tuple[_SwitchDoc, ...]
-    links: tuple[_LinkDoc, ...]
-    nics: tuple[_NicDoc, ...]
-    rails: tuple[_RailDoc, ...]
-    headroom: tuple[_HeadroomDoc, ...] = ()
+_Doc.LintPlan.model_rebuild()
 
 
 _Row = TypeVar("_Row", PlanSwitch, PlanLink, PlanNic, PlanRail)
@@ -179,7 +182,7 @@ def _rows(row: type[_Row], docs: tuple[_Lax, ...]) -> tuple[_Row, ...]:
     return tuple(map(row._make, (d.__dict__.values() for d in docs)))
 
 
-def _lint_plan(doc: _LintPlanDoc) -> LintPlan:
+def _lint_plan(doc: _Doc.LintPlan) -> LintPlan:
     return LintPlan(
         doc.name,
         _rows(PlanSwitch, doc.switches),
@@ -222,7 +225,7 @@ def plan_data(path: Path, raw: bytes | None = None) -> Any:
 
 def validated_plan(data: Any, path: Path) -> LintPlan:
     """``plan_data``'s data as lint reads it; an InputError naming the first bad field."""
-    return _lint_plan(_checked(_LintPlanDoc, data, path))
+    return _lint_plan(_checked(_Doc.LintPlan, data, path))
 
 
 def _checked(model: type[_Model], data: Any, path: Path) -> _Model:
