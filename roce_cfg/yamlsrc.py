@@ -89,8 +89,11 @@ def read_text(
     ``root``, a file that, links followed, lies outside that folder is refused too;
     ``fallback``: the encoding a file that is not UTF-8 is read in (a spreadsheet saved on a
     Chinese-locale desktop is GB18030)."""
-    name = str(path)
-    raw = read_bytes(path, what=what, max_bytes=max_bytes, root=root)
+    return decoded(read_bytes(path, what=what, max_bytes=max_bytes, root=root), str(path), fallback)
+
+
+def decoded(raw: bytes, name: str, fallback: str | None = None) -> str:
+    """``raw``, the bytes of the file ``name``, as ``read_text`` reads them."""
     nul = raw.find(b"\x00")
     if nul >= 0:
         raise InputError(
@@ -289,10 +292,11 @@ class _Walk:
             raise self._err(node, f"unreadable value {str(node.value)[:40]!r}: {exc}") from None
 
 
-def load_json(path: Path, limits: Limits = FABRIC_JSON) -> Any:
-    """A JSON file under ``limits``: size, nesting depth, integer digits, entries per list."""
-    text = read_text(path, limits.what, limits.max_bytes)
+def load_json(path: Path, limits: Limits = FABRIC_JSON, raw: bytes | None = None) -> Any:
+    """A JSON file under ``limits``: size, nesting depth, integer digits, entries per list;
+    ``raw``: its bytes when the caller has read them (``read_bytes`` under ``limits``)."""
     file = str(path)
+    text = read_text(path, limits.what, limits.max_bytes) if raw is None else decoded(raw, file)
 
     # Both hooks run for every integer and object of the file (hundreds of thousands in an xl
     # fabric.json): the common case takes one test.

@@ -22,7 +22,7 @@ from roce_cfg.analysis import device_cache
 from roce_cfg.cli.main import app
 from roce_cfg.cli.options import NO_CACHE_ENV
 from roce_cfg.inputs import discover, reading
-from roce_cfg.parse import Hints, many
+from roce_cfg.parse import Hints, many, plan_cache
 from roce_cfg.parse import cache as parse_cache
 from tests import cachepod
 from tests.cachepod import POD, lint
@@ -47,9 +47,10 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 def entries(folder: Path) -> list[Path]:
-    """The parse cache's entries (the run memo's and the device findings' beside them aside)."""
+    """The parse cache's entries (the run memo's, the device findings' and the plan's beside
+    them aside)."""
     found = (folder / CACHE).glob(f"*{parse_cache.SUFFIX}")
-    others = (memo.PREFIX, device_cache.PREFIX)
+    others = (memo.PREFIX, device_cache.PREFIX, plan_cache.PREFIX)
     return sorted(p for p in found if not p.name.startswith(others))
 
 

@@ -22,7 +22,8 @@ from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
 from roce_cfg.parse.cache import ParseCache
-from roce_cfg.parse.hints import EarlyPlan, LintPlan, hints_from_plan, validated_plan, with_speeds
+from roce_cfg.parse.hints import EarlyPlan, LintPlan, hints_from_plan, with_speeds
+from roce_cfg.parse.plan_cache import lint_plan
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.safepath import file_name
 from roce_cfg.vendor import Vendor
@@ -53,7 +54,7 @@ def lint(
     fabric = fabric or (found.fabric if intent is None else None)
     lint_config = _lint_config(config, {r.id for r in all_rules})
     loaded = load_intent(intent) if intent is not None else None
-    plan = _Plan.of(loaded, fabric, designed, overlay)
+    plan = _Plan.of(loaded, fabric, designed, overlay, cache)
     hints = with_speeds(plan.hints, options.speeds) if options else plan.hints
     failed: list[Unread] = []
     with reading(found, vendor, hints, overlay, progress, cache) as parsed:
@@ -118,7 +119,8 @@ def _as_parsed(device: DeviceConfig, text: str, hint: Hints, overlay: Path | Non
 class _Plan:
     """The plan the configs are checked against: the intent's design, or a fabric.json (only
     what lint reads of it: 40 MB at xl, parse/hints.py) whose hints come first, so that the
-    parse can start on them while it is validated (``EarlyPlan``)."""
+    parse can start on them while it is validated (``EarlyPlan``), or kept in the parse cache's
+    folder when fabric.json has not changed (parse/plan_cache.py)."""
 
     def __init__(
         self, planned: Fabric | LintPlan | None, early: EarlyPlan[LintPlan] | None = None
@@ -133,10 +135,11 @@ class _Plan:
         fabric: Path | None,
         designed: Fabric | None,
         overlay: Path | None,
+        cache: ParseCache | None,
     ) -> _Plan:
         if loaded is not None:
             return cls(designed if designed is not None else plan(loaded, overlay)[0])
-        return cls(None, EarlyPlan(fabric, validated_plan)) if fabric is not None else cls(None)
+        return cls(None, lint_plan(fabric, cache)) if fabric is not None else cls(None)
 
     def validated(self) -> Fabric | LintPlan | None:
         """The plan; an InputError when fabric.json is not one."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from ipaddress import IPv4Address, IPv4Interface
 from pathlib import Path
-from typing import Annotated, Any, Generic, Literal, NamedTuple, TypeVar
+from typing import Annotated, Any, Generic, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, PlainValidator, ValidationError
 
@@ -21,6 +21,7 @@ from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.model.fabric import Bytes, Fabric, Gbps, Metres, VlanId
 from roce_cfg.model.numbers import QUAD, quad
 from roce_cfg.parse import Hints
+from roce_cfg.parse.context import Role
 from roce_cfg.vendor import Vendor
 from roce_cfg.yamlsrc import FABRIC_JSON, load_json
 
@@ -68,62 +69,127 @@ def _if_address_as_ipaddress_reads_it(value: Any) -> IfAddress:
     return IfAddress(IPv4Address(addr))  # AddressValueError is a ValueError: a one-line error
 
 
-class _Lax(BaseModel):
-    # Only the fields lint reads are declared; the rest of each entry is not validated.
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-
-class PlanSwitch(_Lax):
+class PlanSwitch(NamedTuple):
     hostname: str
-    role: Literal["leaf", "spine", "superspine", "switch"]
+    role: Role
     vendor: Vendor
     model: str
 
 
-class PlanLink(_Lax):
+class PlanLink(NamedTuple):
     a_device: str
     a_port: str
-    a_ip: Annotated[IfAddress, PlainValidator(_if_address)]
+    a_ip: IfAddress
     b_device: str
     b_port: str
-    b_ip: Annotated[IfAddress, PlainValidator(_if_address)]
-    speed_gbps: Gbps
-    cable_m: Metres
+    b_ip: IfAddress
+    speed_gbps: int
+    cable_m: float
 
 
-class PlanNic(_Lax):
+class PlanNic(NamedTuple):
     switch: str
     port: str
-    vlan: VlanId
-    speed_gbps: Gbps
-    cable_m: Metres
+    vlan: int
+    speed_gbps: int
+    cable_m: float
 
 
-class PlanRail(_Lax):
+class PlanRail(NamedTuple):
     rail: int
-    vlan: VlanId
+    vlan: int
     switch: str
 
 
-class PlanHeadroom(_Lax):
-    # not used by lint, but a hand-edited figure here is refused as before (bounded input)
-    switch: str
-    speed_gbps: Gbps
-    cable_m: Metres
-    priority: int
-    required_bytes: Bytes
-    configured_bytes: Bytes | None
-
-
-class LintPlan(_Lax):
-    """What of fabric.json lint checks configs against: switches, links, NICs, rails."""
+class LintPlan(NamedTuple):
+    """What of fabric.json lint checks configs against: switches, links, NICs, rails. Plain
+    tuples, not models: a plan kept in the cache folder (parse/plan_cache.py) is rebuilt from
+    its columns in a fraction of what building 100,000 models takes."""
 
     name: str
     switches: tuple[PlanSwitch, ...]
     links: tuple[PlanLink, ...]
     nics: tuple[PlanNic, ...]
     rails: tuple[PlanRail, ...]
-    headroom: tuple[PlanHeadroom, ...] = ()
+
+
+class _Lax(BaseModel):
+    # Only the fields lint reads are declared; the rest of each entry is not validated.
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class _Doc:
+    """How fabric.json is validated into a ``LintPlan``: one model per kind of row, its fields
+    those of the row's tuple in their order (``_rows`` relies on it; a test holds them alike),
+    each named as its row (a validation error names the model: the messages stay as they were
+    when the rows were these models)."""
+
+    class PlanSwitch(_Lax):
+        hostname: str
+        role: Role
+        vendor: Vendor
+        model: str
+
+    class PlanLink(_Lax):
+        a_device: str
+        a_port: str
+        a_ip: Annotated[IfAddress, PlainValidator(_if_address)]
+        b_device: str
+        b_port: str
+        b_ip: Annotated[IfAddress, PlainValidator(_if_address)]
+        speed_gbps: Gbps
+        cable_m: Metres
+
+    class PlanNic(_Lax):
+        switch: str
+        port: str
+        vlan: VlanId
+        speed_gbps: Gbps
+        cable_m: Metres
+
+    class PlanRail(_Lax):
+        rail: int
+        vlan: VlanId
+        switch: str
+
+    class PlanHeadroom(_Lax):
+        # not used by lint, but a hand-edited figure here is refused as before (bounded input)
+        switch: str
+        speed_gbps: Gbps
+        cable_m: Metres
+        priority: int
+        required_bytes: Bytes
+        configured_bytes: Bytes | None
+
+    class LintPlan(_Lax):
+        # named through _Doc: the models above, not the module's rows (built once _Doc is)
+        name: str
+        switches: tuple[_Doc.PlanSwitch, ...]
+        links: tuple[_Doc.PlanLink, ...]
+        nics: tuple[_Doc.PlanNic, ...]
+        rails: tuple[_Doc.PlanRail, ...]
+        headroom: tuple[_Doc.PlanHeadroom, ...] = ()
+
+
+_Doc.LintPlan.model_rebuild()
+
+
+_Row = TypeVar("_Row", PlanSwitch, PlanLink, PlanNic, PlanRail)
+
+
+def _rows(row: type[_Row], docs: tuple[_Lax, ...]) -> tuple[_Row, ...]:
+    # a validated model's __dict__ holds its declared fields alone, in their order
+    return tuple(map(row._make, (d.__dict__.values() for d in docs)))
+
+
+def _lint_plan(doc: _Doc.LintPlan) -> LintPlan:
+    return LintPlan(
+        doc.name,
+        _rows(PlanSwitch, doc.switches),
+        _rows(PlanLink, doc.links),
+        _rows(PlanNic, doc.nics),
+        _rows(PlanRail, doc.rails),
+    )
 
 
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -134,11 +200,12 @@ def load_lint_plan(path: Path) -> LintPlan:
     return validated_plan(plan_data(path), path)
 
 
-def plan_data(path: Path) -> Any:
-    """fabric.json read and bounded, not yet validated (``validated_plan``)."""
+def plan_data(path: Path, raw: bytes | None = None) -> Any:
+    """fabric.json (``raw``: its bytes when read already) read and bounded, not yet
+    validated (``validated_plan``)."""
     # A fabric of thousands of switches writes a fabric.json of tens of MB (headroom terms per
     # port); FABRIC_JSON allows that much.
-    data = load_json(path, FABRIC_JSON)
+    data = load_json(path, FABRIC_JSON, raw)
     if isinstance(data, dict):
         # Bounded by the plan ceilings before validation, the costly part for a large list.
         for key, most, what in (
@@ -158,7 +225,7 @@ def plan_data(path: Path) -> Any:
 
 def validated_plan(data: Any, path: Path) -> LintPlan:
     """``plan_data``'s data as lint reads it; an InputError naming the first bad field."""
-    return _checked(LintPlan, data, path)
+    return _lint_plan(_checked(_Doc.LintPlan, data, path))
 
 
 def _checked(model: type[_Model], data: Any, path: Path) -> _Model:
@@ -211,14 +278,26 @@ class EarlyPlan(Generic[_Plan]):
     the raw JSON where ``early_hints`` can, so that the parse workers start on them, and the
     plan validated when asked (``validated``), while they parse (validating the 40 MB xl
     fabric.json took 1.3 s of one core). Where the hints cannot be read early the
-    plan is validated first, so a bad fabric.json still stops the command before any parse."""
+    plan is validated first, so a bad fabric.json still stops the command before any parse.
+    ``raw``: fabric.json's bytes when read already; ``kept``: the plan when known already (read
+    from the cache folder: fabric.json is not read at all); ``then``: called with the plan once
+    it is validated."""
 
-    def __init__(self, path: Path, validate: Callable[[Any, Path], _Plan]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        validate: Callable[[Any, Path], _Plan],
+        *,
+        raw: bytes | None = None,
+        kept: _Plan | None = None,
+        then: Callable[[_Plan], None] | None = None,
+    ) -> None:
         self._path = path
         self._validate: Callable[[Any, Path], _Plan] = validate
-        self._data: Any = plan_data(path)
-        self._planned: _Plan | None = None
-        early = early_hints(self._data)
+        self._then: Callable[[_Plan], None] | None = then
+        self._planned: _Plan | None = kept
+        self._data: Any = plan_data(path, raw) if kept is None else None
+        early = early_hints(self._data) if kept is None else None
         self.hints = early if early is not None else hints_from_plan(self.validated())
 
     def validated(self) -> _Plan:
@@ -226,6 +305,8 @@ class EarlyPlan(Generic[_Plan]):
         if self._planned is None:
             data, self._data = self._data, None  # the raw JSON, freed once validated
             self._planned = self._validate(data, self._path)
+            if self._then is not None:
+                self._then(self._planned)
         return self._planned
 
 

@@ -1,0 +1,173 @@
+"""lint's plan kept in the parse cache's folder: what lint reads of fabric.json (``LintPlan``,
+parse/hints.py) validated once and kept in columns under a hash of fabric.json's bytes and the
+parse cache's stamp, so that a folder linted again with fabric.json unchanged does not decode
+its JSON and validate every row (40 MB and 100,000 rows at 1,280 switches: a second of one
+core, against a tenth for the entry).
+
+An entry (``plan-<hash>.json.z`` beside the parse cache's entries, counted in its bound) holds
+a table of strings and, per kind of row, one column per field: a string by its index in the
+table, an address by its number, a figure as itself. It is written through roce_cfg/output.py
+once fabric.json has validated, and read through roce_cfg/safepath.py. On load every column is
+validated as fabric.json's field is (strictly: the types written, the same bounds), the roles
+and vendors too; any doubt (an entry that cannot be read, decompressed or validated, or says it
+was written for other bytes or under another stamp) means fabric.json is read and validated,
+and its errors are reported as ever. ``--no-cache`` (no ``ParseCache``) reads fabric.json.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Callable, Sequence
+from functools import partial
+from ipaddress import IPv4Address
+from pathlib import Path
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from roce_cfg.errors import InputError
+from roce_cfg.memo import made, touch
+from roce_cfg.model.fabric import Gbps, Metres, VlanId
+from roce_cfg.output import write_cached
+from roce_cfg.parse.cache import SUFFIX, ParseCache
+from roce_cfg.parse.context import Role
+from roce_cfg.parse.hints import (
+    EarlyPlan,
+    IfAddress,
+    LintPlan,
+    PlanLink,
+    PlanNic,
+    PlanRail,
+    PlanSwitch,
+    validated_plan,
+)
+from roce_cfg.safepath import read_bytes
+from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import FABRIC_JSON
+
+FORMAT = "roce-cfg/lint-plan/v1"
+PREFIX = "plan-"
+# The xl plan's entry is 1.5 MB compressed, 6 MB as JSON; a plan at the ceilings a few times it.
+MAX_ENTRY_BYTES = 64 * 2**20
+MAX_JSON_BYTES = 256 * 2**20
+
+_Index = list[Annotated[int, Field(ge=0)]]  # strings, by their index in the entry's table
+_Addresses = list[Annotated[int, Field(ge=0, lt=1 << 32)]]
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    format: Literal["roce-cfg/lint-plan/v1"]
+    stamp: str
+    key: str  # the hash of fabric.json's bytes and the stamp the entry is named by
+    name: str
+    strings: list[str]
+    switches: tuple[_Index, _Index, _Index, _Index]
+    links: tuple[_Index, _Index, _Addresses, _Index, _Index, _Addresses, list[Gbps], list[Metres]]
+    nics: tuple[_Index, _Index, list[VlanId], list[Gbps], list[Metres]]
+    rails: tuple[list[int], list[VlanId], _Index]
+
+
+# How each field of a kind of row is kept: 's' a string (by its index), 'a' an address (by its
+# number), 'n' a figure (as itself); the order of the row's fields, and of _Entry's columns.
+_ROWS: dict[str, tuple[Callable[..., Any], str]] = {
+    "switches": (PlanSwitch, "ssss"),
+    "links": (PlanLink, "ssassann"),
+    "nics": (PlanNic, "ssnnn"),
+    "rails": (PlanRail, "nns"),
+}
+_ROLES = frozenset(get_args(Role))
+
+
+def lint_plan(path: Path, cache: ParseCache | None) -> EarlyPlan[LintPlan]:
+    """fabric.json as lint reads it: from ``cache``'s folder when an entry is kept there for
+    its bytes, else read and validated, and kept there once it has validated."""
+    if cache is None:
+        return EarlyPlan(path, validated_plan)
+    raw = read_bytes(path, what=FABRIC_JSON.what, max_bytes=FABRIC_JSON.max_bytes)
+    h = hashlib.blake2b(f"{FORMAT}\0{cache.stamp}\0".encode(), digest_size=20)
+    h.update(raw)
+    key = h.hexdigest()
+    kept = _load(cache, key)
+    if kept is not None:
+        return EarlyPlan(path, validated_plan, kept=kept)
+    return EarlyPlan(path, validated_plan, raw=raw, then=partial(_store, cache, key))
+
+
+def _entry_path(cache: ParseCache, key: str) -> Path:
+    return cache.folder / f"{PREFIX}{key}{SUFFIX}"
+
+
+def _load(cache: ParseCache, key: str) -> LintPlan | None:
+    path = _entry_path(cache, key)
+    try:
+        packed = read_bytes(path, what="cache entry", max_bytes=MAX_ENTRY_BYTES, root=cache.folder)
+        inflate = zlib.decompressobj()
+        doc = inflate.decompress(packed, MAX_JSON_BYTES)
+        if inflate.unconsumed_tail or not inflate.eof:
+            return None  # larger than any entry roce-cfg writes, or cut short
+        entry = _Entry.model_validate_json(doc)
+        if (entry.stamp, entry.key) != (cache.stamp, key):
+            return None
+        plan = _plan(entry)
+    except (InputError, zlib.error, ValidationError, ValueError, IndexError):
+        return None  # missing, foreign or corrupt: fabric.json is read
+    touch(path)
+    return plan
+
+
+def _plan(entry: _Entry) -> LintPlan:
+    """The plan ``entry`` holds; a ValueError or IndexError when its columns do not make one."""
+    table = entry.strings
+    switches = _rows(table, "switches", entry.switches)
+    if not {s.role for s in switches} <= _ROLES:
+        raise ValueError("not a role")
+    switches = [s._replace(vendor=Vendor(s.vendor)) for s in switches]
+    return LintPlan(
+        entry.name,
+        tuple(switches),
+        tuple(_rows(table, "links", entry.links)),
+        tuple(_rows(table, "nics", entry.nics)),
+        tuple(_rows(table, "rails", entry.rails)),
+    )
+
+
+def _rows(table: list[str], kind: str, columns: Sequence[list[Any]]) -> list[Any]:
+    row, how = _ROWS[kind]
+    if len({len(c) for c in columns}) > 1:
+        raise ValueError("columns of different lengths")
+    fields: list[Sequence[Any]] = []
+    for column, keep in zip(columns, how, strict=True):
+        if keep == "s":
+            if column and max(column) >= len(table):
+                raise IndexError("no such string")
+            fields.append([table[i] for i in column])
+        elif keep == "a":
+            fields.append([IfAddress(IPv4Address(n)) for n in column])
+        else:
+            fields.append(column)
+    return list(map(row, *fields))
+
+
+def _store(cache: ParseCache, key: str, plan: LintPlan) -> None:
+    """``plan`` kept under ``key`` (nothing kept when it cannot be written)."""
+    table: dict[str, int] = {}
+    doc: dict[str, Any] = {"format": FORMAT, "stamp": cache.stamp, "key": key, "name": plan.name}
+    for kind, (_, how) in _ROWS.items():
+        rows: tuple[tuple[Any, ...], ...] = getattr(plan, kind)
+        columns = list(zip(*rows, strict=True)) or [() for _ in how]
+        doc[kind] = [_column(table, c, keep) for c, keep in zip(columns, how, strict=True)]
+    doc["strings"] = list(table)
+    if made(cache.folder):
+        write_cached(_entry_path(cache, key), json.dumps(doc, separators=(",", ":")))
+
+
+def _column(table: dict[str, int], values: Sequence[Any], keep: str) -> list[Any]:
+    if keep == "s":
+        return [table.setdefault(str(v), len(table)) for v in values]
+    if keep == "a":
+        return [int(v.ip) for v in values]
+    return list(values)
