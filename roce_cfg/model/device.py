@@ -67,16 +67,8 @@ def _peer_address(value: object, validate: ValidatorFunctionWrapHandler) -> obje
 # A BGP peer's address: a dotted quad read fast.
 PeerAddress = Annotated[IPv4Address | IPv6Address, WrapValidator(_peer_address)]
 
-
-def _quad(value: object) -> object:
-    """A dotted quad's address built from its number (numbers.quad_address); anything else as
-    it came, for pydantic's own check."""
-    quad = numbers.quad_address(value)
-    return quad if quad is not None else value
-
-
 # An IPv4 address read from text (a fabric.json's gateways): a dotted quad read fast.
-QuadAddress = Annotated[IPv4Address, BeforeValidator(_quad)]
+QuadAddress = Annotated[IPv4Address, BeforeValidator(numbers.address_text)]
 
 
 # A switch's place in the fabric: one name everywhere a role is held (the design, the parse,

@@ -316,6 +316,17 @@ def quad_address(value: object) -> IPv4Address | None:
     return None if number is None else IPv4Address(number)
 
 
+def address_text(value: object) -> object:
+    """An IPv4Address field's input, built here when it is a dotted quad (``quad_address``);
+    anything else unchanged, for pydantic's own check.
+
+    >>> address_text("10.0.0.1"), address_text("10.0.0.256"), address_text(7)
+    (IPv4Address('10.0.0.1'), '10.0.0.256', 7)
+    """
+    quad = quad_address(value)
+    return quad if quad is not None else value
+
+
 def interface_text(value: object) -> object:
     """An IPv4Interface field's input, built here when it is the text ipaddress prints of one
     ('10.0.0.1/31': a dotted quad ``QUAD``, a prefix length of ASCII digits up to 32), as
