@@ -9,6 +9,7 @@ import os
 import shutil
 import zlib
 from collections.abc import Iterator
+from ipaddress import IPv4Interface
 from pathlib import Path
 
 import pytest
@@ -216,15 +217,19 @@ def _corrupt(entry: Path, how: int, other: Path) -> None:
         entry.write_bytes(other.read_bytes())  # another config's entry under this one's key
     elif how == 5:
         entry.write_bytes(zlib.compress(b"[" * 100_000))
-    elif how in (7, 8):  # a port's QoS past the table; a port's speed past Interface's bound
-        old, new = ('"qos":0}', '"qos":7}') if how == 7 else ('"speed_gbps":', '"speed_gbps":9')
+    elif how in (7, 8, 9):  # a port's QoS past the table, speed past its bound, address past 2**32
+        old, new = {
+            7: ('"qos":0}', '"qos":7}'),
+            8: ('"speed_gbps":', '"speed_gbps":9'),
+            9: ('"ipv4":[', '"ipv4":[99'),
+        }[how]
         assert old in doc.split('"ports":')[1]  # else this case could not fail
         entry.write_bytes(zlib.compress(doc.replace(old, new, 1).encode()))
     else:
         entry.write_bytes(zlib.compress(doc.encode() + b" " * 4096))  # past MAX_JSON_BYTES
 
 
-@pytest.mark.parametrize("how", range(9))
+@pytest.mark.parametrize("how", range(10))
 def test_a_corrupt_or_foreign_entry_is_parsed_again(
     pod: Path, parses: list[str], how: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -349,3 +354,24 @@ def test_report_deadlock_and_docs_take_the_cache(
         warm = runner.invoke(app, command, env=env)
         assert (warm.exit_code, warm.stdout) == (cold.exit_code, cold.stdout), command
         assert parses == [], command  # the first command stored them all
+
+
+@pytest.mark.parametrize("vendor", ["h3c", "huawei", "ruijie", "zte"])
+def test_an_entry_loads_the_model_its_parse_gave(vendor: str, tmp_path: Path) -> None:
+    """Field for field, addresses and shared QoS included, whatever the vendor: the entry
+    keeps a port's QoS in a table and its address as a number, and rebuilds both."""
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp")
+    for path in sorted((ROOT / "golden" / f"pod-small-{vendor}").glob("*.cfg"))[:3]:
+        data = path.read_bytes()
+        key = cache.key(path, data, None)
+        parsed = many.parse_text(data.decode(), file=str(path), vendor=None, hints=None)
+        cache.store(key, parsed, None)
+        loaded = cache.load(key, path, data, None, None)
+        assert loaded is not None
+        assert loaded.config == parsed.config
+        assert loaded.config.model_dump_json() == parsed.config.model_dump_json()
+        ports = loaded.config.device.interfaces
+        assert [p.ipv4 for p in ports] == [p.ipv4 for p in parsed.config.device.interfaces]
+        assert any(p.ipv4 for p in ports)
+        assert all(type(p.ipv4) is IPv4Interface for p in ports if p.ipv4)
+        assert len({id(p.qos) for p in ports}) < len(ports)  # one object per shape

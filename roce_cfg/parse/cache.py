@@ -26,15 +26,16 @@ import os
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from ipaddress import IPv4Interface
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from roce_cfg.errors import InputError
 from roce_cfg.memo import cache_folder, made, stamp, touch
 from roce_cfg.model.device import Interface, PortQos
-from roce_cfg.model.fast import lean_tree, recast, updated
+from roce_cfg.model.fast import interface, lean_tree, recast, updated
 from roce_cfg.output import write_cached
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
 from roce_cfg.parse.context import Role
@@ -68,20 +69,35 @@ class _Hint(_M):
         return cls(name=name, model=hint.model, role=hint.role, speeds=dict(hint.speeds))
 
 
+# A port's IPv4 address as an entry keeps it: its number and prefix length (any pair in these
+# bounds is an IPv4Interface), built without reading a dotted quad's text back (a quarter of
+# validating an entry's ports).
+_Number = tuple[Annotated[int, Field(ge=0, le=0xFFFFFFFF)], Annotated[int, Field(ge=0, le=32)]]
+
 if TYPE_CHECKING:
 
     class _Port(BaseModel):
+        ipv4: _Number | None
         qos: int
 
 else:
     # A port as an entry keeps it: Interface's fields, each validated as Interface validates
-    # it (Interface has no check across fields), its QoS an index into the entry's table.
+    # it (Interface has no check across fields), its address a number, its QoS an index into
+    # the entry's table.
     _Port = create_model(
         "_Port",
         __base__=_M,
-        **{n: (f.annotation, f) for n, f in Interface.model_fields.items() if n != "qos"},
+        **{
+            n: (_Number | None, None) if n == "ipv4" else (f.annotation, f)
+            for n, f in Interface.model_fields.items()
+            if n != "qos"
+        },
         qos=(int, Field(ge=0)),
     )
+
+
+def _number(address: IPv4Interface | None) -> _Number | None:
+    return None if address is None else (int(address), address.network.prefixlen)
 
 
 class _Entry(_M):
@@ -102,7 +118,7 @@ class _Entry(_M):
             at = table.setdefault(id(port.qos), len(qos))
             if at == len(qos):
                 qos.append(port.qos)
-            ports.append(recast(_Port, port, {"qos": at}))
+            ports.append(recast(_Port, port, {"qos": at, "ipv4": _number(port.ipv4)}))
         device = updated(config.device, {"interfaces": ()})
         kept = updated(config, {"device": device})
         return cls(
@@ -123,7 +139,10 @@ class _Entry(_M):
             return None
         for qos in table:
             lean_tree(qos)  # the ports' walk passes them by (recast)
-        ports = tuple(recast(Interface, p, {"qos": table[p.qos]}) for p in self.ports)
+        ports = tuple(
+            recast(Interface, p, {"qos": table[p.qos], "ipv4": p.ipv4 and interface(*p.ipv4)})
+            for p in self.ports
+        )
         device = updated(self.config.device, {"interfaces": ports})
         return updated(self.config, {"device": device})
 
