@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from roce_cfg.errors import InputError
 from roce_cfg.memo import cache_folder, made, stamp, touch
+from roce_cfg.model import numbers
 from roce_cfg.model.device import Interface, PortQos
 from roce_cfg.model.fast import lean_tree, recast, updated
 from roce_cfg.output import write_cached
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
 
     class _Port(BaseModel):
         qos: int
+        trunk_vlans: tuple[tuple[int, int], ...]
 
 else:
     # A port as an entry keeps it: Interface's fields, each validated as Interface validates
@@ -117,9 +119,13 @@ class _Entry(_M):
 
     def parsed_config(self) -> ParsedConfig | None:
         """The config the entry holds, its ports rebuilt; None when a port's index is past
-        the table."""
+        the table, or its trunk VLANs are not ranges as a parse makes them (validation lets
+        overlapping ones through, which lint's ``numbers.expand`` refuses)."""
         table = self.qos
-        if any(p.qos >= len(table) for p in self.ports):
+        if any(
+            p.qos >= len(table) or (p.trunk_vlans and not numbers.canonical(p.trunk_vlans))
+            for p in self.ports
+        ):
             return None
         for qos in table:
             lean_tree(qos)  # the ports' walk passes them by (recast)
