@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 
 from roce_cfg import memo, output
 from roce_cfg.errors import InputError
+from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.parse import hints, plan_cache
 from roce_cfg.parse.cache import ParseCache, open_cache
 from roce_cfg.parse.hints import PlanLink, PlanNic, PlanRail, PlanSwitch, load_lint_plan
+from roce_cfg.yamlsrc import FABRIC_JSON
 from tests import cachepod
 from tests.cachepod import lint
 from tests.helpers import examples
@@ -112,6 +114,15 @@ def _doubt(mutate: Callable[[dict[str, Any]], object]) -> Callable[[bytes], byte
     return spoil
 
 
+def _past(kind: str, most: int) -> Callable[[dict[str, Any]], object]:
+    """The rows of ``kind`` repeated past ``most``, the ceiling fabric.json is held to."""
+
+    def grow(doc: dict[str, Any]) -> None:
+        doc[kind] = [[column[0]] * (most + 1) for column in doc[kind]]
+
+    return grow
+
+
 SPOILS: dict[str, Callable[[bytes], bytes]] = {
     "cut short": lambda packed: packed[: len(packed) // 2],
     "not compressed": lambda packed: zlib.decompress(packed),
@@ -131,10 +142,24 @@ SPOILS: dict[str, Callable[[bytes], bytes]] = {
     "an unknown role": _doubt(lambda d: d["strings"].__setitem__(d["switches"][1][0], "core")),
     "an unknown vendor": _doubt(lambda d: d["strings"].__setitem__(d["switches"][2][0], "acme")),
     "a field more": _doubt(lambda d: d.update(more=1)),
+    "switches past the ceiling": _doubt(_past("switches", MAX_SWITCHES)),
+    "links past the ceiling": _doubt(_past("links", MAX_LINKS)),
+    "NICs past the ceiling": _doubt(_past("nics", MAX_GPUS)),
+    "rails past a list's items": _doubt(_past("rails", FABRIC_JSON.max_items)),
 }
 
 
-@pytest.mark.parametrize("spoil", SPOILS.values(), ids=SPOILS.keys())
+# 4 million rails take seconds to build: the full suite's
+SLOW_SPOILS = {"rails past a list's items"}
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(spoil, id=name, marks=[pytest.mark.slow] if name in SLOW_SPOILS else [])
+        for name, spoil in SPOILS.items()
+    ],
+)
 def test_a_doubtful_entry_means_fabric_json_is_read(
     pod: Path, reads: list[Path], spoil: Callable[[bytes], bytes]
 ) -> None:

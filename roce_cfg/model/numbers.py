@@ -230,6 +230,16 @@ def merge(ranges: Iterable[tuple[int, int]]) -> Ranges:
     return tuple(out)
 
 
+def canonical(ranges: Ranges) -> bool:
+    """Whether ``ranges`` are as this module builds them (``Ranges``): what ranges read from
+    outside a parse (the parse cache's) must be before ``expand`` or ``contains`` meet them.
+
+    >>> canonical(((1, 3), (5, 9))), canonical(((1, 3), (4, 9))), canonical(((9, 1),))
+    (True, False, False)
+    """
+    return all(low <= high for low, high in ranges) and merge(ranges) == ranges
+
+
 def without(ranges: Ranges, removed: Ranges) -> Ranges:
     """``ranges`` less every value of ``removed``.
 

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from roce_cfg.errors import InputError
 from roce_cfg.memo import cache_folder, made, stamp, touch
+from roce_cfg.model import numbers
 from roce_cfg.model.device import Interface, PortQos
 from roce_cfg.model.fast import interface, lean_tree, recast, updated
 from roce_cfg.output import write_cached
@@ -79,6 +80,7 @@ if TYPE_CHECKING:
     class _Port(BaseModel):
         ipv4: _Number | None
         qos: int
+        trunk_vlans: tuple[tuple[int, int], ...]
 
 else:
     # A port as an entry keeps it: Interface's fields, each validated as Interface validates
@@ -133,9 +135,13 @@ class _Entry(_M):
 
     def parsed_config(self) -> ParsedConfig | None:
         """The config the entry holds, its ports rebuilt; None when a port's index is past
-        the table."""
+        the table, or its trunk VLANs are not ranges as a parse makes them (validation lets
+        overlapping ones through, which lint's ``numbers.expand`` refuses)."""
         table = self.qos
-        if any(p.qos >= len(table) for p in self.ports):
+        if any(
+            p.qos >= len(table) or (p.trunk_vlans and not numbers.canonical(p.trunk_vlans))
+            for p in self.ports
+        ):
             return None
         for qos in table:
             lean_tree(qos)  # the ports' walk passes them by (recast)

@@ -9,9 +9,10 @@ a table of strings and, per kind of row, one column per field: a string by its i
 table, an address by its number, a figure as itself. It is written through roce_cfg/output.py
 once fabric.json has validated, and read through roce_cfg/safepath.py. On load every column is
 validated as fabric.json's field is (strictly: the types written, the same bounds), the roles
-and vendors too; any doubt (an entry that cannot be read, decompressed or validated, or says it
-was written for other bytes or under another stamp) means fabric.json is read and validated,
-and its errors are reported as ever. ``--no-cache`` (no ``ParseCache``) reads fabric.json.
+and vendors too, and each kind's rows are held to the plan's ceilings; any doubt (an entry
+that cannot be read, decompressed or validated, or says it was written for other bytes or
+under another stamp) means fabric.json is read and validated, and its errors are reported as
+ever. ``--no-cache`` (no ``ParseCache``) reads fabric.json.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.errors import InputError
 from roce_cfg.memo import made, touch
+from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.model.fabric import Gbps, Metres, VlanId
 from roce_cfg.output import write_cached
 from roce_cfg.parse.cache import SUFFIX, ParseCache
@@ -80,6 +82,14 @@ _ROWS: dict[str, tuple[Callable[..., Any], str]] = {
     "rails": (PlanRail, "nns"),
 }
 _ROLES = frozenset(get_args(Role))
+# The most rows of each kind a fabric.json that validates holds: the plan's ceilings
+# (hints.plan_data refuses more before validating) and the items one of its lists may hold.
+_MOST = {
+    "switches": MAX_SWITCHES,
+    "links": MAX_LINKS,
+    "nics": MAX_GPUS,
+    "rails": FABRIC_JSON.max_items,
+}
 
 
 def lint_plan(path: Path, cache: ParseCache | None) -> EarlyPlan[LintPlan]:
@@ -139,6 +149,8 @@ def _rows(table: list[str], kind: str, columns: Sequence[list[Any]]) -> list[Any
     row, how = _ROWS[kind]
     if len({len(c) for c in columns}) > 1:
         raise ValueError("columns of different lengths")
+    if len(columns[0]) > _MOST[kind]:
+        raise ValueError("more rows than a fabric.json holds")
     fields: list[Sequence[Any]] = []
     for column, keep in zip(columns, how, strict=True):
         if keep == "s":
