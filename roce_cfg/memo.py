@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import roce_cfg
+from roce_cfg.cache_key import cache_key
 from roce_cfg.errors import BIDI, InputError
 from roce_cfg.output import CACHE_DIR, write_cached, write_file
 from roce_cfg.redact import redact
@@ -114,9 +115,9 @@ def made(folder: Path) -> bool:
 
 def stamp(folder: Path, overlay: Path | None) -> str:
     """roce-cfg's version, code and vendor data, the installed distributions and the
-    overlay's files: what a run read besides its inputs. An InputError when a file of them
-    cannot be read."""
-    h = hashlib.blake2b(digest_size=20)
+    overlay's files: what a run read besides its inputs; and the user's cache key. An
+    InputError when a file of them cannot be read."""
+    h = hashlib.blake2b(digest_size=20, key=cache_key())
     h.update(f"{FORMAT}\0{roce_cfg.__version__}\0{own_digest(folder)}\0".encode())
     if overlay is not None:
         h.update(_digest(overlay, _files(overlay)).encode())

@@ -420,11 +420,13 @@ def writable(target: Path) -> Path:
     return target
 
 
-def write_file(target: Path, text: str) -> None:
-    """Write one file atomically (a temporary file beside it, renamed over it), redacted."""
+def write_file(target: Path, text: str, *, private: bool = False) -> None:
+    """Write one file atomically (a temporary file beside it, renamed over it), redacted;
+    ``private``: readable by its owner alone."""
     text = scrub(text, kind_of(target.name))
     # as a file opened for text writes it: a line ends as the platform's lines do
-    _replace(target, (text if os.linesep == "\n" else text.replace("\n", os.linesep)).encode())
+    data = (text if os.linesep == "\n" else text.replace("\n", os.linesep)).encode()
+    _replace(target, data, 0o600 if private else None)
 
 
 def write_cached(target: Path, doc: str) -> bool:
@@ -441,13 +443,14 @@ def write_cached(target: Path, doc: str) -> bool:
     return True
 
 
-def _replace(target: Path, data: bytes) -> None:
+def _replace(target: Path, data: bytes, mode: int | None = None) -> None:
     writable(target)
     tmp: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it owner-only
+        if mode is None:
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it owner-only
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, target)

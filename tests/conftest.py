@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
+import shutil
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -15,6 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # The parse cache off for the suite, as --no-cache turns it off: a lint of a fixture folder
 # writes nothing beside it; tests/test_parse_cache.py turns it on where it tests it.
 os.environ.setdefault("ROCE_CFG_NO_CACHE", "1")
+# The cache key of the suite's caches in a folder of its own, not the user's (cache_key.py).
+_KEYS = tempfile.mkdtemp(prefix="roce-cfg-tests-")
+os.environ["XDG_CACHE_HOME"] = _KEYS
+atexit.register(shutil.rmtree, _KEYS, ignore_errors=True)
 
 # The README's test command is the quick suite: properties draw a tenth of their examples and the
 # `slow` tests (long properties, benchmarks-as-tests) are deselected, so a newcomer sees a first

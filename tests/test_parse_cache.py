@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import zlib
 from collections.abc import Iterator
 from ipaddress import IPv4Interface
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import roce_cfg
-from roce_cfg import memo, output
+from roce_cfg import cache_key, memo, output
 from roce_cfg.analysis import device_cache
 from roce_cfg.cli.main import app
 from roce_cfg.cli.options import NO_CACHE_ENV
@@ -311,6 +312,42 @@ def test_a_linked_cache_folder_is_refused(pod: Path, tmp_path: Path, parses: lis
         assert "symlink" in result.stderr and "cache is off" in result.stderr
     assert list(elsewhere.iterdir()) == []
     assert len(parses) == 36
+
+
+# -- the user's key ----------------------------------------------------------------------------
+
+
+def test_entries_are_read_only_under_the_key_that_wrote_them(
+    pod: Path, parses: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry in the folder (committed to a repository, say) named from public things alone
+    would be read by anyone: the name is made with the user's key, so another user's entries,
+    or forged ones, are parsed again, and the run memo prints nothing it did not record."""
+    cold = outputs(pod, "--no-cache")
+    assert outputs(pod) == cold
+    key = cache_key.key_file()
+    assert key.read_text().strip() and stat.S_IMODE(key.stat().st_mode) == 0o600
+    monkeypatch.setenv(cache_key.KEY_ENV, str(tmp_path / "another-user"))
+    parses.clear()
+    assert outputs(pod) == cold
+    assert len(parses) == 12  # every config: none of the first key's entries was read
+    assert cache_key.key_file().read_text() != key.read_text()
+    monkeypatch.setenv(cache_key.KEY_ENV, str(key.parent.parent))
+    parses.clear()
+    assert outputs(pod) == cold
+    assert parses == []  # the first key's entries are still there, and still read
+
+
+def test_no_place_for_a_key_turns_the_cache_off(
+    pod: Path, parses: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv(cache_key.KEY_ENV, str(tmp_path / "a-file"))  # no folder can be made there
+    cold = lint(str(pod), "--no-cache")
+    result = lint(str(pod))
+    assert (result.exit_code, result.stdout) == (cold.exit_code, cold.stdout)
+    assert "cache is off" in result.stderr and "a-file" in result.stderr
+    assert not (pod / CACHE).exists() or entries(pod) == []
 
 
 def test_a_file_in_place_of_the_cache_folder_is_no_error(pod: Path) -> None:
