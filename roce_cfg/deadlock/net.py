@@ -4,7 +4,7 @@ routes each switch forwards by; deadlock/dests.py adds the traffic classes."""
 
 from __future__ import annotations
 
-from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Interface, IPv6Network
 
 from roce_cfg.deadlock import dests
 from roce_cfg.deadlock.network import Cand, Flow, Link, Network, Static
@@ -91,9 +91,13 @@ def _links(
     """The links whose both ends are up, with their lossless priority, VLANs and BGP session."""
     devices = net.devices
     idx = {n: i for i, n in enumerate(net.names)}
-    peers: list[dict[Address, int]] = [
-        {n.address: n.remote_as for n in d.bgp.neighbors} if d.bgp else {} for d in devices
+    # Per switch, not per link end: its neighbours' AS by _peer_key and the priority its map
+    # puts ``dscp`` in.
+    peers: list[dict[PeerKey, int]] = [
+        {_peer_key(n.address): n.remote_as for n in d.bgp.neighbors} if d.bgp else {}
+        for d in devices
     ]
+    prio_of = [priority_of(d, dscp) for d in devices]
     for a_name, a_port, b_name, b_port in links:
         if a_name not in idx or b_name not in idx:
             continue
@@ -106,12 +110,11 @@ def _links(
         net.adj[a].setdefault(b, []).append(link.id)
         net.adj[b].setdefault(a, []).append(link.id)
         for s, port in ((a, pa), (b, pb)):
-            net.prio[(s, link.id)] = lossless_priority(devices[s], port, dscp)
-            # A trunk carries the VLANs it permits (its PVID only if permitted); an access
-            # port its one VLAN.
-            carried = numbers.expand(port.trunk_vlans) or (port.access_vlan,)
+            net.prio[(s, link.id)] = _lossless(prio_of[s], port)
             if port.mode == "access":
-                for vlan in carried:
+                # A trunk carries the VLANs it permits (its PVID only if permitted); an
+                # access port its one VLAN.
+                for vlan in numbers.expand(port.trunk_vlans) or (port.access_vlan,):
                     if vlan is not None:
                         net.vlan_links[s].setdefault(vlan, []).append(link.id)
         _session(net, peers, link, pa, pb)
@@ -120,7 +123,11 @@ def _links(
 def lossless_priority(device: DeviceConfig, port: Interface, dscp: int) -> int | None:
     """The priority the switch puts ``dscp`` in when that priority is no-drop with PFC on the
     port, else None (the packet can be dropped there, not paused)."""
-    prio = priority_of(device, dscp)
+    return _lossless(priority_of(device, dscp), port)
+
+
+def _lossless(prio: int, port: Interface) -> int | None:
+    """``prio`` when it is no-drop with PFC on ``port``, else None."""
     return prio if port.qos.pfc and prio in port.qos.no_drop else None
 
 
@@ -219,7 +226,7 @@ def _unresolved(
 
 
 def _session(
-    net: Network, peers: list[dict[Address, int]], link: Link, pa: Interface, pb: Interface
+    net: Network, peers: list[dict[PeerKey, int]], link: Link, pa: Interface, pb: Interface
 ) -> None:
     """eBGP over the link when each side names the other's address (of one family) with the
     right remote-as."""
@@ -231,8 +238,19 @@ def _session(
         net.sessions[link.b].add(link.a)
 
 
+PeerKey = int | IPv6Address
+
+
+def _peer_key(address: Address | addresses.Assigned) -> PeerKey:
+    """An IPv4 address (or interface) as its number: no address object is made for each of a
+    large fabric's link ends. An IPv6 one as its address, whose zone a number would lose."""
+    if address.version == 4:
+        return int(address)
+    return address.ip if isinstance(address, IPv6Interface) else address
+
+
 def _named(
-    peers: list[dict[Address, int]],
+    peers: list[dict[PeerKey, int]],
     link: Link,
     ends: tuple[addresses.Assigned | None, addresses.Assigned | None],
     asns: tuple[int, int],
@@ -241,10 +259,13 @@ def _named(
     xa, xb = ends
     if xa is None or xb is None:
         return False
-    return peers[link.a].get(xb.ip) == asns[1] and peers[link.b].get(xa.ip) == asns[0]
+    return (
+        peers[link.a].get(_peer_key(xb)) == asns[1]
+        and peers[link.b].get(_peer_key(xa)) == asns[0]
+    )
 
 
-def _named6(net: Network, peers: list[dict[Address, int]], link: Link) -> bool:
+def _named6(net: Network, peers: list[dict[PeerKey, int]], link: Link) -> bool:
     """``_named`` for the IPv6 addresses of the link's ends (a VLAN interface's too)."""
     da, db = net.devices[link.a], net.devices[link.b]
     if not (da.ipv6_ports or da.vlan_interfaces) or not (db.ipv6_ports or db.vlan_interfaces):
