@@ -24,7 +24,7 @@ from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, collap
 from itertools import groupby, pairwise
 from typing import NamedTuple
 
-from roce_cfg.deadlock.network import Cand, Flow, Network
+from roce_cfg.deadlock.network import AddressKey, Cand, Flow, Network, address_key
 from roce_cfg.links import ends
 from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
@@ -61,7 +61,7 @@ def _net(key: Key) -> Net:
     return IPv4Network(key)
 
 
-def gather(net: Network, ports: list[dict[str, Interface]], owner: dict[Address, int]) -> None:
+def gather(net: Network, ports: list[dict[str, Interface]], owner: dict[AddressKey, int]) -> None:
     """net.origins, net.adverts, net.originated, net.hosts, net.flows and the verdict's notes."""
     bgp = _groups(net, owner)
     local: Routes = {}
@@ -92,7 +92,7 @@ def gather(net: Network, ports: list[dict[str, Interface]], owner: dict[Address,
     _unsure(net)
 
 
-def _groups(net: Network, owner: dict[Address, int]) -> dict[Key, int]:
+def _groups(net: Network, owner: dict[AddressKey, int]) -> dict[Key, int]:
     """BGP groups: prefixes with one set of originators route alike. A switch's own prefixes
     are group ``switch``; prefixes several switches originate, and a default some advertise to
     chosen peers only, get groups past the switches."""
@@ -109,9 +109,9 @@ def _groups(net: Network, owner: dict[Address, int]) -> dict[Key, int]:
             origins.setdefault(p, set()).add(s)
         for default in _DEFAULTS:
             to = frozenset(
-                owner[a]
+                owner[address_key(a)]
                 for a in d.bgp.default_to
-                if a.version == default.version and owner.get(a, -1) in net.sessions[s]
+                if a.version == default.version and owner.get(address_key(a), -1) in net.sessions[s]
             )
             if to:
                 adverts.setdefault(default, {})[s] = to

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 
 from roce_cfg.deadlock import dests
-from roce_cfg.deadlock.network import Cand, Flow, Link, Network, Static
+from roce_cfg.deadlock.network import AddressKey, Cand, Flow, Link, Network, Static, address_key
 from roce_cfg.links import ends
 from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import DeviceConfig, Interface
@@ -65,20 +65,20 @@ def _preferences(net: Network) -> None:
 Address = IPv4Address | IPv6Address
 
 
-def _owners(devices: list[DeviceConfig]) -> dict[Address, int]:
+def _owners(devices: list[DeviceConfig]) -> dict[AddressKey, int]:
     """Which switch holds each interface address of either family (ports, aggregates, VLAN
-    interfaces)."""
-    owner: dict[Address, int] = {}
+    interfaces), by address_key."""
+    owner: dict[AddressKey, int] = {}
     for i, d in enumerate(devices):
         for p in d.interfaces:
             if p.ipv4 is not None:
-                owner[p.ipv4.ip] = i
+                owner[int(p.ipv4)] = i  # address_key of an IPv4 one, without the call
         for e in d.ipv6_ports:
             if e.address is not None:
-                owner[e.address.ip] = i
+                owner[address_key(e.address)] = i
         for svi in d.vlan_interfaces:
             for held in addresses.of_vlan(svi):
-                owner.setdefault(held.ip, i)
+                owner.setdefault(address_key(held), i)
     return owner
 
 
@@ -91,9 +91,13 @@ def _links(
     """The links whose both ends are up, with their lossless priority, VLANs and BGP session."""
     devices = net.devices
     idx = {n: i for i, n in enumerate(net.names)}
-    peers: list[dict[Address, int]] = [
-        {n.address: n.remote_as for n in d.bgp.neighbors} if d.bgp else {} for d in devices
+    # Per switch, not per link end: its neighbours' AS by address_key and the priority its map
+    # puts ``dscp`` in.
+    peers: list[dict[AddressKey, int]] = [
+        {address_key(n.address): n.remote_as for n in d.bgp.neighbors} if d.bgp else {}
+        for d in devices
     ]
+    prio_of = [priority_of(d, dscp) for d in devices]
     for a_name, a_port, b_name, b_port in links:
         if a_name not in idx or b_name not in idx:
             continue
@@ -106,12 +110,11 @@ def _links(
         net.adj[a].setdefault(b, []).append(link.id)
         net.adj[b].setdefault(a, []).append(link.id)
         for s, port in ((a, pa), (b, pb)):
-            net.prio[(s, link.id)] = lossless_priority(devices[s], port, dscp)
-            # A trunk carries the VLANs it permits (its PVID only if permitted); an access
-            # port its one VLAN.
-            carried = numbers.expand(port.trunk_vlans) or (port.access_vlan,)
+            net.prio[(s, link.id)] = _lossless(prio_of[s], port)
             if port.mode == "access":
-                for vlan in carried:
+                # A trunk carries the VLANs it permits (its PVID only if permitted); an
+                # access port its one VLAN.
+                for vlan in numbers.expand(port.trunk_vlans) or (port.access_vlan,):
                     if vlan is not None:
                         net.vlan_links[s].setdefault(vlan, []).append(link.id)
         _session(net, peers, link, pa, pb)
@@ -120,7 +123,11 @@ def _links(
 def lossless_priority(device: DeviceConfig, port: Interface, dscp: int) -> int | None:
     """The priority the switch puts ``dscp`` in when that priority is no-drop with PFC on the
     port, else None (the packet can be dropped there, not paused)."""
-    prio = priority_of(device, dscp)
+    return _lossless(priority_of(device, dscp), port)
+
+
+def _lossless(prio: int, port: Interface) -> int | None:
+    """``prio`` when it is no-drop with PFC on ``port``, else None."""
     return prio if port.qos.pfc and prio in port.qos.no_drop else None
 
 
@@ -129,7 +136,7 @@ def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface |
     its members are, down below its minimum of members; a VLAN interface on the link it rides),
     kept in ``ports`` for the static routes' next hops."""
     port = ports.get(name)
-    if port is not None and d.aggregate(name) is None:
+    if port is not None and (not d.aggregates or d.aggregate(name) is None):  # most switches
         return port
     seen = ends.end_port(d, name)
     if seen is not None:
@@ -138,7 +145,7 @@ def _end(d: DeviceConfig, ports: dict[str, Interface], name: str) -> Interface |
 
 
 def _statics(
-    net: Network, i: int, ports: list[dict[str, Interface]], owner: dict[Address, int]
+    net: Network, i: int, ports: list[dict[str, Interface]], owner: dict[AddressKey, int]
 ) -> list[Static]:
     """Switch ``i``'s static routes in its public table, as forwarding uses them; what cannot
     be resolved is said in ``net.unmodelled``."""
@@ -169,7 +176,7 @@ def _statics(
             else:
                 net.unmodelled.append(_unresolved(d, r.prefix, r.line, "an interface only"))
             continue
-        far = owner.get(r.next_hop)
+        far = owner.get(address_key(r.next_hop))
         hop = _hop(net, i, far, r.next_hop, ports) if far is not None else None
         port = next((name for n, name in local if r.next_hop in n), None) if far is None else None
         if hop is not None:
@@ -219,32 +226,33 @@ def _unresolved(
 
 
 def _session(
-    net: Network, peers: list[dict[Address, int]], link: Link, pa: Interface, pb: Interface
+    net: Network, peers: list[dict[AddressKey, int]], link: Link, pa: Interface, pb: Interface
 ) -> None:
     """eBGP over the link when each side names the other's address (of one family) with the
     right remote-as."""
     asn_a, asn_b = net.asn[link.a], net.asn[link.b]
     if asn_a is None or asn_b is None:
         return
-    if _named(peers, link, (pa.ipv4, pb.ipv4), (asn_a, asn_b)) or _named6(net, peers, link):
+    v4 = (int(pa.ipv4), int(pb.ipv4)) if pa.ipv4 is not None and pb.ipv4 is not None else None
+    if _named(peers, link, v4, (asn_a, asn_b)) or _named6(net, peers, link):
         net.sessions[link.a].add(link.b)
         net.sessions[link.b].add(link.a)
 
 
 def _named(
-    peers: list[dict[Address, int]],
+    peers: list[dict[AddressKey, int]],
     link: Link,
-    ends: tuple[addresses.Assigned | None, addresses.Assigned | None],
+    ends: tuple[AddressKey, AddressKey] | None,
     asns: tuple[int, int],
 ) -> bool:
-    """Each end names the other's address ``ends`` with the other's AS."""
-    xa, xb = ends
-    if xa is None or xb is None:
+    """Each end names the other's address (``ends``, by address_key) with the other's AS."""
+    if ends is None:
         return False
-    return peers[link.a].get(xb.ip) == asns[1] and peers[link.b].get(xa.ip) == asns[0]
+    xa, xb = ends
+    return peers[link.a].get(xb) == asns[1] and peers[link.b].get(xa) == asns[0]
 
 
-def _named6(net: Network, peers: list[dict[Address, int]], link: Link) -> bool:
+def _named6(net: Network, peers: list[dict[AddressKey, int]], link: Link) -> bool:
     """``_named`` for the IPv6 addresses of the link's ends (a VLAN interface's too)."""
     da, db = net.devices[link.a], net.devices[link.b]
     if not (da.ipv6_ports or da.vlan_interfaces) or not (db.ipv6_ports or db.vlan_interfaces):
@@ -252,4 +260,5 @@ def _named6(net: Network, peers: list[dict[Address, int]], link: Link) -> bool:
     asns = (net.asn[link.a] or 0, net.asn[link.b] or 0)
     ends_a = [a for a in ends.end_addresses(da, link.a_port) if a.version == 6]
     ends_b = [b for b in ends.end_addresses(db, link.b_port) if b.version == 6]
-    return any(_named(peers, link, (a, b), asns) for a in ends_a for b in ends_b)
+    keys = ((address_key(a), address_key(b)) for a in ends_a for b in ends_b)
+    return any(_named(peers, link, pair, asns) for pair in keys)

@@ -7,9 +7,27 @@ destination) pair for every failure scenario.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from ipaddress import IPv4Network, IPv6Network
+from ipaddress import (
+    IPv4Address,
+    IPv4Interface,
+    IPv4Network,
+    IPv6Address,
+    IPv6Interface,
+    IPv6Network,
+)
 
 from roce_cfg.model.device import DeviceConfig
+
+AddressKey = int | IPv6Address
+
+
+def address_key(address: IPv4Address | IPv6Address | IPv4Interface | IPv6Interface) -> AddressKey:
+    """An address (or an interface's) as a key of the tables of every link end: IPv4 as its
+    number, so that no address object is made per end of a large fabric; IPv6 as its address,
+    whose zone (a link-local's scope) a number would lose."""
+    if address.version == 4:
+        return int(address)
+    return address.ip if isinstance(address, IPv6Interface) else address
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def _signature(
     up = _up(net, d, failed)
     return (
         tuple((n, tuple((prio[(d, lid)], prio[(n, lid)]) for lid in lids)) for n, lids in up),
-        frozenset(n for n in net.sessions[d] if any(m == n for m, _ in up)),
+        frozenset(net.sessions[d].intersection([m for m, _ in up])),
         net.max_paths[d],
         net.hosts[d],
     )
@@ -227,18 +227,23 @@ def ranks(net: Network) -> dict[Node, int]:
     return out
 
 
-# The last fabric's ranks, as a dict and per switch by ingress link: ranks do not depend on
-# which links failed, and a sweep asks once per scenario.
-_last: list[tuple[Network, dict[Node, int], list[dict[int, int]]]] = []
+# A switch's lossless ingress links grouped by rank, highest first: a switch has few ranks (a
+# Clos: one for up-going buffers, one for down-going), so the highest rank among a group's
+# ways in is the first tier they meet, found by a few set probes instead of one per way in.
+Tiers = list[tuple[int, frozenset[int]]]
+# The last fabric's ranks, as a dict and as each switch's tiers: ranks do not depend on which
+# links failed, and a sweep asks once per scenario.
+_last: list[tuple[Network, dict[Node, int], list[Tiers]]] = []
 
 
-def _ranks_of(net: Network) -> tuple[dict[Node, int], list[dict[int, int]]]:
+def _ranks_of(net: Network) -> tuple[dict[Node, int], list[Tiers]]:
     if not _last or _last[0][0] is not net:
         rank = ranks(net)
-        by_switch: list[dict[int, int]] = [{} for _ in net.names]
+        by_rank: list[dict[int, set[int]]] = [{} for _ in net.names]
         for (s, lid), r in rank.items():
-            by_switch[s][lid] = r
-        _last[:] = [(net, rank, by_switch)]
+            by_rank[s].setdefault(r, set()).add(lid)
+        tiers = [[(r, frozenset(by[r])) for r in sorted(by, reverse=True)] for by in by_rank]
+        _last[:] = [(net, rank, tiers)]
     return _last[0][1], _last[0][2]
 
 
@@ -246,11 +251,12 @@ def _ranked(net: Network, groups: Bicliques, extra: dict[Node, set[Node]]) -> bo
     """True when the rank of ``ranks`` rises along every dependency edge: then there is no
     cycle and no graph search is needed. False proves nothing (a valley route, a link between
     switches of one level, a VLAN flooding back up: the search decides)."""
-    rank, by_switch = _ranks_of(net)
+    rank, tiers = _ranks_of(net)
     lossy_in, lossy_out = -1, 1 << 30  # a lossy buffer is no node: it bounds nothing
     for (s, outs), ins in groups.items():
-        # Max over the ways in, min over the ways out: C-level maps, the groups are many.
-        here = max(map(by_switch[s].get, ins, repeat(lossy_in)), default=lossy_in)
+        # Max over the ways in (the highest tier they meet), min over the ways out (a C-level
+        # map): the groups are many, their ways in a hundred or more at xl.
+        here = next((r for r, lids in tiers[s] if not lids.isdisjoint(ins)), lossy_in)
         if (
             here > lossy_in
             and min(map(rank.get, outs, repeat(lossy_out)), default=lossy_out) <= here
