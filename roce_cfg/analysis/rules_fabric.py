@@ -36,10 +36,13 @@ def _physical_pairs(f: FabricView) -> list[Pair]:
     the only view of it, and its ends' physical ports are its parents' (DeviceView.physical)."""
     pairs: list[Pair] | None = f.memo.get("physical_pairs")
     if pairs is None:
-        joined = {(k.a, k.b) for k in f.links} | {(k.b, k.a) for k in f.links}
-        pairs = f.memo["physical_pairs"] = [
-            p for p in _pairs(f) if not (_rides(p[4]) and _rides(p[4]) in joined)
-        ]
+        pairs = _pairs(f)
+        # most fabrics have no sub-interface link: no table of 131,072 ends hashed for them,
+        # and the pairs themselves (one list: _differing filters it once for both)
+        if any(_rides(k) for k in f.links):
+            joined = {(k.a, k.b) for k in f.links} | {(k.b, k.a) for k in f.links}
+            pairs = [p for p in pairs if not (_rides(p[4]) and _rides(p[4]) in joined)]
+        f.memo["physical_pairs"] = pairs
     return pairs
 
 
@@ -61,6 +64,12 @@ class _Settings(NamedTuple):
 
 
 def _settings(v: DeviceView, port: Interface) -> _Settings:
+    """A link end's settings, once per end for the run: the pair filter asks of both ends of
+    every link, and each rule again of the pairs that differ."""
+    return v.per_port("link_settings", port, lambda p: _settings_of(v, p))
+
+
+def _settings_of(v: DeviceView, port: Interface) -> _Settings:
     qos = port.qos
     mtu = v.forwarding_mtu(port)
     return _Settings(_no_drop(v, port), qos.trust_dscp, _classes(v), mtu, port.speed_gbps)
@@ -69,11 +78,14 @@ def _settings(v: DeviceView, port: Interface) -> _Settings:
 def _differing(f: FabricView, physical: bool = False) -> list[Pair]:
     """The pairs whose ends differ in some setting (equal settings: every field is equal); of
     ``_physical_pairs`` with ``physical``."""
-    key = "differing_physical" if physical else "differing"
-    pairs: list[Pair] | None = f.memo.get(key)
+    every = _physical_pairs(f) if physical else _pairs(f)
+    # by the filtered list's identity: the two are one list where no link rides another
+    known: dict[int, list[Pair]] = f.memo.setdefault("differing", {})
+    pairs = known.get(id(every))
     if pairs is None:
-        every = _physical_pairs(f) if physical else _pairs(f)
-        pairs = f.memo[key] = [p for p in every if _settings(p[0], p[1]) != _settings(p[2], p[3])]
+        pairs = known[id(every)] = [
+            p for p in every if _settings(p[0], p[1]) != _settings(p[2], p[3])
+        ]
     return pairs
 
 
