@@ -23,7 +23,9 @@ def _pairs(f: FabricView) -> list[Pair]:
         pairs = f.memo["pairs"] = []
         for link in f.links:
             a, b = f.devices.get(link.a.device), f.devices.get(link.b.device)
-            pa, pb = f.port(link.a), f.port(link.b)
+            # FabricView.port's look-up, with the views just found (65,536 links at xl)
+            pa = a.interface(link.a.port) if a else None
+            pb = b.interface(link.b.port) if b else None
             if a and b and pa and pb and not (pa.shutdown or pb.shutdown):
                 pairs.append((a, pa, b, pb, link))
     return pairs
@@ -343,14 +345,17 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
         if any(p.mode == "access" and not v.speed_known(p) for p in ports):
             continue
         down = sum(p.speed_gbps for p in ports if p.mode == "access")
+        if not down:
+            continue  # no server bandwidth to oversubscribe (a spine: its uplinks not summed)
         # each physical uplink once: a sub-interface rides its port's bandwidth
+        device = v.device
         uplinks = {
             v.parent_of(p) or p.name: p.speed_gbps
             for p in ports
-            if p.mode == "routed" and addresses.link_address(v.device, p) is not None
+            if p.mode == "routed" and addresses.link_address(device, p) is not None
         }
         up = sum(uplinks.values())
-        if down and up and down > up:
+        if up and down > up:
             yield Hit(
                 f"{down} Gb/s to servers over {up} Gb/s of uplinks ({down / up:.2f}:1)",
                 device=name,
@@ -384,13 +389,15 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     # each end names the other: a spine's wrong remote-as for a leaf is as wrong as the leaf's
     ends = [e for x, px, y, py, _ in _pairs(f) for e in ((x, px, y, py), (y, py, x, px))]
     for a, pa, b, pb in ends:
-        if b.device.bgp is None:
+        bgp = b.device.bgp
+        if bgp is None:
             continue
+        neighbors = _neighbors(a)
         for held in addresses.of_port(b.device, pb):
-            remote = _neighbors(a).get(addresses.key(held))  # the address, as a number
-            if remote is not None and remote != b.device.bgp.asn:
+            remote = neighbors.get(addresses.key(held))  # the address, as a number
+            if remote is not None and remote != bgp.asn:
                 yield Hit(
-                    f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
+                    f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {bgp.asn}",
                     device=a.name,
                     port=pa.name,
                     related_device=b.name,
@@ -411,12 +418,15 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
 )
 def link_without_bgp(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
+        if a.device.bgp is None or b.device.bgp is None:
+            continue
         far = addresses.of_port(b.device, pb)
-        if a.device.bgp is None or b.device.bgp is None or not far:
+        if not far:
             continue
         if a.vrf(pa.name) or b.vrf(pb.name):
             continue  # the sessions read are the public table's; a VRF link is not a fabric one
-        if not any(addresses.key(held) in _neighbors(a) for held in far):
+        neighbors = _neighbors(a)
+        if not any(addresses.key(held) in neighbors for held in far):
             yield Hit(
                 f"no BGP neighbor {far[0].ip} for the link to {b.name}",
                 device=a.name,
