@@ -58,7 +58,9 @@ class _Settings(NamedTuple):
     whose ends have equal settings is skipped by each (five passes over 65,536 links were
     0.8 s of the xl lint's serial tail, for a fabric whose links nearly all agree)."""
 
-    no_drop: list[int]
+    # a tuple, as every field: a tuple of numbers alone leaves the garbage collector's sight
+    # (131,072 of them are kept for the run at xl, rescanned by each collection otherwise)
+    no_drop: tuple[int, ...]
     trust: bool
     classes: tuple[int, ...]
     mtu: int | None  # None: no MTU bounds what the end forwards (DeviceView.forwarding_mtu)
@@ -123,13 +125,14 @@ def _mismatch(
     reads=("pfc", "interfaces", "aggregates"),
 )
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(f, "no-drop priorities", lambda s: s.no_drop, physical=True)
+    # printed as a list: '[3]'
+    yield from _mismatch(f, "no-drop priorities", lambda s: list(s.no_drop), physical=True)
 
 
-def _no_drop(v: DeviceView, port: Interface) -> list[int]:
+def _no_drop(v: DeviceView, port: Interface) -> tuple[int, ...]:
     """The no-drop priorities of a link end: of an aggregate, those its PFC members pause (a
     member without PFC is RC102's and RC306's finding, not a disagreement on priorities)."""
-    return sorted({x for m in v.physical(port) if m.qos.pfc for x in m.qos.no_drop})
+    return tuple(sorted({x for m in v.physical(port) if m.qos.pfc for x in m.qos.no_drop}))
 
 
 @rule(
