@@ -7,6 +7,7 @@ configs point at that no link explains (gaps: 'cannot verify', never an all-clea
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv6Address
@@ -243,7 +244,9 @@ def _sessions(
     """Each BGP neighbour, with the link whose far end holds its address."""
     # addresses as numbers: hashing IPv4Address objects was a fifth of this on the xl fabric;
     # each read switch's link-end addresses in one table, not two look-ups per link end
-    owner: dict[tuple[str, int], LinkFact] = {}
+    # near switch -> far address -> link: one table per switch, not a (switch, address) key
+    # made and hashed per link end (131,072 at xl)
+    owner: defaultdict[str, dict[int, LinkFact]] = defaultdict(dict)
     tables = {d.hostname: _addresses(d) for d in devices}
     # IPv6 link ends (as addresses.key numbers), of the switches that have any
     tables6 = {d.hostname: _addresses6(d) for d in devices if d.ipv6_ports or _svi6(d)}
@@ -254,14 +257,15 @@ def _sessions(
             if ip is None:
                 ip = known.get((far.device, far.port))
             if ip is not None:
-                owner[(near.device, ip)] = k
+                owner[near.device][ip] = k
             ip6 = tables6.get(far.device, none).get(far.port) if tables6 else None
             if ip6 is not None:
-                owner[(near.device, ip6)] = k
+                owner[near.device][ip6] = k
     out = []
     for d in devices:
+        mine = owner.get(d.hostname, {})
         for n in d.bgp.neighbors if d.bgp else ():
-            link = owner.get((d.hostname, addresses.key(n.address)))
+            link = mine.get(addresses.key(n.address))
             out.append(Session(d.hostname, n.address, n.remote_as, link))
     return out
 
@@ -269,8 +273,10 @@ def _sessions(
 def _addresses(d: DeviceConfig) -> dict[str, int | None]:
     """The address of each of ``d``'s link ends (ports, aggregates, VLAN interfaces), as a
     number: a VLAN interface's name wins over a port of that name, as ``vlan_of`` finds it."""
-    # int() of an interface is its address's (no address object made per port)
-    table = {p.name: int(p.ipv4) if p.ipv4 is not None else None for p in d.interfaces}
+    # int() of an interface is its address's (no address object made per port); a port
+    # without one, most of a leaf's, is left out: a look-up finds None either way (parse
+    # keeps one entry per port, so none hides another of its name)
+    table: dict[str, int | None] = {p.name: int(p.ipv4) for p in d.interfaces if p.ipv4 is not None}
     svis: dict[str, int | None] = {}
     for s in d.vlan_interfaces:  # the first of a VLAN's interfaces, as vlan_of finds it
         svis.setdefault(svi_name(d, s.vlan), int(s.ipv4) if s.ipv4 is not None else None)

@@ -23,7 +23,9 @@ def _pairs(f: FabricView) -> list[Pair]:
         pairs = f.memo["pairs"] = []
         for link in f.links:
             a, b = f.devices.get(link.a.device), f.devices.get(link.b.device)
-            pa, pb = f.port(link.a), f.port(link.b)
+            # FabricView.port's look-up, with the views just found (65,536 links at xl)
+            pa = a.interface(link.a.port) if a else None
+            pb = b.interface(link.b.port) if b else None
             if a and b and pa and pb and not (pa.shutdown or pb.shutdown):
                 pairs.append((a, pa, b, pb, link))
     return pairs
@@ -36,10 +38,13 @@ def _physical_pairs(f: FabricView) -> list[Pair]:
     the only view of it, and its ends' physical ports are its parents' (DeviceView.physical)."""
     pairs: list[Pair] | None = f.memo.get("physical_pairs")
     if pairs is None:
-        joined = {(k.a, k.b) for k in f.links} | {(k.b, k.a) for k in f.links}
-        pairs = f.memo["physical_pairs"] = [
-            p for p in _pairs(f) if not (_rides(p[4]) and _rides(p[4]) in joined)
-        ]
+        pairs = _pairs(f)
+        # most fabrics have no sub-interface link: no table of 131,072 ends hashed for them,
+        # and the pairs themselves (one list: _differing filters it once for both)
+        if any(_rides(k) for k in f.links):
+            joined = {(k.a, k.b) for k in f.links} | {(k.b, k.a) for k in f.links}
+            pairs = [p for p in pairs if not (_rides(p[4]) and _rides(p[4]) in joined)]
+        f.memo["physical_pairs"] = pairs
     return pairs
 
 
@@ -53,7 +58,9 @@ class _Settings(NamedTuple):
     whose ends have equal settings is skipped by each (five passes over 65,536 links were
     0.8 s of the xl lint's serial tail, for a fabric whose links nearly all agree)."""
 
-    no_drop: list[int]
+    # a tuple, as every field: a tuple of numbers alone leaves the garbage collector's sight
+    # (131,072 of them are kept for the run at xl, rescanned by each collection otherwise)
+    no_drop: tuple[int, ...]
     trust: bool
     classes: tuple[int, ...]
     mtu: int | None  # None: no MTU bounds what the end forwards (DeviceView.forwarding_mtu)
@@ -61,6 +68,12 @@ class _Settings(NamedTuple):
 
 
 def _settings(v: DeviceView, port: Interface) -> _Settings:
+    """A link end's settings, once per end for the run: the pair filter asks of both ends of
+    every link, and each rule again of the pairs that differ."""
+    return v.per_port("link_settings", port, lambda p: _settings_of(v, p))
+
+
+def _settings_of(v: DeviceView, port: Interface) -> _Settings:
     qos = port.qos
     mtu = v.forwarding_mtu(port)
     return _Settings(_no_drop(v, port), qos.trust_dscp, _classes(v), mtu, port.speed_gbps)
@@ -69,11 +82,14 @@ def _settings(v: DeviceView, port: Interface) -> _Settings:
 def _differing(f: FabricView, physical: bool = False) -> list[Pair]:
     """The pairs whose ends differ in some setting (equal settings: every field is equal); of
     ``_physical_pairs`` with ``physical``."""
-    key = "differing_physical" if physical else "differing"
-    pairs: list[Pair] | None = f.memo.get(key)
+    every = _physical_pairs(f) if physical else _pairs(f)
+    # by the filtered list's identity: the two are one list where no link rides another
+    known: dict[int, list[Pair]] = f.memo.setdefault("differing", {})
+    pairs = known.get(id(every))
     if pairs is None:
-        every = _physical_pairs(f) if physical else _pairs(f)
-        pairs = f.memo[key] = [p for p in every if _settings(p[0], p[1]) != _settings(p[2], p[3])]
+        pairs = known[id(every)] = [
+            p for p in every if _settings(p[0], p[1]) != _settings(p[2], p[3])
+        ]
     return pairs
 
 
@@ -109,13 +125,14 @@ def _mismatch(
     reads=("pfc", "interfaces", "aggregates"),
 )
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
-    yield from _mismatch(f, "no-drop priorities", lambda s: s.no_drop, physical=True)
+    # printed as a list: '[3]'
+    yield from _mismatch(f, "no-drop priorities", lambda s: list(s.no_drop), physical=True)
 
 
-def _no_drop(v: DeviceView, port: Interface) -> list[int]:
+def _no_drop(v: DeviceView, port: Interface) -> tuple[int, ...]:
     """The no-drop priorities of a link end: of an aggregate, those its PFC members pause (a
     member without PFC is RC102's and RC306's finding, not a disagreement on priorities)."""
-    return sorted({x for m in v.physical(port) if m.qos.pfc for x in m.qos.no_drop})
+    return tuple(sorted({x for m in v.physical(port) if m.qos.pfc for x in m.qos.no_drop}))
 
 
 @rule(
@@ -240,20 +257,22 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
     prios = {id(v): v.priority_of(v.roce_dscp) for v in f.devices.values()}
     swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
     for a, pa, b, pb, _ in chain(pairs, swapped):
-        if not (a.carries_roce(pa) or b.carries_roce(pb)):
-            continue  # a link neither end carries RoCE over (a keepalive in its own VRF)
         prio = prios[id(a)]
         # a LAG is lossy where any member is: the hash puts some flows on that member
-        for m in a.physical(pa):
-            if not (m.qos.pfc and prio in m.qos.no_drop):
-                member = f" (member {m.name} of {pa.name})" if m is not pa else ""
-                yield Hit(
-                    f"RoCE priority {prio} is lossy on this end{member} of the link to {b.name}",
-                    device=a.name,
-                    port=m.name,
-                    related_device=b.name,
-                    related_port=pb.name,
-                )
+        lossy = [m for m in a.physical(pa) if not (m.qos.pfc and prio in m.qos.no_drop)]
+        # lossy first: whether RoCE crosses the link costs more to judge, and is asked of the
+        # lossy ends alone (none on a healthy fabric; 131,072 questions at xl otherwise)
+        if not lossy or not (a.carries_roce(pa) or b.carries_roce(pb)):
+            continue  # or a link neither end carries RoCE over (a keepalive in its own VRF)
+        for m in lossy:
+            member = f" (member {m.name} of {pa.name})" if m is not pa else ""
+            yield Hit(
+                f"RoCE priority {prio} is lossy on this end{member} of the link to {b.name}",
+                device=a.name,
+                port=m.name,
+                related_device=b.name,
+                related_port=pb.name,
+            )
 
 
 @rule(
@@ -329,14 +348,17 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
         if any(p.mode == "access" and not v.speed_known(p) for p in ports):
             continue
         down = sum(p.speed_gbps for p in ports if p.mode == "access")
+        if not down:
+            continue  # no server bandwidth to oversubscribe (a spine: its uplinks not summed)
         # each physical uplink once: a sub-interface rides its port's bandwidth
+        device = v.device
         uplinks = {
             v.parent_of(p) or p.name: p.speed_gbps
             for p in ports
-            if p.mode == "routed" and addresses.link_address(v.device, p) is not None
+            if p.mode == "routed" and addresses.link_address(device, p) is not None
         }
         up = sum(uplinks.values())
-        if down and up and down > up:
+        if up and down > up:
             yield Hit(
                 f"{down} Gb/s to servers over {up} Gb/s of uplinks ({down / up:.2f}:1)",
                 device=name,
@@ -370,13 +392,15 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     # each end names the other: a spine's wrong remote-as for a leaf is as wrong as the leaf's
     ends = [e for x, px, y, py, _ in _pairs(f) for e in ((x, px, y, py), (y, py, x, px))]
     for a, pa, b, pb in ends:
-        if b.device.bgp is None:
+        bgp = b.device.bgp
+        if bgp is None:
             continue
+        neighbors = _neighbors(a)
         for held in addresses.of_port(b.device, pb):
-            remote = _neighbors(a).get(addresses.key(held))  # the address, as a number
-            if remote is not None and remote != b.device.bgp.asn:
+            remote = neighbors.get(addresses.key(held))  # the address, as a number
+            if remote is not None and remote != bgp.asn:
                 yield Hit(
-                    f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {b.device.bgp.asn}",
+                    f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {bgp.asn}",
                     device=a.name,
                     port=pa.name,
                     related_device=b.name,
@@ -397,12 +421,15 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
 )
 def link_without_bgp(f: FabricView) -> Iterator[Hit]:
     for a, pa, b, pb, _ in _pairs(f):
+        if a.device.bgp is None or b.device.bgp is None:
+            continue
         far = addresses.of_port(b.device, pb)
-        if a.device.bgp is None or b.device.bgp is None or not far:
+        if not far:
             continue
         if a.vrf(pa.name) or b.vrf(pb.name):
             continue  # the sessions read are the public table's; a VRF link is not a fabric one
-        if not any(addresses.key(held) in _neighbors(a) for held in far):
+        neighbors = _neighbors(a)
+        if not any(addresses.key(held) in neighbors for held in far):
             yield Hit(
                 f"no BGP neighbor {far[0].ip} for the link to {b.name}",
                 device=a.name,
