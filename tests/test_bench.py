@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +58,28 @@ def test_the_push_comparison_prints_a_row_per_mode() -> None:
     assert [r[0].strip() for r in rows[1:]] == ["pipelined", "line by line"]
     assert [r[1].strip() for r in rows[1:]] == ["16", "1"]
     assert all(r[-1].strip() == "4/4" for r in rows[1:])  # every switch changed, both ways
+
+
+def test_the_checkout_comparison_runs_each_side_on_its_own_folder(tmp_path: Path) -> None:
+    """Both sides this checkout (one by PYTHONPATH): each edit reaches its side's folder, each
+    run a JSON line, each side a summary."""
+    folders = [tmp_path / "base", tmp_path / "new"]
+    for folder in folders:
+        shutil.copytree(ROOT / "golden" / "pod-small", folder)
+    args = ["--base", str(ROOT), "--base-folder", str(folders[0]), "--new-folder", str(folders[1])]
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.checkout_ab", "changed", *args, "--rounds", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    runs = [json.loads(line) for line in lines[:4]]
+    assert [r["side"] for r in runs] == ["base", "new", "base", "new"]
+    assert all(r["wall_s"] > 0 and r["cpu_s"] > 0 and r["peak_mib"] > 0 for r in runs)
+    assert [line.split(":")[0] for line in lines[4:]] == ["changed base", "changed new"]
+    for folder in folders:
+        assert "abedit1" in (folder / "leaf-1.cfg").read_text()  # the second round's edit
+        assert (folder / ".roce-cfg-cache").is_dir()
