@@ -60,6 +60,7 @@ def test_the_push_comparison_prints_a_row_per_mode() -> None:
     assert all(r[-1].strip() == "4/4" for r in rows[1:])  # every switch changed, both ways
 
 
+@pytest.mark.slow
 def test_the_checkout_comparison_runs_each_side_on_its_own_folder(tmp_path: Path) -> None:
     """Both sides this checkout (one by PYTHONPATH): each edit reaches its side's folder, each
     run a JSON line, each side a summary."""

@@ -257,6 +257,7 @@ def _corrupt(entry: Path, how: int, other: Path) -> None:
         entry.write_bytes(zlib.compress(doc.encode() + b" " * 4096))  # past MAX_JSON_BYTES
 
 
+@pytest.mark.sample(6)
 @pytest.mark.parametrize("how", range(12))
 def test_a_corrupt_or_foreign_entry_is_parsed_again(
     pod: Path, parses: list[str], how: int, monkeypatch: pytest.MonkeyPatch

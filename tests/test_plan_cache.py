@@ -160,6 +160,7 @@ SLOW_SPOILS = {"rails past a list's items"}
         for name, spoil in SPOILS.items()
     ],
 )
+@pytest.mark.sample(8)
 def test_a_doubtful_entry_means_fabric_json_is_read(
     pod: Path, reads: list[Path], spoil: Callable[[bytes], bytes]
 ) -> None:
