@@ -185,17 +185,29 @@ def _digest(top: Path, files: list[Path]) -> str:
     return h.hexdigest()
 
 
+def unpacked(path: Path, max_bytes: int, max_json: int) -> bytes | None:
+    """The document a cache entry in ``path`` holds compressed (``max_bytes`` of it at most,
+    ``max_json`` inflated, read only inside its folder); None when it is missing, unreadable,
+    larger than any entry roce-cfg writes, or cut short. One reader for every cache's entries."""
+    try:
+        packed = read_bytes(path, what="cache entry", max_bytes=max_bytes, root=path.parent)
+        inflate = zlib.decompressobj()
+        doc = inflate.decompress(packed, max_json)
+    except (InputError, zlib.error):
+        return None
+    return None if inflate.unconsumed_tail or not inflate.eof else doc
+
+
 def _read_json(path: Path, max_bytes: int, packed: bool = False) -> object:
     """The JSON document in ``path`` (compressed when ``packed``); None for any doubt."""
     try:
-        raw = read_bytes(path, what="cache entry", max_bytes=max_bytes, root=path.parent)
-        if packed:
-            inflate = zlib.decompressobj()
-            raw = inflate.decompress(raw, MAX_OUTPUT * 4)
-            if inflate.unconsumed_tail or not inflate.eof:
-                return None
-        return json.loads(raw)
-    except (InputError, zlib.error, ValueError, RecursionError):
+        raw = (
+            unpacked(path, max_bytes, MAX_OUTPUT * 4)
+            if packed
+            else read_bytes(path, what="cache entry", max_bytes=max_bytes, root=path.parent)
+        )
+        return None if raw is None else json.loads(raw)
+    except (InputError, ValueError, RecursionError):
         return None
 
 

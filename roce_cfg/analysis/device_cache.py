@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import zlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,12 +29,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from roce_cfg.analysis.context import DeviceView, Options
 from roce_cfg.analysis.findings import Finding
-from roce_cfg.errors import InputError
-from roce_cfg.memo import made, touch
+from roce_cfg.memo import made, touch, unpacked
 from roce_cfg.model.device import lean
 from roce_cfg.output import write_cached
 from roce_cfg.parse.cache import MAX_BYTES, SUFFIX, ParseCache, trim
-from roce_cfg.safepath import read_bytes
 
 FORMAT = "roce-cfg/device-findings/v2"
 PREFIX = "dev-"
@@ -101,16 +98,12 @@ class DeviceCache:
         return found
 
     def _entry(self) -> _Entry | None:
+        doc = unpacked(self.path, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
         try:
-            packed = read_bytes(
-                self.path, what="cache entry", max_bytes=MAX_ENTRY_BYTES, root=self.folder
-            )
-            inflate = zlib.decompressobj()
-            doc = inflate.decompress(packed, MAX_JSON_BYTES)
-            if inflate.unconsumed_tail or not inflate.eof:
+            if doc is None:
                 return None
             entry = _Entry.model_validate_json(doc)
-        except (InputError, zlib.error, ValidationError, ValueError):
+        except (ValidationError, ValueError):
             return None  # missing, foreign or corrupt: the rules run
         return entry if (entry.shared, tuple(entry.rules)) == (self.shared, self.rules) else None
 

@@ -23,7 +23,6 @@ import contextlib
 import hashlib
 import json
 import os
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from ipaddress import IPv4Interface
@@ -33,7 +32,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from roce_cfg.errors import InputError
-from roce_cfg.memo import cache_folder, made, stamp, touch
+from roce_cfg.memo import cache_folder, made, stamp, touch, unpacked
 from roce_cfg.model import numbers
 from roce_cfg.model.device import Interface, PortQos
 from roce_cfg.model.fast import interface, lean_tree, recast, updated
@@ -41,7 +40,6 @@ from roce_cfg.output import write_cached
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
 from roce_cfg.parse.context import Role
 from roce_cfg.parse.text import text_of
-from roce_cfg.safepath import read_bytes
 from roce_cfg.vendor import Vendor
 
 FORMAT = "roce-cfg/parse-cache/v2"
@@ -205,16 +203,10 @@ class ParseCache:
         return parsed
 
     def _entry(self, key: str) -> _Entry | None:
+        doc = unpacked(self.folder / key, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
         try:
-            packed = read_bytes(
-                self.folder / key, what="cache entry", max_bytes=MAX_ENTRY_BYTES, root=self.folder
-            )
-            inflate = zlib.decompressobj()
-            doc = inflate.decompress(packed, MAX_JSON_BYTES)
-            if inflate.unconsumed_tail or not inflate.eof:
-                return None  # larger than any entry roce-cfg writes, or cut short
-            return _Entry.model_validate_json(doc)
-        except (InputError, zlib.error, ValidationError, ValueError):
+            return None if doc is None else _Entry.model_validate_json(doc)
+        except (ValidationError, ValueError):
             return None  # missing, foreign or corrupt: parsed again
 
     def store(self, key: str, parsed: Parsed, hints: HintsArg) -> None:

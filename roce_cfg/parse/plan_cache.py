@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import zlib
 from collections.abc import Callable, Sequence
 from functools import partial
 from ipaddress import IPv4Address
@@ -29,7 +28,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from roce_cfg.errors import InputError
-from roce_cfg.memo import made, touch
+from roce_cfg.memo import made, touch, unpacked
 from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.model.fabric import Gbps, Metres, VlanId
 from roce_cfg.output import write_cached
@@ -113,18 +112,16 @@ def _entry_path(cache: ParseCache, key: str) -> Path:
 
 def _load(cache: ParseCache, key: str) -> LintPlan | None:
     path = _entry_path(cache, key)
+    doc = unpacked(path, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
     try:
-        packed = read_bytes(path, what="cache entry", max_bytes=MAX_ENTRY_BYTES, root=cache.folder)
-        inflate = zlib.decompressobj()
-        doc = inflate.decompress(packed, MAX_JSON_BYTES)
-        if inflate.unconsumed_tail or not inflate.eof:
-            return None  # larger than any entry roce-cfg writes, or cut short
+        if doc is None:
+            return None  # missing, larger than any entry roce-cfg writes, or cut short
         entry = _Entry.model_validate_json(doc)
         if (entry.stamp, entry.key) != (cache.stamp, key):
             return None
         plan = _plan(entry)
-    except (InputError, zlib.error, ValidationError, ValueError, IndexError):
-        return None  # missing, foreign or corrupt: fabric.json is read
+    except (InputError, ValidationError, ValueError, IndexError):
+        return None  # foreign or corrupt: fabric.json is read
     touch(path)
     return plan
 
