@@ -3,6 +3,7 @@ apart: an overlay that reads a port's own attributes still gets each port's own 
 
 from __future__ import annotations
 
+import gc
 import re
 from ipaddress import IPv4Address, IPv4Interface, IPv6Address
 from pathlib import Path
@@ -83,3 +84,25 @@ def test_addresses_print_as_ipaddress_prints_them(
     assert FILTERS["address"](ip) == str(ip)
     assert FILTERS["address"](v6) == str(v6)
     assert FILTERS["address"]("peer") == "peer"
+
+
+def test_rendering_leaves_no_cycle_behind() -> None:
+    """A switch's model is freed by reference counting once its text is rendered: a cycle
+    through the template context (``section`` in it, the context in ``section``) kept every
+    model until the cyclic collector came by (23 MB and a twentieth of the CPU of a large
+    generate)."""
+    from roce_cfg.design import plan
+    from roce_cfg.intent.loader import load_intent
+    from roce_cfg.render import Renderer
+
+    fabric, profiles = plan(load_intent(MIXED), None)
+    renderers = {v: Renderer(p) for v, p in profiles.items()}
+    gc.collect()
+    gc.disable()
+    try:
+        for device in fabric.devices[:8]:
+            profile = profiles[device.vendor]
+            renderers[device.vendor].render(device, profile.model_spec(device.model)[1])
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
