@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from roce_cfg.model.device import Interface
 from roce_cfg.render.filters import FILTERS
 from roce_cfg.render.reuse import section_key, section_reads
-from tests.helpers import ROOT, run
+from tests.helpers import ROOT, SCENARIOS, run
 
 MIXED = ROOT / "examples" / "cluster-mixed.yaml"
+ALL_VENDORS = ("pod-small-h3c", "pod-small-huawei", "cluster-mixed")
 
 
 @pytest.mark.parametrize(
@@ -36,6 +37,7 @@ def test_section_reads(source: str, reads: tuple[str, ...] | None) -> None:
     assert section_reads(source, jinja2.Environment()) == reads
 
 
+@pytest.mark.parametrize("name", ["mtu.port", "pfc.port"])  # pfc: one of port_sections'
 @pytest.mark.parametrize(
     "section",
     [
@@ -43,10 +45,10 @@ def test_section_reads(source: str, reads: tuple[str, ...] | None) -> None:
         "{% set port = iface %}\n mtu {{ port.mtu }} ! {{ port.description }}\n",
     ],
 )
-def test_overlay_port_section_sees_each_port(tmp_path: Path, section: str) -> None:
+def test_overlay_port_section_sees_each_port(tmp_path: Path, section: str, name: str) -> None:
     overlay = tmp_path / "overlay" / "templates" / "ruijie" / "sections"
     overlay.mkdir(parents=True)
-    (overlay / "mtu.port.j2").write_text(section)
+    (overlay / f"{name}.j2").write_text(section)
     out = tmp_path / "out"
     result = run("generate", str(MIXED), "-o", str(out), "--vendor-dir", str(tmp_path / "overlay"))
     assert result.exit_code == 0, result.output
@@ -106,3 +108,33 @@ def test_rendering_leaves_no_cycle_behind() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_port_sections_in_a_row_are_each_section_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``port_sections(i, a, b, ...)`` (one call and one key for the five QoS sections of a
+    port) gives every switch of every vendor the text of ``section(a, i)``, ``section(b, i)``,
+    ... called one by one."""
+    from roce_cfg.design import plan
+    from roce_cfg.intent.loader import load_intent
+    from roce_cfg.render import Renderer, renderer
+
+    planned = [plan(load_intent(SCENARIOS[name]), None) for name in ALL_VENDORS]
+
+    def texts() -> list[str]:
+        out = []
+        for fabric, profiles in planned:
+            renderers = {v: Renderer(p) for v, p in profiles.items()}
+            for d in fabric.devices:
+                spec = profiles[d.vendor].model_spec(d.model)[1]
+                out.append(renderers[d.vendor].render(d, spec).text)
+        return out
+
+    joined = texts()
+    vendors = {d.vendor.value for fabric, _ in planned for d in fabric.devices}
+    assert vendors == {"h3c", "huawei", "ruijie", "zte"}
+    monkeypatch.setattr(
+        renderer._PortSections,
+        "__call__",
+        lambda self, iface, *names: "".join(self.sections(n, iface) for n in names),
+    )
+    assert texts() == joined
