@@ -179,6 +179,17 @@ class Checker(Protocol):
 # A block starts at every line that begins at the left margin (see ``Grammar.check``); other
 # line ends than '\n' would number lines differently from ``str.splitlines``.
 BLOCK_START = re.compile(r"\n(?=\S)")
+
+
+def block_start(separators: tuple[str, ...]) -> re.Pattern[str]:
+    """``BLOCK_START`` but before a line that is a separator alone ('!' closing a port): that
+    line joins the block before it, whose views it closes, and is replayed with it (a block
+    learnt with its separator leaves the view stack empty, as the separator's own did). Half
+    of a config's blocks were separators, each looked up and replayed on its own."""
+    alone = "|".join(re.escape(s) for s in sorted(separators, key=len, reverse=True))
+    return re.compile(rf"\n(?=\S)(?!(?:{alone})(?:\n|$))")
+
+
 ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ASCII_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"
 
