@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ipaddress import IPv4Interface
+from ipaddress import IPv4Address, IPv4Interface
 from typing import Any
 
 from roce_cfg.design.qos import device_qos, port_headroom, port_qos
@@ -122,6 +122,21 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
     return out, headroom
 
 
+# every field given, one set shared by every peer (as ``model.fast.lean`` keeps them)
+_PEER_FIELDS = set(BgpNeighbor.model_fields)
+
+
+def _peer(address: IPv4Address, asn: int, far: str) -> BgpNeighbor:
+    """``BgpNeighbor(address=address, remote_as=asn, description=far)`` without validating
+    again what is already of its fields' types and domains: a link end's address, a planned
+    switch's ASN and hostname (``test_generate_shapes`` compares with the validated peer)."""
+    if _Ports.validate_all:
+        return BgpNeighbor(address=address, remote_as=asn, description=far)
+    return assembled(
+        BgpNeighbor, {"address": address, "remote_as": asn, "description": far}, _PEER_FIELDS
+    )
+
+
 def _bgp(intent: Intent, sw: Switch, asn_of: dict[str, int]) -> Bgp | None:
     if intent.routing is None or sw.plan.asn is None or sw.plan.loopback is None:
         return None
@@ -132,10 +147,7 @@ def _bgp(intent: Intent, sw: Switch, asn_of: dict[str, int]) -> Bgp | None:
     return Bgp(
         asn=sw.plan.asn,
         router_id=sw.plan.loopback.ip,
-        neighbors=tuple(
-            BgpNeighbor(address=ip, remote_as=asn_of[far], description=far)
-            for ip, far in sorted(neighbors)
-        ),
+        neighbors=tuple(_peer(ip, asn_of[far], far) for ip, far in sorted(neighbors)),
         networks=tuple(sorted([sw.plan.loopback.network, *(r.subnet for r in sw.rails)])),
         max_paths=intent.routing.max_paths,
     )
