@@ -9,7 +9,6 @@ import json
 import re
 from collections.abc import Iterator
 from functools import cache
-from operator import itemgetter
 from sys import float_info
 from typing import TYPE_CHECKING, Any
 
@@ -62,17 +61,27 @@ def sorted_json(value: Any) -> str:
     return ascii_json(to_json(tree, indent=2).decode())
 
 
+# a dict's keys in the order it was built -> sorted (bounded: a dict of free keys is sorted
+# each time once the table is full)
+_ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}
+_ORDERS_MAX = 4096
+
+
 def _sorted(value: Any) -> Any:
     # a plain leaf is taken as it is without a call: a plan's 200,000 values, most of them
     # strings and numbers, cost a call each
     kind = type(value)
     if kind is dict:
-        if not all(type(k) is str for k in value):
-            raise _Unlike
-        return {
-            k: v if type(v) in _PLAIN else _sorted(v)
-            for k, v in sorted(value.items(), key=itemgetter(0))
-        }
+        # a dump's dicts repeat a few key sequences (one per model): each sorted once
+        keys = tuple(value)
+        order = _ORDERS.get(keys)
+        if order is None:
+            if not all(type(k) is str for k in keys):
+                raise _Unlike
+            order = tuple(sorted(keys))
+            if len(_ORDERS) < _ORDERS_MAX:
+                _ORDERS[keys] = order
+        return {k: v if type(v := value[k]) in _PLAIN else _sorted(v) for k in order}
     if kind is list or kind is tuple:
         return [v if type(v) in _PLAIN else _sorted(v) for v in value]
     if kind in _PLAIN:

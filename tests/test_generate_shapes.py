@@ -1,6 +1,7 @@
 """generate's shortcuts for ports of one shape (design/devices.py ``_Ports``: a port assembled
-from the first validated port of its shape) write what validating every port writes: the same
-configs, models and given fields, for every scenario and for random intents of every vendor."""
+from the first validated port of its shape; a BGP peer assembled from its planned values) write
+what validating every port and peer writes: the same configs, models and given fields, for
+every scenario and for random intents of every vendor."""
 
 from __future__ import annotations
 
@@ -33,8 +34,13 @@ def _written(path: Path) -> tuple[dict[str, str], list[Any]]:
         for d in result.fabric.devices
         for p in d.interfaces
     ]
+    peers = [
+        (n.model_dump(mode="json"), sorted(n.model_fields_set))
+        for d in result.fabric.devices
+        for n in (d.bgp.neighbors if d.bgp else ())
+    ]
     models = [d.model_dump_json() for d in result.fabric.devices]
-    return output_files(result), [ports, models]
+    return output_files(result), [ports, peers, models]
 
 
 def _both_ways(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -279,6 +279,32 @@ def test_answers_by_shape_agree_with_a_line_by_line_walk(cfg: Path) -> None:
             assert got.used == want.used
 
 
+def test_a_separator_line_is_checked_with_the_block_before_it() -> None:
+    """A separator alone on its line ('#' closing a port) joins the block before it, so a
+    config has half as many blocks to look up; what the checker finds is still what a
+    line-by-line walk finds: with lines under a separator (H3C's ' sysname'), a second
+    'once' line after one, an unknown line and a value out of range after separators."""
+    from roce_cfg.grammar.replay import block_start
+
+    split = block_start(("#", "!")).split
+    assert split("a\n b\n#\nc\n!\n x\n#\n#x\n# \n") == ["a\n b\n#", "c\n!\n x\n#", "#x", "# \n"]
+    cfg = ROOT / "golden" / "pod-small-h3c" / "leaf-1.cfg"
+    vendor, model = _meta(cfg)
+    text = cfg.read_text()
+    fast, ref = load_grammar(vendor), _line_by_line(vendor)
+    for config in (
+        text,
+        text.replace("#\n lldp global enable\n", "#\n lldp global enable\n sysname b\n", 1),
+        text.replace("\n#\n", "\n#\n no such command 7\n", 3),
+        text.replace(" import 26 export 3", " import 26 export 9"),
+    ):
+        got, want = fast.check(config, model), ref.check(config, model)
+        assert [str(v) for v in got.violations] == [str(v) for v in want.violations]
+        assert got.used == want.used
+    unknown = fast.check(text.replace("\n#\n", "\n#\n no such command 7\n", 3), model)
+    assert len(unknown.violations) == 3
+
+
 def test_a_skip_pattern_that_tells_digits_apart_keeps_blocks_line_by_line() -> None:
     from roce_cfg.grammar import pattern_blind
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ipaddress import IPv4Interface
+from ipaddress import IPv4Address, IPv4Interface
 from typing import Any
 
 from roce_cfg.design.qos import device_qos, port_headroom, port_qos
@@ -46,12 +46,31 @@ class _Ports:
         # shape -> the fields and the set of given fields of its first port (model/fast.py)
         self.first: dict[tuple[object, ...], tuple[dict[str, Any], set[str]]] = {}
 
-    def __call__(self, own: dict[str, Any], qos: PortQos, **rest: Any) -> Interface:
+    def __call__(
+        self,
+        own: dict[str, Any],
+        qos: PortQos,
+        mode: str,
+        access_vlan: int | None,
+        mtu: int,
+        frame_bytes: int | None,
+        speed_gbps: int,
+    ) -> Interface:
         # ports of one kind share one frozen PortQos: told by its identity, not by its hash
-        shape = (id(qos), *rest.values())
+        shape = (id(qos), mode, access_vlan, mtu, frame_bytes, speed_gbps)
         first = self.first.get(shape)
         if first is None or self.validate_all:
-            port = Interface(**own, qos=qos, **rest)
+            # a routed port is not given a VLAN (its set of given fields stays as it was)
+            vlan = {} if access_vlan is None else {"access_vlan": access_vlan}
+            port = Interface(
+                **own,
+                qos=qos,
+                mode=mode,
+                **vlan,
+                mtu=mtu,
+                frame_bytes=frame_bytes,
+                speed_gbps=speed_gbps,
+            )
             held = state(port)
             if held is not None:
                 self.first.setdefault(shape, held[1:])
@@ -86,17 +105,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
             ),
             "breakout_of": slot.breakout_of,
         }
-        out.append(
-            port(
-                own,
-                q,
-                mode="access",
-                access_vlan=nic.vlan,
-                mtu=mtu,
-                frame_bytes=frame,
-                speed_gbps=slot.speed,
-            )
-        )
+        out.append(port(own, q, "access", nic.vlan, mtu, frame, slot.speed))
     for slot, link in sw.fabric_ports:
         local_ip, far_dev, far_port, _ = link.seen_from(sw.plan.hostname)
         q = qos(slot.name, link.speed_gbps, link.cable_m)
@@ -106,11 +115,26 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
             "ipv4": local_ip,
             "breakout_of": slot.breakout_of,
         }
-        out.append(port(own, q, mode="routed", mtu=mtu, frame_bytes=frame, speed_gbps=slot.speed))
+        out.append(port(own, q, "routed", None, mtu, frame, slot.speed))
     headroom = [
         h.model_copy(update={"ports": tuple(ports)}) for hr, _, ports in kinds.values() for h in hr
     ]
     return out, headroom
+
+
+# every field given, one set shared by every peer (as ``model.fast.lean`` keeps them)
+_PEER_FIELDS = set(BgpNeighbor.model_fields)
+
+
+def _peer(address: IPv4Address, asn: int, far: str) -> BgpNeighbor:
+    """``BgpNeighbor(address=address, remote_as=asn, description=far)`` without validating
+    again what is already of its fields' types and domains: a link end's address, a planned
+    switch's ASN and hostname (``test_generate_shapes`` compares with the validated peer)."""
+    if _Ports.validate_all:
+        return BgpNeighbor(address=address, remote_as=asn, description=far)
+    return assembled(
+        BgpNeighbor, {"address": address, "remote_as": asn, "description": far}, _PEER_FIELDS
+    )
 
 
 def _bgp(intent: Intent, sw: Switch, asn_of: dict[str, int]) -> Bgp | None:
@@ -123,10 +147,7 @@ def _bgp(intent: Intent, sw: Switch, asn_of: dict[str, int]) -> Bgp | None:
     return Bgp(
         asn=sw.plan.asn,
         router_id=sw.plan.loopback.ip,
-        neighbors=tuple(
-            BgpNeighbor(address=ip, remote_as=asn_of[far], description=far)
-            for ip, far in sorted(neighbors)
-        ),
+        neighbors=tuple(_peer(ip, asn_of[far], far) for ip, far in sorted(neighbors)),
         networks=tuple(sorted([sw.plan.loopback.network, *(r.subnet for r in sw.rails)])),
         max_paths=intent.routing.max_paths,
     )

@@ -90,6 +90,8 @@ def _attach_servers(
 ) -> Rail:
     vlan = intent.addressing.rail_vlan_base + rail
     gateway = subnet.network_address + 1
+    # the NICs' addresses counted as numbers: an IPv4Address sum builds an object per '+'
+    first = int(gateway) + 1
     link = intent.fabric.links.server_leaf
     for local, (server, port) in enumerate(zip(servers, ports, strict=True)):
         nic = NicAttachment(
@@ -99,7 +101,7 @@ def _attach_servers(
             vlan=vlan,
             switch=sw.plan.hostname,
             port=port.name,
-            ip=_iface(gateway + 1 + local, subnet.prefixlen),
+            ip=_iface(first + local, subnet.prefixlen),
             gateway=gateway,
             speed_gbps=link.speed,
             cable_m=link.cable_m,
@@ -185,7 +187,9 @@ class _Layout:
     ) -> None:
         pool = self.intent.addressing.fabric_p2p
         assert pool is not None  # intent.checks: a fabric with links has a p2p pool
-        base = _nth(pool, 2 * len(self.links), ("addressing", "fabric_p2p"), self.shape.pools.p2p)
+        base = int(
+            _nth(pool, 2 * len(self.links), ("addressing", "fabric_p2p"), self.shape.pools.p2p)
+        )
         link = Link(
             kind=up.kind,
             a_device=low[0].plan.hostname,

@@ -16,6 +16,7 @@ from roce_cfg.grammar.replay import (
     LineShape,
     Replays,
     Walk,
+    block_start,
     digit_blind,
     digit_general,
     odd_breaks,
@@ -55,6 +56,7 @@ class Grammar:
     # tells one digit from another (``shape_safe``)
     _general: dict[str, list[re.Pattern[str]]] | None = None
     has_resets: bool = False
+    _block_start: re.Pattern[str] = BLOCK_START
     # ``_session``'s answer per (model, negation) and (view, line): a push's lines repeat on
     # every port and every switch of a vendor
     _judged: dict[tuple[str, str], dict[tuple[str, str], tuple[Command | None, str | None]]] = (
@@ -66,6 +68,8 @@ class Grammar:
         self.has_resets = any(c.resets is not None for c in self.commands)
         if self.ignore:
             self.ignored = re.compile("|".join(f"(?:{p.pattern})" for p in self.ignore))
+        if self.separators:
+            self._block_start = block_start(self.separators)
         if self.by_shape:
             self._blind = frozenset(c for c in self.commands if digit_blind(c))
             # Blocks are answered by shape only if skipping a line (ignored, a separator)
@@ -178,7 +182,7 @@ class Grammar:
         if not self._blocks_blind or odd_breaks(text):
             walk.lines(text.splitlines())  # '\r' and such end lines too: no block split
         else:
-            for block in BLOCK_START.split(text):
+            for block in self._block_start.split(text):
                 walk.block(block)
         return walk.done()
 
