@@ -258,7 +258,7 @@ def _groups(
     (its leaves and spines), and the super-spines grouped by the spines they face, which is one
     group per plane when the plan has planes, drawn over those spines. Every link is then drawn
     in one view, not in every view."""
-    pod_of = {s.hostname: s.pod for s in data.plan.switches} if data.plan is not None else {}
+    pod_of = data.pods()
     groups: dict[str, tuple[list[str], list[str]]] = {}
     if any(p is not None for p in pod_of.values()):
         near: dict[str, set[str]] = defaultdict(set)
