@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -10,15 +11,20 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from ipaddress import IPv4Interface, IPv6Interface
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from roce_cfg.model import addresses
+from roce_cfg.model.device import DeviceConfig, PortIpv6
 from roce_cfg.model.order import natural
 from roce_cfg.report import html as html_report
 from roce_cfg.report.data import gather
-from tests.helpers import ROOT, SCENARIOS, run
+from tests.helpers import ROOT, SCENARIOS, examples, run
 
 VALLEY = ROOT / "tests/deadlock/valley-per-spine-asn.yaml"
 
@@ -496,6 +502,34 @@ def test_port_settings_ship_once_per_profile_and_every_end_keeps_its_address() -
     assert len(wire["profiles"]) <= 4  # 128 link ends, a few distinct settings
     assert all("address" not in p for p in wire["profiles"])
     assert wire["addresses"][:2] == wire["addresses"][-2:] and "-" not in wire["addresses"][:2]
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    number=st.integers(0, 2**32 - 1),
+    length=st.integers(0, 32),
+    v4=st.booleans(),
+    v6=st.sampled_from([None, "2001:db8::1/127", "other port"]),
+)
+def test_a_link_ends_addresses_read_as_ipaddress_prints_them(
+    number: int, length: int, v4: bool, v6: str | None
+) -> None:
+    """``_addresses``'s fast IPv4 text is ipaddress's, whatever the address and length, and
+    a port with IPv6 or none is shown as before."""
+    device = _pod_device()
+    port = device.interfaces[0]
+    port = port.model_copy(update={"ipv4": IPv4Interface((number, length)) if v4 else None})
+    if v6 is not None:
+        named = port.name if v6 != "other port" else "elsewhere"
+        ipv6 = (PortIpv6(port=named, address=IPv6Interface("2001:db8::1/127")),)
+        device = device.model_copy(update={"ipv6_ports": ipv6})
+    said = ", ".join(map(str, addresses.of_port(device, port))) or "-"
+    assert html_report._addresses(device, port) == said
+
+
+@functools.cache
+def _pod_device() -> DeviceConfig:
+    return gather(SCENARIOS["pod-small"]).devices[0]
 
 
 def _findings(data: Any) -> list[str]:

@@ -13,6 +13,7 @@ from roce_cfg.yamlsrc import PRICES, load_file
 
 if TYPE_CHECKING:
     from roce_cfg.model.fabric import Fabric
+    from roce_cfg.parse.hints import LintPlan
 
 
 def load_prices(path: Path) -> dict[str, float]:
@@ -68,8 +69,9 @@ class BillOfMaterials:
         return out
 
 
-def bill_of_materials(fabric: Fabric) -> BillOfMaterials:
-    """What a designed fabric takes to build, counted the way ``plan`` counts a candidate."""
+def bill_of_materials(fabric: Fabric | LintPlan) -> BillOfMaterials:
+    """What a designed fabric takes to build, counted the way ``plan`` counts a candidate (its
+    fabric.json's rows as lint reads them count alike)."""
     switches: dict[str, dict[str, int]] = {}
     for s in fabric.switches:
         tier = switches.setdefault(s.role, {})

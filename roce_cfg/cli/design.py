@@ -164,7 +164,7 @@ def report_cmd(
     # one indeterminate spinner: gathering is design or parse + lint + deadlock in one call
     with err.status("building the report") if err.is_terminal else contextlib.nullcontext():
         failures = Failures(fail_links=fail_links)
-        data = gather_report(source, failures, round_trip=round_trip, cache=cache)
+        data = gather_report(source, failures, round_trip=round_trip, cache=cache, page=True)
         data.findings.extend(live)  # verify's findings flag their switches and links too
         with long_lived():
             write_file(output, html_report.render(data))

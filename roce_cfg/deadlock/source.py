@@ -17,7 +17,8 @@ from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
 from roce_cfg.parse.cache import ParseCache
-from roce_cfg.parse.hints import EarlyPlan, validated_fabric
+from roce_cfg.parse.hints import LintPlan
+from roce_cfg.parse.whole_plan import EarlyWhole
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.vendor import Vendor
 
@@ -61,7 +62,7 @@ def load(
     found = discover([folder], vendor, overlay, screen=False)
     if not found.configs and not found.unread:
         raise _nothing(path)
-    early = EarlyPlan(found.fabric, validated_fabric) if found.fabric else None
+    early = EarlyWhole(found.fabric, cache) if found.fabric else None
     parsed, unread, planned = _parsed(found, vendor, early, overlay, cache)
     if not parsed and not unread:  # every file of the folder was a note, a README ...
         raise _nothing(path)
@@ -80,10 +81,10 @@ def _nothing(path: Path) -> InputError:
 def _parsed(
     found: Found,
     vendor: Vendor | None,
-    early: EarlyPlan[Fabric] | None,
+    early: EarlyWhole | None,
     overlay: Path | None,
     cache: ParseCache | None = None,
-) -> tuple[list[Parsed], list[Unread], Fabric | None]:
+) -> tuple[list[Parsed], list[Unread], LintPlan | None]:
     """The configs of ``found`` that parsed, one per hostname, the files that did not (those
     the screen refuses first, then the rest in file order), and fabric.json's plan, validated
     while they parse. A file that is no config at all is a note."""
@@ -124,7 +125,7 @@ def _looks_like_intent(path: Path) -> bool:
 
 
 def from_parsed(
-    parsed: list[Parsed], planned: Fabric | None, dscp: int | None, origin: str
+    parsed: list[Parsed], planned: Fabric | LintPlan | None, dscp: int | None, origin: str
 ) -> Source:
     """A Source from configs already parsed (links from the plan when there is one)."""
     devices = [p.config.device for p in parsed]

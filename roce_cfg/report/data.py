@@ -26,7 +26,7 @@ from roce_cfg.model.fabric import Fabric
 from roce_cfg.model.order import natural
 from roce_cfg.output import write_all
 from roce_cfg.parse.cache import ParseCache
-from roce_cfg.parse.hints import load_fabric
+from roce_cfg.parse.whole_plan import KeptPlan, whole_plan
 from roce_cfg.redact import redact
 from roce_cfg.safepath import file_name
 
@@ -60,6 +60,8 @@ class ReportData:
     findings: list[Finding]
     deadlock: DeadlockReport
     plan: Fabric | None = None
+    # a folder's fabric.json as the HTML page reads it, kept in the cache folder (``plan`` None)
+    kept: KeptPlan | None = None
     configs: Mapping[str, str] = field(default_factory=dict)  # hostname -> config text
     headroom: list[HeadroomPoint] = field(default_factory=list)
     budgets: list[Budget] = field(default_factory=list)
@@ -72,17 +74,33 @@ class ReportData:
     @property
     def bom(self) -> BillOfMaterials | None:
         """The bill of materials, when the fabric's plan (intent or fabric.json) is known."""
-        return bill_of_materials(self.plan) if self.plan is not None else None
+        if self.plan is not None:
+            return bill_of_materials(self.plan)
+        return bill_of_materials(self.kept.plan) if self.kept is not None else None
+
+    def pods(self) -> dict[str, int | None]:
+        """Each planned switch's pod (none without a plan)."""
+        if self.plan is not None:
+            return {s.hostname: s.pod for s in self.plan.switches}
+        if self.kept is not None:
+            return self.kept.by_switch(self.kept.pods)
+        return {}
 
     def rail_of(self, device: DeviceConfig) -> int | None:
-        if self.plan is not None:
+        if self.plan is not None or self.kept is not None:
             if not self._rails:
-                self._rails = {s.hostname: s.rail for s in self.plan.switches}
+                self._rails = self._planned_rails()
             rail = self._rails.get(device.hostname)
             if rail is not None:
                 return rail
         vlans = sorted({i.access_vlan for i in device.interfaces if i.access_vlan})
         return vlans[0] if vlans else None
+
+    def _planned_rails(self) -> dict[str, int | None]:
+        if self.plan is not None:
+            return {s.hostname: s.rail for s in self.plan.switches}
+        assert self.kept is not None  # rail_of's
+        return self.kept.by_switch(self.kept.rails)
 
 
 #: What the findings were judged on, as ``report --format json`` (key ``checked``), the page and
@@ -101,22 +119,30 @@ def gather(
     *,
     round_trip: bool = False,
     cache: ParseCache | None = None,
+    page: bool = False,
 ) -> ReportData:
     """From an intent (designed and rendered here) or a folder of configs (with fabric.json
     when it has one), those ``cache`` holds not parsed again. An intent's switches are linted
     as designed; ``round_trip`` parses the rendered configs back and lints those instead (a
-    self-check: the findings must agree)."""
+    self-check: the findings must agree). ``page``: only what the HTML page shows of a
+    folder's fabric.json is needed (``ReportData.kept`` when the cache folder keeps it)."""
     failures = failures or Failures()
     if source.is_file() and source.suffix in (".yaml", ".yml"):
         return _of_intent(source, failures, round_trip)
     folder = source.parent if source.name == "fabric.json" else source
     result = lint([folder], cache=cache)
     fabric_json = folder / "fabric.json"
-    planned = load_fabric(fabric_json) if fabric_json.is_file() else None
+    # the documents read all of fabric.json: it is kept for the page alone
+    kept = cache if page else None
+    planned = whole_plan(fabric_json, kept) if fabric_json.is_file() else None
+    rows = planned.plan if isinstance(planned, KeptPlan) else planned
     # The configs lint just parsed, not a second parse: the analyser's default DSCP (26).
-    src = from_parsed([v.parsed for v in result.views.values()], planned, None, str(folder))
+    src = from_parsed([v.parsed for v in result.views.values()], rows, None, str(folder))
     data = _data(folder.name, str(folder), result.views, result.findings, src, failures)
-    data.plan = planned
+    if isinstance(planned, KeptPlan):
+        data.kept = planned
+    else:
+        data.plan = planned
     data.notes = result.skipped
     data.configs = Redacted(result.views)
     return data

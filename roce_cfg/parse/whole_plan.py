@@ -1,0 +1,267 @@
+"""fabric.json as report and deadlock read it, kept in the parse cache's folder: they validate
+the whole plan (``load_fabric``: a fabric.json lint would take, e.g. with a NIC's bad gateway,
+stops them), but read of it only the rows lint reads and each switch's rail and pod. Once the
+whole plan has validated, those are kept (``plan_cache``'s way: a table of strings and one
+column per field) under a hash of fabric.json's bytes and the parse cache's stamp, so that a
+folder read again with fabric.json unchanged neither decodes its 40 MB of JSON nor validates
+its 100,000 rows (1.2 s of one core at xl, against a tenth for the entry).
+
+An entry (``whole-<hash>.json.z`` beside the parse cache's entries, counted in its bound) is
+written through roce_cfg/output.py and read through roce_cfg/safepath.py. On load every column
+is validated as fabric.json's field is (strictly: the types written, the same bounds), the
+roles and vendors too, and each kind's rows are held to the plan's ceilings; any doubt (an
+entry that cannot be read, decompressed or validated, or says it was written for other bytes
+or under another stamp) means fabric.json is read and validated as a whole, and its errors are
+reported as ever. ``--no-cache`` (no ``ParseCache``) reads fabric.json.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from functools import partial
+from ipaddress import IPv4Address
+from pathlib import Path
+from typing import Annotated, Any, Literal, NamedTuple, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from roce_cfg.errors import InputError
+from roce_cfg.memo import made, touch, unpacked
+from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
+from roce_cfg.model.fabric import Fabric, Gbps, Metres, VlanId
+from roce_cfg.output import write_cached
+from roce_cfg.parse import Hints
+from roce_cfg.parse.cache import SUFFIX, ParseCache
+from roce_cfg.parse.context import Role
+from roce_cfg.parse.hints import (
+    EarlyPlan,
+    IfAddress,
+    LintPlan,
+    PlanLink,
+    PlanNic,
+    PlanRail,
+    PlanSwitch,
+    hints_from_plan,
+    plan_data,
+    validated_fabric,
+)
+from roce_cfg.safepath import read_bytes
+from roce_cfg.vendor import Vendor
+from roce_cfg.yamlsrc import FABRIC_JSON
+
+FORMAT = "roce-cfg/whole-plan/v1"
+PREFIX = "whole-"
+# The xl entry is about 1.5 MB compressed, 6 MB as JSON; a plan at the ceilings a few times it.
+MAX_ENTRY_BYTES = 64 * 2**20
+MAX_JSON_BYTES = 256 * 2**20
+
+
+class KeptPlan(NamedTuple):
+    """What report and deadlock read of a fabric.json that validated as a whole: lint's rows,
+    and each switch's rail and pod (``plan.switches``' order)."""
+
+    plan: LintPlan
+    rails: tuple[int | None, ...]
+    pods: tuple[int | None, ...]
+
+    def by_switch(self, column: tuple[int | None, ...]) -> dict[str, int | None]:
+        """hostname -> its value in ``column`` (``rails`` or ``pods``)."""
+        return dict(zip((s.hostname for s in self.plan.switches), column, strict=True))
+
+
+def kept_of(fabric: Fabric) -> KeptPlan:
+    """The rows of the validated ``fabric`` that an entry keeps."""
+    switches = tuple(PlanSwitch(s.hostname, s.role, s.vendor, s.model) for s in fabric.switches)
+    links = tuple(
+        PlanLink(
+            k.a_device,
+            k.a_port,
+            IfAddress(k.a_ip.ip),
+            k.b_device,
+            k.b_port,
+            IfAddress(k.b_ip.ip),
+            k.speed_gbps,
+            k.cable_m,
+        )
+        for k in fabric.links
+    )
+    nics = tuple(PlanNic(n.switch, n.port, n.vlan, n.speed_gbps, n.cable_m) for n in fabric.nics)
+    rails = tuple(PlanRail(r.rail, r.vlan, r.switch) for r in fabric.rails)
+    return KeptPlan(
+        LintPlan(fabric.name, switches, links, nics, rails),
+        tuple(s.rail for s in fabric.switches),
+        tuple(s.pod for s in fabric.switches),
+    )
+
+
+def whole_plan(path: Path, cache: ParseCache | None) -> Fabric | KeptPlan:
+    """fabric.json validated as a whole; from ``cache``'s folder when an entry is kept there
+    for its bytes (an InputError naming the first bad field when it is not a plan)."""
+    if cache is None:
+        return validated_fabric(plan_data(path), path)
+    raw, key = _keyed(path, cache)
+    kept = _load(cache, key)
+    if kept is not None:
+        return kept
+    fabric = validated_fabric(plan_data(path, raw), path)
+    _store(cache, key, fabric)
+    return fabric
+
+
+class EarlyWhole:
+    """``whole_plan`` for a command that parses configs against fabric.json (deadlock): its
+    hints at once (``EarlyPlan``'s, or the kept plan's), the plan when asked (``validated``)."""
+
+    def __init__(self, path: Path, cache: ParseCache | None) -> None:
+        self._kept: KeptPlan | None = None
+        self._early: EarlyPlan[Fabric] | None = None
+        if cache is None:
+            self._early = EarlyPlan(path, validated_fabric)
+        else:
+            raw, key = _keyed(path, cache)
+            self._kept = _load(cache, key)
+            if self._kept is None:
+                then = partial(_store, cache, key)
+                self._early = EarlyPlan(path, validated_fabric, raw=raw, then=then)
+        self.hints: dict[str, Hints] = (
+            self._early.hints if self._early is not None else hints_from_plan(self.validated())
+        )
+
+    def validated(self) -> LintPlan:
+        """The plan's rows; an InputError naming the first bad field when it is not a plan."""
+        if self._kept is None:
+            assert self._early is not None  # one of the two is set
+            self._kept = kept_of(self._early.validated())
+        return self._kept.plan
+
+
+def _keyed(path: Path, cache: ParseCache) -> tuple[bytes, str]:
+    raw = read_bytes(path, what=FABRIC_JSON.what, max_bytes=FABRIC_JSON.max_bytes)
+    h = hashlib.blake2b(f"{FORMAT}\0{cache.stamp}\0".encode(), digest_size=20)
+    h.update(raw)
+    return raw, h.hexdigest()
+
+
+_Index = list[Annotated[int, Field(ge=0)]]  # strings, by their index in the entry's table
+_Addresses = list[Annotated[int, Field(ge=0, lt=1 << 32)]]
+_Maybe = list[int | None]
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    format: Literal["roce-cfg/whole-plan/v1"]
+    stamp: str
+    key: str  # the hash of fabric.json's bytes and the stamp the entry is named by
+    name: str
+    strings: list[str]
+    switches: tuple[_Index, _Index, _Index, _Index, _Maybe, _Maybe]
+    links: tuple[_Index, _Index, _Addresses, _Index, _Index, _Addresses, list[Gbps], list[Metres]]
+    nics: tuple[_Index, _Index, list[VlanId], list[Gbps], list[Metres]]
+    rails: tuple[list[int], list[VlanId], _Index]
+
+
+# How each field of a kind of row is kept: 's' a string (by its index), 'a' an address (by its
+# number), 'n' a figure or None (as itself); the order of the row's fields, and of _Entry's
+# columns. A switch's row is PlanSwitch's fields, then its rail and pod.
+_ROWS: dict[str, tuple[Callable[..., Any], str]] = {
+    "switches": (lambda *fields: fields, "ssssnn"),
+    "links": (PlanLink, "ssassann"),
+    "nics": (PlanNic, "ssnnn"),
+    "rails": (PlanRail, "nns"),
+}
+_ROLES = frozenset(get_args(Role))
+_MOST = {
+    "switches": MAX_SWITCHES,
+    "links": MAX_LINKS,
+    "nics": MAX_GPUS,
+    "rails": FABRIC_JSON.max_items,
+}
+
+
+def _entry_path(cache: ParseCache, key: str) -> Path:
+    return cache.folder / f"{PREFIX}{key}{SUFFIX}"
+
+
+def _load(cache: ParseCache, key: str) -> KeptPlan | None:
+    path = _entry_path(cache, key)
+    doc = unpacked(path, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
+    try:
+        if doc is None:
+            return None  # missing, larger than any entry roce-cfg writes, or cut short
+        entry = _Entry.model_validate_json(doc)
+        if (entry.stamp, entry.key) != (cache.stamp, key):
+            return None
+        kept = _kept(entry)
+    except (InputError, ValidationError, ValueError, IndexError):
+        return None  # foreign or corrupt: fabric.json is read
+    touch(path)
+    return kept
+
+
+def _kept(entry: _Entry) -> KeptPlan:
+    """The plan ``entry`` holds; a ValueError or IndexError when its columns do not make one."""
+    table = entry.strings
+    rows = _rows(table, "switches", entry.switches)
+    if not {r[1] for r in rows} <= _ROLES:
+        raise ValueError("not a role")
+    switches = tuple(PlanSwitch(h, role, Vendor(v), m) for h, role, v, m, _, _ in rows)
+    plan = LintPlan(
+        entry.name,
+        switches,
+        tuple(_rows(table, "links", entry.links)),
+        tuple(_rows(table, "nics", entry.nics)),
+        tuple(_rows(table, "rails", entry.rails)),
+    )
+    return KeptPlan(plan, tuple(r[4] for r in rows), tuple(r[5] for r in rows))
+
+
+def _rows(table: list[str], kind: str, columns: Sequence[list[Any]]) -> list[Any]:
+    row, how = _ROWS[kind]
+    if len({len(c) for c in columns}) > 1:
+        raise ValueError("columns of different lengths")
+    if len(columns[0]) > _MOST[kind]:
+        raise ValueError("more rows than a fabric.json holds")
+    fields: list[Sequence[Any]] = []
+    for column, keep in zip(columns, how, strict=True):
+        if keep == "s":
+            if column and max(column) >= len(table):
+                raise IndexError("no such string")
+            fields.append([table[i] for i in column])
+        elif keep == "a":
+            fields.append([IfAddress(IPv4Address(n)) for n in column])
+        else:
+            fields.append(column)
+    return list(map(row, *fields))
+
+
+def _store(cache: ParseCache, key: str, fabric: Fabric) -> None:
+    """The validated ``fabric``'s rows kept under ``key`` (nothing kept when they cannot be
+    written)."""
+    kept = kept_of(fabric)
+    plan = kept.plan
+    table: dict[str, int] = {}
+    doc: dict[str, Any] = {"format": FORMAT, "stamp": cache.stamp, "key": key, "name": plan.name}
+    switches = [(*s, r, p) for s, r, p in zip(plan.switches, kept.rails, kept.pods, strict=True)]
+    for kind, rows in (
+        ("switches", switches),
+        ("links", plan.links),
+        ("nics", plan.nics),
+        ("rails", plan.rails),
+    ):
+        how = _ROWS[kind][1]
+        columns = list(zip(*rows, strict=True)) or [() for _ in how]
+        doc[kind] = [_column(table, c, keep) for c, keep in zip(columns, how, strict=True)]
+    doc["strings"] = list(table)
+    if made(cache.folder):
+        write_cached(_entry_path(cache, key), json.dumps(doc, separators=(",", ":")))
+
+
+def _column(table: dict[str, int], values: Sequence[Any], keep: str) -> list[Any]:
+    if keep == "s":
+        return [table.setdefault(str(v), len(table)) for v in values]
+    if keep == "a":
+        return [int(v.ip) for v in values]
+    return list(values)
