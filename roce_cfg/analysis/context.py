@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -155,6 +155,13 @@ class DeviceView:
             if m.priority == priority:
                 return m.queue
         return priority
+
+    def interfaces_by_name(self) -> Mapping[str, Interface]:
+        """Every port by name (``interface``'s table), for a caller with many to look up."""
+        index: dict[str, Interface] | None = self.memo.get("interfaces")
+        if index is None:
+            index = self.memo["interfaces"] = {i.name: i for i in self.device.interfaces}
+        return index
 
     def interface(self, name: str) -> Interface | None:
         index: dict[str, Interface] | None = self.memo.get("interfaces")
