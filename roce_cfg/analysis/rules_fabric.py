@@ -453,6 +453,34 @@ def _neighbors(v: DeviceView) -> dict[int, int]:
     return result
 
 
+class _Bgp(NamedTuple):
+    """What RC309 and RC310 read of a switch: its AS (None: no BGP), its neighbours
+    (``_neighbors``) and each port's addresses as numbers (``addresses.key``), by port name."""
+
+    asn: int | None
+    neighbors: dict[int, int]
+    keys: dict[str, tuple[int, ...]]
+
+
+def _bgp(f: FabricView) -> dict[int, _Bgp]:
+    """Each switch's ``_Bgp``, by the view's id: both rules ask of both ends of every link."""
+    known: dict[int, _Bgp] | None = f.memo.get("bgp")
+    if known is None:
+        known = f.memo["bgp"] = {id(v): _bgp_of(v) for v in f.devices.values()}
+    return known
+
+
+def _bgp_of(v: DeviceView) -> _Bgp:
+    device = v.device
+    bgp = device.bgp
+    if device.ipv6_ports:
+        of_port, key = addresses.of_port, addresses.key
+        keys = {p.name: tuple(key(a) for a in of_port(device, p)) for p in device.interfaces}
+    else:  # IPv4 alone (addresses.of_port), most switches: int() is the address's key
+        keys = {p.name: (int(p.ipv4),) for p in device.interfaces if p.ipv4 is not None}
+    return _Bgp(bgp.asn if bgp else None, _neighbors(v), keys)
+
+
 @rule(
     "RC309",
     "bgp-remote-as-mismatch",
@@ -465,24 +493,38 @@ def _neighbors(v: DeviceView) -> dict[int, int]:
     reads=("bgp",),
 )
 def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
+    bgp = _bgp(f)
     # each end names the other: a spine's wrong remote-as for a leaf is as wrong as the leaf's
-    ends = [e for x, px, y, py, _ in _pairs(f) for e in ((x, px, y, py), (y, py, x, px))]
-    for a, pa, b, pb in ends:
-        bgp = b.device.bgp
-        if bgp is None:
-            continue
-        neighbors = _neighbors(a)
-        for held in addresses.of_port(b.device, pb):
-            remote = neighbors.get(addresses.key(held))  # the address, as a number
-            if remote is not None and remote != bgp.asn:
-                yield Hit(
-                    f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {bgp.asn}",
-                    device=a.name,
-                    port=pa.name,
-                    related_device=b.name,
-                    related_port=pb.name,
-                    line=a.source.line_of(a.profile.parse.anchors.get("bgp", "bgp "), None),
-                )
+    for x, px, y, py, _ in _pairs(f):
+        for a, pa, b, pb in ((x, px, y, py), (y, py, x, px)):
+            far = bgp[id(b)]
+            if far.asn is None:
+                continue
+            neighbors = bgp[id(a)].neighbors
+            # an end whose neighbours name the far AS (or not the far end) has nothing to say
+            for k in far.keys.get(pb.name, ()):
+                remote = neighbors.get(k)
+                if remote is not None and remote != far.asn:
+                    yield from _remote_as(a, pa, b, pb)
+                    break
+
+
+def _remote_as(a: DeviceView, pa: Interface, b: DeviceView, pb: Interface) -> Iterator[Hit]:
+    bgp = b.device.bgp
+    if bgp is None:
+        return
+    neighbors = _neighbors(a)
+    for held in addresses.of_port(b.device, pb):
+        remote = neighbors.get(addresses.key(held))  # the address, as a number
+        if remote is not None and remote != bgp.asn:
+            yield Hit(
+                f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {bgp.asn}",
+                device=a.name,
+                port=pa.name,
+                related_device=b.name,
+                related_port=pb.name,
+                line=a.source.line_of(a.profile.parse.anchors.get("bgp", "bgp "), None),
+            )
 
 
 @rule(
@@ -496,20 +538,32 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     reads=("bgp", "interfaces"),
 )
 def link_without_bgp(f: FabricView) -> Iterator[Hit]:
+    bgp = _bgp(f)
     for a, pa, b, pb, _ in _pairs(f):
-        if a.device.bgp is None or b.device.bgp is None:
+        near, far = bgp[id(a)], bgp[id(b)]
+        keys = far.keys.get(pb.name, ())
+        # a link with a session for the far address (or without BGP or address) is no finding
+        if near.asn is None or far.asn is None or any(k in near.neighbors for k in keys):
             continue
-        far = addresses.of_port(b.device, pb)
-        if not far:
+        if not keys:
             continue
-        if a.vrf(pa.name) or b.vrf(pb.name):
-            continue  # the sessions read are the public table's; a VRF link is not a fabric one
-        neighbors = _neighbors(a)
-        if not any(addresses.key(held) in neighbors for held in far):
-            yield Hit(
-                f"no BGP neighbor {far[0].ip} for the link to {b.name}",
-                device=a.name,
-                port=pa.name,
-                related_device=b.name,
-                related_port=pb.name,
-            )
+        yield from _without_bgp(a, pa, b, pb)
+
+
+def _without_bgp(a: DeviceView, pa: Interface, b: DeviceView, pb: Interface) -> Iterator[Hit]:
+    if a.device.bgp is None or b.device.bgp is None:
+        return
+    far = addresses.of_port(b.device, pb)
+    if not far:
+        return
+    if a.vrf(pa.name) or b.vrf(pb.name):
+        return  # the sessions read are the public table's; a VRF link is not a fabric one
+    neighbors = _neighbors(a)
+    if not any(addresses.key(held) in neighbors for held in far):
+        yield Hit(
+            f"no BGP neighbor {far[0].ip} for the link to {b.name}",
+            device=a.name,
+            port=pa.name,
+            related_device=b.name,
+            related_port=pb.name,
+        )
