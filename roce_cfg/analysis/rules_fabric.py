@@ -12,7 +12,7 @@ from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView, carrie
 from roce_cfg.analysis.registry import Hit, rule
 from roce_cfg.links import infer
 from roce_cfg.model import addresses, numbers
-from roce_cfg.model.device import Interface
+from roce_cfg.model.device import DeviceConfig, Interface
 
 Pair = tuple[DeviceView, Interface, DeviceView, Interface, FabricLink]
 
@@ -82,52 +82,71 @@ class _Ends:
 
     def __init__(self) -> None:
         self.shared: dict[_Settings, _Settings] = {}
-        self.views: dict[int, _Shapes] = {}  # by the view's id: a view is no dict key
+        self.switches: dict[int, _Switch] = {}  # by the view's id: a view is no dict key
 
-    def settings(self, v: DeviceView, port: Interface) -> _Settings:
-        shapes = self.views.get(id(v))
-        if shapes is None:
-            shapes = self.views[id(v)] = _Shapes.of(v)
-        if port.name in shapes.odd or not (shapes.any_mode or port.mode != "routed"):
-            found = shapes.odd_ends.get(port.name)
-            if found is None:
-                found = shapes.odd_ends[port.name] = self._shared(_settings_of(v, port))
-            return found
-        key = (id(port.qos), port.mtu, port.speed_gbps)
-        found = shapes.by_shape.get(key)
+    def switch(self, v: DeviceView) -> _Switch:
+        found = self.switches.get(id(v))
         if found is None:
-            found = shapes.by_shape[key] = self._shared(_settings_of(v, port))
+            found = self.switches[id(v)] = _Switch.of(v)
         return found
 
-    def plain(self, v: DeviceView, port: Interface) -> bool:
-        """Whether ``port`` carries its own frames (``DeviceView.physical`` is the port)."""
-        shapes = self.views.get(id(v))
-        if shapes is None:
-            shapes = self.views[id(v)] = _Shapes.of(v)
-        return port.name not in shapes.odd
+    def settings(self, v: DeviceView, port: Interface) -> _Settings:
+        return self.settings_at(self.switch(v), v, port)
+
+    def settings_at(self, at: _Switch, v: DeviceView, port: Interface) -> _Settings:
+        """``port``'s settings; ``at`` is ``v``'s record."""
+        if port.name in at.odd or not (at.any_mode or port.mode != "routed"):
+            found = at.odd_ends.get(port.name)
+            if found is None:
+                found = at.odd_ends[port.name] = self._shared(_settings_of(v, port))
+            return found
+        key = (id(port.qos), port.mtu, port.speed_gbps)
+        found = at.by_shape.get(key)
+        if found is None:
+            found = at.by_shape[key] = self._shared(_settings_of(v, port))
+        return found
 
     def _shared(self, settings: _Settings) -> _Settings:
         return self.shared.setdefault(settings, settings)
 
 
 @dataclass
-class _Shapes:
-    """One switch's link-end settings: by shape for plain ends, by name for the rest."""
+class _Switch:
+    """What the link rules read of one switch, found once for the run: its link-end settings
+    (by shape for plain ends, by name for the rest), RoCE priority, AS, BGP neighbours and the
+    numbers of its ports' addresses."""
 
-    # the ports whose settings their QoS, MTU and speed alone do not give: aggregates with
-    # members, sub-interfaces, ports whose MTU is unknown (RC127)
+    # the ports whose settings their QoS, MTU and speed alone do not give, and whose frames
+    # other ports carry (DeviceView.physical): aggregates with members, sub-interfaces; and
+    # ports whose MTU is unknown (RC127)
     odd: frozenset[str]
     any_mode: bool  # the forwarding MTU is the port's whatever its mode (forwarding_mtu)
+    prio: int  # the priority RoCE lands in (RC306)
+    asn: int | None  # None: no BGP
+    neighbors: dict[int, int]  # _neighbors
+    keys: dict[str, tuple[int, ...]]  # each port's addresses as numbers (addresses.key)
     by_shape: dict[tuple[int, int | None, int], _Settings] = field(default_factory=dict)
     odd_ends: dict[str, _Settings] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, v: DeviceView) -> _Shapes:
+    def of(cls, v: DeviceView) -> _Switch:
         device = v.device
         aggs = (a.name for a in device.aggregates if a.members)
         subs = (s.port for s in device.sub_interfaces)
         odd = frozenset((*aggs, *subs, *device.mtu_unknown))
-        return cls(odd, v.profile.parse.ip_mtu_bounds_forwarding)
+        any_mode = v.profile.parse.ip_mtu_bounds_forwarding
+        asn = device.bgp.asn if device.bgp else None
+        prio = v.priority_of(v.roce_dscp)
+        return cls(odd, any_mode, prio, asn, _neighbors(v), _port_keys(device))
+
+
+def _port_keys(device: DeviceConfig) -> dict[str, tuple[int, ...]]:
+    """Each port's addresses as numbers (addresses.key of addresses.of_port), by name."""
+    if device.ipv6_ports:
+        of_port, key = addresses.of_port, addresses.key
+        return {p.name: tuple(key(a) for a in of_port(device, p)) for p in device.interfaces}
+    # IPv4 alone, most switches: a port's number is its address's (int() of the interface)
+    return {p.name: (int(p.ipv4),) for p in device.interfaces if p.ipv4 is not None}
 
 
 def _ends(f: FabricView) -> _Ends:
@@ -135,6 +154,77 @@ def _ends(f: FabricView) -> _Ends:
     if ends is None:
         ends = f.memo["ends"] = _Ends()
     return ends
+
+
+class _Scan(NamedTuple):
+    """One pass over the pairs (``_pairs``) for the link rules, which then judge only what it
+    lists, each by its own test: on a fabric whose links agree, nothing (a pass per rule over
+    131,072 link ends was most of the fabric side of an xl lint)."""
+
+    differing: list[Pair]  # the ends' settings differ (RC301-RC305)
+    near_lossy: list[Pair]  # the near end may be lossy: odd, or RoCE not no-drop (RC306)
+    far_lossy: list[Pair]  # the far end may be
+    # the ends whose neighbour for the far address may name another AS (RC309), directed,
+    # both ends of each pair in turn
+    remote_as: list[tuple[DeviceView, Interface, DeviceView, Interface]]
+    without_bgp: list[Pair]  # both switches run BGP, no neighbour for the far address (RC310)
+
+
+def _scan(f: FabricView) -> _Scan:
+    found: _Scan | None = f.memo.get("scan")
+    if found is not None:
+        return found
+    ends = _ends(f)
+    switch, settings = ends.switch, ends.settings_at
+    scan = f.memo["scan"] = _Scan([], [], [], [], [])
+    for p in _pairs(f):
+        a, pa, b, pb, _ = p
+        at, bt = switch(a), switch(b)
+        sa, sb = settings(at, a, pa), settings(bt, b, pb)
+        if sa is not sb:
+            scan.differing.append(p)
+        if pa.name in at.odd or at.prio not in sa.no_drop:
+            scan.near_lossy.append(p)
+        if pb.name in bt.odd or bt.prio not in sb.no_drop:
+            scan.far_lossy.append(p)
+        far, near = bt.keys.get(pb.name, ()), at.keys.get(pa.name, ())
+        if _names_other(at, far, bt.asn):
+            scan.remote_as.append((a, pa, b, pb))
+        if _names_other(bt, near, at.asn):
+            scan.remote_as.append((b, pb, a, pa))
+        if _unmatched(at, far, bt.asn):
+            scan.without_bgp.append(p)
+    return scan
+
+
+def _names_other(near: _Switch, far: tuple[int, ...], asn: int | None) -> bool:
+    """Whether a neighbour of ``near`` for one of the addresses ``far`` names an AS other than
+    ``asn`` (the far switch's; None: it runs no BGP, so no neighbour names it wrong)."""
+    if asn is None:
+        return False
+    for k in far:
+        remote = near.neighbors.get(k)
+        if remote is not None and remote != asn:
+            return True
+    return False
+
+
+def _unmatched(near: _Switch, far: tuple[int, ...], asn: int | None) -> bool:
+    """Whether both switches run BGP (``asn``: the far one's), the far end has addresses and
+    ``near`` has a neighbour for none of them."""
+    if near.asn is None or asn is None or not far:
+        return False
+    return not any(k in near.neighbors for k in far)
+
+
+def _physical(f: FabricView, pairs: list[Pair]) -> list[Pair]:
+    """``pairs`` that are physical pairs (``_physical_pairs``), in their order."""
+    every = _pairs(f)
+    physical = _physical_pairs(f)
+    if physical is every:
+        return pairs
+    kept = {id(p) for p in physical}
+    return [p for p in pairs if id(p) in kept]
 
 
 def _settings_of(v: DeviceView, port: Interface) -> _Settings:
@@ -146,16 +236,13 @@ def _settings_of(v: DeviceView, port: Interface) -> _Settings:
 def _differing(f: FabricView, physical: bool = False) -> list[Pair]:
     """The pairs whose ends differ in some setting (equal settings: one object, ``_Ends``); of
     ``_physical_pairs`` with ``physical``."""
-    every = _physical_pairs(f) if physical else _pairs(f)
-    # by the filtered list's identity: the two are one list where no link rides another
-    known: dict[int, list[Pair]] = f.memo.setdefault("differing", {})
-    pairs = known.get(id(every))
-    if pairs is None:
-        settings = _ends(f).settings
-        pairs = known[id(every)] = [
-            p for p in every if settings(p[0], p[1]) is not settings(p[2], p[3])
-        ]
-    return pairs
+    differing = _scan(f).differing
+    if not physical:
+        return differing
+    known: list[Pair] | None = f.memo.get("physical_differing")
+    if known is None:
+        known = f.memo["physical_differing"] = _physical(f, differing)
+    return known
 
 
 def _mismatch(
@@ -323,17 +410,13 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
     reads=("pfc", "qos_maps", "interfaces", "aggregates"),
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
-    pairs = _physical_pairs(f)
-    # each switch's RoCE priority, by the view's id (a view is no dict key): once per switch
-    prios = {id(v): v.priority_of(v.roce_dscp) for v in f.devices.values()}
-    ends = _ends(f)
-    swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
-    for a, pa, b, pb, _ in chain(pairs, swapped):
-        prio = prios[id(a)]
-        # a plain end pauses RoCE where its settings have the priority no-drop: one look-up
-        # of its shape's settings, not a list of its physical ports made per end
-        if ends.plain(a, pa) and prio in ends.settings(a, pa).no_drop:
-            continue
+    scan, switch = _scan(f), _ends(f).switch
+    # the ends the scan could not clear (a plain end whose settings hold the RoCE priority
+    # no-drop is not lossy), in the order of the pairs, then of their far ends
+    near, far = _physical(f, scan.near_lossy), _physical(f, scan.far_lossy)
+    swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in far)
+    for a, pa, b, pb, _ in chain(near, swapped):
+        prio = switch(a).prio
         # a LAG is lossy where any member is: the hash puts some flows on that member
         lossy = [m for m in a.physical(pa) if not (m.qos.pfc and prio in m.qos.no_drop)]
         # lossy first: whether RoCE crosses the link costs more to judge, and is asked of the
@@ -453,34 +536,6 @@ def _neighbors(v: DeviceView) -> dict[int, int]:
     return result
 
 
-class _Bgp(NamedTuple):
-    """What RC309 and RC310 read of a switch: its AS (None: no BGP), its neighbours
-    (``_neighbors``) and each port's addresses as numbers (``addresses.key``), by port name."""
-
-    asn: int | None
-    neighbors: dict[int, int]
-    keys: dict[str, tuple[int, ...]]
-
-
-def _bgp(f: FabricView) -> dict[int, _Bgp]:
-    """Each switch's ``_Bgp``, by the view's id: both rules ask of both ends of every link."""
-    known: dict[int, _Bgp] | None = f.memo.get("bgp")
-    if known is None:
-        known = f.memo["bgp"] = {id(v): _bgp_of(v) for v in f.devices.values()}
-    return known
-
-
-def _bgp_of(v: DeviceView) -> _Bgp:
-    device = v.device
-    bgp = device.bgp
-    if device.ipv6_ports:
-        of_port, key = addresses.of_port, addresses.key
-        keys = {p.name: tuple(key(a) for a in of_port(device, p)) for p in device.interfaces}
-    else:  # IPv4 alone (addresses.of_port), most switches: int() is the address's key
-        keys = {p.name: (int(p.ipv4),) for p in device.interfaces if p.ipv4 is not None}
-    return _Bgp(bgp.asn if bgp else None, _neighbors(v), keys)
-
-
 @rule(
     "RC309",
     "bgp-remote-as-mismatch",
@@ -493,20 +548,10 @@ def _bgp_of(v: DeviceView) -> _Bgp:
     reads=("bgp",),
 )
 def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
-    bgp = _bgp(f)
     # each end names the other: a spine's wrong remote-as for a leaf is as wrong as the leaf's
-    for x, px, y, py, _ in _pairs(f):
-        for a, pa, b, pb in ((x, px, y, py), (y, py, x, px)):
-            far = bgp[id(b)]
-            if far.asn is None:
-                continue
-            neighbors = bgp[id(a)].neighbors
-            # an end whose neighbours name the far AS (or not the far end) has nothing to say
-            for k in far.keys.get(pb.name, ()):
-                remote = neighbors.get(k)
-                if remote is not None and remote != far.asn:
-                    yield from _remote_as(a, pa, b, pb)
-                    break
+    # (the ends the scan could not clear, in its order: both ends of each pair in turn)
+    for a, pa, b, pb in _scan(f).remote_as:
+        yield from _remote_as(a, pa, b, pb)
 
 
 def _remote_as(a: DeviceView, pa: Interface, b: DeviceView, pb: Interface) -> Iterator[Hit]:
@@ -538,15 +583,9 @@ def _remote_as(a: DeviceView, pa: Interface, b: DeviceView, pb: Interface) -> It
     reads=("bgp", "interfaces"),
 )
 def link_without_bgp(f: FabricView) -> Iterator[Hit]:
-    bgp = _bgp(f)
-    for a, pa, b, pb, _ in _pairs(f):
-        near, far = bgp[id(a)], bgp[id(b)]
-        keys = far.keys.get(pb.name, ())
-        # a link with a session for the far address (or without BGP or address) is no finding
-        if near.asn is None or far.asn is None or any(k in near.neighbors for k in keys):
-            continue
-        if not keys:
-            continue
+    # the pairs the scan could not clear: both switches run BGP, and the near one has no
+    # neighbour for the far end's addresses
+    for a, pa, b, pb, _ in _scan(f).without_bgp:
         yield from _without_bgp(a, pa, b, pb)
 
 
