@@ -177,9 +177,11 @@ def _scan(f: FabricView) -> _Scan:
     ends = _ends(f)
     switch, settings = ends.switch, ends.settings_at
     scan = f.memo["scan"] = _Scan([], [], [], [], [])
+    switches = ends.switches
     for p in _pairs(f):
         a, pa, b, pb, _ = p
-        at, bt = switch(a), switch(b)
+        at = switches.get(id(a)) or switch(a)
+        bt = switches.get(id(b)) or switch(b)
         sa, sb = settings(at, a, pa), settings(bt, b, pb)
         if sa is not sb:
             scan.differing.append(p)
@@ -188,6 +190,17 @@ def _scan(f: FabricView) -> _Scan:
         if pb.name in bt.odd or bt.prio not in sb.no_drop:
             scan.far_lossy.append(p)
         far, near = bt.keys.get(pb.name, ()), at.keys.get(pa.name, ())
+        # most links: one address an end, each end's neighbour for it naming the other's AS
+        # (so neither RC309 nor RC310 has anything to judge)
+        if (
+            len(far) == 1
+            and len(near) == 1
+            and bt.asn is not None
+            and at.asn is not None
+            and at.neighbors.get(far[0]) == bt.asn
+            and bt.neighbors.get(near[0]) == at.asn
+        ):
+            continue
         if _names_other(at, far, bt.asn):
             scan.remote_as.append((a, pa, b, pb))
         if _names_other(bt, near, at.asn):
@@ -452,7 +465,9 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
 def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     where: dict[int, list[str]] = defaultdict(list)
     for name, v in sorted(f.devices.items()):
-        for vlan in sorted({vlan for p in v.config_ports() for vlan in _carried(p)}):
+        ports = v.config_ports()
+        # a switched port's alone (_carried: none of a routed one's, most of a spine's)
+        for vlan in sorted({x for p in ports if p.mode == "access" for x in _carried(p)}):
             where[vlan].append(name)
     planned = f.options.vlan_switches
     for vlan, switches in sorted(where.items()):
