@@ -519,9 +519,10 @@ _carried = carried
 def oversubscribed(f: FabricView) -> Iterator[Hit]:
     for name, v in sorted(f.devices.items()):
         ports = v.config_ports()
-        if any(p.mode == "access" and not v.speed_known(p) for p in ports):
+        access = [p for p in ports if p.mode == "access"]  # found once for both questions
+        if any(not v.speed_known(p) for p in access):
             continue
-        down = sum(p.speed_gbps for p in ports if p.mode == "access")
+        down = sum(p.speed_gbps for p in access)
         if not down:
             continue  # no server bandwidth to oversubscribe (a spine: its uplinks not summed)
         # each physical uplink once: a sub-interface rides its port's bandwidth
