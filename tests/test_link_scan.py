@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from roce_cfg.analysis import link_scan as ls
 from roce_cfg.analysis import lint
 from roce_cfg.analysis import rules_fabric as rf
 from roce_cfg.analysis.context import FabricView
@@ -39,7 +40,7 @@ def _fabric(folder: Path) -> FabricView:
 
 def _lossy_every_end(f: FabricView) -> Iterator[Hit]:
     """RC306's own test asked of both ends of every physical pair (the rule before the scan)."""
-    pairs = rf._physical_pairs(f)
+    pairs = ls.physical_pairs(f)
     swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
     for a, pa, b, pb, _ in chain(pairs, swapped):
         prio = a.priority_of(a.roce_dscp)
@@ -59,11 +60,11 @@ def _lossy_every_end(f: FabricView) -> Iterator[Hit]:
 
 def _check(f: FabricView) -> dict[str, int]:
     """Each rule's hits against its own test over every pair or end; the reference counts."""
-    pairs = rf._pairs(f)
+    pairs = ls.link_pairs(f)
     for physical in (False, True):
-        every = rf._physical_pairs(f) if physical else pairs
-        want = [p for p in every if rf._settings_of(p[0], p[1]) != rf._settings_of(p[2], p[3])]
-        assert rf._differing(f, physical) == want
+        every = ls.physical_pairs(f) if physical else pairs
+        want = [p for p in every if ls.settings_of(p[0], p[1]) != ls.settings_of(p[2], p[3])]
+        assert ls.differing(f, physical) == want
     lossy = list(_lossy_every_end(f))
     assert list(rf.roce_lossy_hop(f)) == lossy
     ends = [e for x, px, y, py, _ in pairs for e in ((x, px, y, py), (y, py, x, px))]
@@ -105,7 +106,7 @@ def test_scan_lists_broken_links(tmp_path: Path) -> None:
     f = _fabric(folder)
     counts = _check(f)
     assert counts["RC306"] and counts["RC309"] and counts["RC310"]
-    assert len(rf._differing(f)) == 3  # the no-drop priorities, the MTU, the speed
+    assert len(ls.differing(f)) == 3  # the no-drop priorities, the MTU, the speed
 
 
 def test_classes_as_priority_of() -> None:
@@ -122,7 +123,7 @@ def test_classes_as_priority_of() -> None:
         update={"device": config.device.model_copy(update={"qos": twice})}
     )
     view.memo.clear()
-    classes = rf._classes(view)
+    classes = ls.dscp_classes(view)
     device = view.device
     assert classes[2:] == tuple(priority_of(device, d) for d in range(64))
     assert classes[:2] == (priority_of(device, view.roce_dscp), priority_of(device, view.cnp_dscp))
