@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from roce_cfg import evidence
 from roce_cfg.analysis.registry import Hit, Rule
@@ -155,6 +155,13 @@ class DeviceView:
             if m.priority == priority:
                 return m.queue
         return priority
+
+    def interfaces_by_name(self) -> Mapping[str, Interface]:
+        """Every port by name (``interface``'s table), for a caller with many to look up."""
+        index: dict[str, Interface] | None = self.memo.get("interfaces")
+        if index is None:
+            index = self.memo["interfaces"] = {i.name: i for i in self.device.interfaces}
+        return index
 
     def interface(self, name: str) -> Interface | None:
         index: dict[str, Interface] | None = self.memo.get("interfaces")
@@ -459,8 +466,10 @@ def concludes(r: Rule, hit: Hit, views: dict[str, DeviceView], device: str | Non
 LinkEnd = infer.End
 
 
-@dataclass(frozen=True)
-class FabricLink:
+class FabricLink(NamedTuple):
+    """A link as the fabric rules see it (a tuple: 65,536 at xl, built per run in a third of
+    the time of a frozen dataclass)."""
+
     a: LinkEnd
     b: LinkEnd
     cable_m: float | None = None

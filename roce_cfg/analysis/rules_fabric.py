@@ -5,103 +5,34 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any
 
-from roce_cfg.analysis.context import DeviceView, FabricLink, FabricView, carried
+from roce_cfg.analysis.context import DeviceView, FabricView, carried
+from roce_cfg.analysis.link_scan import (
+    Settings,
+    differing,
+    dscp_classes,
+    ends_of,
+    neighbors_of,
+    no_drop_of,
+    physical_only,
+    scan_of,
+)
 from roce_cfg.analysis.registry import Hit, rule
-from roce_cfg.links import infer
 from roce_cfg.model import addresses, numbers
 from roce_cfg.model.device import Interface
-
-Pair = tuple[DeviceView, Interface, DeviceView, Interface, FabricLink]
-
-
-def _pairs(f: FabricView) -> list[Pair]:
-    """Both ends of every link in service; computed once, read by every link rule."""
-    pairs: list[Pair] | None = f.memo.get("pairs")
-    if pairs is None:
-        pairs = f.memo["pairs"] = []
-        for link in f.links:
-            a, b = f.devices.get(link.a.device), f.devices.get(link.b.device)
-            # FabricView.port's look-up, with the views just found (65,536 links at xl)
-            pa = a.interface(link.a.port) if a else None
-            pb = b.interface(link.b.port) if b else None
-            if a and b and pa and pb and not (pa.shutdown or pb.shutdown):
-                pairs.append((a, pa, b, pb, link))
-    return pairs
-
-
-def _physical_pairs(f: FabricView) -> list[Pair]:
-    """The pairs judged for what lives on the physical link (PFC, no-drop priorities, the DSCP
-    map, speed): each link once. A sub-interface link whose ports are linked to each other
-    themselves is that link again (one cable, one set of queues); one whose ports are not is
-    the only view of it, and its ends' physical ports are its parents' (DeviceView.physical)."""
-    pairs: list[Pair] | None = f.memo.get("physical_pairs")
-    if pairs is None:
-        pairs = _pairs(f)
-        # most fabrics have no sub-interface link: no table of 131,072 ends hashed for them,
-        # and the pairs themselves (one list: _differing filters it once for both)
-        if any(_rides(k) for k in f.links):
-            joined = {(k.a, k.b) for k in f.links} | {(k.b, k.a) for k in f.links}
-            pairs = [p for p in pairs if not (_rides(p[4]) and _rides(p[4]) in joined)]
-        f.memo["physical_pairs"] = pairs
-    return pairs
-
-
-def _rides(link: FabricLink) -> tuple[infer.End, infer.End] | None:
-    fact = link.fact
-    return fact.rides if fact is not None and fact.kind == "l3-sub" else None
-
-
-class _Settings(NamedTuple):
-    """What the link rules compare at a link end (RC301-RC305), one home for all five: a link
-    whose ends have equal settings is skipped by each (five passes over 65,536 links were
-    0.8 s of the xl lint's serial tail, for a fabric whose links nearly all agree)."""
-
-    # a tuple, as every field: a tuple of numbers alone leaves the garbage collector's sight
-    # (131,072 of them are kept for the run at xl, rescanned by each collection otherwise)
-    no_drop: tuple[int, ...]
-    trust: bool
-    classes: tuple[int, ...]
-    mtu: int | None  # None: no MTU bounds what the end forwards (DeviceView.forwarding_mtu)
-    speed: int
-
-
-def _settings(v: DeviceView, port: Interface) -> _Settings:
-    """A link end's settings, once per end for the run: the pair filter asks of both ends of
-    every link, and each rule again of the pairs that differ."""
-    return v.per_port("link_settings", port, lambda p: _settings_of(v, p))
-
-
-def _settings_of(v: DeviceView, port: Interface) -> _Settings:
-    qos = port.qos
-    mtu = v.forwarding_mtu(port)
-    return _Settings(_no_drop(v, port), qos.trust_dscp, _classes(v), mtu, port.speed_gbps)
-
-
-def _differing(f: FabricView, physical: bool = False) -> list[Pair]:
-    """The pairs whose ends differ in some setting (equal settings: every field is equal); of
-    ``_physical_pairs`` with ``physical``."""
-    every = _physical_pairs(f) if physical else _pairs(f)
-    # by the filtered list's identity: the two are one list where no link rides another
-    known: dict[int, list[Pair]] = f.memo.setdefault("differing", {})
-    pairs = known.get(id(every))
-    if pairs is None:
-        pairs = known[id(every)] = [
-            p for p in every if _settings(p[0], p[1]) != _settings(p[2], p[3])
-        ]
-    return pairs
 
 
 def _mismatch(
     f: FabricView,
     what: str,
-    field: Callable[[_Settings], Any],
+    setting: Callable[[Settings], Any],
     anchor: str | None = None,
     physical: bool = False,
 ) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _differing(f, physical):
-        va, vb = field(_settings(a, pa)), field(_settings(b, pb))
+    settings = ends_of(f).settings
+    for a, pa, b, pb, _ in differing(f, physical):
+        va, vb = setting(settings(a, pa)), setting(settings(b, pb))
         if va != vb and va is not None and vb is not None:
             yield Hit(
                 f"{what} {va} here, {vb} on {b.name} {pb.name}",
@@ -127,12 +58,6 @@ def _mismatch(
 def link_no_drop(f: FabricView) -> Iterator[Hit]:
     # printed as a list: '[3]'
     yield from _mismatch(f, "no-drop priorities", lambda s: list(s.no_drop), physical=True)
-
-
-def _no_drop(v: DeviceView, port: Interface) -> tuple[int, ...]:
-    """The no-drop priorities of a link end: of an aggregate, those its PFC members pause (a
-    member without PFC is RC102's and RC306's finding, not a disagreement on priorities)."""
-    return tuple(sorted({x for m in v.physical(port) if m.qos.pfc for x in m.qos.no_drop}))
 
 
 @rule(
@@ -168,11 +93,11 @@ def link_trust(f: FabricView) -> Iterator[Hit]:
     reads=("qos_maps", "pfc"),
 )
 def link_dscp_map(f: FabricView) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _differing(f, physical=True):
-        ca, cb = _classes(a), _classes(b)
+    for a, pa, b, pb, _ in differing(f, physical=True):
+        ca, cb = dscp_classes(a), dscp_classes(b)
         # the DSCPs that matter: RoCE's, CNP's and those that land in a no-drop priority at
         # either end (ends that disagree on the priorities themselves are RC301's)
-        no_drop = {*_no_drop(a, pa), *_no_drop(b, pb)} or {*a.device.qos.no_drop}
+        no_drop = {*no_drop_of(a, pa), *no_drop_of(b, pb)} or {*a.device.qos.no_drop}
         if ca[:2] == cb[:2] and all(
             ca[2 + d] == cb[2 + d] for d in range(64) if {ca[2 + d], cb[2 + d]} & no_drop
         ):
@@ -190,21 +115,6 @@ def _shown(classes: tuple[int, ...], no_drop: set[int]) -> str:
     lossless = numbers.of(d for d in range(64) if classes[2 + d] in no_drop)
     own = ",".join(numbers.render(lossless, "-")) or "none"
     return f"RoCE->{classes[0]} CNP->{classes[1]} lossless DSCPs {own}"
-
-
-def _classes(v: DeviceView) -> tuple[int, ...]:
-    """A switch's classes as RC303 compares them: the priorities RoCE and CNP land in, then
-    the priority of each DSCP 0-63 by the switch's map, else by the class selector
-    (``priority_of``: a DSCP one switch maps and the other leaves to the default map is the
-    same class on both). A switch's, not a port's, so once per switch, not once per link."""
-    known: tuple[int, ...] | None = v.memo.get("dscp_classes")
-    if known is None:
-        known = v.memo["dscp_classes"] = (
-            v.priority_of(v.roce_dscp),
-            v.priority_of(v.cnp_dscp),
-            *(v.priority_of(d) for d in range(64)),
-        )
-    return known
 
 
 @rule(
@@ -252,12 +162,13 @@ def link_speed(f: FabricView) -> Iterator[Hit]:
     reads=("pfc", "qos_maps", "interfaces", "aggregates"),
 )
 def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
-    pairs = _physical_pairs(f)
-    # each switch's RoCE priority, by the view's id (a view is no dict key): once per switch
-    prios = {id(v): v.priority_of(v.roce_dscp) for v in f.devices.values()}
-    swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in pairs)
-    for a, pa, b, pb, _ in chain(pairs, swapped):
-        prio = prios[id(a)]
+    scan, switch = scan_of(f), ends_of(f).switch
+    # the ends the scan could not clear (a plain end whose settings hold the RoCE priority
+    # no-drop is not lossy), in the order of the pairs, then of their far ends
+    near, far = physical_only(f, scan.near_lossy), physical_only(f, scan.far_lossy)
+    swapped = ((b, pb, a, pa, k) for a, pa, b, pb, k in far)
+    for a, pa, b, pb, _ in chain(near, swapped):
+        prio = switch(a).prio
         # a LAG is lossy where any member is: the hash puts some flows on that member
         lossy = [m for m in a.physical(pa) if not (m.qos.pfc and prio in m.qos.no_drop)]
         # lossy first: whether RoCE crosses the link costs more to judge, and is asked of the
@@ -293,7 +204,9 @@ def roce_lossy_hop(f: FabricView) -> Iterator[Hit]:
 def rail_vlan_spread(f: FabricView) -> Iterator[Hit]:
     where: dict[int, list[str]] = defaultdict(list)
     for name, v in sorted(f.devices.items()):
-        for vlan in sorted({vlan for p in v.config_ports() for vlan in _carried(p)}):
+        ports = v.config_ports()
+        # a switched port's alone (_carried: none of a routed one's, most of a spine's)
+        for vlan in sorted({x for p in ports if p.mode == "access" for x in _carried(p)}):
             where[vlan].append(name)
     planned = f.options.vlan_switches
     for vlan, switches in sorted(where.items()):
@@ -345,9 +258,10 @@ _carried = carried
 def oversubscribed(f: FabricView) -> Iterator[Hit]:
     for name, v in sorted(f.devices.items()):
         ports = v.config_ports()
-        if any(p.mode == "access" and not v.speed_known(p) for p in ports):
+        access = [p for p in ports if p.mode == "access"]  # found once for both questions
+        if any(not v.speed_known(p) for p in access):
             continue
-        down = sum(p.speed_gbps for p in ports if p.mode == "access")
+        down = sum(p.speed_gbps for p in access)
         if not down:
             continue  # no server bandwidth to oversubscribe (a spine: its uplinks not summed)
         # each physical uplink once: a sub-interface rides its port's bandwidth
@@ -366,17 +280,6 @@ def oversubscribed(f: FabricView) -> Iterator[Hit]:
             )
 
 
-def _neighbors(v: DeviceView) -> dict[int, int]:
-    """Neighbour address (as a number of either family, addresses.key: hashing and printing
-    IPv4Address objects was a fifth of RC309 and RC310 at xl) -> remote AS."""
-    if "neighbors" not in v.memo:
-        bgp = v.device.bgp
-        key = addresses.key
-        v.memo["neighbors"] = {key(n.address): n.remote_as for n in bgp.neighbors} if bgp else {}
-    result: dict[int, int] = v.memo["neighbors"]
-    return result
-
-
 @rule(
     "RC309",
     "bgp-remote-as-mismatch",
@@ -390,23 +293,27 @@ def _neighbors(v: DeviceView) -> dict[int, int]:
 )
 def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     # each end names the other: a spine's wrong remote-as for a leaf is as wrong as the leaf's
-    ends = [e for x, px, y, py, _ in _pairs(f) for e in ((x, px, y, py), (y, py, x, px))]
-    for a, pa, b, pb in ends:
-        bgp = b.device.bgp
-        if bgp is None:
-            continue
-        neighbors = _neighbors(a)
-        for held in addresses.of_port(b.device, pb):
-            remote = neighbors.get(addresses.key(held))  # the address, as a number
-            if remote is not None and remote != bgp.asn:
-                yield Hit(
-                    f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {bgp.asn}",
-                    device=a.name,
-                    port=pa.name,
-                    related_device=b.name,
-                    related_port=pb.name,
-                    line=a.source.line_of(a.profile.parse.anchors.get("bgp", "bgp "), None),
-                )
+    # (the ends the scan could not clear, in its order: both ends of each pair in turn)
+    for a, pa, b, pb in scan_of(f).remote_as:
+        yield from _remote_as(a, pa, b, pb)
+
+
+def _remote_as(a: DeviceView, pa: Interface, b: DeviceView, pb: Interface) -> Iterator[Hit]:
+    bgp = b.device.bgp
+    if bgp is None:
+        return
+    neighbors = neighbors_of(a)
+    for held in addresses.of_port(b.device, pb):
+        remote = neighbors.get(addresses.key(held))  # the address, as a number
+        if remote is not None and remote != bgp.asn:
+            yield Hit(
+                f"neighbor {held.ip} remote-as {remote}, but {b.name} is AS {bgp.asn}",
+                device=a.name,
+                port=pa.name,
+                related_device=b.name,
+                related_port=pb.name,
+                line=a.source.line_of(a.profile.parse.anchors.get("bgp", "bgp "), None),
+            )
 
 
 @rule(
@@ -420,20 +327,26 @@ def bgp_remote_as(f: FabricView) -> Iterator[Hit]:
     reads=("bgp", "interfaces"),
 )
 def link_without_bgp(f: FabricView) -> Iterator[Hit]:
-    for a, pa, b, pb, _ in _pairs(f):
-        if a.device.bgp is None or b.device.bgp is None:
-            continue
-        far = addresses.of_port(b.device, pb)
-        if not far:
-            continue
-        if a.vrf(pa.name) or b.vrf(pb.name):
-            continue  # the sessions read are the public table's; a VRF link is not a fabric one
-        neighbors = _neighbors(a)
-        if not any(addresses.key(held) in neighbors for held in far):
-            yield Hit(
-                f"no BGP neighbor {far[0].ip} for the link to {b.name}",
-                device=a.name,
-                port=pa.name,
-                related_device=b.name,
-                related_port=pb.name,
-            )
+    # the pairs the scan could not clear: both switches run BGP, and the near one has no
+    # neighbour for the far end's addresses
+    for a, pa, b, pb, _ in scan_of(f).without_bgp:
+        yield from _without_bgp(a, pa, b, pb)
+
+
+def _without_bgp(a: DeviceView, pa: Interface, b: DeviceView, pb: Interface) -> Iterator[Hit]:
+    if a.device.bgp is None or b.device.bgp is None:
+        return
+    far = addresses.of_port(b.device, pb)
+    if not far:
+        return
+    if a.vrf(pa.name) or b.vrf(pb.name):
+        return  # the sessions read are the public table's; a VRF link is not a fabric one
+    neighbors = neighbors_of(a)
+    if not any(addresses.key(held) in neighbors for held in far):
+        yield Hit(
+            f"no BGP neighbor {far[0].ip} for the link to {b.name}",
+            device=a.name,
+            port=pa.name,
+            related_device=b.name,
+            related_port=pb.name,
+        )
