@@ -75,6 +75,7 @@ def judge(
     result.skipped = found.notes
     assert fabric_view.facts is not None  # _fabric_view's
     result.coverage = fabric_view.facts.coverage.line()
+    result.facts = fabric_view.facts
     return result
 
 

@@ -81,6 +81,9 @@ class LintResult:
     skipped: list[str] = field(default_factory=list)
     # what the analysis saw: switches, links, sessions matched, routes (roce_cfg/evidence.py)
     coverage: str = ""
+    # the evidence step's facts themselves (an evidence.Evidence), for a caller that would
+    # otherwise gather them again over the same switches (report: deadlock.from_parsed)
+    facts: Any = None
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0, "suppressed": 0}

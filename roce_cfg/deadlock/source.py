@@ -125,16 +125,23 @@ def _looks_like_intent(path: Path) -> bool:
 
 
 def from_parsed(
-    parsed: list[Parsed], planned: Fabric | LintPlan | None, dscp: int | None, origin: str
+    parsed: list[Parsed],
+    planned: Fabric | LintPlan | None,
+    dscp: int | None,
+    origin: str,
+    gathered: evidence.Evidence | None = None,
 ) -> Source:
-    """A Source from configs already parsed (links from the plan when there is one)."""
+    """A Source from configs already parsed (links from the plan when there is one).
+    ``gathered``: the evidence step's facts lint found over these configs and that plan's
+    links, taken when they were gathered over these very switch models, in this order."""
     devices = [p.config.device for p in parsed]
     dscp, _ = fabric_roce_dscp(devices, dscp)
     names = [d.hostname for d in devices]
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two configs for {dup}; one per switch", file=origin)
-    facts = evidence.gather(devices, planned.links if planned is not None else None)
+    facts = gathered if _over(gathered, devices) else None
+    facts = facts or evidence.gather(devices, planned.links if planned is not None else None)
     inferred = [p.config.role_from == "inferred" for p in parsed]
     devices = [evidence.with_roles(d, i, facts) for d, i in zip(devices, inferred, strict=True)]
     # the routing analysed is the public table's: a link in a VRF carries none of it
@@ -142,6 +149,14 @@ def from_parsed(
     files_by_host = {p.config.device.hostname: p.config.source for p in parsed}
     by_host = {p.config.device.hostname: p for p in parsed}
     return Source(devices, links, dscp, files_by_host, origin, by_host, facts=facts)
+
+
+def _over(facts: evidence.Evidence | None, devices: list[DeviceConfig]) -> bool:
+    """Whether ``facts`` were gathered over ``devices`` themselves: the same objects in the
+    same order (a role lint found since, or another order, and they are gathered again)."""
+    if facts is None or len(facts.devices) != len(devices):
+        return False
+    return all(a is b for a, b in zip(facts.devices, devices, strict=True))
 
 
 def from_plan(fabric: Fabric, dscp: int, origin: str) -> Source:

@@ -137,7 +137,9 @@ def gather(
     planned = whole_plan(fabric_json, kept) if fabric_json.is_file() else None
     rows = planned.plan if isinstance(planned, KeptPlan) else planned
     # The configs lint just parsed, not a second parse: the analyser's default DSCP (26).
-    src = from_parsed([v.parsed for v in result.views.values()], rows, None, str(folder))
+    parsed = [v.parsed for v in result.views.values()]
+    # the same fabric.json's links as lint's: its evidence serves when over the same switches
+    src = from_parsed(parsed, rows, None, str(folder), result.facts)
     data = _data(folder.name, str(folder), result.views, result.findings, src, failures)
     if isinstance(planned, KeptPlan):
         data.kept = planned
