@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from roce_cfg.design import plan
+from roce_cfg.design.designer import plan
 from roce_cfg.generate import output_files, render_fabric
 from roce_cfg.intent.loader import load_intent
 from roce_cfg.output import write_all

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from roce_cfg.design import Designer, plan, profiles_for
+from roce_cfg.design.designer import Designer, plan, profiles_for
 from roce_cfg.errors import GrammarViolation, PlanError, SyntaxProvenanceError
 from roce_cfg.grammar import Grammar, grade, grammar_path, load_grammar
 from roce_cfg.heap import bulk_objects

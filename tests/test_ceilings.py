@@ -63,7 +63,7 @@ def test_a_plan_past_a_ceiling_is_refused_before_design(tmp_path: Path, name: st
 
 def test_the_counts_match_what_design_builds() -> None:
     """The ceilings count switches and links as the designer builds them."""
-    from roce_cfg.design import plan
+    from roce_cfg.design.designer import plan
 
     others = ["tests/scenarios/three-tier-planes.yaml", "examples/pod-small.yaml",
               "examples/single-switch.yaml"]  # fmt: skip

@@ -19,7 +19,7 @@ from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.quick import acyclic, bicliques, twin_classes
 from roce_cfg.deadlock.routing import Node, baseline, destinations, fail, restore
 from roce_cfg.deadlock.run import Failures, run
-from roce_cfg.design import design
+from roce_cfg.design.designer import design
 from roce_cfg.generate import generate
 from roce_cfg.intent.models import Intent
 from roce_cfg.output import write_all

@@ -16,7 +16,7 @@ from roce_cfg.deadlock.analyse import analyse
 from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.quick import acyclic
 from roce_cfg.deadlock.routing import Node, State, baseline, fail, restore
-from roce_cfg.design import design
+from roce_cfg.design.designer import design
 from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import DeviceConfig, DscpMap, StaticRoute
 from roce_cfg.platforms.profile import load_profile

@@ -16,7 +16,7 @@ from roce_cfg.deadlock.analyse import analyse
 from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.routing import baseline, fail
 from roce_cfg.deadlock.run import links_named
-from roce_cfg.design import design
+from roce_cfg.design.designer import design
 from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import Aggregate, DeviceConfig, Interface, VlanInterface
 from roce_cfg.platforms.profile import load_profile

@@ -16,7 +16,7 @@ from roce_cfg.deadlock.net import Network, build
 from roce_cfg.deadlock.orbits import Symmetry
 from roce_cfg.deadlock.quick import TRUNCATED
 from roce_cfg.deadlock.sweep import Unsymmetric, sweep
-from roce_cfg.design import design
+from roce_cfg.design.designer import design
 from roce_cfg.intent.models import Intent
 from roce_cfg.platforms.profile import load_profile
 from tests import deadlock_brute as brute

@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from roce_cfg.design import design
+from roce_cfg.design.designer import design
 from roce_cfg.errors import PlanError, RoceCfgError
 from roce_cfg.grammar import load_grammar
 from roce_cfg.intent.checks import check

@@ -93,7 +93,7 @@ def test_rendering_leaves_no_cycle_behind() -> None:
     through the template context (``section`` in it, the context in ``section``) kept every
     model until the cyclic collector came by (23 MB and a twentieth of the CPU of a large
     generate)."""
-    from roce_cfg.design import plan
+    from roce_cfg.design.designer import plan
     from roce_cfg.intent.loader import load_intent
     from roce_cfg.render import Renderer
 
@@ -119,7 +119,7 @@ def test_port_sections_in_a_row_are_each_section_in_turn(monkeypatch: pytest.Mon
     """``port_sections(i, a, b, ...)`` (one call and one key for the five QoS sections of a
     port) gives every switch of every vendor the text of ``section(a, i)``, ``section(b, i)``,
     ... called one by one."""
-    from roce_cfg.design import plan
+    from roce_cfg.design.designer import plan
     from roce_cfg.intent.loader import load_intent
     from roce_cfg.render import Renderer, renderer
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
 from multiprocessing import get_context
+from typing import TYPE_CHECKING
 
 from roce_cfg import evidence
 from roce_cfg.analysis.context import (
@@ -28,7 +29,6 @@ from roce_cfg.analysis.rules_intent import IntentView
 from roce_cfg.analysis.suppress import LintConfig, apply, inline
 from roce_cfg.heap import long_lived
 from roce_cfg.inputs import Found, Unread
-from roce_cfg.intent.loader import LoadedIntent
 from roce_cfg.model.device import DeviceConfig, lean
 from roce_cfg.model.fabric import Fabric, Link
 from roce_cfg.model.order import natural
@@ -37,6 +37,9 @@ from roce_cfg.parse.hints import LintPlan, PlanLink
 from roce_cfg.parse.many import workers
 from roce_cfg.policy import fabric_roce_dscp
 from roce_cfg.yamlsrc import line_of
+
+if TYPE_CHECKING:  # the intent's models: imported by a lint given an intent (analysis/run.py)
+    from roce_cfg.intent.loader import LoadedIntent
 
 
 @long_lived()  # the views and the plan: the rules' allocations need not rescan them

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from roce_cfg.analysis.context import FabricView, some
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import RULES, Hit, declare, rule
 from roce_cfg.analysis.rules_gaps import GAP_RULES, gap_hits
 from roce_cfg.analysis.rules_input import unread_finding
-from roce_cfg.deadlock import Source
-from roce_cfg.deadlock.analyse import Cycle, Report, analyse
-from roce_cfg.deadlock.net import build
 from roce_cfg.gate import DEADLOCK_SECTIONS, SECTION_NAMES, Gate
 from roce_cfg.model.order import natural
 from roce_cfg.parse import Parsed
 from roce_cfg.policy import fabric_roce_dscp
+
+if TYPE_CHECKING:  # the engine is imported when RC501 runs (lint --deadlock), not by every lint
+    from roce_cfg.deadlock import Source
+    from roce_cfg.deadlock.analyse import Cycle, Report
 
 RATIONALE = (
     "PFC pauses an upstream buffer when a downstream one fills. If lossless buffers wait on "
@@ -74,6 +76,9 @@ def hits(report: Report, cycles: list[Cycle], scenario: str | None) -> Iterator[
 def deadlock_now(f: FabricView) -> Iterator[Hit]:
     if not f.options.deadlock:
         return  # opt-in for lint (--deadlock); 'roce-cfg deadlock' always runs it
+    from roce_cfg.deadlock.analyse import analyse
+    from roce_cfg.deadlock.net import build
+
     devices = [v.device for v in f.devices.values()]
     links = [(k.a.device, k.a.port, k.b.device, k.b.port) for k in f.links]
     report = analyse(build(devices, links, fabric_roce_dscp(devices, f.options.roce_dscp)[0]), [()])

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roce_cfg.analysis.context import DeviceView
 from roce_cfg.analysis.registry import Hit, rule
-from roce_cfg.intent.models import Intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.pcie import pcie_payload_gbps
+
+if TYPE_CHECKING:  # the intent's models: imported by a lint given an intent (analysis/run.py)
+    from roce_cfg.intent.models import Intent
 
 
 @dataclass

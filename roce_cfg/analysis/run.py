@@ -7,17 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from roce_cfg.analysis.context import DeviceView, Options
 from roce_cfg.analysis.engine import judge
 from roce_cfg.analysis.findings import LintResult
 from roce_cfg.analysis.registry import rules
 from roce_cfg.analysis.suppress import DEFAULT_FILE, LintConfig, load
-from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import Found, Unread, discover, reading
-from roce_cfg.intent.loader import LoadedIntent, load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, redacted
@@ -27,6 +26,9 @@ from roce_cfg.parse.plan_cache import lint_plan
 from roce_cfg.platforms.profile import load_profile
 from roce_cfg.safepath import file_name
 from roce_cfg.vendor import Vendor
+
+if TYPE_CHECKING:  # the intent's loader and the designer: imported by a lint given an intent
+    from roce_cfg.intent.loader import LoadedIntent
 
 
 @bulk_objects()
@@ -53,7 +55,7 @@ def lint(
         raise InputError("no config files to lint")
     fabric = fabric or (found.fabric if intent is None else None)
     lint_config = _lint_config(config, {r.id for r in all_rules})
-    loaded = load_intent(intent) if intent is not None else None
+    loaded = _loaded(intent) if intent is not None else None
     plan = _Plan.of(loaded, fabric, designed, overlay, cache)
     hints = with_speeds(plan.hints, options.speeds) if options else plan.hints
     failed: list[Unread] = []
@@ -85,7 +87,7 @@ def lint_designed(
     config meets by construction. ``report --round-trip`` checks that both ways agree."""
     all_rules = rules()
     lint_config = _lint_config(config, {r.id for r in all_rules})
-    loaded = load_intent(intent)
+    loaded = _loaded(intent)
     options = _with_plan(Options(), loaded, designed)
     hints = hints_from_plan(designed)
     views: dict[str, DeviceView] = {}
@@ -116,6 +118,14 @@ def _as_parsed(device: DeviceConfig, text: str, hint: Hints, overlay: Path | Non
     return Parsed(config, None, text, overlay)
 
 
+def _loaded(intent: Path) -> LoadedIntent:
+    """The intent read; its loader (the intent's models) imported only when there is one:
+    a lint of a folder neither reads nor imports them."""
+    from roce_cfg.intent.loader import load_intent
+
+    return load_intent(intent)
+
+
 class _Plan:
     """The plan the configs are checked against: the intent's design, or a fabric.json (only
     what lint reads of it: 40 MB at xl, parse/hints.py) whose hints come first, so that the
@@ -138,6 +148,8 @@ class _Plan:
         cache: ParseCache | None,
     ) -> _Plan:
         if loaded is not None:
+            from roce_cfg.design.designer import plan
+
             return cls(designed if designed is not None else plan(loaded, overlay)[0])
         return cls(None, lint_plan(fabric, cache)) if fabric is not None else cls(None)
 

@@ -8,11 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from roce_cfg import evidence
-from roce_cfg.design import plan
 from roce_cfg.errors import InputError
 from roce_cfg.heap import bulk_objects
 from roce_cfg.inputs import Found, Unread, discover, reading
-from roce_cfg.intent.loader import load_intent
 from roce_cfg.model.device import DeviceConfig
 from roce_cfg.model.fabric import Fabric
 from roce_cfg.parse import Parsed
@@ -51,6 +49,9 @@ def load(
     """``dscp`` None: the intent's RoCE DSCP, or the one the configs map to a no-drop priority.
     A folder's configs that ``cache`` holds are not parsed again."""
     if path.is_file() and (path.suffix in (".yaml", ".yml") or _looks_like_intent(path)):
+        from roce_cfg.design.designer import plan  # the designer, for an intent only
+        from roce_cfg.intent.loader import load_intent
+
         loaded = load_intent(path)
         fabric, _ = plan(loaded, overlay)
         roce = loaded.intent.lossless.roce.dscp if dscp is None else dscp

@@ -63,7 +63,7 @@ def load_plan(source: Path, overlay: Path | None = None) -> Fabric:
                     raise one
                 devices.append(one.config.device)
         return fabric.model_copy(update={"devices": tuple(devices)})
-    from roce_cfg.design import plan
+    from roce_cfg.design.designer import plan
     from roce_cfg.intent.loader import load_intent
 
     return plan(load_intent(source), overlay)[0]
