@@ -246,18 +246,6 @@ def test_lean_tree_shares_the_sets_of_models_validated_from_json() -> None:
     assert given_some.model_fields_set is fast.lean(PortQos(pfc=False)).model_fields_set
 
 
-def test_recast_builds_what_validating_the_fields_builds() -> None:
-    config = parse_file(ROOT / "golden" / "pod-small" / "leaf-1.cfg").config
-    for port in config.device.interfaces:
-        as_another = fast.recast(PortQos, port.qos, {})  # a class of the same fields: itself
-        assert as_another == port.qos and as_another is not port.qos
-        rebuilt = fast.recast(Interface, port, {"qos": port.qos})
-        assert rebuilt == port == Interface.model_validate(port.model_dump())
-        assert rebuilt.model_fields_set == set(Interface.model_fields)
-        assert rebuilt.model_fields_set is fast.recast(Interface, port, {}).model_fields_set
-        assert list(rebuilt.model_dump()) == list(Interface.model_fields)
-
-
 # -- the parse cache's builders: models given every field, addresses from numbers -------------
 
 

@@ -254,16 +254,6 @@ def updated(model: FrozenModel, changes: dict[str, Any]) -> FrozenModel:
     return assembled(type(model), {**model.__dict__, **changes}, model.__pydantic_fields_set__)
 
 
-def recast(cls: type[FrozenModel], model: BaseModel, changes: dict[str, Any]) -> FrozenModel:
-    """A model of ``cls`` holding ``model``'s fields with ``changes``, every field given,
-    nothing validated (``assembled``): for a ``model`` of a class whose fields are validated
-    as ``cls``'s are, in its order, and changes of their fields' types and domains (the parse
-    cache's port, its QoS an index into a table, and the port it stands for). Its set of given
-    fields is the one ``lean_tree`` shares, so the walk passes it by: the models it holds are
-    the caller's to lean."""
-    return assembled(cls, {**model.__dict__, **changes}, (_TREES.get(cls) or _tree(cls))[0])
-
-
 def state(model: BaseModel) -> tuple[type[BaseModel], dict[str, Any], set[str]] | None:
     """What ``assembled`` takes to rebuild ``model``: its class, fields and set of given
     fields; None for a model with extra or private values (none of ours has), which then
