@@ -267,7 +267,7 @@ def _port_edit(how: int, shared: Any, columns: Any) -> None:
     elif how in (10, 11):
         shape["trunk_vlans"] = [[1, 4094]] * 17 if how == 10 else [[4094, 1]]
     elif how == 12:
-        columns["port_names"][0] = 7  # not a string
+        shared["port_names"][0] = 7  # not a string
     elif how == 13:
         columns["port_descriptions"].pop()  # a column short
     elif how == 14:
@@ -524,3 +524,24 @@ def test_an_entry_loads_the_model_its_parse_gave(vendor: str, tmp_path: Path) ->
         assert any(p.ipv4 for p in ports)
         assert all(type(p.ipv4) is IPv4Interface for p in ports if p.ipv4)
         assert len({id(p.qos) for p in ports}) < len(ports)  # one object per shape
+
+
+def test_the_same_hints_in_another_order_are_the_same(tmp_path: Path) -> None:
+    """An entry keeps a port's speed under the port's index among its names (or its name,
+    for a port the config lacks): the same speeds listed in another order load the entry,
+    another speed does not."""
+    path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
+    data = path.read_bytes()
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
+    key = cache.key(path, data, None)
+    parsed = many.parse_text(data.decode(), file=str(path), vendor=None, hints=None)
+    ports = [p.name for p in parsed.config.device.interfaces][:3]
+    speeds = {**dict.fromkeys(ports, 400), "NoSuchPort1/0/1": 100}
+    cache.store(key, parsed, {"leaf-1": Hints(speeds=speeds)})
+    again = dict(reversed(speeds.items()))
+    assert list(again) != list(speeds)
+    assert cache.load(key, path, data, {"leaf-1": Hints(speeds=again)}, None) is not None
+    other = {**speeds, ports[0]: 200}
+    assert cache.load(key, path, data, {"leaf-1": Hints(speeds=other)}, None) is None
+    fewer = dict(list(speeds.items())[1:])
+    assert cache.load(key, path, data, {"leaf-1": Hints(speeds=fewer)}, None) is None

@@ -17,12 +17,13 @@ turns the cache off: nothing is read or written through it.
 What an entry holds, compressed, as one JSON document: its format, its MAC, the sizes of its
 first two parts, and three parts. The shared part: the device's QoS, its ports' QoS settings
 and its ports' shapes (every field of a port but its name, description and address: the 128
-ports of an xl switch have two or three), each once per distinct value; switches of one kind
-write the same text, validated once per run. The own part: the config without its QoS, ports
-and BGP peers, and the digest of the hints it was parsed with. Pydantic validates these two as
-the model validates its fields. The columns: the hints themselves (compared whole with the
-ones given), per port its name, description, address (a number and a prefix length) and shape,
-per peer its address (IPv4 as a number), AS number and description; each value is checked
+ports of an xl switch have two or three), each once per distinct value, and its ports' names;
+switches of one model write the same text, validated once per run (their ports' names shared
+too). The own part: the config without its QoS, ports and BGP peers, and the digest of the
+hints it was parsed with. Pydantic validates these two as the model validates its fields. The
+columns: the hints themselves (compared whole with the ones given; a port by its index among
+the names), per port its description, address (a number and a prefix length) and shape, per
+peer its address (IPv4 as a number), AS number and description; each value is checked
 for the type and domain its field's validation demands (``_ports``, ``_peers``) as the model
 is built from it without pydantic (model/fast.py; both ends of a link share their network):
 validating 166,400 ports and 131,072 peers one by one was two thirds of loading the xl
@@ -134,6 +135,8 @@ class _Shared(_M):
     qos: Qos
     port_qos: list[PortQos]
     shapes: list[_Shape]
+    # the ports' names, in order: those of a model's ports, the same on every switch of it
+    port_names: list[str]
 
 
 class _Own(_M):
@@ -144,11 +147,11 @@ class _Own(_M):
     config: ParsedConfig  # without its device's QoS, ports and BGP peers
 
 
-# The columns: the hints (compared whole with the ones given), then one list per field, each
-# of one value per port (``port_*``) or per peer (``peer_*``).
-_PORT_COLUMNS = ("port_names", "port_descriptions", "port_addresses", "port_prefixlens")
+# The columns: the hints (``_hints``), then one list per field, each of one value per port
+# (``port_*``, in the order of the shared part's names) or per peer (``peer_*``).
+_PORT_COLUMNS = ("port_descriptions", "port_addresses", "port_prefixlens", "port_shapes")
 _PEER_COLUMNS = ("peer_addresses", "peer_asns", "peer_descriptions")
-_COLUMNS = (*_PORT_COLUMNS, "port_shapes", *_PEER_COLUMNS)
+_COLUMNS = (*_PORT_COLUMNS, *_PEER_COLUMNS)
 _MAKE_PORT = maker(Interface)
 _MAKE_PEER = maker(BgpNeighbor)
 _PEER_TEXT: TypeAdapter[Any] = TypeAdapter(PeerAddress)
@@ -162,7 +165,8 @@ def _split(config: ParsedConfig) -> tuple[_Shared, _Own, dict[str, Any]]:
     port_qos: list[PortQos] = []
     shape_at: dict[tuple[Any, ...], int] = {}
     columns: dict[str, list[Any]] = {name: [] for name in _COLUMNS}
-    names, descriptions, addresses, prefixlens, shapes = (columns[n] for n in _COLUMNS[:5])
+    descriptions, addresses, prefixlens, shapes = (columns[n] for n in _PORT_COLUMNS)
+    names: list[str] = []
     for port in config.device.interfaces:
         fields = {**port.__dict__, "qos": qos_at.setdefault(id(port.qos), len(port_qos))}
         if fields["qos"] == len(port_qos):
@@ -187,6 +191,7 @@ def _split(config: ParsedConfig) -> tuple[_Shared, _Own, dict[str, Any]]:
         qos=device.qos,
         port_qos=port_qos,
         shapes=[dict(zip(_SHAPE, s, strict=True)) for s in shape_at],
+        port_names=names,
     )
     return shared, _Own(hinted="", hint="", config=kept), columns
 
@@ -207,9 +212,9 @@ def _ports(
     count, make = len(templates), _MAKE_PORT
     ports = []
     for name, description, number, prefixlen, at in zip(
-        *(columns[n] for n in _PORT_COLUMNS), columns["port_shapes"], strict=True
+        shared.port_names, *(columns[n] for n in _PORT_COLUMNS), strict=True
     ):
-        if type(name) is not str or type(description) is not str or type(at) is not int:
+        if type(description) is not str or type(at) is not int:
             return None
         if not 0 <= at < count:
             return None
@@ -268,10 +273,29 @@ def _config(
     return updated(config, {"device": updated(device, changes)})
 
 
-def _hints(hint: Hints) -> dict[str, Any]:
-    """The hints as the entry keeps them, to be compared whole with the ones given."""
-    speeds = hint.speeds if type(hint.speeds) is dict else dict(hint.speeds)
-    return {"model": hint.model, "role": hint.role, "speeds": speeds}
+def _hints(hint: Hints, names: Mapping[str, int]) -> dict[str, Any]:
+    """The hints as the entry keeps them: a port's speed under its index among the ports'
+    names (``names``), not its name (half the text of an xl entry's columns was names), and
+    in a list, JSON having no other keys than strings."""
+    speeds = hint.speeds.items()
+    return {
+        "model": hint.model,
+        "role": hint.role,
+        "speeds": [[names.get(port, port), speed] for port, speed in speeds],
+    }
+
+
+def _same_hints(kept: Any, hint: Hints, names: Mapping[str, int]) -> bool:
+    """Whether the hints an entry keeps are ``hint``: the speeds compared as a mapping,
+    whatever their order."""
+    if type(kept) is not dict or kept.keys() != {"model", "role", "speeds"}:
+        return False
+    if (kept["model"], kept["role"]) != (hint.model, hint.role):
+        return False
+    speeds = kept["speeds"]
+    if type(speeds) is not list or not all(type(s) is list and len(s) == 2 for s in speeds):
+        return False
+    return dict(map(tuple, speeds)) == {names.get(p, p): s for p, s in hint.speeds.items()}
 
 
 def _hint_digest(name: str, hint: Hints) -> str:
@@ -288,7 +312,13 @@ def _digest(key: str, hint: str) -> str:
 
 
 HintsArg = Mapping[str, Hints] | Hints | None
-_Opened = tuple[_Shared, _Own, dict[str, Any]]
+# A shared part and the index of each port's name in it (``_hints``).
+_Part = tuple[_Shared, dict[str, int]]
+_Opened = tuple[_Part, _Own, dict[str, Any]]
+
+
+def _index(names: list[str]) -> dict[str, int]:
+    return {name: at for at, name in enumerate(names)}
 
 
 @dataclass(frozen=True)
@@ -300,7 +330,7 @@ class ParseCache:
     stamp: str
     seal: bytes = field(repr=False)
     # the shared parts validated in this run, by their text (authenticated: written by us)
-    _shared: dict[bytes, _Shared] = field(default_factory=dict, compare=False, repr=False)
+    _shared: dict[bytes, _Part] = field(default_factory=dict, compare=False, repr=False)
     # the ports' networks built in this run (fast.interface)
     _networks: dict[int, IPv4Network] = field(default_factory=dict, compare=False, repr=False)
 
@@ -329,8 +359,8 @@ class ParseCache:
         opened = self._opened(key)
         if opened is None:
             return None
-        shared, own, columns = opened
-        if columns["hint"] != _hints(applied_hint(hints, own.hinted)):
+        (shared, index), own, columns = opened
+        if not _same_hints(columns["hint"], applied_hint(hints, own.hinted), index):
             return None  # fabric.json says something else of this switch now
         try:
             config = _config(shared, own, columns, self._networks)
@@ -373,20 +403,20 @@ class ParseCache:
             return None
         return shared, own, columns
 
-    def _shared_part(self, text: bytes) -> _Shared:
+    def _shared_part(self, text: bytes) -> _Part:
         """The shared part ``text`` holds, validated once per distinct text; a ValueError
-        when its port settings are not what a parse makes (see ``_Shared``)."""
+        when its port settings are not what a parse makes."""
         found = self._shared.get(text)
         if found is None:
-            found = _Shared.model_validate_json(text)
-            table = found.port_qos
-            for s in found.shapes:
+            shared = _Shared.model_validate_json(text)
+            table = shared.port_qos
+            for s in shared.shapes:
                 # trunk VLANs as a parse makes them: validation lets overlapping ranges
                 # through, which lint's ``numbers.expand`` refuses
                 if s.qos >= len(table) or (s.trunk_vlans and not numbers.canonical(s.trunk_vlans)):
                     raise ValueError("a port shape that no parse makes")
-            lean_tree(found)
-            self._shared[text] = found
+            lean_tree(shared)
+            found = self._shared[text] = (shared, _index(shared.port_names))
         return found
 
     def _mac(self, key: str, first: bytes, second: bytes, rest: bytes) -> bytes:
@@ -412,7 +442,7 @@ class ParseCache:
             parts = [ascii_json(part.model_dump_json()) for part in (shared, own)]
         except ValueError:  # pydantic's PydanticSerializationError is one
             return None
-        columns = {"hint": _hints(hint), **columns}
+        columns = {"hint": _hints(hint, _index(shared.port_names)), **columns}
         rest = f"{parts[0]},{parts[1]},{json.dumps(columns, separators=(',', ':'))}]"
         first, second = (str(len(p)).encode() for p in parts)
         mac = self._mac(key, first, second, rest.encode()).decode()
