@@ -276,6 +276,8 @@ def _port_edit(how: int, shared: Any, columns: Any) -> None:
         columns["peer_asns"][0] = 0  # AS 0 is reserved (RFC 7607), outside the domain
     elif how == 16:
         columns["peer_addresses"][0] = "not an address"
+    elif how == 18:
+        columns["hint"]["speeds"] = [[[0], 400]]  # a port no index or name
     else:
         columns["port_shapes"][0] = -1  # would index from the end
 
@@ -306,7 +308,7 @@ def _corrupt(folder: Path, entry: Path, how: int, other: Path) -> None:
 
 
 @pytest.mark.sample(6)
-@pytest.mark.parametrize("how", range(18))
+@pytest.mark.parametrize("how", range(19))
 def test_a_corrupt_or_foreign_entry_is_parsed_again(
     pod: Path, parses: list[str], how: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

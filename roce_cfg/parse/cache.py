@@ -156,6 +156,8 @@ _MAKE_PORT = maker(Interface)
 _MAKE_PEER = maker(BgpNeighbor)
 _PEER_TEXT: TypeAdapter[Any] = TypeAdapter(PeerAddress)
 _ALL_ONES = 0xFFFFFFFF
+# a template's copy (fast.template: a split table's copy stays one), looked up once
+_copied = dict.copy
 
 
 def _split(config: ParsedConfig) -> tuple[_Shared, _Own, dict[str, Any]]:
@@ -218,7 +220,7 @@ def _ports(
             return None
         if not 0 <= at < count:
             return None
-        fields = templates[at].copy()
+        fields = _copied(templates[at])
         fields["name"] = name
         fields["description"] = description
         if number is not None or prefixlen is not None:
@@ -241,7 +243,7 @@ def _peers(columns: dict[str, list[Any]]) -> tuple[BgpNeighbor, ...] | None:
     for number, asn, description in zip(*(columns[n] for n in _PEER_COLUMNS), strict=True):
         if type(asn) is not int or not low <= asn <= high or type(description) is not str:
             return None
-        fields = blank.copy()
+        fields = _copied(blank)
         if type(number) is int and 0 <= number <= _ALL_ONES:
             fields["address"] = address(number)
         elif type(number) is str:
@@ -293,7 +295,9 @@ def _same_hints(kept: Any, hint: Hints, names: Mapping[str, int]) -> bool:
     if (kept["model"], kept["role"]) != (hint.model, hint.role):
         return False
     speeds = kept["speeds"]
-    if type(speeds) is not list or not all(type(s) is list and len(s) == 2 for s in speeds):
+    if type(speeds) is not list or not all(
+        type(s) is list and len(s) == 2 and type(s[0]) in (int, str) for s in speeds
+    ):
         return False
     return dict(map(tuple, speeds)) == {names.get(p, p): s for p, s in hint.speeds.items()}
 
