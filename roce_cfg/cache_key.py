@@ -10,6 +10,7 @@ otherwise be read as the parse of that config, and a run memo as lint's whole an
 from __future__ import annotations
 
 import contextlib
+import hmac
 import os
 import re
 import secrets
@@ -43,3 +44,10 @@ def cache_key() -> bytes:
                 return bytes.fromhex(kept.decode())
         write_file(path, secrets.token_hex(32) + "\n", private=True)
     raise InputError("cannot keep a cache key there", file=str(path))
+
+
+def subkey(use: str) -> bytes:
+    """The user's key for one use (the MAC of one cache's entries): HMAC-SHA256 of the use's
+    name under the key, so that nothing made for one use serves another; an InputError as
+    ``cache_key``'s."""
+    return hmac.digest(cache_key(), use.encode(), "sha256")

@@ -187,10 +187,16 @@ def _digest(top: Path, files: list[Path]) -> str:
 
 def unpacked(path: Path, max_bytes: int, max_json: int) -> bytes | None:
     """The document a cache entry in ``path`` holds compressed (``max_bytes`` of it at most,
-    ``max_json`` inflated, read only inside its folder); None when it is missing, unreadable,
-    larger than any entry roce-cfg writes, or cut short. One reader for every cache's entries."""
+    ``max_json`` inflated, never through a link); None when it is missing, a link, unreadable,
+    larger than any entry roce-cfg writes, or cut short. One reader for every cache's entries.
+    The entry's name is roce-cfg's own (no '..', no separator) and its folder is never a link
+    (``made``, and the caches' opening): a link in the entry's own place is all that could
+    lead elsewhere, refused by its lstat. (``safepath.within`` resolved every component of
+    both paths per entry: 0.07 s of loading 1,280 parse cache entries.)"""
     try:
-        packed = read_bytes(path, what="cache entry", max_bytes=max_bytes, root=path.parent)
+        if os.path.islink(path):
+            return None
+        packed = read_bytes(path, what="cache entry", max_bytes=max_bytes)
         inflate = zlib.decompressobj()
         doc = inflate.decompress(packed, max_json)
     except (InputError, zlib.error):

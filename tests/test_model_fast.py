@@ -246,13 +246,64 @@ def test_lean_tree_shares_the_sets_of_models_validated_from_json() -> None:
     assert given_some.model_fields_set is fast.lean(PortQos(pfc=False)).model_fields_set
 
 
-def test_recast_builds_what_validating_the_fields_builds() -> None:
-    config = parse_file(ROOT / "golden" / "pod-small" / "leaf-1.cfg").config
-    for port in config.device.interfaces:
-        as_another = fast.recast(PortQos, port.qos, {})  # a class of the same fields: itself
-        assert as_another == port.qos and as_another is not port.qos
-        rebuilt = fast.recast(Interface, port, {"qos": port.qos})
-        assert rebuilt == port == Interface.model_validate(port.model_dump())
-        assert rebuilt.model_fields_set == set(Interface.model_fields)
-        assert rebuilt.model_fields_set is fast.recast(Interface, port, {}).model_fields_set
-        assert list(rebuilt.model_dump()) == list(Interface.model_fields)
+# -- the parse cache's builders: models given every field, addresses from numbers -------------
+
+
+def test_a_made_model_is_the_model_pydantic_validates() -> None:
+    """``maker`` builds, from a ``template`` copy or any dict of every field, what pydantic
+    validates from the same fields: equal, dumped alike, its set of given fields every field
+    (the one lean_tree shares), no extra or private values."""
+    make = fast.maker(Interface)
+    for port in _ports():
+        fields = {n: getattr(port, n) for n in Interface.model_fields}
+        for each in (dict(fields), fast.template(Interface, fields).copy()):
+            built = make(each)
+            checked = Interface.model_validate(fields)
+            assert built == checked and type(built) is Interface
+            assert list(built.__dict__.items()) == list(checked.__dict__.items())
+            assert built.model_dump_json() == checked.model_dump_json()
+            assert hash(built) == hash(checked)
+            assert built.model_fields_set == checked.model_fields_set == set(fields)
+            assert (built.__pydantic_extra__, built.__pydantic_private__) == (None, None)
+            assert pickle.loads(pickle.dumps(built)) == checked
+            with pytest.raises(ValidationError):  # frozen as any other
+                built.name = "x"  # type: ignore[misc]
+
+
+def test_a_template_copy_holds_what_it_was_given() -> None:
+    port = _ports()[0]
+    fields = {n: getattr(port, n) for n in Interface.model_fields}
+    kept = fast.template(Interface, fields)
+    copy = kept.copy()
+    copy["name"] = "other"
+    assert list(copy) == list(fields)  # the fields' order
+    assert kept == fields and copy == {**fields, "name": "other"}
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_an_address_from_its_number_is_what_ipaddress_builds(number: int) -> None:
+    built, public = fast.address(number), IPv4Address(number)
+    assert type(built) is IPv4Address and fast._same_address(built, public)
+    assert (built, str(built), hash(built)) == (public, str(public), hash(public))
+
+
+@pytest.mark.parametrize("number", [-1, 1 << 32])
+def test_an_address_out_of_range_is_refused(number: int) -> None:
+    with pytest.raises(AddressValueError):
+        fast.address(number)
+
+
+def test_interfaces_of_one_network_share_it_when_asked() -> None:
+    """Both ends of a /31 take one network from the caller's table, equal to what ipaddress
+    builds for each; the table keys networks by number and length alike."""
+    networks: dict[int, IPv4Network] = {}
+    a, b = fast.interface(0x0A000000, 31, networks), fast.interface(0x0A000001, 31, networks)
+    c = fast.interface(0x0A000000, 30, networks)
+    assert a.network is b.network and c.network is not a.network
+    for built in (a, b, c):
+        public = IPv4Interface((int(built), built.network.prefixlen))
+        for one in (built, public):  # a shared network has its cached properties computed
+            assert one.network.broadcast_address
+        assert fast._same_interface(built, public)
+        assert (built, built.network, str(built)) == (public, public.network, str(public))
+    assert list(a.network.hosts()) == list(IPv4Network("10.0.0.0/31").hosts())

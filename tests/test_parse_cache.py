@@ -5,6 +5,7 @@ and a linked cache folder mean no cache at all; the folder stays under its size 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -12,6 +13,7 @@ import zlib
 from collections.abc import Iterator
 from ipaddress import IPv4Interface
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -222,7 +224,65 @@ def test_other_hints_for_a_switch_parse_it_again(pod: Path, parses: list[str]) -
 # -- entries not trusted -----------------------------------------------------------------------
 
 
-def _corrupt(entry: Path, how: int, other: Path) -> None:
+def _parts(entry: Path) -> tuple[Any, Any, Any]:
+    """The shared part, the own part and the columns of an entry, as JSON values."""
+    doc = zlib.decompress(entry.read_bytes())
+    head = parse_cache._HEAD.match(doc)
+    assert head is not None
+    first, second = int(head[2]), int(head[3])
+    rest = doc[head.end() :]
+    own_end = first + 1 + second
+    return (
+        json.loads(rest[:first]),
+        json.loads(rest[first + 1 : own_end]),
+        json.loads(rest[own_end + 1 : -1]),
+    )
+
+
+def _resealed(folder: Path, entry: Path, shared: Any, own: Any, columns: Any) -> None:
+    """``entry`` written again with these parts and a MAC made with the user's key: what
+    only roce-cfg (or someone holding the key) can write, so that what lies behind the MAC
+    is tested too."""
+    cache, _ = parse_cache.open_cache([folder], None)
+    assert cache is not None
+    parts = [json.dumps(p, separators=(",", ":")) for p in (shared, own)]
+    rest = f"{parts[0]},{parts[1]},{json.dumps(columns, separators=(',', ':'))}]"
+    first, second = (str(len(p)).encode() for p in parts)
+    mac = cache._mac(entry.name, first, second, rest.encode()).decode()
+    head = f'["{parse_cache.FORMAT}","{mac}",{first.decode()},{second.decode()},'
+    entry.write_bytes(zlib.compress((head + rest).encode()))
+
+
+def _port_edit(how: int, shared: Any, columns: Any) -> None:
+    """A value behind the MAC made one its field's validation refuses (or one that validation
+    lets through and lint's ``numbers.expand`` refuses: overlapping trunk VLANs)."""
+    shape = shared["shapes"][columns["port_shapes"][0]]
+    routed = next(i for i, a in enumerate(columns["port_addresses"]) if a is not None)
+    if how == 7:
+        shape["qos"] = len(shared["port_qos"])  # past the table
+    elif how == 8:
+        shape["speed_gbps"] = 9 * 10**6  # past its bound
+    elif how == 9:
+        columns["port_addresses"][routed] = 2**32 + 1  # past IPv4's
+    elif how in (10, 11):
+        shape["trunk_vlans"] = [[1, 4094]] * 17 if how == 10 else [[4094, 1]]
+    elif how == 12:
+        shared["port_names"][0] = 7  # not a string
+    elif how == 13:
+        columns["port_descriptions"].pop()  # a column short
+    elif how == 14:
+        columns["port_prefixlens"][routed] = 33
+    elif how == 15:
+        columns["peer_asns"][0] = 0  # AS 0 is reserved (RFC 7607), outside the domain
+    elif how == 16:
+        columns["peer_addresses"][0] = "not an address"
+    elif how == 18:
+        columns["hint"]["speeds"] = [[[0], 400]]  # a port no index or name
+    else:
+        columns["port_shapes"][0] = -1  # would index from the end
+
+
+def _corrupt(folder: Path, entry: Path, how: int, other: Path) -> None:
     packed = entry.read_bytes()
     doc = zlib.decompress(packed).decode("ascii")
     if how == 0:
@@ -231,47 +291,41 @@ def _corrupt(entry: Path, how: int, other: Path) -> None:
         entry.write_bytes(packed[: len(packed) // 2])  # cut short
     elif how == 2:
         entry.write_bytes(zlib.compress(b'{"format": "roce-cfg/parse-cache/v1"}'))
-    elif how == 3:
-        stamp = doc.split('"stamp":"')[1][:40]
-        entry.write_bytes(zlib.compress(doc.replace(stamp, "0" * 40).encode()))
+    elif how == 3:  # a value edited, the MAC left as it was: what anyone can do
+        assert '"port_descriptions":["' in doc  # else this case could not fail
+        edited = doc.replace('"port_descriptions":["', '"port_descriptions":["x', 1)
+        entry.write_bytes(zlib.compress(edited.encode()))
     elif how == 4:
         entry.write_bytes(other.read_bytes())  # another config's entry under this one's key
     elif how == 5:
         entry.write_bytes(zlib.compress(b"[" * 100_000))
-    elif how in (10, 11):  # a port's trunk VLANs overlapping (numbers.expand refuses past
-        # 65,536 values: a traceback once lint expands them), or a range running backwards
-        ranges = [[1, 4094]] * 17 if how == 10 else [[4094, 1]]
-        assert '"trunk_vlans":[]' in doc.split('"ports":')[1]  # else this case could not fail
-        ports = doc.split('"ports":')[1].replace('"trunk_vlans":[]', f'"trunk_vlans":{ranges}', 1)
-        doc = doc.split('"ports":')[0] + '"ports":' + ports.replace(" ", "")
-        entry.write_bytes(zlib.compress(doc.encode()))
-    elif how in (7, 8, 9):  # a port's QoS past the table, speed past its bound, address past 2**32
-        old, new = {
-            7: ('"qos":0}', '"qos":7}'),
-            8: ('"speed_gbps":', '"speed_gbps":9'),
-            9: ('"ipv4":[', '"ipv4":[99'),
-        }[how]
-        assert old in doc.split('"ports":')[1]  # else this case could not fail
-        entry.write_bytes(zlib.compress(doc.replace(old, new, 1).encode()))
-    else:
+    elif how == 6:
         entry.write_bytes(zlib.compress(doc.encode() + b" " * 4096))  # past MAX_JSON_BYTES
+    else:
+        shared, own, columns = _parts(entry)
+        _port_edit(how, shared, columns)
+        _resealed(folder, entry, shared, own, columns)
 
 
 @pytest.mark.sample(6)
-@pytest.mark.parametrize("how", range(12))
+@pytest.mark.parametrize("how", range(19))
 def test_a_corrupt_or_foreign_entry_is_parsed_again(
     pod: Path, parses: list[str], how: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Whatever was done to an entry, lint says what a cold run says, without a traceback,
+    and parses that config again: edited without the user's key (the MAC fails), or with it
+    (a value its field refuses)."""
     cold = outputs(pod, "--no-cache")
     assert lint(str(pod)).exit_code == cold[0][0]
     stored = entries(pod)
     assert len(stored) == 12
-    if how in (9, 10):  # a leaf's entry first: its server ports are the access ports lint expands
-        stored.sort(key=lambda e: b'"mode":"access"' not in zlib.decompress(e.read_bytes()))
+    # a leaf's entry first: its server ports are the access ports lint expands, its uplinks
+    # routed, its peers there
+    stored.sort(key=lambda e: b'"mode":"access"' not in zlib.decompress(e.read_bytes()))
     if how == 6:
         largest = max(len(zlib.decompress(e.read_bytes())) for e in stored)
         monkeypatch.setattr(parse_cache, "MAX_JSON_BYTES", largest)
-    _corrupt(stored[0], how, stored[1])
+    _corrupt(pod, stored[0], how, stored[1])
     for kept in (pod / CACHE).glob(f"{memo.PREFIX}*"):
         kept.unlink()  # the run memo would print the output without reading a config
     parses.clear()
@@ -281,6 +335,36 @@ def test_a_corrupt_or_foreign_entry_is_parsed_again(
     parses.clear()
     assert outputs(pod) == cold
     assert parses == []
+
+
+def test_an_entry_resealed_as_it_was_is_read(pod: Path, parses: list[str]) -> None:
+    """The resealing the cases above use writes what roce-cfg reads: their entries are
+    refused for the value each changed, not for the resealing."""
+    cold = outputs(pod, "--no-cache")
+    assert lint(str(pod)).exit_code == cold[0][0]
+    for entry in entries(pod):
+        _resealed(pod, entry, *_parts(entry))
+    for kept in (pod / CACHE).glob(f"{memo.PREFIX}*"):
+        kept.unlink()
+    parses.clear()
+    assert outputs(pod) == cold
+    assert parses == []
+
+
+def test_an_entry_sealed_with_another_key_is_refused(tmp_path: Path) -> None:
+    """The MAC is made with the user's key: the same entry under the same name, written by
+    someone holding another key (another user, a forger), is not read."""
+    path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
+    data = path.read_bytes()
+    mine = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
+    theirs = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"j" * 32)
+    key = mine.key(path, data, None)
+    parsed = many.parse_text(data.decode(), file=str(path), vendor=None, hints=None)
+    theirs.store(key, parsed, None)
+    assert theirs.load(key, path, data, None, None) is not None
+    assert mine.load(key, path, data, None, None) is None
+    mine.store(key, parsed, None)
+    assert mine.load(key, path, data, None, None) is not None
 
 
 # -- no cache ----------------------------------------------------------------------------------
@@ -427,7 +511,7 @@ def test_report_deadlock_and_docs_take_the_cache(
 def test_an_entry_loads_the_model_its_parse_gave(vendor: str, tmp_path: Path) -> None:
     """Field for field, addresses and shared QoS included, whatever the vendor: the entry
     keeps a port's QoS in a table and its address as a number, and rebuilds both."""
-    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp")
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
     for path in sorted((ROOT / "golden" / f"pod-small-{vendor}").glob("*.cfg"))[:3]:
         data = path.read_bytes()
         key = cache.key(path, data, None)
@@ -442,3 +526,24 @@ def test_an_entry_loads_the_model_its_parse_gave(vendor: str, tmp_path: Path) ->
         assert any(p.ipv4 for p in ports)
         assert all(type(p.ipv4) is IPv4Interface for p in ports if p.ipv4)
         assert len({id(p.qos) for p in ports}) < len(ports)  # one object per shape
+
+
+def test_the_same_hints_in_another_order_are_the_same(tmp_path: Path) -> None:
+    """An entry keeps a port's speed under the port's index among its names (or its name,
+    for a port the config lacks): the same speeds listed in another order load the entry,
+    another speed does not."""
+    path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
+    data = path.read_bytes()
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
+    key = cache.key(path, data, None)
+    parsed = many.parse_text(data.decode(), file=str(path), vendor=None, hints=None)
+    ports = [p.name for p in parsed.config.device.interfaces][:3]
+    speeds = {**dict.fromkeys(ports, 400), "NoSuchPort1/0/1": 100}
+    cache.store(key, parsed, {"leaf-1": Hints(speeds=speeds)})
+    again = dict(reversed(speeds.items()))
+    assert list(again) != list(speeds)
+    assert cache.load(key, path, data, {"leaf-1": Hints(speeds=again)}, None) is not None
+    other = {**speeds, ports[0]: 200}
+    assert cache.load(key, path, data, {"leaf-1": Hints(speeds=other)}, None) is None
+    fewer = dict(list(speeds.items())[1:])
+    assert cache.load(key, path, data, {"leaf-1": Hints(speeds=fewer)}, None) is None

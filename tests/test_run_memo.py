@@ -315,3 +315,19 @@ def test_a_planted_secret_in_an_entry_is_redacted_when_replayed(
     _, stdout, _ = lint(str(pod))
     assert replays == [False, True]
     assert stdout.endswith(" snmp-server community <redacted> ro\n")
+
+
+def test_an_entry_is_never_read_through_a_link(tmp_path: Path) -> None:
+    """Every cache's entries are read by ``unpacked``: a link in an entry's place (to an
+    entry elsewhere, which would read as one) is refused, the entry itself read."""
+    import zlib
+
+    folder, elsewhere = tmp_path / CACHE_DIR, tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "x.json.z").write_bytes(zlib.compress(b"{}"))
+    (folder / "own.json.z").write_bytes(zlib.compress(b"{}"))
+    (folder / "linked.json.z").symlink_to(elsewhere / "x.json.z")
+    assert memo.unpacked(folder / "own.json.z", 100, 100) == b"{}"
+    assert memo.unpacked(folder / "linked.json.z", 100, 100) is None
+    assert memo.unpacked(folder / "missing.json.z", 100, 100) is None
