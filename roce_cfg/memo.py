@@ -21,12 +21,20 @@ and the progress bar), a symlink or a special file among the inputs, a file chan
 run read it, an exit other than 0 or 1, anything written to the streams past ``write``. Entries
 are written through roce_cfg/output.py and read through roce_cfg/safepath.py like the parse
 cache's, and count towards its bound (roce_cfg/parse/cache.py's ``trim``).
+
+An entry is ``["<MAC>",<document>]``: HMAC-SHA256 of its name and document under a key derived
+from the user's key for memo entries alone (roce_cfg/cache_key.py ``subkey``, never written).
+The document holds the stamp its name is made from, so names keep out only whoever has never
+read an entry; the MAC keeps out whoever can write the folder without the user's key (a CI
+workspace kept between jobs, a shared checkout): an entry edited there to replay a failing
+lint as clean, or copied from another command's name, replays nothing and the command runs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 import stat
@@ -40,14 +48,16 @@ from pathlib import Path
 from typing import Any
 
 import roce_cfg
-from roce_cfg.cache_key import cache_key
+from roce_cfg.cache_key import cache_key, subkey
 from roce_cfg.errors import BIDI, InputError
 from roce_cfg.output import CACHE_DIR, write_cached, write_file
 from roce_cfg.redact import redact
 from roce_cfg.resources import data_root
 from roce_cfg.safepath import read_bytes
 
-FORMAT = "roce-cfg/run-memo/v1"
+FORMAT = "roce-cfg/run-memo/v2"
+# What the MAC key of a memo entry is derived for (cache_key.subkey): these entries alone.
+_USE = "run memo"
 PREFIX = "run-"
 # The parse cache's entries end so: a memo entry counts towards its bound and eviction.
 SUFFIX = ".json.z"
@@ -204,15 +214,12 @@ def unpacked(path: Path, max_bytes: int, max_json: int) -> bytes | None:
     return None if inflate.unconsumed_tail or not inflate.eof else doc
 
 
-def _read_json(path: Path, max_bytes: int, packed: bool = False) -> object:
-    """The JSON document in ``path`` (compressed when ``packed``); None for any doubt."""
+def _read_json(path: Path, max_bytes: int) -> object:
+    """The JSON document in ``path``; None for any doubt."""
     try:
-        raw = (
-            unpacked(path, max_bytes, MAX_OUTPUT * 4)
-            if packed
-            else read_bytes(path, what="cache entry", max_bytes=max_bytes, root=path.parent)
+        return json.loads(
+            read_bytes(path, what="cache entry", max_bytes=max_bytes, root=path.parent)
         )
-        return None if raw is None else json.loads(raw)
     except (InputError, ValueError, RecursionError):
         return None
 
@@ -284,6 +291,7 @@ class RunMemo:
     stamp: str
     key: str
     files: dict[str, Stat]
+    seal: bytes  # the MAC key of memo entries (``_mac``)
     started_ns: int = field(default_factory=time.time_ns)
     # the content hashes taken (of files whose stat alone does not settle them)
     hashed: dict[str, str] = field(default_factory=dict)
@@ -295,7 +303,7 @@ class RunMemo:
 
     def replay(self) -> tuple[int, list[Piece]] | None:
         """The exit code and output kept, when every input is still what it was."""
-        doc = _read_json(self.path, MAX_ENTRY_BYTES, packed=True)
+        doc = self._opened()
         if not isinstance(doc, dict) or not _well_formed(doc, self):
             return None
         self._kept = doc
@@ -307,6 +315,27 @@ class RunMemo:
                 return None
         touch(self.path)
         return int(doc["code"]), [(int(s), str(t)) for s, t in doc["output"]]
+
+    def _opened(self) -> object:
+        """The document of this memo's entry when its MAC verifies (one this user's roce-cfg
+        wrote under this name: an entry edited in the folder, or copied from another name,
+        replays nothing); None for any doubt."""
+        raw = unpacked(self.path, MAX_ENTRY_BYTES, MAX_OUTPUT * 4)
+        if raw is None or raw[:2] != b'["' or raw[66:68] != b'",' or raw[-1:] != b"]":
+            return None
+        body = raw[68:-1]
+        if not hmac.compare_digest(raw[2:66], self._mac(body)):
+            return None
+        try:
+            return json.loads(body)
+        except (ValueError, RecursionError):
+            return None
+
+    def _mac(self, body: bytes) -> bytes:
+        """HMAC-SHA256 of the entry's name and document, under the user's key for memo entries
+        (never written anywhere: the stamp the names come from is no secret, it is in here)."""
+        message = self.path.name.encode() + b"\0" + body
+        return hmac.digest(self.seal, message, "sha256").hex().encode()
 
     def _same(self, name: str, st: Stat, was: list[Any], then_ns: int) -> bool:
         was_st = tuple(was[0]) if was[0] is not None else None
@@ -369,7 +398,9 @@ class RunMemo:
             "output": recorder.pieces,
         }
         if made(self.folder):
-            write_cached(self.path, json.dumps(doc, separators=(",", ":")))
+            body = json.dumps(doc, separators=(",", ":"))
+            mac = self._mac(body.encode()).decode()
+            write_cached(self.path, f'["{mac}",{body}]')
 
 
 def replay(pieces: Iterable[Piece]) -> None:
@@ -481,10 +512,10 @@ def open_memo(
     if files is None:
         return None
     try:
-        kept = stamp(folder, overlay)
+        kept, seal = stamp(folder, overlay), subkey(_USE)
     except (InputError, OSError):
         return None
-    return RunMemo(folder, kept, _key(kept, given), files)
+    return RunMemo(folder, kept, _key(kept, given), files, seal)
 
 
 def _key(kept: str, given: Mapping[str, object]) -> str:

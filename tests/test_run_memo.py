@@ -10,12 +10,14 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg import memo
+from roce_cfg.cache_key import subkey
 from roce_cfg.output import CACHE_DIR, LINT_CONFIG
 from tests import cachepod
 from tests.helpers import ROOT, examples
@@ -266,10 +268,29 @@ def test_no_memo_without_the_cache_or_through_a_link(pod: Path, tmp_path: Path) 
     assert not list((linked / CACHE_DIR).glob(f"{memo.PREFIX}*"))
 
 
-def _corrupt(entry: Path, how: int) -> None:
+def _doc(entry: Path) -> Any:
+    """The document of a memo entry (after its MAC: ``["<mac>",<document>]``)."""
     import zlib
 
-    doc = json.loads(zlib.decompress(entry.read_bytes()))
+    return json.loads(zlib.decompress(entry.read_bytes()))[1]
+
+
+def _sealed(entry: Path, doc: Any) -> None:
+    """``doc`` written in ``entry`` with the MAC the user's roce-cfg would give it: what
+    only someone holding the user's key can do (the document's own checks are the next line
+    of defence)."""
+    import zlib
+
+    body = json.dumps(doc, separators=(",", ":"))
+    key = entry.name.removeprefix(memo.PREFIX).removesuffix(memo.SUFFIX)
+    kept = memo.RunMemo(entry.parent, "", key, {}, subkey(memo._USE))
+    assert kept.path == entry
+    mac = kept._mac(body.encode()).decode()
+    entry.write_bytes(zlib.compress(f'["{mac}",{body}]'.encode()))
+
+
+def _corrupt(entry: Path, how: int) -> None:
+    doc = _doc(entry)
     name = next(iter(doc["files"]))
     if how == 0:
         entry.write_bytes(entry.read_bytes()[:40])  # cut short
@@ -286,7 +307,7 @@ def _corrupt(entry: Path, how: int) -> None:
     else:
         doc["started_ns"] = "later"
     if how:
-        entry.write_bytes(zlib.compress(json.dumps(doc).encode()))
+        _sealed(entry, doc)
 
 
 @pytest.mark.parametrize("how", range(7))
@@ -305,16 +326,40 @@ def test_a_planted_secret_in_an_entry_is_redacted_when_replayed(
 ) -> None:
     """An entry holds only output the redactor leaves as it is; one edited by hand to hold a
     secret still prints it redacted."""
-    import zlib
-
     lint(str(pod))
     (entry,) = (pod / CACHE_DIR).glob(f"{memo.PREFIX}*")
-    doc = json.loads(zlib.decompress(entry.read_bytes()))
+    doc = _doc(entry)
     doc["output"].append([1, " snmp-server community public ro\n"])
-    entry.write_bytes(zlib.compress(json.dumps(doc).encode()))
+    _sealed(entry, doc)
     _, stdout, _ = lint(str(pod))
     assert replays == [False, True]
     assert stdout.endswith(" snmp-server community <redacted> ro\n")
+
+
+@pytest.mark.parametrize("how", ["edited", "moved"])
+def test_an_entry_the_users_roce_cfg_did_not_write_there_replays_nothing(
+    pod: Path, replays: list[bool], how: str
+) -> None:
+    """Whoever can write the folder but has not the user's key: an entry edited in place (a
+    failing lint made to replay as clean) or one moved from another memo's name is refused
+    by its MAC, and the lint runs."""
+    import zlib
+
+    cold = lint(str(pod), "--no-cache")
+    assert cold[0] == 0 and lint(str(pod)) == cold
+    (entry,) = (pod / CACHE_DIR).glob(f"{memo.PREFIX}*")
+    raw = zlib.decompress(entry.read_bytes())
+    if how == "edited":
+        doc = _doc(entry)
+        doc["output"] = [[1, "all clear\n"]]
+        body = json.dumps(doc, separators=(",", ":"))
+        entry.write_bytes(zlib.compress(raw[:68] + body.encode() + b"]"))
+    else:  # the entry of the same lint in JSON, under the text lint's name
+        lint(str(pod), "--format", "json")
+        (other,) = set((pod / CACHE_DIR).glob(f"{memo.PREFIX}*")) - {entry}
+        entry.write_bytes(other.read_bytes())
+    assert lint(str(pod)) == cold
+    assert replays[-1] is False
 
 
 def test_an_entry_is_never_read_through_a_link(tmp_path: Path) -> None:
