@@ -97,6 +97,33 @@ def test_the_fold_cuts_every_long_line_and_the_pieces_make_it_again() -> None:
     assert fold(line).replace("\n", "") == line
 
 
+def test_a_fold_after_a_line_glued_to_the_next_command_hides_no_secret(tmp_path: Path) -> None:
+    """Found by the property below (8 December 2026): a fold's last piece that fills the width
+    with no blank to end it ('...JJJ') reads as glued to the next line's command, which ZTE's
+    unwrap joins to it; that joined line is no fold's first part, so the community the next
+    fold carried ('PLANTEDJJJJ udp-port 162', a line of its own) passed into parse's unread
+    lines. The folds are now read as the terminal cut them before unwrap joins any."""
+    user = " " * 53 + "user nms grp v3 encrypted auth sha PLANTED" + "J" * 14 + " "
+    host = " " * 38 + "host 10.9.9.9 trap version 2c PLANTEDJJJJ udp-port 162"
+    lines = (DATA / "zte.cfg").read_text().split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("snmp-server user "):
+            lines[k] = f"snmp-server {user}priv aes128 PLANTED{'J' * 19}"
+        elif line.startswith("snmp-server host 10.9.9.9 "):
+            lines[k] = f"snmp-server {host}"
+    # every planted secret a token of letters no output prints (as the property's), its length
+    text = _PLANTED.sub(lambda m: "PLANTED" + "Q" * (len(m[0]) - 7), "\n".join(lines))
+    folded = fold(text)
+    assert re.search(r"\S\nsnmp-server {39}host", folded)  # the glued break, as found
+    (tmp_path / "leaf-1.cfg").write_text(folded)
+    tokens = _PLANTED.findall(text)
+    outputs = {}
+    for fmt in ("json", "yaml"):
+        result = run("parse", str(tmp_path), "-v", "--format", fmt)
+        outputs[f"parse {fmt}"] = result.stdout + result.stderr
+    assert _leaks(outputs, tokens) == {}
+
+
 @pytest.mark.parametrize("vendor", VENDORS, ids=IDS)
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
