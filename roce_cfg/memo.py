@@ -54,6 +54,7 @@ from roce_cfg.output import CACHE_DIR, write_cached, write_file
 from roce_cfg.redact import redact
 from roce_cfg.resources import data_root
 from roce_cfg.safepath import read_bytes
+from roce_cfg.streams import MAX_OUTPUT, Piece, Recorder, Tee
 
 FORMAT = "roce-cfg/run-memo/v2"
 # What the MAC key of a memo entry is derived for (cache_key.subkey): these entries alone.
@@ -64,8 +65,6 @@ SUFFIX = ".json.z"
 # A file whose mtime (or ctime) is this close to the run that recorded it, or later, is checked
 # by its content: a coarse clock gives a second write in the same tick the same stat.
 RACY_NS = 2 * 10**9
-# The output kept: past this the run is not memoised (lint's JSON of a huge config).
-MAX_OUTPUT = 16 * 2**20
 MAX_ENTRY_BYTES = 32 * 2**20
 # What one file of roce-cfg's own code or data, or of an overlay, may be to be hashed.
 MAX_DATA_BYTES = 64 * 2**20
@@ -279,9 +278,6 @@ def _content(path: str) -> str:
 # -- the memo ----------------------------------------------------------------------------------
 
 
-Piece = tuple[int, str]  # (1 stdout, 2 stderr), the text written
-
-
 @dataclass
 class RunMemo:
     """The memo of one command over its inputs: ``replay()`` gives the output kept when it
@@ -362,7 +358,7 @@ class RunMemo:
                 self._hash(name)  # before the run reads it: a change during the run shows
         recorder = Recorder()
         out, err = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = _Tee(out, 1, recorder), _Tee(err, 2, recorder)
+        sys.stdout, sys.stderr = Tee(out, 1, recorder), Tee(err, 2, recorder)
         try:
             yield recorder
         finally:  # lint ends with findings by an exception (typer.Exit): kept too
@@ -453,46 +449,6 @@ def touch(path: Path) -> None:
     """An entry just used made the newest: eviction takes the least recently used."""
     with contextlib.suppress(OSError, NotImplementedError):
         os.utime(path, follow_symlinks=False)
-
-
-@dataclass
-class Recorder:
-    """What a run wrote, and how it ended (``code``: set by the caller)."""
-
-    pieces: list[Piece] = field(default_factory=list)
-    code: int | None = None
-    tainted: bool = False
-    size: int = 0
-
-
-class _Tee:
-    """A stream that passes every write on and records it; anything but writing, flushing and
-    asking what the stream is marks the recording unusable (a write past it is not seen)."""
-
-    _PLAIN = frozenset({"flush", "isatty", "encoding", "errors", "closed", "writable", "name"})
-
-    def __init__(self, stream: Any, which: int, recorder: Recorder) -> None:
-        self._stream, self._which, self._recorder = stream, which, recorder
-
-    def write(self, text: str) -> int:
-        recorder = self._recorder
-        recorder.size += len(text)
-        if recorder.size > MAX_OUTPUT:  # not kept: its copy would double the run's memory
-            recorder.pieces.clear()
-            recorder.tainted = True
-        elif not recorder.tainted:
-            recorder.pieces.append((self._which, text))
-        return int(self._stream.write(text))
-
-    def writelines(self, lines: Iterable[str]) -> None:
-        for line in lines:
-            self.write(line)
-
-    def __getattr__(self, name: str) -> Any:
-        found = getattr(self._stream, name)  # one the stream lacks (rich asks) is no harm
-        if name not in self._PLAIN:
-            self._recorder.tainted = True
-        return found
 
 
 def open_memo(

@@ -109,10 +109,15 @@ def test_rendering_leaves_no_cycle_behind() -> None:
     gc.collect()
     gc.disable()
     try:
-        render()
-        assert gc.collect() == 0
+        left = []
+        for _ in range(3):
+            render()
+            left.append(gc.collect())
     finally:
         gc.enable()
+    # a cycle left by rendering is left by every render; what an earlier test left to the
+    # collector (a cache it filled, evicted now) is collected once
+    assert min(left) == 0, left
 
 
 def test_port_sections_in_a_row_are_each_section_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
