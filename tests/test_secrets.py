@@ -209,6 +209,9 @@ ALLOWED = {
     # the run memo records what output.py's writers wrote (passing it on as it was) and writes
     # it again in a later run, redacted again
     ("roce_cfg/memo.py", "write"),
+    # the recorder the run memo keeps a command's output with passes each write on, as it
+    # came from output.py's writers, to the stream it stands in for
+    ("roce_cfg/streams.py", "write"),
 }
 # Who may write unredacted (redact=False): intended configs rendered from an intent.
 UNREDACTED = {"roce_cfg/generate.py", "roce_cfg/report/data.py"}
