@@ -21,22 +21,20 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from functools import partial
-from ipaddress import IPv4Address
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from roce_cfg.errors import InputError
 from roce_cfg.memo import made, touch, unpacked
-from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.model.fabric import Gbps, Metres, VlanId
 from roce_cfg.output import write_cached
 from roce_cfg.parse.cache import SUFFIX, ParseCache
+from roce_cfg.parse.columns import Addresses, Index, columns_of, read_rows
 from roce_cfg.parse.context import Role
 from roce_cfg.parse.hints import (
     EarlyPlan,
-    IfAddress,
     LintPlan,
     PlanLink,
     PlanNic,
@@ -54,9 +52,6 @@ PREFIX = "plan-"
 MAX_ENTRY_BYTES = 64 * 2**20
 MAX_JSON_BYTES = 256 * 2**20
 
-_Index = list[Annotated[int, Field(ge=0)]]  # strings, by their index in the entry's table
-_Addresses = list[Annotated[int, Field(ge=0, lt=1 << 32)]]
-
 
 class _Entry(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
@@ -66,10 +61,10 @@ class _Entry(BaseModel):
     key: str  # the hash of fabric.json's bytes and the stamp the entry is named by
     name: str
     strings: list[str]
-    switches: tuple[_Index, _Index, _Index, _Index]
-    links: tuple[_Index, _Index, _Addresses, _Index, _Index, _Addresses, list[Gbps], list[Metres]]
-    nics: tuple[_Index, _Index, list[VlanId], list[Gbps], list[Metres]]
-    rails: tuple[list[int], list[VlanId], _Index]
+    switches: tuple[Index, Index, Index, Index]
+    links: tuple[Index, Index, Addresses, Index, Index, Addresses, list[Gbps], list[Metres]]
+    nics: tuple[Index, Index, list[VlanId], list[Gbps], list[Metres]]
+    rails: tuple[list[int], list[VlanId], Index]
 
 
 # How each field of a kind of row is kept: 's' a string (by its index), 'a' an address (by its
@@ -81,14 +76,6 @@ _ROWS: dict[str, tuple[Callable[..., Any], str]] = {
     "rails": (PlanRail, "nns"),
 }
 _ROLES = frozenset(get_args(Role))
-# The most rows of each kind a fabric.json that validates holds: the plan's ceilings
-# (hints.plan_data refuses more before validating) and the items one of its lists may hold.
-_MOST = {
-    "switches": MAX_SWITCHES,
-    "links": MAX_LINKS,
-    "nics": MAX_GPUS,
-    "rails": FABRIC_JSON.max_items,
-}
 
 
 def lint_plan(path: Path, cache: ParseCache | None) -> EarlyPlan[LintPlan]:
@@ -143,22 +130,7 @@ def _plan(entry: _Entry) -> LintPlan:
 
 
 def _rows(table: list[str], kind: str, columns: Sequence[list[Any]]) -> list[Any]:
-    row, how = _ROWS[kind]
-    if len({len(c) for c in columns}) > 1:
-        raise ValueError("columns of different lengths")
-    if len(columns[0]) > _MOST[kind]:
-        raise ValueError("more rows than a fabric.json holds")
-    fields: list[Sequence[Any]] = []
-    for column, keep in zip(columns, how, strict=True):
-        if keep == "s":
-            if column and max(column) >= len(table):
-                raise IndexError("no such string")
-            fields.append([table[i] for i in column])
-        elif keep == "a":
-            fields.append([IfAddress(IPv4Address(n)) for n in column])
-        else:
-            fields.append(column)
-    return list(map(row, *fields))
+    return read_rows(table, kind, columns, *_ROWS[kind])
 
 
 def _store(cache: ParseCache, key: str, plan: LintPlan) -> None:
@@ -167,16 +139,7 @@ def _store(cache: ParseCache, key: str, plan: LintPlan) -> None:
     doc: dict[str, Any] = {"format": FORMAT, "stamp": cache.stamp, "key": key, "name": plan.name}
     for kind, (_, how) in _ROWS.items():
         rows: tuple[tuple[Any, ...], ...] = getattr(plan, kind)
-        columns = list(zip(*rows, strict=True)) or [() for _ in how]
-        doc[kind] = [_column(table, c, keep) for c, keep in zip(columns, how, strict=True)]
+        doc[kind] = columns_of(table, rows, how)
     doc["strings"] = list(table)
     if made(cache.folder):
         write_cached(_entry_path(cache, key), json.dumps(doc, separators=(",", ":")))
-
-
-def _column(table: dict[str, int], values: Sequence[Any], keep: str) -> list[Any]:
-    if keep == "s":
-        return [table.setdefault(str(v), len(table)) for v in values]
-    if keep == "a":
-        return [int(v.ip) for v in values]
-    return list(values)

@@ -21,19 +21,18 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from functools import partial
-from ipaddress import IPv4Address
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from roce_cfg.errors import InputError
 from roce_cfg.memo import made, touch, unpacked
-from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.model.fabric import Fabric, Gbps, Metres, VlanId
 from roce_cfg.output import write_cached
 from roce_cfg.parse import Hints
 from roce_cfg.parse.cache import SUFFIX, ParseCache
+from roce_cfg.parse.columns import Addresses, Index, columns_of, read_rows
 from roce_cfg.parse.context import Role
 from roce_cfg.parse.hints import (
     EarlyPlan,
@@ -144,8 +143,6 @@ def _keyed(path: Path, cache: ParseCache) -> tuple[bytes, str]:
     return raw, h.hexdigest()
 
 
-_Index = list[Annotated[int, Field(ge=0)]]  # strings, by their index in the entry's table
-_Addresses = list[Annotated[int, Field(ge=0, lt=1 << 32)]]
 _Maybe = list[int | None]
 
 
@@ -157,10 +154,10 @@ class _Entry(BaseModel):
     key: str  # the hash of fabric.json's bytes and the stamp the entry is named by
     name: str
     strings: list[str]
-    switches: tuple[_Index, _Index, _Index, _Index, _Maybe, _Maybe]
-    links: tuple[_Index, _Index, _Addresses, _Index, _Index, _Addresses, list[Gbps], list[Metres]]
-    nics: tuple[_Index, _Index, list[VlanId], list[Gbps], list[Metres]]
-    rails: tuple[list[int], list[VlanId], _Index]
+    switches: tuple[Index, Index, Index, Index, _Maybe, _Maybe]
+    links: tuple[Index, Index, Addresses, Index, Index, Addresses, list[Gbps], list[Metres]]
+    nics: tuple[Index, Index, list[VlanId], list[Gbps], list[Metres]]
+    rails: tuple[list[int], list[VlanId], Index]
 
 
 # How each field of a kind of row is kept: 's' a string (by its index), 'a' an address (by its
@@ -173,12 +170,6 @@ _ROWS: dict[str, tuple[Callable[..., Any], str]] = {
     "rails": (PlanRail, "nns"),
 }
 _ROLES = frozenset(get_args(Role))
-_MOST = {
-    "switches": MAX_SWITCHES,
-    "links": MAX_LINKS,
-    "nics": MAX_GPUS,
-    "rails": FABRIC_JSON.max_items,
-}
 
 
 def _entry_path(cache: ParseCache, key: str) -> Path:
@@ -219,22 +210,7 @@ def _kept(entry: _Entry) -> KeptPlan:
 
 
 def _rows(table: list[str], kind: str, columns: Sequence[list[Any]]) -> list[Any]:
-    row, how = _ROWS[kind]
-    if len({len(c) for c in columns}) > 1:
-        raise ValueError("columns of different lengths")
-    if len(columns[0]) > _MOST[kind]:
-        raise ValueError("more rows than a fabric.json holds")
-    fields: list[Sequence[Any]] = []
-    for column, keep in zip(columns, how, strict=True):
-        if keep == "s":
-            if column and max(column) >= len(table):
-                raise IndexError("no such string")
-            fields.append([table[i] for i in column])
-        elif keep == "a":
-            fields.append([IfAddress(IPv4Address(n)) for n in column])
-        else:
-            fields.append(column)
-    return list(map(row, *fields))
+    return read_rows(table, kind, columns, *_ROWS[kind])
 
 
 def _store(cache: ParseCache, key: str, fabric: Fabric) -> None:
@@ -252,16 +228,7 @@ def _store(cache: ParseCache, key: str, fabric: Fabric) -> None:
         ("rails", plan.rails),
     ):
         how = _ROWS[kind][1]
-        columns = list(zip(*rows, strict=True)) or [() for _ in how]
-        doc[kind] = [_column(table, c, keep) for c, keep in zip(columns, how, strict=True)]
+        doc[kind] = columns_of(table, rows, how)
     doc["strings"] = list(table)
     if made(cache.folder):
         write_cached(_entry_path(cache, key), json.dumps(doc, separators=(",", ":")))
-
-
-def _column(table: dict[str, int], values: Sequence[Any], keep: str) -> list[Any]:
-    if keep == "s":
-        return [table.setdefault(str(v), len(table)) for v in values]
-    if keep == "a":
-        return [int(v.ip) for v in values]
-    return list(values)

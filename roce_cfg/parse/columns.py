@@ -1,0 +1,65 @@
+"""A plan's rows kept as columns in a cache entry (parse/plan_cache.py for lint,
+parse/whole_plan.py for report and deadlock): each field of a kind of row one column, its
+strings by their index in one table of the entry, its addresses by number, its figures as
+themselves; read back into rows with every index, length and count checked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from ipaddress import IPv4Address
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
+from roce_cfg.parse.hints import IfAddress
+from roce_cfg.yamlsrc import FABRIC_JSON
+
+Index = list[Annotated[int, Field(ge=0)]]  # strings, by their index in the entry's table
+Addresses = list[Annotated[int, Field(ge=0, lt=1 << 32)]]
+
+# The most rows of each kind a fabric.json that validates holds: the plan's ceilings
+# (hints.plan_data refuses more before validating) and the items one of its lists may hold.
+MOST = {
+    "switches": MAX_SWITCHES,
+    "links": MAX_LINKS,
+    "nics": MAX_GPUS,
+    "rails": FABRIC_JSON.max_items,
+}
+
+
+def read_rows(
+    table: list[str], kind: str, columns: Sequence[list[Any]], row: Callable[..., Any], how: str
+) -> list[Any]:
+    """The rows of ``kind`` its ``columns`` hold, each made by ``row``; ``how`` each column
+    is kept: 's' a string (by its index), 'a' an address (by its number), 'n' as itself. A
+    ValueError or IndexError when they do not make rows of a plan."""
+    if len({len(c) for c in columns}) > 1:
+        raise ValueError("columns of different lengths")
+    if len(columns[0]) > MOST[kind]:
+        raise ValueError("more rows than a fabric.json holds")
+    fields: list[Sequence[Any]] = []
+    for column, keep in zip(columns, how, strict=True):
+        if keep == "s":
+            if column and max(column) >= len(table):
+                raise IndexError("no such string")
+            fields.append([table[i] for i in column])
+        elif keep == "a":
+            fields.append([IfAddress(IPv4Address(n)) for n in column])
+        else:
+            fields.append(column)
+    return list(map(row, *fields))
+
+
+def columns_of(table: dict[str, int], rows: Sequence[Sequence[Any]], how: str) -> list[list[Any]]:
+    """``rows`` as the columns ``read_rows`` reads back, their strings added to ``table``."""
+    columns = list(zip(*rows, strict=True)) or [() for _ in how]
+    return [_column(table, c, keep) for c, keep in zip(columns, how, strict=True)]
+
+
+def _column(table: dict[str, int], values: Sequence[Any], keep: str) -> list[Any]:
+    if keep == "s":
+        return [table.setdefault(str(v), len(table)) for v in values]
+    if keep == "a":
+        return [int(v.ip) for v in values]
+    return list(values)
