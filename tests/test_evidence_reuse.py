@@ -42,3 +42,12 @@ def test_facts_over_other_switches_or_another_order_are_gathered_again(pod: Path
     first = parsed[0]
     first.config = first.config.model_copy(update={"device": first.config.device.model_copy()})
     assert from_parsed(parsed, plan, None, str(pod), facts).facts is not facts
+
+
+def test_facts_gathered_with_a_plan_serve_no_source_without_one(pod: Path) -> None:
+    """lint takes a fabric.json deeper in the folder when the folder has none of its own; the
+    report reads the folder's own only: its source has no plan, and the facts are its own."""
+    facts, parsed = _linted(pod)
+    src = from_parsed(parsed, None, None, str(pod), facts)
+    assert src.facts is not facts
+    assert src.facts == evidence.gather([p.config.device for p in parsed], None)

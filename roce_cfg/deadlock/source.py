@@ -141,8 +141,9 @@ def from_parsed(
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two configs for {dup}; one per switch", file=origin)
-    facts = gathered if _over(gathered, devices) else None
-    facts = facts or evidence.gather(devices, planned.links if planned is not None else None)
+    facts = gathered if _over(gathered, devices, planned) else None
+    if facts is None:
+        facts = evidence.gather(devices, planned.links if planned is not None else None)
     inferred = [p.config.role_from == "inferred" for p in parsed]
     devices = [evidence.with_roles(d, i, facts) for d, i in zip(devices, inferred, strict=True)]
     # the routing analysed is the public table's: a link in a VRF carries none of it
@@ -152,10 +153,17 @@ def from_parsed(
     return Source(devices, links, dscp, files_by_host, origin, by_host, facts=facts)
 
 
-def _over(facts: evidence.Evidence | None, devices: list[DeviceConfig]) -> bool:
-    """Whether ``facts`` were gathered over ``devices`` themselves: the same objects in the
-    same order (a role lint found since, or another order, and they are gathered again)."""
-    if facts is None or len(facts.devices) != len(devices):
+def _over(
+    facts: evidence.Evidence | None,
+    devices: list[DeviceConfig],
+    planned: Fabric | LintPlan | None,
+) -> bool:
+    """Whether ``facts`` were gathered over ``devices`` themselves, the same objects in the
+    same order (a role lint found since, or another order, and they are gathered again), and
+    with a plan's links where ``planned`` has some (lint takes a fabric.json deeper in the
+    folder when the folder has none; the report reads only the folder's own)."""
+    with_plan = planned is not None and bool(planned.links)
+    if facts is None or facts.planned != with_plan or len(facts.devices) != len(devices):
         return False
     return all(a is b for a, b in zip(facts.devices, devices, strict=True))
 

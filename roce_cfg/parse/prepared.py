@@ -65,13 +65,8 @@ def prepare(
     profile = load_profile(vendor, overlay)
     session = _config_part(cleaned, lines, profile.parse)
     cut, lines = len(lines) - len(session), session
-    _, known, layout = patterns(profile)
-    if profile.parse.wrap_width:
-        # the folds as the terminal cut them, before unwrap rejoins what it takes for one
-        # line: a full-width line glued to the next command's ('...JJJsnmp-server host') is
-        # no fold's first part once joined, and the secret the next fold carries would pass
-        lines = fold_tails_redacted(lines, vendor.value, profile.parse.wrap_width, known + layout)
     lines = unwrap(lines, profile.parse.wrap_width)
+    _, known, layout = patterns(profile)
     whole = _complete(lines, profile, known, file)
     residue, lines = cut + len(lines) - len(whole), whole
     lines = fold_tails_redacted(lines, vendor.value, profile.parse.wrap_width, known + layout)
