@@ -7,13 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from ipaddress import IPv4Address
-from typing import Annotated, Any
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
-from pydantic import Field
+from pydantic import BaseModel, Field, ValidationError
 
+from roce_cfg.errors import InputError
+from roce_cfg.memo import touch, unpacked
 from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.parse.hints import IfAddress
 from roce_cfg.yamlsrc import FABRIC_JSON
+
+E = TypeVar("E", bound=BaseModel)
+T = TypeVar("T")
 
 Index = list[Annotated[int, Field(ge=0)]]  # strings, by their index in the entry's table
 Addresses = list[Annotated[int, Field(ge=0, lt=1 << 32)]]
@@ -26,6 +32,30 @@ MOST = {
     "nics": MAX_GPUS,
     "rails": FABRIC_JSON.max_items,
 }
+
+
+def kept_entry(
+    path: Path,
+    bounds: tuple[int, int],
+    model: type[E],
+    whose: tuple[str, str],
+    build: Callable[[E], T],
+) -> T | None:
+    """What the entry in ``path`` keeps, built by ``build`` from it read as ``model`` (at most
+    ``bounds``: its bytes, its JSON inflated), when it was written under ``whose`` (the stamp,
+    the key it is named by); None for any doubt: fabric.json is read then."""
+    doc = unpacked(path, *bounds)
+    try:
+        if doc is None:
+            return None  # missing, larger than any entry roce-cfg writes, or cut short
+        entry = model.model_validate_json(doc)
+        if (getattr(entry, "stamp", None), getattr(entry, "key", None)) != whose:
+            return None
+        built = build(entry)
+    except (InputError, ValidationError, ValueError, IndexError):
+        return None  # foreign or corrupt
+    touch(path)
+    return built
 
 
 def read_rows(

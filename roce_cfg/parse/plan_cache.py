@@ -24,14 +24,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from roce_cfg.errors import InputError
-from roce_cfg.memo import made, touch, unpacked
+from roce_cfg.memo import made
 from roce_cfg.model.fabric import Gbps, Metres, VlanId
 from roce_cfg.output import write_cached
 from roce_cfg.parse.cache import SUFFIX, ParseCache
-from roce_cfg.parse.columns import Addresses, Index, columns_of, read_rows
+from roce_cfg.parse.columns import Addresses, Index, columns_of, kept_entry, read_rows
 from roce_cfg.parse.context import Role
 from roce_cfg.parse.hints import (
     EarlyPlan,
@@ -98,19 +97,8 @@ def _entry_path(cache: ParseCache, key: str) -> Path:
 
 
 def _load(cache: ParseCache, key: str) -> LintPlan | None:
-    path = _entry_path(cache, key)
-    doc = unpacked(path, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
-    try:
-        if doc is None:
-            return None  # missing, larger than any entry roce-cfg writes, or cut short
-        entry = _Entry.model_validate_json(doc)
-        if (entry.stamp, entry.key) != (cache.stamp, key):
-            return None
-        plan = _plan(entry)
-    except (InputError, ValidationError, ValueError, IndexError):
-        return None  # foreign or corrupt: fabric.json is read
-    touch(path)
-    return plan
+    bounds = (MAX_ENTRY_BYTES, MAX_JSON_BYTES)
+    return kept_entry(_entry_path(cache, key), bounds, _Entry, (cache.stamp, key), _plan)
 
 
 def _plan(entry: _Entry) -> LintPlan:

@@ -24,15 +24,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, get_args
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from roce_cfg.errors import InputError
-from roce_cfg.memo import made, touch, unpacked
+from roce_cfg.memo import made
 from roce_cfg.model.fabric import Fabric, Gbps, Metres, VlanId
 from roce_cfg.output import write_cached
 from roce_cfg.parse import Hints
 from roce_cfg.parse.cache import SUFFIX, ParseCache
-from roce_cfg.parse.columns import Addresses, Index, columns_of, read_rows
+from roce_cfg.parse.columns import Addresses, Index, columns_of, kept_entry, read_rows
 from roce_cfg.parse.context import Role
 from roce_cfg.parse.hints import (
     EarlyPlan,
@@ -177,19 +176,8 @@ def _entry_path(cache: ParseCache, key: str) -> Path:
 
 
 def _load(cache: ParseCache, key: str) -> KeptPlan | None:
-    path = _entry_path(cache, key)
-    doc = unpacked(path, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
-    try:
-        if doc is None:
-            return None  # missing, larger than any entry roce-cfg writes, or cut short
-        entry = _Entry.model_validate_json(doc)
-        if (entry.stamp, entry.key) != (cache.stamp, key):
-            return None
-        kept = _kept(entry)
-    except (InputError, ValidationError, ValueError, IndexError):
-        return None  # foreign or corrupt: fabric.json is read
-    touch(path)
-    return kept
+    bounds = (MAX_ENTRY_BYTES, MAX_JSON_BYTES)
+    return kept_entry(_entry_path(cache, key), bounds, _Entry, (cache.stamp, key), _kept)
 
 
 def _kept(entry: _Entry) -> KeptPlan:
