@@ -1,7 +1,8 @@
 """generate's shortcuts for ports of one shape (design/devices.py ``_Ports``: a port assembled
-from the first validated port of its shape; a BGP peer assembled from its planned values) write
-what validating every port and peer writes: the same configs, models and given fields, for
-every scenario and for random intents of every vendor."""
+from the first validated port of its shape; a BGP peer assembled from its planned values; the
+topology's links and NIC attachments assembled from their planned values, design/topology.py
+``Trusted``) write what validating every one writes: the same configs, models and given
+fields, for every scenario and for random intents of every vendor."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from roce_cfg.design import devices
+from roce_cfg.design import devices, topology
 from roce_cfg.generate import generate, output_files
 from tests.helpers import ROOT, SCENARIOS, examples
 
@@ -40,13 +41,18 @@ def _written(path: Path) -> tuple[dict[str, str], list[Any]]:
         for n in (d.bgp.neighbors if d.bgp else ())
     ]
     models = [d.model_dump_json() for d in result.fabric.devices]
-    return output_files(result), [ports, peers, models]
+    planned = [
+        (repr(m.model_dump()), sorted(m.model_fields_set))
+        for m in (*result.fabric.links, *result.fabric.nics)
+    ]
+    return output_files(result), [ports, peers, models, planned]
 
 
 def _both_ways(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shaped = _written(path)
     with monkeypatch.context() as m:
         m.setattr(devices._Ports, "validate_all", True)
+        m.setattr(topology.Trusted, "validate_all", True)
         plain = _written(path)
     assert shaped == plain
 

@@ -5,11 +5,15 @@ range, a range of one value, and merge, without, expand, contains, render and do
 
 from __future__ import annotations
 
+from ipaddress import IPv4Address, IPv4Interface
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roce_cfg.model import numbers
+from roce_cfg.model.device import Interface
+from roce_cfg.model.fabric import Rail
 from roce_cfg.model.numbers import Domain, NumberError, OutOfDomain, number, parse
 from tests.helpers import examples
 
@@ -203,3 +207,24 @@ def test_a_domain_is_a_frozen_value() -> None:
 
 def test_a_number_error_without_a_word_names_none() -> None:
     assert NumberError("not a list").text == ""
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 32))
+@settings(max_examples=200)
+def test_an_address_is_written_as_ipaddress_writes_it(n: int, prefixlen: int) -> None:
+    iface = IPv4Interface((n, prefixlen))
+    assert numbers.interface_json(iface) == str(iface)
+    assert numbers.address_json(iface.ip) == str(iface.ip)
+    assert numbers.quad_text(n) == str(IPv4Address(n))
+
+
+def test_a_model_writes_its_addresses_as_pydantic_wrote_them() -> None:
+    # the fields' own serializers (numbers.interface_json, address_json) against pydantic's
+    # for IP types: str() of the value, in JSON only (a Python dump keeps the objects)
+    port = Interface(name="eth1", mode="routed", mtu=9000, speed_gbps=400, ipv4="10.0.0.1/31")
+    assert port.model_dump(mode="json")["ipv4"] == "10.0.0.1/31"
+    assert port.model_dump()["ipv4"] == IPv4Interface("10.0.0.1/31")
+    assert '"ipv4":"10.0.0.1/31"' in port.model_dump_json()
+    rail = Rail(rail=0, vlan=2, switch="s", subnet="10.1.0.0/24", gateway="10.1.0.1")
+    assert rail.model_dump(mode="json")["gateway"] == "10.1.0.1"
+    assert rail.model_dump()["gateway"] == IPv4Address("10.1.0.1")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from ipaddress import IPv4Address, IPv4Interface
 from typing import Any
 
@@ -19,11 +20,10 @@ from roce_cfg.model.device import (
     PortQos,
     Vlan,
     VlanInterface,
-    assembled,
     frame_for,
 )
 from roce_cfg.model.fabric import PortHeadroom
-from roce_cfg.model.fast import state
+from roce_cfg.model.fast import maker, state
 
 
 def frame_limit(sw: Switch, mtu: int) -> int | None:
@@ -43,8 +43,11 @@ class _Ports:
     validate_all = False
 
     def __init__(self) -> None:
-        # shape -> the fields and the set of given fields of its first port (model/fast.py)
-        self.first: dict[tuple[object, ...], tuple[dict[str, Any], set[str]]] = {}
+        # shape -> the fields of its first port and a maker of ports given the same fields
+        # (model/fast.py)
+        self.first: dict[
+            tuple[object, ...], tuple[dict[str, Any], Callable[[dict[str, Any]], Interface]]
+        ] = {}
 
     def __call__(
         self,
@@ -73,10 +76,10 @@ class _Ports:
             )
             held = state(port)
             if held is not None:
-                self.first.setdefault(shape, held[1:])
+                self.first.setdefault(shape, (held[1], maker(Interface, held[2])))
             return port
-        fields, given = first
-        return assembled(Interface, {**fields, **own}, given)
+        fields, make = first
+        return make({**fields, **own})
 
 
 def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortHeadroom]]:
@@ -123,7 +126,7 @@ def _interfaces(intent: Intent, sw: Switch) -> tuple[list[Interface], list[PortH
 
 
 # every field given, one set shared by every peer (as ``model.fast.lean`` keeps them)
-_PEER_FIELDS = set(BgpNeighbor.model_fields)
+_MAKE_PEER = maker(BgpNeighbor)
 
 
 def _peer(address: IPv4Address, asn: int, far: str) -> BgpNeighbor:
@@ -132,9 +135,7 @@ def _peer(address: IPv4Address, asn: int, far: str) -> BgpNeighbor:
     switch's ASN and hostname (``test_generate_shapes`` compares with the validated peer)."""
     if _Ports.validate_all:
         return BgpNeighbor(address=address, remote_as=asn, description=far)
-    return assembled(
-        BgpNeighbor, {"address": address, "remote_as": asn, "description": far}, _PEER_FIELDS
-    )
+    return _MAKE_PEER({"address": address, "remote_as": asn, "description": far})
 
 
 def _bgp(intent: Intent, sw: Switch, asn_of: dict[str, int]) -> Bgp | None:

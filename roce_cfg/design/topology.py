@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from ipaddress import IPv4Address, IPv4Interface, IPv4Network
+from typing import Any
 
 from roce_cfg.design.ports import PortSlot, allocate
 from roce_cfg.design.shape import FabricShape, Tier, Uplinks
@@ -12,6 +13,7 @@ from roce_cfg.errors import PlanError
 from roce_cfg.intent.models import Intent
 from roce_cfg.model import numbers
 from roce_cfg.model.fabric import Link, NicAttachment, Rail, SwitchPlan
+from roce_cfg.model.fast import maker
 from roce_cfg.platforms.profile import ModelSpec, VendorProfile
 from roce_cfg.vendor import Vendor
 
@@ -32,6 +34,17 @@ class Topology:
     links: list[Link]
     rails: list[Rail]
     nics: list[NicAttachment]
+
+
+class Trusted:
+    """Links and NIC attachments built from values already of their fields' types and domains
+    (the intent's validated speeds, cables and VLAN range, addresses ipaddress built), so not
+    validated again: 16,400 of them on the large fabric, a twentieth of its generate.
+    ``validate_all`` validates each (what tests/test_generate_shapes.py compares with)."""
+
+    validate_all = False
+    link = staticmethod(maker(Link))
+    nic = staticmethod(maker(NicAttachment))
 
 
 def _iface(address: IPv4Address | int, prefix: int) -> IPv4Interface:
@@ -94,18 +107,19 @@ def _attach_servers(
     first = int(gateway) + 1
     link = intent.fabric.links.server_leaf
     for local, (server, port) in enumerate(zip(servers, ports, strict=True)):
-        nic = NicAttachment(
-            server=f"server-{server + 1}",
-            nic=rail,
-            rail=rail,
-            vlan=vlan,
-            switch=sw.plan.hostname,
-            port=port.name,
-            ip=_iface(first + local, subnet.prefixlen),
-            gateway=gateway,
-            speed_gbps=link.speed,
-            cable_m=link.cable_m,
-        )
+        fields: dict[str, Any] = {  # every field, in order (Trusted)
+            "server": f"server-{server + 1}",
+            "nic": rail,
+            "rail": rail,
+            "vlan": vlan,
+            "switch": sw.plan.hostname,
+            "port": port.name,
+            "ip": _iface(first + local, subnet.prefixlen),
+            "gateway": gateway,
+            "speed_gbps": link.speed,
+            "cable_m": link.cable_m,
+        }
+        nic = NicAttachment(**fields) if Trusted.validate_all else Trusted.nic(fields)
         sw.server_ports.append((port, nic))
     rail_plan = Rail(rail=rail, vlan=vlan, switch=sw.plan.hostname, subnet=subnet, gateway=gateway)
     sw.rails.append(rail_plan)
@@ -124,6 +138,7 @@ class _Layout:
         self.links: list[Link] = []
         self.rails: list[Rail] = []
         self.nics: list[NicAttachment] = []
+        self.p2p: int | None = None  # the fabric p2p pool's first address, once checked
         # (tier, down, up) -> the ports ``allocate`` picks: the same for every switch of a tier
         # that serves as many servers (the slots are frozen, shared by those switches)
         self.slots: dict[
@@ -187,20 +202,21 @@ class _Layout:
     ) -> None:
         pool = self.intent.addressing.fabric_p2p
         assert pool is not None  # intent.checks: a fabric with links has a p2p pool
-        base = int(
-            _nth(pool, 2 * len(self.links), ("addressing", "fabric_p2p"), self.shape.pools.p2p)
-        )
-        link = Link(
-            kind=up.kind,
-            a_device=low[0].plan.hostname,
-            a_port=low[1].name,
-            a_ip=_iface(base + 1, 31),
-            b_device=high[0].plan.hostname,
-            b_port=high[1].name,
-            b_ip=_iface(base, 31),
-            speed_gbps=up.link.speed,
-            cable_m=up.link.cable_m,
-        )
+        if self.p2p is None:  # the pool's size checked once: every link's check is the same
+            self.p2p = int(_nth(pool, 0, ("addressing", "fabric_p2p"), self.shape.pools.p2p))
+        base = self.p2p + 2 * len(self.links)
+        fields: dict[str, Any] = {  # every field, in order (Trusted)
+            "kind": up.kind,
+            "a_device": low[0].plan.hostname,
+            "a_port": low[1].name,
+            "a_ip": _iface(base + 1, 31),
+            "b_device": high[0].plan.hostname,
+            "b_port": high[1].name,
+            "b_ip": _iface(base, 31),
+            "speed_gbps": up.link.speed,
+            "cable_m": up.link.cable_m,
+        }
+        link = Link(**fields) if Trusted.validate_all else Trusted.link(fields)
         self.links.append(link)
         low[0].fabric_ports.append((low[1], link))
         high[0].fabric_ports.append((high[1], link))

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from ipaddress import IPv4Address
+from ipaddress import IPv4Address, IPv4Interface
 from socket import inet_aton
 
 # an interface built from numbers: the shortcut lives with the model's others (model/fast.py)
@@ -317,6 +317,43 @@ def quad(text: str) -> int:
 def quad_number(text: object) -> int | None:
     """The number of ``text`` when it is a dotted quad as ipaddress reads it, else None."""
     return quad(text) if isinstance(text, str) and _QUAD.fullmatch(text) else None
+
+
+_OCTETS = [str(n) for n in range(256)]
+
+
+def quad_text(n: int) -> str:
+    """The dotted quad of an IPv4 address's number, as ipaddress prints it, at a fifth of its
+    cost (1.5 us a print: the large fabric's configs print 70,000 addresses, its fabric.json
+    33,000).
+
+    >>> quad_text(0x0A000001), quad_text(0xFFFFFFFF), quad_text(0)
+    ('10.0.0.1', '255.255.255.255', '0.0.0.0')
+    """
+    o = _OCTETS
+    return f"{o[n >> 24]}.{o[n >> 16 & 255]}.{o[n >> 8 & 255]}.{o[n & 255]}"
+
+
+def interface_json(value: object) -> str:
+    """An IPv4Interface field's JSON text, ``str(value)`` as pydantic writes it, printed by
+    ``quad_text`` (anything but an IPv4Interface by ``str``).
+
+    >>> interface_json(IPv4Interface("10.0.0.1/31")), interface_json(IPv4Interface("1.2.3.4"))
+    ('10.0.0.1/31', '1.2.3.4/32')
+    """
+    if type(value) is IPv4Interface:
+        return f"{quad_text(int(value))}/{value.network.prefixlen}"
+    return str(value)
+
+
+def address_json(value: object) -> str:
+    """An IPv4Address field's JSON text, ``str(value)`` as pydantic writes it, printed by
+    ``quad_text`` (anything but an IPv4Address by ``str``).
+
+    >>> address_json(IPv4Address("192.168.0.1"))
+    '192.168.0.1'
+    """
+    return quad_text(int(value)) if type(value) is IPv4Address else str(value)
 
 
 def quad_address(value: object) -> IPv4Address | None:
