@@ -40,7 +40,6 @@ import os
 import stat
 import sys
 import time
-import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -50,10 +49,11 @@ from typing import Any
 import roce_cfg
 from roce_cfg.cache_key import cache_key, subkey
 from roce_cfg.errors import BIDI, InputError
-from roce_cfg.output import CACHE_DIR, write_cached, write_file
+from roce_cfg.output import CACHE_DIR, write_file
 from roce_cfg.redact import redact
 from roce_cfg.resources import data_root
 from roce_cfg.safepath import read_bytes
+from roce_cfg.seal import unpacked, write_cached
 from roce_cfg.streams import MAX_OUTPUT, Piece, Recorder, Tee
 
 FORMAT = "roce-cfg/run-memo/v2"
@@ -192,25 +192,6 @@ def _digest(top: Path, files: list[Path]) -> str:
         h.update(f"{path.relative_to(top).as_posix()}\0{len(data)}\0".encode())
         h.update(data)
     return h.hexdigest()
-
-
-def unpacked(path: Path, max_bytes: int, max_json: int) -> bytes | None:
-    """The document a cache entry in ``path`` holds compressed (``max_bytes`` of it at most,
-    ``max_json`` inflated, never through a link); None when it is missing, a link, unreadable,
-    larger than any entry roce-cfg writes, or cut short. One reader for every cache's entries.
-    The entry's name is roce-cfg's own (no '..', no separator) and its folder is never a link
-    (``made``, and the caches' opening): a link in the entry's own place is all that could
-    lead elsewhere, refused by its lstat. (``safepath.within`` resolved every component of
-    both paths per entry: 0.07 s of loading 1,280 parse cache entries.)"""
-    try:
-        if os.path.islink(path):
-            return None
-        packed = read_bytes(path, what="cache entry", max_bytes=max_bytes)
-        inflate = zlib.decompressobj()
-        doc = inflate.decompress(packed, max_json)
-    except (InputError, zlib.error):
-        return None
-    return None if inflate.unconsumed_tail or not inflate.eof else doc
 
 
 def _read_json(path: Path, max_bytes: int) -> object:

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from roce_cfg import memo
 from roce_cfg.cache_key import subkey
 from roce_cfg.output import CACHE_DIR, LINT_CONFIG
+from roce_cfg.seal import Seal, unpacked, write_cached
 from tests import cachepod
 from tests.helpers import ROOT, examples
 
@@ -363,8 +364,8 @@ def test_an_entry_the_users_roce_cfg_did_not_write_there_replays_nothing(
 
 
 def test_an_entry_is_never_read_through_a_link(tmp_path: Path) -> None:
-    """Every cache's entries are read by ``unpacked``: a link in an entry's place (to an
-    entry elsewhere, which would read as one) is refused, the entry itself read."""
+    """Every cache's entries are read by ``unpacked`` or ``Seal.opened``: a link in an entry's
+    place (to an entry elsewhere, which would read as one) is refused, the entry itself read."""
     import zlib
 
     folder, elsewhere = tmp_path / CACHE_DIR, tmp_path / "elsewhere"
@@ -373,6 +374,13 @@ def test_an_entry_is_never_read_through_a_link(tmp_path: Path) -> None:
     (elsewhere / "x.json.z").write_bytes(zlib.compress(b"{}"))
     (folder / "own.json.z").write_bytes(zlib.compress(b"{}"))
     (folder / "linked.json.z").symlink_to(elsewhere / "x.json.z")
-    assert memo.unpacked(folder / "own.json.z", 100, 100) == b"{}"
-    assert memo.unpacked(folder / "linked.json.z", 100, 100) is None
-    assert memo.unpacked(folder / "missing.json.z", 100, 100) is None
+    assert unpacked(folder / "own.json.z", 100, 100) == b"{}"
+    assert unpacked(folder / "linked.json.z", 100, 100) is None
+    assert unpacked(folder / "missing.json.z", 100, 100) is None
+    kept = Seal(b"k" * 32)
+    assert write_cached(elsewhere / "s.json.z", "{}", kept)
+    assert write_cached(folder / "own.json.z", "{}", kept)
+    (folder / "s.json.z").symlink_to(elsewhere / "s.json.z")  # its MAC verifies under the name
+    assert kept.opened(folder / "own.json.z", 100, 100) == b"{}"
+    assert kept.opened(elsewhere / "s.json.z", 100, 100) == b"{}"
+    assert kept.opened(folder / "s.json.z", 100, 100) is None
