@@ -428,9 +428,9 @@ def write_file(target: Path, text: str, *, private: bool = False) -> None:
     _replace(target, data, 0o600 if private else None)
 
 
-def write_bytes(target: Path, data: bytes) -> None:
-    """``data`` written to ``target`` as ``write_file`` writes, as it is: a cache entry
-    (roce_cfg/seal.py ``write_cached``)."""
+def write_entry(target: Path, data: bytes) -> None:
+    """``data`` written to ``target`` as ``write_file`` writes, as it is: a cache entry, whose
+    JSON roce_cfg/seal.py ``write_cached`` has put to the redactor before compressing it."""
     _replace(target, data)
 
 

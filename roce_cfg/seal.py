@@ -25,7 +25,7 @@ from pathlib import Path
 from roce_cfg.cache_key import subkey
 from roce_cfg.errors import InputError
 from roce_cfg.jsontext import ascii_json
-from roce_cfg.output import write_bytes
+from roce_cfg.output import write_entry
 from roce_cfg.redact import redact_json
 from roce_cfg.safepath import read_bytes
 
@@ -72,7 +72,7 @@ def write_cached(target: Path, doc: str, seal: Seal | None = None) -> bool:
         return False
     packed = zlib.compress(doc.encode("ascii"), 1)
     try:
-        write_bytes(target, packed if seal is None else seal.mac(target.name, packed) + packed)
+        write_entry(target, packed if seal is None else seal.mac(target.name, packed) + packed)
     except InputError:
         return False
     return True
