@@ -22,25 +22,24 @@ run read it, an exit other than 0 or 1, anything written to the streams past ``w
 are written through roce_cfg/output.py and read through roce_cfg/safepath.py like the parse
 cache's, and count towards its bound (roce_cfg/parse/cache.py's ``trim``).
 
-An entry is ``["<MAC>",<document>]``: HMAC-SHA256 of its name and document under a key derived
-from the user's key for memo entries alone (roce_cfg/cache_key.py ``subkey``, never written).
-The document holds the stamp its name is made from, so names keep out only whoever has never
-read an entry; the MAC keeps out whoever can write the folder without the user's key (a CI
-workspace kept between jobs, a shared checkout): an entry edited there to replay a failing
-lint as clean, or copied from another command's name, replays nothing and the command runs.
+An entry is sealed (roce_cfg/seal.py): HMAC-SHA256 of its name and compressed document under a
+key derived from the user's key for memo entries alone (roce_cfg/cache_key.py ``subkey``, never
+written), checked before it is inflated. The document holds the stamp its name is made from, so
+names keep out only whoever has never read an entry; the MAC keeps out whoever can write the
+folder without the user's key (a CI workspace kept between jobs, a shared checkout): an entry
+edited there to replay a failing lint as clean, or copied from another command's name, replays
+nothing and the command runs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import hmac
 import json
 import os
 import stat
 import sys
 import time
-import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -50,13 +49,14 @@ from typing import Any
 import roce_cfg
 from roce_cfg.cache_key import cache_key, subkey
 from roce_cfg.errors import BIDI, InputError
-from roce_cfg.output import CACHE_DIR, write_cached, write_file
+from roce_cfg.output import CACHE_DIR, write_file
 from roce_cfg.redact import redact
 from roce_cfg.resources import data_root
 from roce_cfg.safepath import read_bytes
+from roce_cfg.seal import Seal, write_cached
 from roce_cfg.streams import MAX_OUTPUT, Piece, Recorder, Tee
 
-FORMAT = "roce-cfg/run-memo/v2"
+FORMAT = "roce-cfg/run-memo/v3"
 # What the MAC key of a memo entry is derived for (cache_key.subkey): these entries alone.
 _USE = "run memo"
 PREFIX = "run-"
@@ -194,25 +194,6 @@ def _digest(top: Path, files: list[Path]) -> str:
     return h.hexdigest()
 
 
-def unpacked(path: Path, max_bytes: int, max_json: int) -> bytes | None:
-    """The document a cache entry in ``path`` holds compressed (``max_bytes`` of it at most,
-    ``max_json`` inflated, never through a link); None when it is missing, a link, unreadable,
-    larger than any entry roce-cfg writes, or cut short. One reader for every cache's entries.
-    The entry's name is roce-cfg's own (no '..', no separator) and its folder is never a link
-    (``made``, and the caches' opening): a link in the entry's own place is all that could
-    lead elsewhere, refused by its lstat. (``safepath.within`` resolved every component of
-    both paths per entry: 0.07 s of loading 1,280 parse cache entries.)"""
-    try:
-        if os.path.islink(path):
-            return None
-        packed = read_bytes(path, what="cache entry", max_bytes=max_bytes)
-        inflate = zlib.decompressobj()
-        doc = inflate.decompress(packed, max_json)
-    except (InputError, zlib.error):
-        return None
-    return None if inflate.unconsumed_tail or not inflate.eof else doc
-
-
 def _read_json(path: Path, max_bytes: int) -> object:
     """The JSON document in ``path``; None for any doubt."""
     try:
@@ -287,7 +268,7 @@ class RunMemo:
     stamp: str
     key: str
     files: dict[str, Stat]
-    seal: bytes  # the MAC key of memo entries (``_mac``)
+    seal: Seal  # of memo entries
     started_ns: int = field(default_factory=time.time_ns)
     # the content hashes taken (of files whose stat alone does not settle them)
     hashed: dict[str, str] = field(default_factory=dict)
@@ -316,22 +297,11 @@ class RunMemo:
         """The document of this memo's entry when its MAC verifies (one this user's roce-cfg
         wrote under this name: an entry edited in the folder, or copied from another name,
         replays nothing); None for any doubt."""
-        raw = unpacked(self.path, MAX_ENTRY_BYTES, MAX_OUTPUT * 4)
-        if raw is None or raw[:2] != b'["' or raw[66:68] != b'",' or raw[-1:] != b"]":
-            return None
-        body = raw[68:-1]
-        if not hmac.compare_digest(raw[2:66], self._mac(body)):
-            return None
+        doc = self.seal.opened(self.path, MAX_ENTRY_BYTES, MAX_OUTPUT * 4)
         try:
-            return json.loads(body)
+            return None if doc is None else json.loads(doc)
         except (ValueError, RecursionError):
             return None
-
-    def _mac(self, body: bytes) -> bytes:
-        """HMAC-SHA256 of the entry's name and document, under the user's key for memo entries
-        (never written anywhere: the stamp the names come from is no secret, it is in here)."""
-        message = self.path.name.encode() + b"\0" + body
-        return hmac.digest(self.seal, message, "sha256").hex().encode()
 
     def _same(self, name: str, st: Stat, was: list[Any], then_ns: int) -> bool:
         was_st = tuple(was[0]) if was[0] is not None else None
@@ -394,9 +364,7 @@ class RunMemo:
             "output": recorder.pieces,
         }
         if made(self.folder):
-            body = json.dumps(doc, separators=(",", ":"))
-            mac = self._mac(body.encode()).decode()
-            write_cached(self.path, f'["{mac}",{body}]')
+            write_cached(self.path, json.dumps(doc, separators=(",", ":")), self.seal)
 
 
 def replay(pieces: Iterable[Piece]) -> None:
@@ -468,7 +436,7 @@ def open_memo(
     if files is None:
         return None
     try:
-        kept, seal = stamp(folder, overlay), subkey(_USE)
+        kept, seal = stamp(folder, overlay), Seal(subkey(_USE))
     except (InputError, OSError):
         return None
     return RunMemo(folder, kept, _key(kept, given), files, seal)

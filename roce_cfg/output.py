@@ -24,7 +24,6 @@ import shutil
 import stat
 import sys
 import tempfile
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -429,18 +428,10 @@ def write_file(target: Path, text: str, *, private: bool = False) -> None:
     _replace(target, data, 0o600 if private else None)
 
 
-def write_cached(target: Path, doc: str) -> bool:
-    """The JSON document ``doc`` compressed into ``target`` as ``write_file`` writes (a parse
-    cache's entry, roce_cfg/parse/cache.py); nothing written, and False, when the redactor
-    would change it (the entry would no longer be what the parse gave) or the write fails."""
-    doc = ascii_json(doc)
-    if redact_json(doc) != doc:
-        return False
-    try:
-        _replace(target, zlib.compress(doc.encode("ascii"), 1))
-    except InputError:
-        return False
-    return True
+def write_entry(target: Path, data: bytes) -> None:
+    """``data`` written to ``target`` as ``write_file`` writes, as it is: a cache entry, whose
+    JSON roce_cfg/seal.py ``write_cached`` has put to the redactor before compressing it."""
+    _replace(target, data)
 
 
 def _replace(target: Path, data: bytes, mode: int | None = None) -> None:

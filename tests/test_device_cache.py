@@ -26,7 +26,7 @@ from roce_cfg.analysis.context import DeviceView, Options, concludes
 from roce_cfg.analysis.findings import Finding
 from roce_cfg.analysis.registry import Hit, Rule
 from tests import cachepod
-from tests.cachepod import lint
+from tests.cachepod import lint, reseal, unsealed
 from tests.helpers import examples
 
 CACHE = output.CACHE_DIR
@@ -44,7 +44,7 @@ def outputs(folder: Path, *more: str) -> tuple[Said, Said]:
 def kept(folder: Path) -> dict[str, Any]:
     """The switches of the one entry of the device findings (its JSON), by key."""
     (entry,) = (folder / CACHE).glob(f"{device_cache.PREFIX}*")
-    switches: dict[str, Any] = json.loads(zlib.decompress(entry.read_bytes()))["switches"]
+    switches: dict[str, Any] = json.loads(unsealed(entry))["switches"]
     return switches
 
 
@@ -245,7 +245,7 @@ def _corrupted(packed: bytes, how: int) -> bytes:
     if how == 1:
         return packed[: len(packed) // 2]  # cut short
     if how == 2:
-        return zlib.compress(b'{"format": "roce-cfg/device-findings/v2"}')
+        return zlib.compress(b'{"format": "%s"}' % device_cache.FORMAT.encode())
     if how == 3:
         return zlib.compress(doc.replace('"rules":["', '"rules":["RC000","').encode())
     return zlib.compress(doc.replace('"shared":"', '"shared":"0').encode())
@@ -258,7 +258,7 @@ def test_a_corrupt_or_foreign_entry_runs_the_rules_again(
     cold = outputs(pod, "--no-cache")
     assert lint(str(pod)).exit_code == cold[0][0]
     (entry,) = (pod / CACHE).glob(f"{device_cache.PREFIX}*")
-    entry.write_bytes(_corrupted(entry.read_bytes(), how))
+    reseal(entry, device_cache._USE, lambda packed: _corrupted(packed, how))  # past the MAC
     forget_runs(pod)
     judged.clear()
     result = lint(str(pod))
@@ -290,8 +290,9 @@ def test_another_switchs_findings_under_a_key_are_refused(
     cold = outputs(pod, "--no-cache")
     assert lint(str(pod)).exit_code == cold[0][0]
     (entry,) = (pod / CACHE).glob(f"{device_cache.PREFIX}*")
-    doc = _moved(json.loads(zlib.decompress(entry.read_bytes())), how)
-    entry.write_bytes(zlib.compress(json.dumps(doc, separators=(",", ":")).encode()))
+    doc = _moved(json.loads(unsealed(entry)), how)
+    moved = json.dumps(doc, separators=(",", ":")).encode()
+    reseal(entry, device_cache._USE, lambda _: zlib.compress(moved))  # past the MAC
     forget_runs(pod)
     judged.clear()
     result = lint(str(pod))

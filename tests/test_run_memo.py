@@ -17,9 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roce_cfg import memo
-from roce_cfg.cache_key import subkey
+from roce_cfg.analysis import device_cache
 from roce_cfg.output import CACHE_DIR, LINT_CONFIG
+from roce_cfg.seal import MAC_BYTES, Seal, unpacked, write_cached
 from tests import cachepod
+from tests.cachepod import reseal, unsealed
 from tests.helpers import ROOT, examples
 
 FORMATS = ("text", "json", "sarif", "junit")
@@ -269,24 +271,18 @@ def test_no_memo_without_the_cache_or_through_a_link(pod: Path, tmp_path: Path) 
 
 
 def _doc(entry: Path) -> Any:
-    """The document of a memo entry (after its MAC: ``["<mac>",<document>]``)."""
-    import zlib
-
-    return json.loads(zlib.decompress(entry.read_bytes()))[1]
+    """The document of a memo entry (after its MAC: roce_cfg/seal.py)."""
+    return json.loads(unsealed(entry))
 
 
-def _sealed(entry: Path, doc: Any) -> None:
-    """``doc`` written in ``entry`` with the MAC the user's roce-cfg would give it: what
-    only someone holding the user's key can do (the document's own checks are the next line
-    of defence)."""
+def _sealed(entry: Path, doc: Any, use: str = memo._USE) -> None:
+    """``doc`` written in ``entry`` with the MAC the user's roce-cfg would give it (an entry
+    of ``use``): what only someone holding the user's key can do (the document's own checks
+    are the next line of defence)."""
     import zlib
 
     body = json.dumps(doc, separators=(",", ":"))
-    key = entry.name.removeprefix(memo.PREFIX).removesuffix(memo.SUFFIX)
-    kept = memo.RunMemo(entry.parent, "", key, {}, subkey(memo._USE))
-    assert kept.path == entry
-    mac = kept._mac(body.encode()).decode()
-    entry.write_bytes(zlib.compress(f'["{mac}",{body}]'.encode()))
+    reseal(entry, use, lambda _: zlib.compress(body.encode()))
 
 
 def _corrupt(entry: Path, how: int) -> None:
@@ -336,24 +332,26 @@ def test_a_planted_secret_in_an_entry_is_redacted_when_replayed(
     assert stdout.endswith(" snmp-server community <redacted> ro\n")
 
 
-@pytest.mark.parametrize("how", ["edited", "moved"])
+@pytest.mark.parametrize("how", ["edited", "another kind", "moved"])
 def test_an_entry_the_users_roce_cfg_did_not_write_there_replays_nothing(
     pod: Path, replays: list[bool], how: str
 ) -> None:
     """Whoever can write the folder but has not the user's key: an entry edited in place (a
-    failing lint made to replay as clean) or one moved from another memo's name is refused
-    by its MAC, and the lint runs."""
+    failing lint made to replay as clean), one sealed for another kind of entry, or one moved
+    from another memo's name is refused by its MAC, and the lint runs."""
     import zlib
 
     cold = lint(str(pod), "--no-cache")
     assert cold[0] == 0 and lint(str(pod)) == cold
     (entry,) = (pod / CACHE_DIR).glob(f"{memo.PREFIX}*")
-    raw = zlib.decompress(entry.read_bytes())
-    if how == "edited":
+    if how != "moved":
         doc = _doc(entry)
         doc["output"] = [[1, "all clear\n"]]
-        body = json.dumps(doc, separators=(",", ":"))
-        entry.write_bytes(zlib.compress(raw[:68] + body.encode() + b"]"))
+        if how == "edited":
+            body = json.dumps(doc, separators=(",", ":")).encode()
+            entry.write_bytes(entry.read_bytes()[:MAC_BYTES] + zlib.compress(body))
+        else:
+            _sealed(entry, doc, device_cache._USE)
     else:  # the entry of the same lint in JSON, under the text lint's name
         lint(str(pod), "--format", "json")
         (other,) = set((pod / CACHE_DIR).glob(f"{memo.PREFIX}*")) - {entry}
@@ -363,8 +361,8 @@ def test_an_entry_the_users_roce_cfg_did_not_write_there_replays_nothing(
 
 
 def test_an_entry_is_never_read_through_a_link(tmp_path: Path) -> None:
-    """Every cache's entries are read by ``unpacked``: a link in an entry's place (to an
-    entry elsewhere, which would read as one) is refused, the entry itself read."""
+    """Every cache's entries are read by ``unpacked`` or ``Seal.opened``: a link in an entry's
+    place (to an entry elsewhere, which would read as one) is refused, the entry itself read."""
     import zlib
 
     folder, elsewhere = tmp_path / CACHE_DIR, tmp_path / "elsewhere"
@@ -373,6 +371,13 @@ def test_an_entry_is_never_read_through_a_link(tmp_path: Path) -> None:
     (elsewhere / "x.json.z").write_bytes(zlib.compress(b"{}"))
     (folder / "own.json.z").write_bytes(zlib.compress(b"{}"))
     (folder / "linked.json.z").symlink_to(elsewhere / "x.json.z")
-    assert memo.unpacked(folder / "own.json.z", 100, 100) == b"{}"
-    assert memo.unpacked(folder / "linked.json.z", 100, 100) is None
-    assert memo.unpacked(folder / "missing.json.z", 100, 100) is None
+    assert unpacked(folder / "own.json.z", 100, 100) == b"{}"
+    assert unpacked(folder / "linked.json.z", 100, 100) is None
+    assert unpacked(folder / "missing.json.z", 100, 100) is None
+    kept = Seal(b"k" * 32)
+    assert write_cached(elsewhere / "s.json.z", "{}", kept)
+    assert write_cached(folder / "own.json.z", "{}", kept)
+    (folder / "s.json.z").symlink_to(elsewhere / "s.json.z")  # its MAC verifies under the name
+    assert kept.opened(folder / "own.json.z", 100, 100) == b"{}"
+    assert kept.opened(elsewhere / "s.json.z", 100, 100) == b"{}"
+    assert kept.opened(folder / "s.json.z", 100, 100) is None

@@ -13,7 +13,10 @@ beside the parse cache's entries, counted in its bound), named by what its keys 
 stamp, the options, the device rules), rewritten when a switch's key is not in it or one of its
 switches is gone: it holds the switches of that run alone. Anything else, or any doubt (an entry
 that cannot be read or validated, findings of another switch), means the rules run. Written
-through roce_cfg/output.py, read through roce_cfg/safepath.py, as the parse cache's entries.
+through roce_cfg/output.py, read through roce_cfg/safepath.py, as the parse cache's entries,
+and sealed (roce_cfg/seal.py, under a key for these entries alone): an entry edited in the folder
+to replay a failing switch as clean, or copied from another entry's name, is refused before it
+is inflated, and the rules run.
 """
 
 from __future__ import annotations
@@ -29,12 +32,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from roce_cfg.analysis.context import DeviceView, Options
 from roce_cfg.analysis.findings import Finding
-from roce_cfg.memo import made, touch, unpacked
+from roce_cfg.memo import made, touch
 from roce_cfg.model.device import lean
-from roce_cfg.output import write_cached
 from roce_cfg.parse.cache import MAX_BYTES, SUFFIX, ParseCache, trim
+from roce_cfg.seal import Seal, write_cached
 
-FORMAT = "roce-cfg/device-findings/v2"
+FORMAT = "roce-cfg/device-findings/v3"
+# What the MAC key of these entries is derived for (cache_key.subkey): these entries alone.
+_USE = "device findings"
 PREFIX = "dev-"
 # A fabric of 100,000-port switches may have millions of findings.
 MAX_ENTRY_BYTES = 64 * 2**20
@@ -47,7 +52,7 @@ PerRule = list[list[Finding]]
 class _Entry(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    format: Literal["roce-cfg/device-findings/v2"]
+    format: Literal["roce-cfg/device-findings/v3"]
     shared: str
     rules: list[str]
     # each switch's key (``DeviceCache.key``) -> its findings
@@ -56,20 +61,25 @@ class _Entry(BaseModel):
 
 @dataclass
 class DeviceCache:
-    """Where the entry is, and what every switch's key shares: the parse cache's stamp, the
-    device rules and lint's options."""
+    """Where the entry is, what every switch's key shares (the parse cache's stamp, the
+    device rules and lint's options) and the seal of its entries."""
 
     folder: Path
     shared: str
     rules: tuple[str, ...]
+    seal: Seal
     _kept: dict[str, PerRule] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, cache: ParseCache, rules: Sequence[str], options: Options) -> DeviceCache:
+    def of(cls, cache: ParseCache, rules: Sequence[str], options: Options) -> DeviceCache | None:
+        """The entry of these rules and options beside ``cache``; None without a seal."""
+        seal = Seal.of(_USE)
+        if seal is None:
+            return None
         h = hashlib.blake2b(digest_size=20)
         h.update(f"{FORMAT}\0{cache.stamp}\0{','.join(rules)}\0".encode())
         h.update(options_digest(options).encode())
-        return cls(cache.folder, h.hexdigest(), tuple(rules))
+        return cls(cache.folder, h.hexdigest(), tuple(rules), seal)
 
     @property
     def path(self) -> Path:
@@ -98,7 +108,7 @@ class DeviceCache:
         return found
 
     def _entry(self) -> _Entry | None:
-        doc = unpacked(self.path, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
+        doc = self.seal.opened(self.path, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
         try:
             if doc is None:
                 return None
@@ -122,7 +132,7 @@ class DeviceCache:
             doc = entry.model_dump_json()
         except ValueError:  # a value JSON cannot hold: the rules run every time
             return
-        if made(self.folder) and write_cached(self.path, doc):
+        if made(self.folder) and write_cached(self.path, doc, self.seal):
             self._kept = switches
             trim(self.folder, MAX_BYTES)  # the entry counts towards the parse cache's bound
 

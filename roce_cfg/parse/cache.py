@@ -36,11 +36,11 @@ a config's findings disappear, or to exhaust memory or crash the run. The defenc
 - Names: an entry is looked up under a name only the user's key makes, so an entry planted
   under a name made from public things (the release, a config's path and bytes) is never read.
 - Content: each entry carries a MAC (HMAC-SHA256 under a key derived from the user's key for
-  this use alone, never written anywhere) over its name and everything in it but the MAC, so
-  an entry that verifies is one this user's roce-cfg wrote under that name: an edited one, or
-  one copied from another name, is refused before any of it is parsed. (The stamp the names
-  are made with is no secret: the run memo's entries hold what it is made from, and entries of
-  format v2 held it; names alone kept out only whoever had never read an entry.)
+  this kind of entry alone, never written) over its name and all in it but the MAC, so one
+  that verifies is one this user's roce-cfg wrote under that name: one edited, copied from
+  another name or of another kind (each kind is sealed: memo.py, seal.py) is refused before it
+  is parsed. (The stamp the names are made with is no secret: the run memo's and the plans'
+  entries hold it or what it is made from; names alone keep out whoever never read one.)
 - Bounds: at most ``MAX_ENTRY_BYTES`` are read and ``MAX_JSON_BYTES`` inflated, whatever the
   entry says, before anything is parsed; a count (ports, peers, table indexes) is bounded by
   the size of the document that lists it.
@@ -50,7 +50,7 @@ a config's findings disappear, or to exhaust memory or crash the run. The defenc
   Not ``pickle`` (which runs what the data names). Not ``marshal`` either, though it reads the
   xl columns in 0.06 s where ``json`` takes 0.11: it is safe to read only what verified, so
   the MAC would be the one defence left, and an entry must be JSON text for the redactor to
-  vouch for it (output.write_cached), descriptions and all.
+  vouch for it (seal.write_cached), descriptions and all.
 
 Not defended: someone who can read the user's key file (it is private to the user, who can
 do anything the user can), or who can replace roce-cfg's own code.
@@ -75,13 +75,13 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from roce_cfg.cache_key import subkey
 from roce_cfg.errors import InputError
 from roce_cfg.jsontext import ascii_json
-from roce_cfg.memo import cache_folder, made, stamp, touch, unpacked
+from roce_cfg.memo import cache_folder, made, stamp, touch
 from roce_cfg.model import numbers
 from roce_cfg.model.device import BgpNeighbor, Interface, PeerAddress, PortQos, Qos
 from roce_cfg.model.fast import address, interface, lean_tree, maker, template, updated
-from roce_cfg.output import write_cached
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
 from roce_cfg.parse.text import text_of
+from roce_cfg.seal import unpacked, write_cached
 from roce_cfg.vendor import Vendor
 
 FORMAT = "roce-cfg/parse-cache/v3"

@@ -1,10 +1,12 @@
 """A plan's rows kept as columns in a cache entry (parse/plan_cache.py for lint,
 parse/whole_plan.py for report and deadlock): each field of a kind of row one column, its
 strings by their index in one table of the entry, its addresses by number, its figures as
-themselves; read back into rows with every index, length and count checked."""
+themselves; read back into rows with every index, length and count checked. Both kinds of
+entry are sealed (roce_cfg/seal.py), each under a key of its own."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from ipaddress import IPv4Address
 from pathlib import Path
@@ -13,9 +15,10 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from roce_cfg.errors import InputError
-from roce_cfg.memo import touch, unpacked
+from roce_cfg.memo import made, touch
 from roce_cfg.model.ceilings import MAX_GPUS, MAX_LINKS, MAX_SWITCHES
 from roce_cfg.parse.hints import IfAddress
+from roce_cfg.seal import Seal, write_cached
 from roce_cfg.yamlsrc import FABRIC_JSON
 
 E = TypeVar("E", bound=BaseModel)
@@ -35,19 +38,21 @@ MOST = {
 
 
 def kept_entry(
-    path: Path,
+    sealed: tuple[Seal, Path],
     bounds: tuple[int, int],
     model: type[E],
     whose: tuple[str, str],
     build: Callable[[E], T],
 ) -> T | None:
-    """What the entry in ``path`` keeps, built by ``build`` from it read as ``model`` (at most
-    ``bounds``: its bytes, its JSON inflated), when it was written under ``whose`` (the stamp,
-    the key it is named by); None for any doubt: fabric.json is read then."""
-    doc = unpacked(path, *bounds)
+    """What the entry in ``sealed``'s path keeps, built by ``build`` from it read as ``model``
+    (at most ``bounds``: its bytes, its JSON inflated), when its seal verifies and it was
+    written under ``whose`` (the stamp, the key it is named by); None for any doubt:
+    fabric.json is read then."""
+    seal, path = sealed
+    doc = seal.opened(path, *bounds)
     try:
         if doc is None:
-            return None  # missing, larger than any entry roce-cfg writes, or cut short
+            return None  # missing, sealed otherwise, too large for an entry, or cut short
         entry = model.model_validate_json(doc)
         if (getattr(entry, "stamp", None), getattr(entry, "key", None)) != whose:
             return None
@@ -56,6 +61,13 @@ def kept_entry(
         return None  # foreign or corrupt
     touch(path)
     return built
+
+
+def keep_entry(sealed: tuple[Seal, Path], doc: dict[str, Any]) -> None:
+    """``doc`` kept sealed in ``sealed``'s path (nothing kept when it cannot be written)."""
+    seal, path = sealed
+    if made(path.parent):
+        write_cached(path, json.dumps(doc, separators=(",", ":")), seal)
 
 
 def read_rows(

@@ -7,18 +7,19 @@ folder read again with fabric.json unchanged neither decodes its 40 MB of JSON n
 its 100,000 rows (1.2 s of one core at xl, against a tenth for the entry).
 
 An entry (``whole-<hash>.json.z`` beside the parse cache's entries, counted in its bound) is
-written through roce_cfg/output.py and read through roce_cfg/safepath.py. On load every column
-is validated as fabric.json's field is (strictly: the types written, the same bounds), the
-roles and vendors too, and each kind's rows are held to the plan's ceilings; any doubt (an
-entry that cannot be read, decompressed or validated, or says it was written for other bytes
-or under another stamp) means fabric.json is read and validated as a whole, and its errors are
-reported as ever. ``--no-cache`` (no ``ParseCache``) reads fabric.json.
+written through roce_cfg/output.py and read through roce_cfg/safepath.py, sealed (roce_cfg/seal.py,
+under a key for these entries alone: one edited or copied from another name is refused before it is
+inflated). On load every column is validated as fabric.json's field is (strictly: the types
+written, the same bounds), the roles and vendors too, and each kind's rows are held to the plan's
+ceilings; any doubt (an entry that cannot be read, authenticated, decompressed or validated, or
+says it was written for other bytes or under another stamp) means fabric.json is read and validated
+as a whole, and its errors are reported as ever. ``--no-cache`` (no ``ParseCache``) reads
+fabric.json.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -26,12 +27,10 @@ from typing import Any, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict
 
-from roce_cfg.memo import made
 from roce_cfg.model.fabric import Fabric, Gbps, Metres, VlanId
-from roce_cfg.output import write_cached
 from roce_cfg.parse import Hints
 from roce_cfg.parse.cache import SUFFIX, ParseCache
-from roce_cfg.parse.columns import Addresses, Index, columns_of, kept_entry, read_rows
+from roce_cfg.parse.columns import Addresses, Index, columns_of, keep_entry, kept_entry, read_rows
 from roce_cfg.parse.context import Role
 from roce_cfg.parse.hints import (
     EarlyPlan,
@@ -46,10 +45,13 @@ from roce_cfg.parse.hints import (
     validated_fabric,
 )
 from roce_cfg.safepath import read_bytes
+from roce_cfg.seal import Seal
 from roce_cfg.vendor import Vendor
 from roce_cfg.yamlsrc import FABRIC_JSON
 
-FORMAT = "roce-cfg/whole-plan/v1"
+FORMAT = "roce-cfg/whole-plan/v2"
+# What the MAC key of these entries is derived for (cache_key.subkey): these entries alone.
+_USE = "whole plan entries"
 PREFIX = "whole-"
 # The xl entry is about 1.5 MB compressed, 6 MB as JSON; a plan at the ceilings a few times it.
 MAX_ENTRY_BYTES = 64 * 2**20
@@ -97,14 +99,15 @@ def kept_of(fabric: Fabric) -> KeptPlan:
 def whole_plan(path: Path, cache: ParseCache | None) -> Fabric | KeptPlan:
     """fabric.json validated as a whole; from ``cache``'s folder when an entry is kept there
     for its bytes (an InputError naming the first bad field when it is not a plan)."""
-    if cache is None:
+    seal = Seal.of(_USE) if cache is not None else None
+    if cache is None or seal is None:
         return validated_fabric(plan_data(path), path)
     raw, key = _keyed(path, cache)
-    kept = _load(cache, key)
+    kept = _load(seal, cache, key)
     if kept is not None:
         return kept
     fabric = validated_fabric(plan_data(path, raw), path)
-    _store(cache, key, fabric)
+    _store(seal, cache, key, fabric)
     return fabric
 
 
@@ -115,13 +118,14 @@ class EarlyWhole:
     def __init__(self, path: Path, cache: ParseCache | None) -> None:
         self._kept: KeptPlan | None = None
         self._early: EarlyPlan[Fabric] | None = None
-        if cache is None:
+        seal = Seal.of(_USE) if cache is not None else None
+        if cache is None or seal is None:
             self._early = EarlyPlan(path, validated_fabric)
         else:
             raw, key = _keyed(path, cache)
-            self._kept = _load(cache, key)
+            self._kept = _load(seal, cache, key)
             if self._kept is None:
-                then = partial(_store, cache, key)
+                then = partial(_store, seal, cache, key)
                 self._early = EarlyPlan(path, validated_fabric, raw=raw, then=then)
         self.hints: dict[str, Hints] = (
             self._early.hints if self._early is not None else hints_from_plan(self.validated())
@@ -148,7 +152,7 @@ _Maybe = list[int | None]
 class _Entry(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    format: Literal["roce-cfg/whole-plan/v1"]
+    format: Literal["roce-cfg/whole-plan/v2"]
     stamp: str
     key: str  # the hash of fabric.json's bytes and the stamp the entry is named by
     name: str
@@ -171,13 +175,13 @@ _ROWS: dict[str, tuple[Callable[..., Any], str]] = {
 _ROLES = frozenset(get_args(Role))
 
 
-def _entry_path(cache: ParseCache, key: str) -> Path:
-    return cache.folder / f"{PREFIX}{key}{SUFFIX}"
+def _entry(seal: Seal, cache: ParseCache, key: str) -> tuple[Seal, Path]:
+    return seal, cache.folder / f"{PREFIX}{key}{SUFFIX}"
 
 
-def _load(cache: ParseCache, key: str) -> KeptPlan | None:
+def _load(seal: Seal, cache: ParseCache, key: str) -> KeptPlan | None:
     bounds = (MAX_ENTRY_BYTES, MAX_JSON_BYTES)
-    return kept_entry(_entry_path(cache, key), bounds, _Entry, (cache.stamp, key), _kept)
+    return kept_entry(_entry(seal, cache, key), bounds, _Entry, (cache.stamp, key), _kept)
 
 
 def _kept(entry: _Entry) -> KeptPlan:
@@ -201,7 +205,7 @@ def _rows(table: list[str], kind: str, columns: Sequence[list[Any]]) -> list[Any
     return read_rows(table, kind, columns, *_ROWS[kind])
 
 
-def _store(cache: ParseCache, key: str, fabric: Fabric) -> None:
+def _store(seal: Seal, cache: ParseCache, key: str, fabric: Fabric) -> None:
     """The validated ``fabric``'s rows kept under ``key`` (nothing kept when they cannot be
     written)."""
     kept = kept_of(fabric)
@@ -218,5 +222,4 @@ def _store(cache: ParseCache, key: str, fabric: Fabric) -> None:
         how = _ROWS[kind][1]
         doc[kind] = columns_of(table, rows, how)
     doc["strings"] = list(table)
-    if made(cache.folder):
-        write_cached(_entry_path(cache, key), json.dumps(doc, separators=(",", ":")))
+    keep_entry(_entry(seal, cache, key), doc)
