@@ -304,6 +304,7 @@ def fold_tails(
             and j - i < longest
             and _chunk(lines[j], width)
             and not (never and never(lines[j + 1]))
+            and not _apart(lines, i, j, width)
         ):
             j += 1
         if j > i and _hot(lines, i, j):
@@ -344,6 +345,27 @@ def _restarts(
         # ('ke' / 'y PLANTED...'), which no line holds whole
         if end > k and _hinted("".join(lines[k : end + 1])):
             _folded(lines[k : end + 1], k, table, width, fallback, found)
+
+
+def _apart(lines: list[str], i: int, j: int, width: int) -> bool:
+    """Whether line ``j + 1`` is a line of its own though line ``j`` fills the width: it
+    starts with a blank, and joined to line ``j`` it would make two blanks in a row or more
+    at the break (with those the reader stripped from line ``j``'s end). A switch prints one
+    blank between words, and a fold keeps every character: so the break ends a line. Read
+    as a fold, a description ending in a keyword ('... encrypted') took the next command's
+    first word ('  mtu 9216') for its secret, and parse lost the command. Not where lines
+    ``i`` to ``j`` leave a quote open: a quoted string's blanks are the user's.
+
+    >>> _apart(["  description " + "y" * 56 + " encrypted", "  mtu 9216"], 0, 0, 80)
+    True
+    >>> _apart(["x" * 80, " secret"], 0, 0, 80), _apart(["x" * 79, "secret"], 0, 0, 80)
+    (False, False)
+    """
+    after = lines[j + 1]
+    lead = len(after) - len(after.lstrip(" "))
+    if not lead or width - len(lines[j].rstrip()) + lead < 2:
+        return False
+    return "".join(lines[i : j + 1]).count('"') % 2 == 0
 
 
 def _hot(lines: list[str], i: int, j: int) -> bool:

@@ -131,6 +131,34 @@ def test_a_fold_after_a_line_glued_to_the_next_command_hides_no_secret(tmp_path:
     assert _leaks(outputs, tokens) == {}
 
 
+ZTE_LEAF = ROOT / "golden" / "pod-small-zte" / "leaf-1.cfg"
+_DESCRIPTION = "  description far:server-1:nic0 speed=200G cable=3m"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # a description of one full line ending in a keyword, the port's next command after it
+        [("  description " + "y" * 56 + " encrypted")],
+        # folded in two, its second piece 78 columns (two blanks the reader stripped)
+        [(_DESCRIPTION + " " + "x" * 80)[:80], "y" * 68 + " community"],
+    ],
+    ids=["one-line", "folded"],
+)
+def test_a_description_ending_in_a_secret_keyword_keeps_the_next_command(
+    lines: list[str],
+) -> None:
+    """The port's 'mtu 9216' after it is a command of its own, not the secret of a fold: it
+    starts with two blanks, a fold with one at most (a switch prints one between words)."""
+    from roce_cfg.parse import parse_text
+
+    text = ZTE_LEAF.read_text().replace(_DESCRIPTION, "\n".join(lines), 1)
+    assert "\n".join(lines) + "\n  mtu 9216\n" in text
+    config = parse_text(text, file="leaf-1.cfg").config
+    port = next(p for p in config.device.interfaces if p.name.endswith("0/1/0/1"))
+    assert (port.mtu, port.description[-9:], config.unread) == (9216, lines[-1][-9:], ())
+
+
 @pytest.mark.parametrize("vendor", VENDORS, ids=IDS)
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
