@@ -202,17 +202,22 @@ def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
 def _apply(line: str, spans: list[tuple[int, int]]) -> str:
     if not spans:
         return line
+    parts, at = [], 0
+    for start, end in _merged(line, spans):
+        parts += [line[at:start], REDACTED]
+        at = end
+    return "".join(parts) + line[at:]
+
+
+def _merged(line: str, spans: list[tuple[int, int]]) -> list[list[int]]:
+    """``spans`` widened to whole quotes, sorted, those that overlap or touch made one."""
     merged: list[list[int]] = []
     for start, end in sorted(_whole_quote(line, s, e) for s, e in spans if e > s):
         if merged and start <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
-    parts, at = [], 0
-    for start, end in merged:
-        parts += [line[at:start], REDACTED]
-        at = end
-    return "".join(parts) + line[at:]
+    return merged
 
 
 def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
@@ -294,6 +299,24 @@ def fold_tails(
     {}
     """
     table = rules(vendor) or rules()
+    out: dict[int, str] = {}
+    for k, extra in fold_spans(lines, vendor, width, never, fallback).items():
+        own = _spans(lines[k], table, fallback)
+        if any(span not in own for span in extra):
+            out[k] = _apply(lines[k], own + extra)
+    return out
+
+
+def fold_spans(
+    lines: list[str],
+    vendor: str | None = None,
+    width: int = FOLD_WIDTH,
+    never: Callable[[str], bool] | None = None,
+    fallback: bool = True,
+) -> dict[int, list[tuple[int, int]]]:
+    """{index: spans} of the secrets each line that may continue a folded line holds part of,
+    read as ``fold_tails`` reads them (spans the line shows on its own among them)."""
+    table = rules(vendor) or rules()
     found: dict[int, list[tuple[int, int]]] = {}
     i = 0
     longest = MAX_FOLDED // width + 1  # pieces of the longest line a config may hold
@@ -311,12 +334,27 @@ def fold_tails(
             _folded(lines[i : j + 1], i, table, width, fallback, found)
             _restarts(lines, i, j, table, width, fallback, found)
         i = j + 1
-    out: dict[int, str] = {}
-    for k, extra in found.items():
-        own = _spans(lines[k], table, fallback)
-        if any(span not in own for span in extra):
-            out[k] = _apply(lines[k], own + extra)
-    return out
+    return found
+
+
+def uncovered_redacted(
+    line: str, spans: list[tuple[int, int]], vendor: str | None = None, fallback: bool = True
+) -> str:
+    """``line`` as it is when its own secrets cover ``spans`` (a folded line's pieces joined
+    again: the whole secret beside its keyword, redacted where it is printed); else with
+    ``spans`` and its own secrets redacted (a piece joined to another line's words, its
+    keyword apart from it).
+
+    >>> uncovered_redacted("neighbor 10.1.0.0 password PLANTEDQQ extra", [(34, 36)])
+    'neighbor 10.1.0.0 password PLANTEDQQ extra'
+    >>> uncovered_redacted("PLANTEDQQsnmp-server host 10.9.9.9", [(0, 20)])
+    '<redacted> host 10.9.9.9'
+    """
+    own = _spans(line, rules(vendor) or rules(), fallback)
+    covers = _merged(line, own)
+    if all(any(s <= a and b <= e for s, e in covers) for a, b in spans):
+        return line
+    return _apply(line, own + spans)
 
 
 def _restarts(

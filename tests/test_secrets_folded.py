@@ -15,6 +15,7 @@ running the folded config.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -97,13 +98,6 @@ def test_the_fold_cuts_every_long_line_and_the_pieces_make_it_again() -> None:
     assert fold(line).replace("\n", "") == line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known leak, not fixed: ZTE's unwrap joins a fold's full last piece to the next "
-    "command's line, and the secret the next fold carries passes fold_tails (redacting the "
-    "folds before unwrap was tried and dropped: a shortened piece stops unwrap joining the "
-    "rest of its line, and a parse loses commands)",
-)
 def test_a_fold_after_a_line_glued_to_the_next_command_hides_no_secret(tmp_path: Path) -> None:
     """Found by the property below (8 December 2026): a fold's last piece that fills the width
     with no blank to end it ('...JJJ') reads as glued to the next line's command, which ZTE's
@@ -157,6 +151,22 @@ def test_a_description_ending_in_a_secret_keyword_keeps_the_next_command(
     config = parse_text(text, file="leaf-1.cfg").config
     port = next(p for p in config.device.interfaces if p.name.endswith("0/1/0/1"))
     assert (port.mtu, port.description[-9:], config.unread) == (9216, lines[-1][-9:], ())
+
+
+def test_a_password_folded_in_three_keeps_its_bgp_block(tmp_path: Path) -> None:
+    """A neighbour's 140-character password folded in three: unwrap joins the pieces again
+    (a shortened piece would not be, and 'router bgp' lost every neighbour), and no piece of
+    the password is printed."""
+    line = "  neighbor 10.1.0.0 remote-as 65000"
+    password = f"  neighbor 10.1.0.0 password PLANTED{'Q' * 133} extra"
+    folded = fold(ZTE_LEAF.read_text().replace(line, f"{line}\n{password}", 1))
+    assert f"\n{'Q' * 80}\n{'Q' * 9} extra\n" in folded  # three pieces, the middle one full
+    (tmp_path / "leaf-1.cfg").write_text(folded)
+    result = run("parse", str(tmp_path), "--format", "json")
+    config = json.loads(result.stdout)["configs"][0]
+    assert len(config["device"]["bgp"]["neighbors"]) == 8
+    assert config["unread"] == []
+    assert _leaks({"parse": result.stdout + result.stderr}, [password.split()[3]]) == {}
 
 
 @pytest.mark.parametrize("vendor", VENDORS, ids=IDS)
