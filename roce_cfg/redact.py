@@ -337,6 +337,11 @@ def fold_spans(
     return found
 
 
+def secret_spans(line: str, vendor: str | None = None) -> list[tuple[int, int]]:
+    """Where ``redact`` finds the secrets of ``line`` read on its own."""
+    return _spans(line, rules(vendor) or rules())
+
+
 def uncovered_redacted(
     line: str, spans: list[tuple[int, int]], vendor: str | None = None, fallback: bool = True
 ) -> str:

@@ -125,6 +125,25 @@ def test_a_fold_after_a_line_glued_to_the_next_command_hides_no_secret(tmp_path:
     assert _leaks(outputs, tokens) == {}
 
 
+def test_a_command_glued_to_a_folds_last_piece_hides_no_secret(tmp_path: Path) -> None:
+    """A trap host folded in two, its second piece starting with a blank and filling the
+    width: unwrap joins the next command to it ('... udp-port 162snmp-server host 10.9.9.8
+    trap X'), where no rule finds X (they start at a word); the command is read on its own
+    too."""
+    host = "host 10.9.9.9 trap version"  # ends at column 80: the fold falls before ' 2c'
+    lines = (DATA / "zte.cfg").read_text().split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("snmp-server host 10.9.9.9 "):
+            lines[k] = f"snmp-server{' ' * 43}{host} 2c PLANTED{'J' * 56} udp-port 162"
+    text = _PLANTED.sub(lambda m: "PLANTED" + "Q" * (len(m[0]) - 7), "\n".join(lines))
+    folded = fold(text)
+    assert re.search(r"\n 2c PLANTEDQ+ udp-port 162\nsnmp-server host 10.9.9.8 ", folded)
+    (tmp_path / "leaf-1.cfg").write_text(folded)
+    result = run("parse", str(tmp_path), "-v", "--format", "json")
+    assert "162snmp-server host 10.9.9.8 trap <redacted>" in result.stdout
+    assert _leaks({"parse": result.stdout + result.stderr}, _PLANTED.findall(text)) == {}
+
+
 ZTE_LEAF = ROOT / "golden" / "pod-small-zte" / "leaf-1.cfg"
 _DESCRIPTION = "  description far:server-1:nic0 speed=200G cable=3m"
 
