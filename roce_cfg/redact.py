@@ -374,7 +374,9 @@ def _restarts(
     """A line that fills the width to a last non-blank may be whole, and the next a line of
     its own: joined, its last word would run on into the next line's first (a command's,
     'rwsnmp-server', no longer seen by its rule). Each such next line holding a hint is also
-    read as the start of a folded line, up to the next such break."""
+    read as the start of a folded line, over the next such breaks too (a fold inside a word
+    is one: 'user nms grp v3 en' / 'crypted auth ...'; stopped there, the priv key's last
+    piece on the line after was no rule's), up to ``FOLD_SPAN`` lines."""
     glued = [
         k
         for k in range(i + 1, j + 1)
@@ -382,8 +384,8 @@ def _restarts(
         and not lines[k - 1][-1:].isspace()
         and not lines[k][:1].isspace()
     ]
-    for n, k in enumerate(glued):
-        end = min(j, k + FOLD_SPAN, glued[n + 1] if n + 1 < len(glued) else j)
+    for k in glued:
+        end = min(j, k + FOLD_SPAN)
         # joined as the terminal cut them: a hint word may be the one the fold fell inside
         # ('ke' / 'y PLANTED...'), which no line holds whole
         if end > k and _hinted("".join(lines[k : end + 1])):

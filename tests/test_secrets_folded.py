@@ -144,6 +144,29 @@ def test_a_command_glued_to_a_folds_last_piece_hides_no_secret(tmp_path: Path) -
     assert _leaks({"parse": result.stdout + result.stderr}, _PLANTED.findall(text)) == {}
 
 
+def test_a_fold_inside_a_word_after_a_glued_break_hides_no_secret(tmp_path: Path) -> None:
+    """A community line of exactly 80 columns, then an SNMPv3 user folded in three, the first
+    fold inside 'encrypted': read from the user's line, the fold must go on past that break
+    (a full line glued to the next one too) to the priv key's last piece ('QQQQ'). Found by
+    a search of every shift of the two lines (8 December 2026)."""
+    token = "PLANTED" + "Q" * 20
+    community = f"snmp-server community encrypted{' ' * 19}{token} rw"
+    user = f"snmp-server{' ' * 51}user nms grp v3 encrypted auth sha {token} priv aes128 {token}"
+    lines = (DATA / "zte.cfg").read_text().split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("snmp-server community encrypted "):
+            lines[k] = community
+        elif line.startswith("snmp-server user "):
+            lines[k] = user
+    text = _PLANTED.sub(token, "\n".join(lines))
+    folded = fold(text)
+    assert f"\n{community}\n{user[:80]}\ncrypted auth " in folded and user[78:80] == "en"
+    assert f"\n{token[-4:]}\nsnmp-server host " in folded
+    (tmp_path / "leaf-1.cfg").write_text(folded)
+    result = run("parse", str(tmp_path), "-v", "--format", "json")
+    assert _leaks({"parse": result.stdout + result.stderr}, [token]) == {}
+
+
 ZTE_LEAF = ROOT / "golden" / "pod-small-zte" / "leaf-1.cfg"
 _DESCRIPTION = "  description far:server-1:nic0 speed=200G cable=3m"
 
