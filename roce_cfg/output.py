@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from roce_cfg import safepath
 from roce_cfg.errors import BIDI, InputError
-from roce_cfg.jsontext import ascii_json as ascii_json
-from roce_cfg.jsontext import json_chunks
+from roce_cfg.jsonredact import redact_json
+from roce_cfg.jsontext import ascii_json, json_chunks
 from roce_cfg.redact import redact as redact_text
-from roce_cfg.redact import redact_json, redact_markup, redact_tree
+from roce_cfg.redact import redact_markup, redact_tree
 from roce_cfg.safepath import plain
 
 if TYPE_CHECKING:

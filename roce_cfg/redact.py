@@ -13,7 +13,6 @@ markup). roce_cfg/output.py applies them to every byte that leaves the process.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -202,17 +201,22 @@ def _line(line: str, table: Iterable[SecretRule], fallback: bool = True) -> str:
 def _apply(line: str, spans: list[tuple[int, int]]) -> str:
     if not spans:
         return line
+    parts, at = [], 0
+    for start, end in _merged(line, spans):
+        parts += [line[at:start], REDACTED]
+        at = end
+    return "".join(parts) + line[at:]
+
+
+def _merged(line: str, spans: list[tuple[int, int]]) -> list[list[int]]:
+    """``spans`` widened to whole quotes, sorted, those that overlap or touch made one."""
     merged: list[list[int]] = []
     for start, end in sorted(_whole_quote(line, s, e) for s, e in spans if e > s):
         if merged and start <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
-    parts, at = [], 0
-    for start, end in merged:
-        parts += [line[at:start], REDACTED]
-        at = end
-    return "".join(parts) + line[at:]
+    return merged
 
 
 def redact(text: str, vendor: str | None = None, fallback: bool = True) -> str:
@@ -294,6 +298,24 @@ def fold_tails(
     {}
     """
     table = rules(vendor) or rules()
+    out: dict[int, str] = {}
+    for k, extra in fold_spans(lines, vendor, width, never, fallback).items():
+        own = _spans(lines[k], table, fallback)
+        if any(span not in own for span in extra):
+            out[k] = _apply(lines[k], own + extra)
+    return out
+
+
+def fold_spans(
+    lines: list[str],
+    vendor: str | None = None,
+    width: int = FOLD_WIDTH,
+    never: Callable[[str], bool] | None = None,
+    fallback: bool = True,
+) -> dict[int, list[tuple[int, int]]]:
+    """{index: spans} of the secrets each line that may continue a folded line holds part of,
+    read as ``fold_tails`` reads them (spans the line shows on its own among them)."""
+    table = rules(vendor) or rules()
     found: dict[int, list[tuple[int, int]]] = {}
     i = 0
     longest = MAX_FOLDED // width + 1  # pieces of the longest line a config may hold
@@ -304,18 +326,39 @@ def fold_tails(
             and j - i < longest
             and _chunk(lines[j], width)
             and not (never and never(lines[j + 1]))
+            and not _apart(lines, i, j, width)
         ):
             j += 1
         if j > i and _hot(lines, i, j):
             _folded(lines[i : j + 1], i, table, width, fallback, found)
             _restarts(lines, i, j, table, width, fallback, found)
         i = j + 1
-    out: dict[int, str] = {}
-    for k, extra in found.items():
-        own = _spans(lines[k], table, fallback)
-        if any(span not in own for span in extra):
-            out[k] = _apply(lines[k], own + extra)
-    return out
+    return found
+
+
+def secret_spans(line: str, vendor: str | None = None) -> list[tuple[int, int]]:
+    """Where ``redact`` finds the secrets of ``line`` read on its own."""
+    return _spans(line, rules(vendor) or rules())
+
+
+def uncovered_redacted(
+    line: str, spans: list[tuple[int, int]], vendor: str | None = None, fallback: bool = True
+) -> str:
+    """``line`` as it is when its own secrets cover ``spans`` (a folded line's pieces joined
+    again: the whole secret beside its keyword, redacted where it is printed); else with
+    ``spans`` and its own secrets redacted (a piece joined to another line's words, its
+    keyword apart from it).
+
+    >>> uncovered_redacted("neighbor 10.1.0.0 password PLANTEDQQ extra", [(34, 36)])
+    'neighbor 10.1.0.0 password PLANTEDQQ extra'
+    >>> uncovered_redacted("PLANTEDQQsnmp-server host 10.9.9.9", [(0, 20)])
+    '<redacted> host 10.9.9.9'
+    """
+    own = _spans(line, rules(vendor) or rules(), fallback)
+    covers = _merged(line, own)
+    if all(any(s <= a and b <= e for s, e in covers) for a, b in spans):
+        return line
+    return _apply(line, own + spans)
 
 
 def _restarts(
@@ -330,7 +373,9 @@ def _restarts(
     """A line that fills the width to a last non-blank may be whole, and the next a line of
     its own: joined, its last word would run on into the next line's first (a command's,
     'rwsnmp-server', no longer seen by its rule). Each such next line holding a hint is also
-    read as the start of a folded line, up to the next such break."""
+    read as the start of a folded line, over the next such breaks too (a fold inside a word
+    is one: 'user nms grp v3 en' / 'crypted auth ...'; stopped there, the priv key's last
+    piece on the line after was no rule's), up to ``FOLD_SPAN`` lines."""
     glued = [
         k
         for k in range(i + 1, j + 1)
@@ -338,12 +383,33 @@ def _restarts(
         and not lines[k - 1][-1:].isspace()
         and not lines[k][:1].isspace()
     ]
-    for n, k in enumerate(glued):
-        end = min(j, k + FOLD_SPAN, glued[n + 1] if n + 1 < len(glued) else j)
+    for k in glued:
+        end = min(j, k + FOLD_SPAN)
         # joined as the terminal cut them: a hint word may be the one the fold fell inside
         # ('ke' / 'y PLANTED...'), which no line holds whole
         if end > k and _hinted("".join(lines[k : end + 1])):
             _folded(lines[k : end + 1], k, table, width, fallback, found)
+
+
+def _apart(lines: list[str], i: int, j: int, width: int) -> bool:
+    """Whether line ``j + 1`` is a line of its own though line ``j`` fills the width: it
+    starts with a blank, and joined to line ``j`` it would make two blanks in a row or more
+    at the break (with those the reader stripped from line ``j``'s end). A switch prints one
+    blank between words, and a fold keeps every character: so the break ends a line. Read
+    as a fold, a description ending in a keyword ('... encrypted') took the next command's
+    first word ('  mtu 9216') for its secret, and parse lost the command. Not where lines
+    ``i`` to ``j`` leave a quote open: a quoted string's blanks are the user's.
+
+    >>> _apart(["  description " + "y" * 56 + " encrypted", "  mtu 9216"], 0, 0, 80)
+    True
+    >>> _apart(["x" * 80, " secret"], 0, 0, 80), _apart(["x" * 79, "secret"], 0, 0, 80)
+    (False, False)
+    """
+    after = lines[j + 1]
+    lead = len(after) - len(after.lstrip(" "))
+    if not lead or width - len(lines[j].rstrip()) + lead < 2:
+        return False
+    return "".join(lines[i : j + 1]).count('"') % 2 == 0
 
 
 def _hot(lines: list[str], i: int, j: int) -> bool:
@@ -397,60 +463,6 @@ def redact_tree(value: Any, vendor: str | None = None) -> Any:
     if isinstance(value, list | tuple):
         return [redact_tree(v, vendor) for v in value]
     return value
-
-
-_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
-
-
-def redact_json(text: str, vendor: str | None = None) -> str:
-    """JSON text (ASCII, as ``json.dumps`` writes it) with every string redacted as
-    ``redact_tree`` would (keys too), every other byte as it was. Only lines that may hold a
-    secret are decoded: those with a hint word in any case, or an escape (behind which a hint
-    may hide: ``\\u212aey`` lower-cases to 'key'). Finding them is a few substring searches in
-    C, so a document of millions of strings costs about what writing it does.
-
-    >>> redact_json('{"a": "snmp-server community public ro", "b": "x"}')
-    '{"a": "snmp-server community <redacted> ro", "b": "x"}'
-    """
-    if not text.isascii():
-        raise ValueError("redact_json reads ASCII JSON text (non-ASCII as \\u escapes)")
-    suspect: set[int] = set()  # line starts
-    step = 1 << 20  # lower-cased a MiB at a time: a 50 MB document is not copied whole
-    for at in range(0, len(text), step):
-        lower = text[at : at + step + 64].lower()  # 64: a word across the seam is seen
-        for word in (*HINTS, "\\"):
-            i = lower.find(word)
-            while i >= 0:
-                suspect.add(text.rfind("\n", 0, at + i) + 1)
-                end = lower.find("\n", i)
-                i = -1 if end < 0 else lower.find(word, end)
-    if not suspect:
-        return text
-    out: list[str] = []
-    at = 0
-    for start in sorted(suspect):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        out += [text[at:start], _json_line(text[start:end], vendor)]
-        at = end
-    return "".join(out) + text[at:]
-
-
-def _json_line(line: str, vendor: str | None) -> str:
-    fixed = _JSON_STRING.sub(lambda m: _literal(m[0], vendor), line)
-    if _hinted(_JSON_STRING.sub('""', fixed)):
-        # a hint outside every string: not JSON as read here, so redacted as text
-        return redact(fixed, vendor)
-    return fixed
-
-
-def _literal(literal: str, vendor: str | None) -> str:
-    try:
-        value = json.loads(literal)
-    except ValueError:  # not a JSON string after all: the text as text
-        return redact(literal, vendor)
-    clean = redact(value, vendor)
-    return literal if clean == value else json.dumps(clean)
 
 
 _TAG = re.compile(r"(<[^<>]*>)")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import roce_cfg.parse as parse_mod
 import roce_cfg.parse.run as run_mod
-from roce_cfg.output import ascii_json
+from roce_cfg.jsontext import ascii_json
 from roce_cfg.parse import (
     Parsed,
     finish,

@@ -15,6 +15,7 @@ running the folded config.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -97,13 +98,6 @@ def test_the_fold_cuts_every_long_line_and_the_pieces_make_it_again() -> None:
     assert fold(line).replace("\n", "") == line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known leak, not fixed: ZTE's unwrap joins a fold's full last piece to the next "
-    "command's line, and the secret the next fold carries passes fold_tails (redacting the "
-    "folds before unwrap was tried and dropped: a shortened piece stops unwrap joining the "
-    "rest of its line, and a parse loses commands)",
-)
 def test_a_fold_after_a_line_glued_to_the_next_command_hides_no_secret(tmp_path: Path) -> None:
     """Found by the property below (8 December 2026): a fold's last piece that fills the width
     with no blank to end it ('...JJJ') reads as glued to the next line's command, which ZTE's
@@ -129,6 +123,92 @@ def test_a_fold_after_a_line_glued_to_the_next_command_hides_no_secret(tmp_path:
         result = run("parse", str(tmp_path), "-v", "--format", fmt)
         outputs[f"parse {fmt}"] = result.stdout + result.stderr
     assert _leaks(outputs, tokens) == {}
+
+
+def test_a_command_glued_to_a_folds_last_piece_hides_no_secret(tmp_path: Path) -> None:
+    """A trap host folded in two, its second piece starting with a blank and filling the
+    width: unwrap joins the next command to it ('... udp-port 162snmp-server host 10.9.9.8
+    trap X'), where no rule finds X (they start at a word); the command is read on its own
+    too."""
+    host = "host 10.9.9.9 trap version"  # ends at column 80: the fold falls before ' 2c'
+    lines = (DATA / "zte.cfg").read_text().split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("snmp-server host 10.9.9.9 "):
+            lines[k] = f"snmp-server{' ' * 43}{host} 2c PLANTED{'J' * 56} udp-port 162"
+    text = _PLANTED.sub(lambda m: "PLANTED" + "Q" * (len(m[0]) - 7), "\n".join(lines))
+    folded = fold(text)
+    assert re.search(r"\n 2c PLANTEDQ+ udp-port 162\nsnmp-server host 10.9.9.8 ", folded)
+    (tmp_path / "leaf-1.cfg").write_text(folded)
+    result = run("parse", str(tmp_path), "-v", "--format", "json")
+    assert "162snmp-server host 10.9.9.8 trap <redacted>" in result.stdout
+    assert _leaks({"parse": result.stdout + result.stderr}, _PLANTED.findall(text)) == {}
+
+
+def test_a_fold_inside_a_word_after_a_glued_break_hides_no_secret(tmp_path: Path) -> None:
+    """A community line of exactly 80 columns, then an SNMPv3 user folded in three, the first
+    fold inside 'encrypted': read from the user's line, the fold must go on past that break
+    (a full line glued to the next one too) to the priv key's last piece ('QQQQ'). Found by
+    a search of every shift of the two lines (8 December 2026)."""
+    token = "PLANTED" + "Q" * 20
+    community = f"snmp-server community encrypted{' ' * 19}{token} rw"
+    user = f"snmp-server{' ' * 51}user nms grp v3 encrypted auth sha {token} priv aes128 {token}"
+    lines = (DATA / "zte.cfg").read_text().split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("snmp-server community encrypted "):
+            lines[k] = community
+        elif line.startswith("snmp-server user "):
+            lines[k] = user
+    text = _PLANTED.sub(token, "\n".join(lines))
+    folded = fold(text)
+    assert f"\n{community}\n{user[:80]}\ncrypted auth " in folded and user[78:80] == "en"
+    assert f"\n{token[-4:]}\nsnmp-server host " in folded
+    (tmp_path / "leaf-1.cfg").write_text(folded)
+    result = run("parse", str(tmp_path), "-v", "--format", "json")
+    assert _leaks({"parse": result.stdout + result.stderr}, [token]) == {}
+
+
+ZTE_LEAF = ROOT / "golden" / "pod-small-zte" / "leaf-1.cfg"
+_DESCRIPTION = "  description far:server-1:nic0 speed=200G cable=3m"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # a description of one full line ending in a keyword, the port's next command after it
+        [("  description " + "y" * 56 + " encrypted")],
+        # folded in two, its second piece 78 columns (two blanks the reader stripped)
+        [(_DESCRIPTION + " " + "x" * 80)[:80], "y" * 68 + " community"],
+    ],
+    ids=["one-line", "folded"],
+)
+def test_a_description_ending_in_a_secret_keyword_keeps_the_next_command(
+    lines: list[str],
+) -> None:
+    """The port's 'mtu 9216' after it is a command of its own, not the secret of a fold: it
+    starts with two blanks, a fold with one at most (a switch prints one between words)."""
+    from roce_cfg.parse import parse_text
+
+    text = ZTE_LEAF.read_text().replace(_DESCRIPTION, "\n".join(lines), 1)
+    assert "\n".join(lines) + "\n  mtu 9216\n" in text
+    config = parse_text(text, file="leaf-1.cfg").config
+    port = next(p for p in config.device.interfaces if p.name.endswith("0/1/0/1"))
+    assert (port.mtu, port.description[-9:], config.unread) == (9216, lines[-1][-9:], ())
+
+
+def test_a_password_folded_in_three_keeps_its_bgp_block(tmp_path: Path) -> None:
+    """A neighbour's 140-character password folded in three: unwrap joins the pieces again
+    (a shortened piece would not be, and 'router bgp' lost every neighbour), and no piece of
+    the password is printed."""
+    line = "  neighbor 10.1.0.0 remote-as 65000"
+    password = f"  neighbor 10.1.0.0 password PLANTED{'Q' * 133} extra"
+    folded = fold(ZTE_LEAF.read_text().replace(line, f"{line}\n{password}", 1))
+    assert f"\n{'Q' * 80}\n{'Q' * 9} extra\n" in folded  # three pieces, the middle one full
+    (tmp_path / "leaf-1.cfg").write_text(folded)
+    result = run("parse", str(tmp_path), "--format", "json")
+    config = json.loads(result.stdout)["configs"][0]
+    assert len(config["device"]["bgp"]["neighbors"]) == 8
+    assert config["unread"] == []
+    assert _leaks({"parse": result.stdout + result.stderr}, [password.split()[3]]) == {}
 
 
 @pytest.mark.parametrize("vendor", VENDORS, ids=IDS)

@@ -14,8 +14,8 @@ from pydantic import TypeAdapter
 from roce_cfg import __version__
 from roce_cfg.analysis.findings import Finding, LintResult
 from roce_cfg.analysis.registry import Rule
+from roce_cfg.jsontext import ascii_json
 from roce_cfg.model.order import natural
-from roce_cfg.output import ascii_json
 
 FORMAT = "roce-cfg/lint/v1"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -21,7 +21,7 @@ from roce_cfg.parse.detection import detect, patterns, without_prompts
 from roce_cfg.parse.domains import refused, without
 from roce_cfg.parse.names import Name, Namer
 from roce_cfg.parse.source import SourceMap, interface_of
-from roce_cfg.parse.text import Line, clean, fold_tails_redacted, unwrap
+from roce_cfg.parse.text import Line, clean, fold_tails_redacted, unwrap_redacted
 from roce_cfg.platforms.parse_spec import ParseSpec, RangeSpec
 from roce_cfg.platforms.profile import (
     VendorProfile,
@@ -65,8 +65,8 @@ def prepare(
     profile = load_profile(vendor, overlay)
     session = _config_part(cleaned, lines, profile.parse)
     cut, lines = len(lines) - len(session), session
-    lines = unwrap(lines, profile.parse.wrap_width)
     _, known, layout = patterns(profile)
+    lines = unwrap_redacted(lines, vendor.value, profile.parse.wrap_width, known + layout)
     whole = _complete(lines, profile, known, file)
     residue, lines = cut + len(lines) - len(whole), whole
     lines = fold_tails_redacted(lines, vendor.value, profile.parse.wrap_width, known + layout)

@@ -9,6 +9,7 @@ at the operator's own file.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import compress, count, repeat
 from typing import NamedTuple
 
@@ -263,11 +264,54 @@ def fold_tails_redacted(
     opener, a layout line) is never taken for a continuation."""
     from roce_cfg.redact import FOLD_WIDTH, fold_tails
 
+    texts = [ln.text for ln in lines]
+    tails = fold_tails(texts, vendor, width or FOLD_WIDTH, _opener(never))
+    if not tails:
+        return lines
+    return [Line(ln.no, tails[k]) if k in tails else ln for k, ln in enumerate(lines)]
+
+
+def _opener(never: list[re.Pattern[str]]) -> Callable[[str], bool]:
+    """Whether a line is never a fold's continuation: a separator, or a line ``never``
+    matches (a block opener, a layout line)."""
+
     def opener(text: str) -> bool:
         bare = text.lstrip()
         return bool(SEPARATOR.match(text)) or any(p.match(bare) for p in never)
 
-    tails = fold_tails([ln.text for ln in lines], vendor, width or FOLD_WIDTH, opener)
-    if not tails:
-        return lines
-    return [Line(ln.no, tails[k]) if k in tails else ln for k, ln in enumerate(lines)]
+    return opener
+
+
+def unwrap_redacted(
+    lines: list[Line], vendor: str, width: int | None, never: list[re.Pattern[str]]
+) -> list[Line]:
+    """``unwrap(lines, width)``, and where a joined line no longer shows a secret beside its
+    keyword, that secret redacted. Unwrap reads a piece that fills the width as folded onto
+    the next line, which may be a command of its own: joined to the piece, the command is no
+    fold's first part any more and its own secret is no rule's (the rules start at a word:
+    '162snmp-server host ... trap X'), so the secret the command holds, or the one its own
+    fold carried to the line after it, reached parse's unread lines. So the folds are read
+    for secrets in the lines as the CLI printed them, each joined piece as a line too, and
+    their secrets redacted after the join only: a piece shortened before it would stop
+    unwrap joining the rest of its line (a neighbour's long password lost its BGP block)."""
+    joined = unwrap(lines, width)
+    if width is None or len(joined) == len(lines):
+        return joined  # nothing joined: fold_tails_redacted reads the lines as printed
+    from roce_cfg.redact import fold_spans, secret_spans, uncovered_redacted
+
+    spans = fold_spans([ln.text for ln in lines], vendor, width, _opener(never))
+    out: list[Line] = []
+    k = 0  # the next line as printed: each joined line is the next ones' texts end to end
+    for line in joined:
+        mine: list[tuple[int, int]] = []
+        at, first = 0, k
+        while True:
+            found = spans.get(k, [])
+            if k > first:  # a piece joined on: read as a line of its own too
+                found = found + secret_spans(lines[k].text, vendor)
+            mine += [(at + s, at + e) for s, e in found]
+            at, k = at + len(lines[k].text), k + 1
+            if at >= len(line.text):
+                break
+        out.append(Line(line.no, uncovered_redacted(line.text, mine, vendor)) if mine else line)
+    return out
