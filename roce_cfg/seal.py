@@ -24,9 +24,9 @@ from pathlib import Path
 
 from roce_cfg.cache_key import subkey
 from roce_cfg.errors import InputError
+from roce_cfg.jsonredact import redact_json
 from roce_cfg.jsontext import ascii_json
 from roce_cfg.output import write_entry
-from roce_cfg.redact import redact_json
 from roce_cfg.safepath import read_bytes
 
 MAC_BYTES = 32  # HMAC-SHA256's
