@@ -148,6 +148,26 @@ def test_a_second_lint_parses_nothing_and_an_edit_parses_that_config(
     assert parses == ["leaf-3.cfg"]
 
 
+def test_a_warm_lint_reads_and_hashes_each_config_once(
+    pod: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files whose entries are there are found by their bytes' hash, then loaded from
+    those bytes and that hash: not read and hashed again (0.1 s of a warm xl lint)."""
+    assert lint(str(pod)).exit_code == 0
+    leaf = pod / "leaf-3.cfg"
+    leaf.write_text(leaf.read_text(encoding="utf-8").replace("mtu 9216", "mtu 9000"), "utf-8")
+    hashed: list[str] = []
+    real = parse_cache.ParseCache.key
+
+    def counting(self: parse_cache.ParseCache, path: Path, *args: Any) -> str:
+        hashed.append(path.name)
+        return real(self, path, *args)
+
+    monkeypatch.setattr(parse_cache.ParseCache, "key", counting)
+    assert lint(str(pod)).exit_code == 0
+    assert sorted(hashed) == sorted([p.name for p in pod.glob("*.cfg")] + ["leaf-3.cfg"])
+
+
 def test_a_trunk_port_s_vlans_are_kept(pod: Path, parses: list[str]) -> None:
     """A trunk's VLAN ranges as a parse makes them pass the load's check of their shape."""
     leaf = pod / "leaf-3.cfg"
