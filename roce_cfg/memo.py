@@ -202,13 +202,26 @@ def unpacked(path: Path, max_bytes: int, max_json: int) -> bytes | None:
     (``made``, and the caches' opening): a link in the entry's own place is all that could
     lead elsewhere, refused by its lstat. (``safepath.within`` resolved every component of
     both paths per entry: 0.07 s of loading 1,280 parse cache entries.)"""
+    packed = packed_entry(path, max_bytes)
+    return None if packed is None else inflated(packed, max_json)
+
+
+def packed_entry(path: Path, max_bytes: int) -> bytes | None:
+    """The bytes of the cache entry in ``path`` as ``unpacked`` reads them, not inflated: an
+    entry sealed over its compressed bytes is authenticated before anything is inflated."""
     try:
-        if os.path.islink(path):
-            return None
-        packed = read_bytes(path, what="cache entry", max_bytes=max_bytes)
+        linked = os.path.islink(path)
+        return None if linked else read_bytes(path, what="cache entry", max_bytes=max_bytes)
+    except InputError:
+        return None
+
+
+def inflated(packed: bytes, max_json: int) -> bytes | None:
+    """``packed`` inflated, ``max_json`` bytes at most; None if not one zlib stream, or more."""
+    try:
         inflate = zlib.decompressobj()
         doc = inflate.decompress(packed, max_json)
-    except (InputError, zlib.error):
+    except zlib.error:
         return None
     return None if inflate.unconsumed_tail or not inflate.eof else doc
 

@@ -429,15 +429,15 @@ def write_file(target: Path, text: str, *, private: bool = False) -> None:
     _replace(target, data, 0o600 if private else None)
 
 
-def write_cached(target: Path, doc: str) -> bool:
-    """The JSON document ``doc`` compressed into ``target`` as ``write_file`` writes (a parse
-    cache's entry, roce_cfg/parse/cache.py); nothing written, and False, when the redactor
-    would change it (the entry would no longer be what the parse gave) or the write fails."""
+def write_cached(target: Path, doc: str, sealed: Callable[[bytes], bytes] = bytes) -> bool:
+    """The JSON document ``doc`` compressed (then ``sealed``: a parse cache's entry put after
+    its MAC) into ``target`` as ``write_file`` writes; nothing written, and False, when the
+    redactor would change it (the entry would no longer be what the parse gave) or it fails."""
     doc = ascii_json(doc)
     if redact_json(doc) != doc:
         return False
     try:
-        _replace(target, zlib.compress(doc.encode("ascii"), 1))
+        _replace(target, sealed(zlib.compress(doc.encode("ascii"), 1)))
     except InputError:
         return False
     return True

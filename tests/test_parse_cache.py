@@ -50,6 +50,27 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield done
 
 
+def document(entry: Path) -> bytes:
+    """The JSON document a parse cache entry holds, after its seal, inflated."""
+    packed = entry.read_bytes()
+    seal = parse_cache._SEAL.match(packed)
+    assert seal is not None
+    return zlib.decompress(packed[seal.end() :])
+
+
+def sealed(
+    folder: Path, entry: Path, doc: bytes, cache: parse_cache.ParseCache | None = None
+) -> None:
+    """``doc`` written to ``entry`` compressed and sealed with the user's key (``cache``'s,
+    or the folder's cache's): what only roce-cfg (or someone holding the key) can write, so
+    that what lies behind the MAC is tested too."""
+    if cache is None:
+        cache, _ = parse_cache.open_cache([folder], None)
+    assert cache is not None
+    packed = zlib.compress(doc)
+    entry.write_bytes(cache._seal(entry.name, packed) + packed)
+
+
 def entries(folder: Path) -> list[Path]:
     """The parse cache's entries (the run memo's, the device findings' and the plan's beside
     them aside)."""
@@ -175,11 +196,7 @@ def test_a_trunk_port_s_vlans_are_kept(pod: Path, parses: list[str]) -> None:
     leaf.write_text(leaf.read_text("utf-8").replace(" port access vlan 103\n", trunk, 1), "utf-8")
     cold = outputs(pod, "--no-cache")
     outputs(pod)
-    kept = [
-        e
-        for e in entries(pod)
-        if b'"trunk_vlans":[[5,9],[300,300]]' in zlib.decompress(e.read_bytes())
-    ]
+    kept = [e for e in entries(pod) if b'"trunk_vlans":[[5,9],[300,300]]' in document(e)]
     assert len(kept) == 1  # the parse made the ranges this test means
     for run in (pod / CACHE).glob(f"{memo.PREFIX}*"):
         run.unlink()  # the run memo would print the output without reading a config
@@ -246,10 +263,10 @@ def test_other_hints_for_a_switch_parse_it_again(pod: Path, parses: list[str]) -
 
 def _parts(entry: Path) -> tuple[Any, Any, Any]:
     """The shared part, the own part and the columns of an entry, as JSON values."""
-    doc = zlib.decompress(entry.read_bytes())
+    doc = document(entry)
     head = parse_cache._HEAD.match(doc)
     assert head is not None
-    first, second = int(head[2]), int(head[3])
+    first, second = int(head[1]), int(head[2])
     rest = doc[head.end() :]
     own_end = first + 1 + second
     return (
@@ -259,18 +276,16 @@ def _parts(entry: Path) -> tuple[Any, Any, Any]:
     )
 
 
-def _resealed(folder: Path, entry: Path, shared: Any, own: Any, columns: Any) -> None:
-    """``entry`` written again with these parts and a MAC made with the user's key: what
-    only roce-cfg (or someone holding the key) can write, so that what lies behind the MAC
-    is tested too."""
-    cache, _ = parse_cache.open_cache([folder], None)
-    assert cache is not None
-    parts = [json.dumps(p, separators=(",", ":")) for p in (shared, own)]
-    rest = f"{parts[0]},{parts[1]},{json.dumps(columns, separators=(',', ':'))}]"
-    first, second = (str(len(p)).encode() for p in parts)
-    mac = cache._mac(entry.name, first, second, rest.encode()).decode()
-    head = f'["{parse_cache.FORMAT}","{mac}",{first.decode()},{second.decode()},'
-    entry.write_bytes(zlib.compress((head + rest).encode()))
+def _resealed(
+    folder: Path,
+    entry: Path,
+    parts: tuple[Any, Any, Any],
+    cache: parse_cache.ParseCache | None = None,
+) -> None:
+    """``entry`` written again with these parts (shared, own, columns), sealed (``sealed``)."""
+    texts = [json.dumps(p, separators=(",", ":")) for p in parts]
+    doc = f"[{len(texts[0])},{len(texts[1])},{texts[0]},{texts[1]},{texts[2]}]"
+    sealed(folder, entry, doc.encode(), cache)
 
 
 def _port_edit(how: int, shared: Any, columns: Any) -> None:
@@ -304,27 +319,29 @@ def _port_edit(how: int, shared: Any, columns: Any) -> None:
 
 def _corrupt(folder: Path, entry: Path, how: int, other: Path) -> None:
     packed = entry.read_bytes()
-    doc = zlib.decompress(packed).decode("ascii")
+    doc = document(entry).decode("ascii")
     if how == 0:
         entry.write_bytes(b"not zlib at all")
     elif how == 1:
         entry.write_bytes(packed[: len(packed) // 2])  # cut short
     elif how == 2:
         entry.write_bytes(zlib.compress(b'{"format": "roce-cfg/parse-cache/v1"}'))
-    elif how == 3:  # a value edited, the MAC left as it was: what anyone can do
+    elif how == 3:  # a value edited, the seal left as it was: what anyone can do
         assert '"port_descriptions":["' in doc  # else this case could not fail
         edited = doc.replace('"port_descriptions":["', '"port_descriptions":["x', 1)
-        entry.write_bytes(zlib.compress(edited.encode()))
+        seal = parse_cache._SEAL.match(packed)
+        assert seal is not None
+        entry.write_bytes(packed[: seal.end()] + zlib.compress(edited.encode()))
     elif how == 4:
         entry.write_bytes(other.read_bytes())  # another config's entry under this one's key
     elif how == 5:
-        entry.write_bytes(zlib.compress(b"[" * 100_000))
+        sealed(folder, entry, b"[" * 100_000)
     elif how == 6:
-        entry.write_bytes(zlib.compress(doc.encode() + b" " * 4096))  # past MAX_JSON_BYTES
+        sealed(folder, entry, doc.encode() + b" " * 4096)  # past MAX_JSON_BYTES
     else:
         shared, own, columns = _parts(entry)
         _port_edit(how, shared, columns)
-        _resealed(folder, entry, shared, own, columns)
+        _resealed(folder, entry, (shared, own, columns))
 
 
 @pytest.mark.sample(6)
@@ -341,9 +358,9 @@ def test_a_corrupt_or_foreign_entry_is_parsed_again(
     assert len(stored) == 12
     # a leaf's entry first: its server ports are the access ports lint expands, its uplinks
     # routed, its peers there
-    stored.sort(key=lambda e: b'"mode":"access"' not in zlib.decompress(e.read_bytes()))
+    stored.sort(key=lambda e: b'"mode":"access"' not in document(e))
     if how == 6:
-        largest = max(len(zlib.decompress(e.read_bytes())) for e in stored)
+        largest = max(len(document(e)) for e in stored)
         monkeypatch.setattr(parse_cache, "MAX_JSON_BYTES", largest)
     _corrupt(pod, stored[0], how, stored[1])
     for kept in (pod / CACHE).glob(f"{memo.PREFIX}*"):
@@ -363,7 +380,7 @@ def test_an_entry_resealed_as_it_was_is_read(pod: Path, parses: list[str]) -> No
     cold = outputs(pod, "--no-cache")
     assert lint(str(pod)).exit_code == cold[0][0]
     for entry in entries(pod):
-        _resealed(pod, entry, *_parts(entry))
+        _resealed(pod, entry, _parts(entry))
     for kept in (pod / CACHE).glob(f"{memo.PREFIX}*"):
         kept.unlink()
     parses.clear()
@@ -385,6 +402,36 @@ def test_an_entry_sealed_with_another_key_is_refused(tmp_path: Path) -> None:
     assert mine.load(key, path, data, None, None) is None
     mine.store(key, parsed, None)
     assert mine.load(key, path, data, None, None) is not None
+
+
+def test_an_entry_is_authenticated_before_it_is_inflated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MAC covers the compressed bytes: a forged entry (a stream that inflates to a
+    megabyte here, to ``MAX_JSON_BYTES`` at worst) is refused before anything is inflated."""
+    path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
+    data = path.read_bytes()
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
+    key = cache.key(path, data, None)
+    cache.store(key, many.parse_text(data.decode(), file=str(path), vendor=None, hints=None), None)
+    entry = tmp_path / CACHE / key
+    genuine = entry.read_bytes()
+    seal = parse_cache._SEAL.match(genuine)
+    assert seal is not None
+    inflating: list[int] = []
+    real = parse_cache.inflated
+
+    def counting(packed: bytes, most: int) -> bytes | None:
+        inflating.append(len(packed))
+        return real(packed, most)
+
+    monkeypatch.setattr(parse_cache, "inflated", counting)
+    entry.write_bytes(genuine[: seal.end()] + zlib.compress(b"[" * 2**20))
+    assert cache.load(key, path, data, None, None) is None
+    assert inflating == []
+    entry.write_bytes(genuine)
+    assert cache.load(key, path, data, None, None) is not None
+    assert inflating == [len(genuine) - seal.end()]
 
 
 # -- no cache ----------------------------------------------------------------------------------
