@@ -614,3 +614,30 @@ def test_the_same_hints_in_another_order_are_the_same(tmp_path: Path) -> None:
     assert cache.load(key, path, data, {"leaf-1": Hints(speeds=other)}, None) is None
     fewer = dict(list(speeds.items())[1:])
     assert cache.load(key, path, data, {"leaf-1": Hints(speeds=fewer)}, None) is None
+
+
+def _with_description(cache: parse_cache.ParseCache, entry: Path, description: str) -> None:
+    """``entry`` resealed with ``description`` as its first port's."""
+    parts = _parts(entry)
+    parts[2]["port_descriptions"][0] = description
+    _resealed(entry.parent, entry, parts, cache)
+
+
+def test_a_string_that_is_no_text_is_refused(tmp_path: Path) -> None:
+    """JSON reads a lone surrogate's escape into a string no parse makes, which an output
+    cannot encode (``docs`` stopped on one, UnicodeEncodeError): such an entry is refused; a
+    character escaped as a surrogate pair is text, and read."""
+    path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
+    data = path.read_bytes()
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
+    key = cache.key(path, data, None)
+    cache.store(key, many.parse_text(data.decode(), file=str(path), vendor=None, hints=None), None)
+    entry = tmp_path / CACHE / key
+    _with_description(cache, entry, "smile \U0001f600")
+    assert b"\\ud83d\\ude00" in document(entry)  # escaped as a pair, as json writes it
+    loaded = cache.load(key, path, data, None, None)
+    assert loaded is not None
+    assert loaded.config.device.interfaces[0].description == "smile \U0001f600"
+    for lone in ("\ud800", "a\udc00b", "\udfff\ud800"):
+        _with_description(cache, entry, lone)
+        assert cache.load(key, path, data, None, None) is None, repr(lone)

@@ -46,7 +46,8 @@ a config's findings disappear, or to exhaust memory or crash the run. The defenc
   entry says, before anything is parsed; a count (ports, peers, table indexes) is bounded by
   the size of the document that lists it.
 - Types: even an entry that verifies is validated (the tables by pydantic, the columns by
-  value) and only plain JSON is decoded, no class chosen by the entry: were the key read by
+  value; a string must encode as UTF-8, which a lone surrogate escape does not) and only
+  plain JSON is decoded, no class chosen by the entry: were the key read by
   someone else, a forged entry could make lint say wrong things about that config, no more.
   Not ``pickle`` (which runs what the data names). Not ``marshal`` either, though it reads the
   xl columns in 0.06 s where ``json`` takes 0.11: it is safe to read only what verified, so
@@ -75,7 +76,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from roce_cfg.cache_key import subkey
 from roce_cfg.errors import InputError
-from roce_cfg.jsontext import ascii_json
+from roce_cfg.jsontext import ascii_json, encodable
 from roce_cfg.memo import cache_folder, inflated, made, packed_entry, stamp, touch
 from roce_cfg.model import numbers
 from roce_cfg.model.device import BgpNeighbor, Interface, PeerAddress, PortQos, Qos
@@ -371,7 +372,7 @@ class ParseCache:
             return None
         if not isinstance(columns, dict) or columns.keys() != {"hint", *_COLUMNS}:
             return None
-        if not all(type(columns[c]) is list for c in _COLUMNS):
+        if not all(type(columns[c]) is list for c in _COLUMNS) or not encodable(text, columns):
             return None
         return shared, own, columns
 
