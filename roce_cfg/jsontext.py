@@ -34,6 +34,23 @@ def ascii_json(text: str) -> str:
     return _NOT_ASCII.sub(esc, text)
 
 
+# A surrogate's escape: a lone one decodes (json.loads) to a string that cannot be encoded.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def encodable(text: bytes, value: Any) -> bool:
+    """Whether the strings of ``value``, decoded from the JSON ``text``, encode as UTF-8:
+    json reads a lone surrogate's escape ("\\ud800") into a string that no parse makes (a
+    config's bytes are decoded strictly) and that an output refuses (UnicodeEncodeError)."""
+    if _SURROGATE.search(text) is None:  # no surrogate escaped: every string encodes
+        return True
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _Unlike(Exception):
     """A value pydantic's serializer writes otherwise than ``json.dumps``."""
 

@@ -1,6 +1,6 @@
 """A cache entry's bytes, read and written, and sealed: one reader and one writer for every
 cache's entries (``unpacked``, ``write_cached``), and a MAC before the compressed bytes of the
-run memo's, the device findings' and the plans' entries (``Seal``).
+parse cache's, the run memo's, the device findings' and the plans' entries (``Seal``).
 
 A sealed entry is the MAC (HMAC-SHA256, ``MAC_BYTES`` raw) of its name and its compressed
 bytes, under a key derived from the user's key for that kind of entry alone
@@ -9,9 +9,7 @@ anything is inflated or decoded: an entry edited in the folder (a CI workspace k
 jobs, a shared checkout), copied from another entry's name, or of another kind renamed is
 refused at the cost of one hash of its compressed bytes, and what it stands for is computed
 again. Past the MAC an entry is still validated as ever (bounded, typed): were the user's key
-read by someone else, a forged entry could make roce-cfg say wrong things, no more. The parse
-cache's entries carry their MAC inside their JSON, over the parts it reads one by one
-(roce_cfg/parse/cache.py).
+read by someone else, a forged entry could make roce-cfg say wrong things, no more.
 """
 
 from __future__ import annotations

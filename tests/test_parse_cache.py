@@ -21,13 +21,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import roce_cfg
-from roce_cfg import cache_key, memo, output
+from roce_cfg import cache_key, memo, output, seal
 from roce_cfg.analysis import device_cache
 from roce_cfg.cli.main import app
 from roce_cfg.cli.options import NO_CACHE_ENV
 from roce_cfg.inputs import discover, reading
 from roce_cfg.parse import Hints, many, plan_cache
 from roce_cfg.parse import cache as parse_cache
+from roce_cfg.seal import MAC_BYTES, Seal
 from tests import cachepod
 from tests.cachepod import POD, lint
 from tests.helpers import ROOT, examples
@@ -48,6 +49,24 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     monkeypatch.setattr(many, "parse_text", counting)
     yield done
+
+
+def document(entry: Path) -> bytes:
+    """The JSON document a parse cache entry holds, after its seal, inflated."""
+    return zlib.decompress(entry.read_bytes()[MAC_BYTES:])
+
+
+def sealed(
+    folder: Path, entry: Path, doc: bytes, cache: parse_cache.ParseCache | None = None
+) -> None:
+    """``doc`` written to ``entry`` compressed and sealed with the user's key (``cache``'s,
+    or the folder's cache's): what only roce-cfg (or someone holding the key) can write, so
+    that what lies behind the MAC is tested too."""
+    if cache is None:
+        cache, _ = parse_cache.open_cache([folder], None)
+    assert cache is not None
+    packed = zlib.compress(doc)
+    entry.write_bytes(cache.seal.mac(entry.name, packed) + packed)
 
 
 def entries(folder: Path) -> list[Path]:
@@ -148,6 +167,26 @@ def test_a_second_lint_parses_nothing_and_an_edit_parses_that_config(
     assert parses == ["leaf-3.cfg"]
 
 
+def test_a_warm_lint_reads_and_hashes_each_config_once(
+    pod: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files whose entries are there are found by their bytes' hash, then loaded from
+    those bytes and that hash: not read and hashed again (0.1 s of a warm xl lint)."""
+    assert lint(str(pod)).exit_code == 0
+    leaf = pod / "leaf-3.cfg"
+    leaf.write_text(leaf.read_text(encoding="utf-8").replace("mtu 9216", "mtu 9000"), "utf-8")
+    hashed: list[str] = []
+    real = parse_cache.ParseCache.key
+
+    def counting(self: parse_cache.ParseCache, path: Path, *args: Any) -> str:
+        hashed.append(path.name)
+        return real(self, path, *args)
+
+    monkeypatch.setattr(parse_cache.ParseCache, "key", counting)
+    assert lint(str(pod)).exit_code == 0
+    assert sorted(hashed) == sorted([p.name for p in pod.glob("*.cfg")] + ["leaf-3.cfg"])
+
+
 def test_a_trunk_port_s_vlans_are_kept(pod: Path, parses: list[str]) -> None:
     """A trunk's VLAN ranges as a parse makes them pass the load's check of their shape."""
     leaf = pod / "leaf-3.cfg"
@@ -155,11 +194,7 @@ def test_a_trunk_port_s_vlans_are_kept(pod: Path, parses: list[str]) -> None:
     leaf.write_text(leaf.read_text("utf-8").replace(" port access vlan 103\n", trunk, 1), "utf-8")
     cold = outputs(pod, "--no-cache")
     outputs(pod)
-    kept = [
-        e
-        for e in entries(pod)
-        if b'"trunk_vlans":[[5,9],[300,300]]' in zlib.decompress(e.read_bytes())
-    ]
+    kept = [e for e in entries(pod) if b'"trunk_vlans":[[5,9],[300,300]]' in document(e)]
     assert len(kept) == 1  # the parse made the ranges this test means
     for run in (pod / CACHE).glob(f"{memo.PREFIX}*"):
         run.unlink()  # the run memo would print the output without reading a config
@@ -226,10 +261,10 @@ def test_other_hints_for_a_switch_parse_it_again(pod: Path, parses: list[str]) -
 
 def _parts(entry: Path) -> tuple[Any, Any, Any]:
     """The shared part, the own part and the columns of an entry, as JSON values."""
-    doc = zlib.decompress(entry.read_bytes())
+    doc = document(entry)
     head = parse_cache._HEAD.match(doc)
     assert head is not None
-    first, second = int(head[2]), int(head[3])
+    first, second = int(head[1]), int(head[2])
     rest = doc[head.end() :]
     own_end = first + 1 + second
     return (
@@ -239,18 +274,16 @@ def _parts(entry: Path) -> tuple[Any, Any, Any]:
     )
 
 
-def _resealed(folder: Path, entry: Path, shared: Any, own: Any, columns: Any) -> None:
-    """``entry`` written again with these parts and a MAC made with the user's key: what
-    only roce-cfg (or someone holding the key) can write, so that what lies behind the MAC
-    is tested too."""
-    cache, _ = parse_cache.open_cache([folder], None)
-    assert cache is not None
-    parts = [json.dumps(p, separators=(",", ":")) for p in (shared, own)]
-    rest = f"{parts[0]},{parts[1]},{json.dumps(columns, separators=(',', ':'))}]"
-    first, second = (str(len(p)).encode() for p in parts)
-    mac = cache._mac(entry.name, first, second, rest.encode()).decode()
-    head = f'["{parse_cache.FORMAT}","{mac}",{first.decode()},{second.decode()},'
-    entry.write_bytes(zlib.compress((head + rest).encode()))
+def _resealed(
+    folder: Path,
+    entry: Path,
+    parts: tuple[Any, Any, Any],
+    cache: parse_cache.ParseCache | None = None,
+) -> None:
+    """``entry`` written again with these parts (shared, own, columns), sealed (``sealed``)."""
+    texts = [json.dumps(p, separators=(",", ":")) for p in parts]
+    doc = f"[{len(texts[0])},{len(texts[1])},{texts[0]},{texts[1]},{texts[2]}]"
+    sealed(folder, entry, doc.encode(), cache)
 
 
 def _port_edit(how: int, shared: Any, columns: Any) -> None:
@@ -284,27 +317,27 @@ def _port_edit(how: int, shared: Any, columns: Any) -> None:
 
 def _corrupt(folder: Path, entry: Path, how: int, other: Path) -> None:
     packed = entry.read_bytes()
-    doc = zlib.decompress(packed).decode("ascii")
+    doc = document(entry).decode("ascii")
     if how == 0:
         entry.write_bytes(b"not zlib at all")
     elif how == 1:
         entry.write_bytes(packed[: len(packed) // 2])  # cut short
     elif how == 2:
         entry.write_bytes(zlib.compress(b'{"format": "roce-cfg/parse-cache/v1"}'))
-    elif how == 3:  # a value edited, the MAC left as it was: what anyone can do
+    elif how == 3:  # a value edited, the seal left as it was: what anyone can do
         assert '"port_descriptions":["' in doc  # else this case could not fail
         edited = doc.replace('"port_descriptions":["', '"port_descriptions":["x', 1)
-        entry.write_bytes(zlib.compress(edited.encode()))
+        entry.write_bytes(packed[:MAC_BYTES] + zlib.compress(edited.encode()))
     elif how == 4:
         entry.write_bytes(other.read_bytes())  # another config's entry under this one's key
     elif how == 5:
-        entry.write_bytes(zlib.compress(b"[" * 100_000))
+        sealed(folder, entry, b"[" * 100_000)
     elif how == 6:
-        entry.write_bytes(zlib.compress(doc.encode() + b" " * 4096))  # past MAX_JSON_BYTES
+        sealed(folder, entry, doc.encode() + b" " * 4096)  # past MAX_JSON_BYTES
     else:
         shared, own, columns = _parts(entry)
         _port_edit(how, shared, columns)
-        _resealed(folder, entry, shared, own, columns)
+        _resealed(folder, entry, (shared, own, columns))
 
 
 @pytest.mark.sample(6)
@@ -321,9 +354,9 @@ def test_a_corrupt_or_foreign_entry_is_parsed_again(
     assert len(stored) == 12
     # a leaf's entry first: its server ports are the access ports lint expands, its uplinks
     # routed, its peers there
-    stored.sort(key=lambda e: b'"mode":"access"' not in zlib.decompress(e.read_bytes()))
+    stored.sort(key=lambda e: b'"mode":"access"' not in document(e))
     if how == 6:
-        largest = max(len(zlib.decompress(e.read_bytes())) for e in stored)
+        largest = max(len(document(e)) for e in stored)
         monkeypatch.setattr(parse_cache, "MAX_JSON_BYTES", largest)
     _corrupt(pod, stored[0], how, stored[1])
     for kept in (pod / CACHE).glob(f"{memo.PREFIX}*"):
@@ -343,7 +376,7 @@ def test_an_entry_resealed_as_it_was_is_read(pod: Path, parses: list[str]) -> No
     cold = outputs(pod, "--no-cache")
     assert lint(str(pod)).exit_code == cold[0][0]
     for entry in entries(pod):
-        _resealed(pod, entry, *_parts(entry))
+        _resealed(pod, entry, _parts(entry))
     for kept in (pod / CACHE).glob(f"{memo.PREFIX}*"):
         kept.unlink()
     parses.clear()
@@ -356,8 +389,8 @@ def test_an_entry_sealed_with_another_key_is_refused(tmp_path: Path) -> None:
     someone holding another key (another user, a forger), is not read."""
     path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
     data = path.read_bytes()
-    mine = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
-    theirs = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"j" * 32)
+    mine = parse_cache.ParseCache(tmp_path / CACHE, "stamp", Seal(b"k" * 32))
+    theirs = parse_cache.ParseCache(tmp_path / CACHE, "stamp", Seal(b"j" * 32))
     key = mine.key(path, data, None)
     parsed = many.parse_text(data.decode(), file=str(path), vendor=None, hints=None)
     theirs.store(key, parsed, None)
@@ -365,6 +398,34 @@ def test_an_entry_sealed_with_another_key_is_refused(tmp_path: Path) -> None:
     assert mine.load(key, path, data, None, None) is None
     mine.store(key, parsed, None)
     assert mine.load(key, path, data, None, None) is not None
+
+
+def test_an_entry_is_authenticated_before_it_is_inflated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MAC covers the compressed bytes: a forged entry (a stream that inflates to a
+    megabyte here, to ``MAX_JSON_BYTES`` at worst) is refused before anything is inflated."""
+    path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
+    data = path.read_bytes()
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", Seal(b"k" * 32))
+    key = cache.key(path, data, None)
+    cache.store(key, many.parse_text(data.decode(), file=str(path), vendor=None, hints=None), None)
+    entry = tmp_path / CACHE / key
+    genuine = entry.read_bytes()
+    inflating: list[int] = []
+    real = seal._inflated
+
+    def counting(packed: bytes, most: int) -> bytes | None:
+        inflating.append(len(packed))
+        return real(packed, most)
+
+    monkeypatch.setattr(seal, "_inflated", counting)
+    entry.write_bytes(genuine[:MAC_BYTES] + zlib.compress(b"[" * 2**20))
+    assert cache.load(key, path, data, None, None) is None
+    assert inflating == []
+    entry.write_bytes(genuine)
+    assert cache.load(key, path, data, None, None) is not None
+    assert inflating == [len(genuine) - MAC_BYTES]
 
 
 # -- no cache ----------------------------------------------------------------------------------
@@ -511,7 +572,7 @@ def test_report_deadlock_and_docs_take_the_cache(
 def test_an_entry_loads_the_model_its_parse_gave(vendor: str, tmp_path: Path) -> None:
     """Field for field, addresses and shared QoS included, whatever the vendor: the entry
     keeps a port's QoS in a table and its address as a number, and rebuilds both."""
-    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", Seal(b"k" * 32))
     for path in sorted((ROOT / "golden" / f"pod-small-{vendor}").glob("*.cfg"))[:3]:
         data = path.read_bytes()
         key = cache.key(path, data, None)
@@ -534,7 +595,7 @@ def test_the_same_hints_in_another_order_are_the_same(tmp_path: Path) -> None:
     another speed does not."""
     path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
     data = path.read_bytes()
-    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", b"k" * 32)
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", Seal(b"k" * 32))
     key = cache.key(path, data, None)
     parsed = many.parse_text(data.decode(), file=str(path), vendor=None, hints=None)
     ports = [p.name for p in parsed.config.device.interfaces][:3]
@@ -547,3 +608,30 @@ def test_the_same_hints_in_another_order_are_the_same(tmp_path: Path) -> None:
     assert cache.load(key, path, data, {"leaf-1": Hints(speeds=other)}, None) is None
     fewer = dict(list(speeds.items())[1:])
     assert cache.load(key, path, data, {"leaf-1": Hints(speeds=fewer)}, None) is None
+
+
+def _with_description(cache: parse_cache.ParseCache, entry: Path, description: str) -> None:
+    """``entry`` resealed with ``description`` as its first port's."""
+    parts = _parts(entry)
+    parts[2]["port_descriptions"][0] = description
+    _resealed(entry.parent, entry, parts, cache)
+
+
+def test_a_string_that_is_no_text_is_refused(tmp_path: Path) -> None:
+    """JSON reads a lone surrogate's escape into a string no parse makes, which an output
+    cannot encode (``docs`` stopped on one, UnicodeEncodeError): such an entry is refused; a
+    character escaped as a surrogate pair is text, and read."""
+    path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
+    data = path.read_bytes()
+    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", Seal(b"k" * 32))
+    key = cache.key(path, data, None)
+    cache.store(key, many.parse_text(data.decode(), file=str(path), vendor=None, hints=None), None)
+    entry = tmp_path / CACHE / key
+    _with_description(cache, entry, "smile \U0001f600")
+    assert b"\\ud83d\\ude00" in document(entry)  # escaped as a pair, as json writes it
+    loaded = cache.load(key, path, data, None, None)
+    assert loaded is not None
+    assert loaded.config.device.interfaces[0].description == "smile \U0001f600"
+    for lone in ("\ud800", "a\udc00b", "\udfff\ud800"):
+        _with_description(cache, entry, lone)
+        assert cache.load(key, path, data, None, None) is None, repr(lone)

@@ -279,3 +279,20 @@ def test_a_bad_fabric_json_stops_lint_with_the_cache_on(
         (line,) = result.stderr.strip().splitlines()
         assert str(fabric) in line and f"not a roce-cfg fabric.json: {reason}" in line
     assert len(plan_entries(pod)) == 1  # the good one's alone
+
+
+def test_kept_addresses_are_what_ipaddress_makes_of_their_numbers() -> None:
+    """A plan's addresses are built from their numbers without ipaddress's checks: the same
+    rows as its constructor's; a value that is no number is refused, not built."""
+    from ipaddress import IPv4Address
+
+    from roce_cfg.parse.columns import read_rows
+
+    numbers = [0, 0x0A000001, 0xC0A80A0B, 0xFFFFFFFF]
+    rows = read_rows([], "links", [numbers], lambda a: a, "a")
+    assert rows == [hints.IfAddress(IPv4Address(n)) for n in numbers]
+    assert all(type(r) is hints.IfAddress and type(r.ip) is IPv4Address for r in rows)
+    assert [hash(r) for r in rows] == [hash(hints.IfAddress(IPv4Address(n))) for n in numbers]
+    for bad in ([1.0], [True], ["10.0.0.1"], [2**32], [-1]):
+        with pytest.raises(ValueError):
+            read_rows([], "links", [bad], lambda a: a, "a")

@@ -14,20 +14,20 @@ the redactor would change is never written) and read through roce_cfg/safepath.p
 recently used go once the folder holds more than ``MAX_BYTES``. A link in place of the folder
 turns the cache off: nothing is read or written through it.
 
-What an entry holds, compressed, as one JSON document: its format, its MAC, the sizes of its
-first two parts, and three parts. The shared part: the device's QoS, its ports' QoS settings
-and its ports' shapes (every field of a port but its name, description and address: the 128
-ports of an xl switch have two or three), each once per distinct value, and its ports' names;
-switches of one model write the same text, validated once per run (their ports' names shared
-too). The own part: the config without its QoS, ports and BGP peers, and the digest of the
-hints it was parsed with. Pydantic validates these two as the model validates its fields. The
-columns: the hints themselves (compared whole with the ones given; a port by its index among
-the names), per port its description, address (a number and a prefix length) and shape, per
-peer its address (IPv4 as a number), AS number and description; each value is checked
-for the type and domain its field's validation demands (``_ports``, ``_peers``) as the model
-is built from it without pydantic (model/fast.py; both ends of a link share their network):
-validating 166,400 ports and 131,072 peers one by one was two thirds of loading the xl
-fabric's 1,280 entries.
+What an entry holds: the MAC of its name and compressed bytes (roce_cfg/seal.py), then,
+compressed, one JSON document: the sizes of its first two parts, and three parts. The shared
+part: the device's QoS, its ports' QoS settings and its ports' shapes (every field of a port
+but its name, description and address: the 128 ports of an xl switch have two or three), each
+once per distinct value, and its ports' names; switches of one model write the same text,
+validated once per run (their ports' names shared too). The own part: the config without its
+QoS, ports and BGP peers, and the digest of the hints it was parsed with. Pydantic validates
+these two as the model validates its fields. The columns: the hints themselves (compared whole
+with the ones given; a port by its index among the names), per port its description, address (a
+number and a prefix length) and shape, per peer its address (IPv4 as a number), AS number and
+description; each value is checked for the type and domain its field's validation demands
+(``_ports``, ``_peers``) as the model is built from it without pydantic (model/fast.py; both
+ends of a link share their network): validating 166,400 ports and 131,072 peers one by one was
+two thirds of loading the xl fabric's 1,280 entries.
 
 The threat: whoever can write the folder (a shared checkout, a CI workspace kept between jobs,
 a repository that commits the folder against its .gitignore) plants or edits entries, to make
@@ -36,16 +36,19 @@ a config's findings disappear, or to exhaust memory or crash the run. The defenc
 - Names: an entry is looked up under a name only the user's key makes, so an entry planted
   under a name made from public things (the release, a config's path and bytes) is never read.
 - Content: each entry carries a MAC (HMAC-SHA256 under a key derived from the user's key for
-  this kind of entry alone, never written) over its name and all in it but the MAC, so one
-  that verifies is one this user's roce-cfg wrote under that name: one edited, copied from
-  another name or of another kind (each kind is sealed: memo.py, seal.py) is refused before it
-  is parsed. (The stamp the names are made with is no secret: the run memo's and the plans'
-  entries hold it or what it is made from; names alone keep out whoever never read one.)
+  this kind of entry alone, never written) over its name and its compressed bytes
+  (roce_cfg/seal.py, as every cache's entries), so one that verifies is one this user's
+  roce-cfg wrote under that name: one edited, copied from another name or of another kind is
+  refused before any of it is inflated or parsed (format v3 sealed the inflated text: a forged
+  entry was inflated, up to ``MAX_JSON_BYTES``, first). (The stamp the names are made with is
+  no secret: the run memo's and the plans' entries hold it or what it is made from; names alone
+  keep out whoever never read one.)
 - Bounds: at most ``MAX_ENTRY_BYTES`` are read and ``MAX_JSON_BYTES`` inflated, whatever the
   entry says, before anything is parsed; a count (ports, peers, table indexes) is bounded by
   the size of the document that lists it.
 - Types: even an entry that verifies is validated (the tables by pydantic, the columns by
-  value) and only plain JSON is decoded, no class chosen by the entry: were the key read by
+  value; a string must encode as UTF-8, which a lone surrogate escape does not) and only
+  plain JSON is decoded, no class chosen by the entry: were the key read by
   someone else, a forged entry could make lint say wrong things about that config, no more.
   Not ``pickle`` (which runs what the data names). Not ``marshal`` either, though it reads the
   xl columns in 0.06 s where ``json`` takes 0.11: it is safe to read only what verified, so
@@ -74,17 +77,18 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from roce_cfg.cache_key import subkey
 from roce_cfg.errors import InputError
-from roce_cfg.jsontext import ascii_json
+from roce_cfg.jsontext import ascii_json, encodable
 from roce_cfg.memo import cache_folder, made, stamp, touch
 from roce_cfg.model import numbers
 from roce_cfg.model.device import BgpNeighbor, Interface, PeerAddress, PortQos, Qos
 from roce_cfg.model.fast import address, interface, lean_tree, maker, template, updated
 from roce_cfg.parse import Hints, Parsed, ParsedConfig, applied_hint
+from roce_cfg.parse.kept_hints import hint_digest, kept_hints, same_hints
 from roce_cfg.parse.text import text_of
-from roce_cfg.seal import unpacked, write_cached
+from roce_cfg.seal import Seal, write_cached
 from roce_cfg.vendor import Vendor
 
-FORMAT = "roce-cfg/parse-cache/v3"
+FORMAT = "roce-cfg/parse-cache/v4"
 SUFFIX = ".json.z"
 # A fabric of 1,280 switches takes about 4 MB; past this the least recently used entries go.
 MAX_BYTES = 64 * 2**20
@@ -93,10 +97,8 @@ MAX_ENTRY_BYTES = 32 * 2**20
 MAX_JSON_BYTES = 512 * 2**20
 # What the MAC key is derived for (cache_key.subkey): this cache's entries alone.
 _USE = "roce-cfg parse cache entries"
-# An entry's head: its format, its MAC, the sizes of its first two parts; then its three parts.
-_HEAD = re.compile(
-    rb'\["roce-cfg/parse-cache/v3","([0-9a-f]{64})",([1-9][0-9]{0,9}),([1-9][0-9]{0,9}),'
-)
+# Its document's head: the sizes of its first two parts; then its three parts.
+_HEAD = re.compile(rb"\[([1-9][0-9]{0,9}),([1-9][0-9]{0,9}),")
 
 
 class _M(BaseModel):
@@ -275,40 +277,6 @@ def _config(
     return updated(config, {"device": updated(device, changes)})
 
 
-def _hints(hint: Hints, names: Mapping[str, int]) -> dict[str, Any]:
-    """The hints as the entry keeps them: a port's speed under its index among the ports'
-    names (``names``), not its name (half the text of an xl entry's columns was names), and
-    in a list, JSON having no other keys than strings."""
-    speeds = hint.speeds.items()
-    return {
-        "model": hint.model,
-        "role": hint.role,
-        "speeds": [[names.get(port, port), speed] for port, speed in speeds],
-    }
-
-
-def _same_hints(kept: Any, hint: Hints, names: Mapping[str, int]) -> bool:
-    """Whether the hints an entry keeps are ``hint``: the speeds compared as a mapping,
-    whatever their order."""
-    if type(kept) is not dict or kept.keys() != {"model", "role", "speeds"}:
-        return False
-    if (kept["model"], kept["role"]) != (hint.model, hint.role):
-        return False
-    speeds = kept["speeds"]
-    if type(speeds) is not list or not all(
-        type(s) is list and len(s) == 2 and type(s[0]) in (int, str) for s in speeds
-    ):
-        return False
-    return dict(map(tuple, speeds)) == {names.get(p, p): s for p, s in hint.speeds.items()}
-
-
-def _hint_digest(name: str, hint: Hints) -> str:
-    """The hints a config is parsed with, as a digest: the same for the speeds in any order."""
-    given = [name, hint.model, hint.role, sorted(hint.speeds.items())]
-    text = json.dumps(given, separators=(",", ":"))
-    return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
-
-
 def _digest(key: str, hint: str) -> str:
     """What a parse is a function of: the entry's key (the stamp, the path, the bytes, the
     --vendor given) and the hints it was parsed with (their digest)."""
@@ -316,7 +284,7 @@ def _digest(key: str, hint: str) -> str:
 
 
 HintsArg = Mapping[str, Hints] | Hints | None
-# A shared part and the index of each port's name in it (``_hints``).
+# A shared part and the index of each port's name in it (``kept_hints``).
 _Part = tuple[_Shared, dict[str, int]]
 _Opened = tuple[_Part, _Own, dict[str, Any]]
 
@@ -332,7 +300,7 @@ class ParseCache:
 
     folder: Path
     stamp: str
-    seal: bytes = field(repr=False)
+    seal: Seal = field(repr=False)
     # the shared parts validated in this run, by their text (authenticated: written by us)
     _shared: dict[bytes, _Part] = field(default_factory=dict, compare=False, repr=False)
     # the ports' networks built in this run (fast.interface)
@@ -364,7 +332,7 @@ class ParseCache:
         if opened is None:
             return None
         (shared, index), own, columns = opened
-        if not _same_hints(columns["hint"], applied_hint(hints, own.hinted), index):
+        if not same_hints(columns["hint"], applied_hint(hints, own.hinted), index):
             return None  # fabric.json says something else of this switch now
         try:
             config = _config(shared, own, columns, self._networks)
@@ -383,29 +351,33 @@ class ParseCache:
 
     def _opened(self, key: str) -> _Opened | None:
         """The parts of the entry under ``key``, when it is one this user's roce-cfg wrote
-        under that name (its MAC verifies) and they decode as it wrote them."""
-        doc = unpacked(self.folder / key, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
+        under that name (its MAC verifies, before it is inflated) and they decode as it
+        wrote them."""
+        doc = self._authentic(key)
         head = _HEAD.match(doc) if doc is not None else None
         if doc is None or head is None:
             return None
         rest = doc[head.end() :]
-        if not hmac.compare_digest(head[1], self._mac(key, head[2], head[3], rest)):
-            return None  # edited, or not written under this name
-        first, second = int(head[2]), int(head[3])
+        first, second = int(head[1]), int(head[2])
         at = first + 1 + second + 1  # the columns'
         if (rest[first : first + 1], rest[at - 1 : at], rest[-1:]) != (b",", b",", b"]"):
             return None
+        text = rest[at:-1]
         try:
             shared = self._shared_part(rest[:first])
             own = _Own.model_validate_json(rest[first + 1 : at - 1])
-            columns = json.loads(rest[at:-1])
+            columns = json.loads(text)
         except (ValidationError, ValueError, RecursionError):
             return None
         if not isinstance(columns, dict) or columns.keys() != {"hint", *_COLUMNS}:
             return None
-        if not all(type(columns[c]) is list for c in _COLUMNS):
+        if not all(type(columns[c]) is list for c in _COLUMNS) or not encodable(text, columns):
             return None
         return shared, own, columns
+
+    def _authentic(self, key: str) -> bytes | None:
+        """The document of the entry under ``key``, inflated once its MAC verifies."""
+        return self.seal.opened(self.folder / key, MAX_ENTRY_BYTES, MAX_JSON_BYTES)
 
     def _shared_part(self, text: bytes) -> _Part:
         """The shared part ``text`` holds, validated once per distinct text; a ValueError
@@ -423,34 +395,27 @@ class ParseCache:
             found = self._shared[text] = (shared, _index(shared.port_names))
         return found
 
-    def _mac(self, key: str, first: bytes, second: bytes, rest: bytes) -> bytes:
-        """The MAC of an entry: its format, name, parts' sizes and all after its head."""
-        message = b"%s\0%s\0%s\0%s\0%s" % (FORMAT.encode(), key.encode(), first, second, rest)
-        return hmac.digest(self.seal, message, "sha256").hex().encode()
-
     def store(self, key: str, parsed: Parsed, hints: HintsArg) -> None:
         """``parsed`` kept under ``key``, and given its digest (what it is a function of)."""
         hint = applied_hint(hints, parsed.hinted)
-        digest = _hint_digest(parsed.hinted, hint)
+        digest = hint_digest(parsed.hinted, hint)
         parsed.digest = _digest(key, digest)
-        doc = self._sealed(key, parsed, hint, digest)
+        doc = self._document(parsed, hint, digest)
         if doc is not None and made(self.folder):
-            write_cached(self.folder / key, doc)
+            write_cached(self.folder / key, doc, self.seal)
 
-    def _sealed(self, key: str, parsed: Parsed, hint: Hints, digest: str) -> str | None:
-        """The entry of ``parsed`` under ``key``, as JSON text with its MAC; None when a value
-        is one JSON cannot hold (that config is parsed every time)."""
+    def _document(self, parsed: Parsed, hint: Hints, digest: str) -> str | None:
+        """The document of ``parsed``'s entry, as JSON text (``store`` seals it compressed);
+        None when a value is one JSON cannot hold (that config is parsed every time)."""
         shared, own, columns = _split(parsed.config)
         own = own.model_copy(update={"hinted": parsed.hinted, "hint": digest})
         try:
             parts = [ascii_json(part.model_dump_json()) for part in (shared, own)]
         except ValueError:  # pydantic's PydanticSerializationError is one
             return None
-        columns = {"hint": _hints(hint, _index(shared.port_names)), **columns}
+        columns = {"hint": kept_hints(hint, _index(shared.port_names)), **columns}
         rest = f"{parts[0]},{parts[1]},{json.dumps(columns, separators=(',', ':'))}]"
-        first, second = (str(len(p)).encode() for p in parts)
-        mac = self._mac(key, first, second, rest.encode()).decode()
-        return f'["{FORMAT}","{mac}",{first.decode()},{second.decode()},{rest}'
+        return f"[{len(parts[0])},{len(parts[1])},{rest}"
 
     def trim(self) -> None:
         """The least recently used entries removed until the folder holds ``MAX_BYTES``."""
@@ -494,7 +459,7 @@ def open_cache(
     try:
         # what a parse read besides the config itself: roce-cfg's code and data, the overlay
         kept = hashlib.blake2b(f"{FORMAT}\0{stamp(folder, overlay)}".encode(), digest_size=20)
-        seal = subkey(_USE)
+        seal = Seal(subkey(_USE))
     except InputError as exc:
         return None, f"{exc.one_line()} (the parse cache is off)"
     return ParseCache(folder, kept.hexdigest(), seal), None

@@ -9,8 +9,9 @@ all is then judged by the worker that reads it, on the bytes it read for the par
 by a serial pass over every file before the workers start (15 % of an xl lint).
 
 With the parse cache (roce_cfg/parse/cache.py) holding entries, this process first reads and
-hashes each file to find those whose parse it holds (a second read of each, from the page
-cache: 0.1 ms a file), loads those itself and gives the workers only the others.
+hashes each file to find those whose parse it holds, loads those itself from the bytes and
+entry name it found them by (read and hashed once: a second pass was 0.1 s of a warm xl lint)
+and gives the workers only the others.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ PARALLEL_FROM = 24
 # the vendor and overlay given).
 Screen = Callable[[Path, bytes], str | None]
 _HintsArg = Mapping[str, Hints] | Hints | None
+# A file's bytes and the name of its parse cache entry, as ``_stored`` found them.
+_Read = tuple[bytes, str]
 
 
 @dataclass(frozen=True)
@@ -163,14 +166,14 @@ def _parsing(
             yield outcomes
         return
     with _by_workers([p for p in files if p not in stored], job) as parsed, long_lived():
-        yield ((p, _loaded(p, job)) if p in stored else next(parsed) for p in files)
+        yield ((p, _loaded(p, stored.pop(p), job)) if p in stored else next(parsed) for p in files)
 
 
-def _loaded(path: Path, job: _Job) -> Parsed | InputError | Skipped:
-    """``path``'s outcome, its parse from the cache: the models just loaded live as long as the
-    command, so they are frozen out of the young collections that would rescan them (a sixth
-    of loading 1,280 configs)."""
-    out = _outcome(path, job)
+def _loaded(path: Path, read: _Read, job: _Job) -> Parsed | InputError | Skipped:
+    """``path``'s outcome from its bytes and entry name (``read``), its parse from the cache:
+    the models just loaded live as long as the command, so they are frozen out of the young
+    collections that would rescan them (a sixth of loading 1,280 configs)."""
+    out = _outcome(path, job, read)
     gc.freeze()
     return out
 
@@ -205,12 +208,17 @@ def _by_workers(
         gc.unfreeze()
 
 
-def _outcome(path: Path, job: _Job) -> Parsed | InputError | Skipped:
-    """``path`` read once: parsed, refused (InputError), or not a config at all (Skipped)."""
-    try:
-        data = read_capped(path)
-    except InputError as exc:  # permissions, size: may well be a config, so never skipped
-        return exc
+def _outcome(path: Path, job: _Job, read: _Read | None = None) -> Parsed | InputError | Skipped:
+    """``path`` read once: parsed, refused (InputError), or not a config at all (Skipped);
+    ``read``, its bytes and entry name when ``_stored`` read them already."""
+    key = None
+    if read is not None:
+        data, key = read
+    else:
+        try:
+            data = read_capped(path)
+        except InputError as exc:  # permissions, size: may well be a config, so never skipped
+            return exc
     screen = job.screen if path in job.unscreened else None
     if screen is not None and job.vendor is not None:
         # With --vendor the parse does not detect, so it cannot vouch for the file: ask first.
@@ -219,7 +227,7 @@ def _outcome(path: Path, job: _Job) -> Parsed | InputError | Skipped:
             return skipped
         screen = None
     try:
-        return _parsed(path, data, job)
+        return _parsed(path, data, job, key)
     except InputError as exc:
         # A detected vendor is two signature lines or more, the screen's own test, so only a
         # file the parse refused can still turn out not to be a config.
@@ -227,11 +235,13 @@ def _outcome(path: Path, job: _Job) -> Parsed | InputError | Skipped:
         return exc if skipped is None else skipped
 
 
-def _parsed(path: Path, data: bytes, job: _Job) -> Parsed:
-    """``data`` parsed, or its parse from the cache; a new parse is stored there."""
+def _parsed(path: Path, data: bytes, job: _Job, key: str | None = None) -> Parsed:
+    """``data`` parsed, or its parse from the cache (under ``key``, its entry name, when
+    known); a new parse is stored there."""
     cache = job.cache
-    key = cache.key(path, data, job.vendor) if cache is not None else ""
-    if cache is not None:
+    if cache is not None and key is None:
+        key = cache.key(path, data, job.vendor)
+    if cache is not None and key is not None:
         hit = cache.load(key, path, data, job.hints, job.overlay)
         if hit is not None:
             return hit
@@ -239,26 +249,28 @@ def _parsed(path: Path, data: bytes, job: _Job) -> Parsed:
     parsed = parse_text(
         text, file=str(path), vendor=job.vendor, hints=job.hints, overlay=job.overlay
     )
-    if cache is not None:
+    if cache is not None and key is not None:
         cache.store(key, parsed, job.hints)
     return parsed
 
 
-def _stored(files: list[Path], job: _Job) -> set[Path]:
-    """The files whose parse the cache holds: this process loads them itself (validating an
-    entry costs less than a worker's sending it back, and no worker starts for them)."""
+def _stored(files: list[Path], job: _Job) -> dict[Path, _Read]:
+    """The files whose parse the cache holds, each with its bytes and entry name: this process
+    loads them itself (validating an entry costs less than a worker's sending it back, and no
+    worker starts for them)."""
     cache = job.cache
     present = cache.stored() if cache is not None else frozenset()
     if cache is None or not present:  # a first run reads nothing twice
-        return set()
-    out: set[Path] = set()
+        return {}
+    out: dict[Path, _Read] = {}
     for path in files:
         try:
             data = read_capped(path)
         except InputError:
             continue  # the read that counts says why
-        if cache.key(path, data, job.vendor) in present:
-            out.add(path)
+        key = cache.key(path, data, job.vendor)
+        if key in present:
+            out[path] = (data, key)
     return out
 
 
