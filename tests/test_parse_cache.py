@@ -400,16 +400,23 @@ def test_an_entry_sealed_with_another_key_is_refused(tmp_path: Path) -> None:
     assert mine.load(key, path, data, None, None) is not None
 
 
-def test_an_entry_is_authenticated_before_it_is_inflated(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The MAC covers the compressed bytes: a forged entry (a stream that inflates to a
-    megabyte here, to ``MAX_JSON_BYTES`` at worst) is refused before anything is inflated."""
+def _one_stored(tmp_path: Path) -> tuple[parse_cache.ParseCache, Path, bytes, str]:
+    """A cache under ``tmp_path`` holding pod-small's leaf-1 alone: the cache, the config's
+    path and bytes, its entry's name."""
     path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
     data = path.read_bytes()
     cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", Seal(b"k" * 32))
     key = cache.key(path, data, None)
     cache.store(key, many.parse_text(data.decode(), file=str(path), vendor=None, hints=None), None)
+    return cache, path, data, key
+
+
+def test_an_entry_is_authenticated_before_it_is_inflated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The MAC covers the compressed bytes: a forged entry (a stream that inflates to a
+    megabyte here, to ``MAX_JSON_BYTES`` at worst) is refused before anything is inflated."""
+    cache, path, data, key = _one_stored(tmp_path)
     entry = tmp_path / CACHE / key
     genuine = entry.read_bytes()
     inflating: list[int] = []
@@ -621,11 +628,7 @@ def test_a_string_that_is_no_text_is_refused(tmp_path: Path) -> None:
     """JSON reads a lone surrogate's escape into a string no parse makes, which an output
     cannot encode (``docs`` stopped on one, UnicodeEncodeError): such an entry is refused; a
     character escaped as a surrogate pair is text, and read."""
-    path = ROOT / "golden" / "pod-small" / "leaf-1.cfg"
-    data = path.read_bytes()
-    cache = parse_cache.ParseCache(tmp_path / CACHE, "stamp", Seal(b"k" * 32))
-    key = cache.key(path, data, None)
-    cache.store(key, many.parse_text(data.decode(), file=str(path), vendor=None, hints=None), None)
+    cache, path, data, key = _one_stored(tmp_path)
     entry = tmp_path / CACHE / key
     _with_description(cache, entry, "smile \U0001f600")
     assert b"\\ud83d\\ude00" in document(entry)  # escaped as a pair, as json writes it
